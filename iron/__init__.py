@@ -1,0 +1,34 @@
+"""iron: fused AMD Ryzen AI NPU designs with one hardware-trace slice per operator call.
+
+Typical use::
+
+    import iron
+    from iron.operators import GEMM
+    art = iron.build(GEMM(M=256, K=256, N=256), trace=True)
+    run = art.load()              # "sim" here, "xrt" on an NPU host with aiecc + pyxrt
+    (c,) = run(a, b)
+    run.trace.to_perfetto("gemm.json")
+
+See README.md for the command line (``iron demo``, ``iron trace decode`` ...).
+"""
+
+__version__ = "0.1.0"
+
+from iron.errors import IronError  # noqa: E402
+from iron.fuse import Sequence  # noqa: E402
+from iron.options import TraceOptions  # noqa: E402
+
+
+def build(op_or_sequence, **kwargs):
+    """Build (or fetch from the cache) the artifact of an operator or a :class:`Sequence`.
+
+    Keyword arguments: ``trace`` (None = follow ``IRON_TRACE_SIZE``), ``trace_size``,
+    ``ntiles``, ``target`` ("npu1" | "npu2"), ``dispatch`` ("auto" | "fused" |
+    "separate"), ``cache_dir``, ``sources``. See :func:`iron.artifact.build.build`.
+    """
+    from iron.artifact.build import build as _build
+
+    return _build(op_or_sequence, **kwargs)
+
+
+__all__ = ["IronError", "Sequence", "TraceOptions", "build", "__version__"]

@@ -1,0 +1,115 @@
+"""What an operator hands to the rest of iron: its arguments and its design.
+
+An operator is a frozen dataclass with these methods (see ``iron/operators``)::
+
+    arg_spec() -> list[ArgSpec]          # runtime-sequence argument order
+    design(target) -> Design             # one complete aie.device
+    reference(*inputs) -> tuple[ndarray] # numpy golden outputs, one per "out" arg
+    activity(target) -> Activity         # workload for sim's trace model
+
+``type(op).__name__`` names it in device symbols (``op0_GEMM``) and in
+``IRON_TRACE_OP`` selections; :func:`operator_params` serializes it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from iron.mlir import ir
+from iron.errors import IronError
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """One runtime-sequence argument: name, direction (in/out/inout), shape, element type."""
+
+    name: str
+    direction: str
+    shape: tuple[int, ...]
+    dtype: str  # MLIR element type: "bf16", "i32", "f32", "i8", "i16"
+
+    def __post_init__(self):
+        if self.direction not in ("in", "out", "inout"):
+            raise IronError(f"argument {self.name}: direction {self.direction!r} not in in/out/inout")
+
+    @property
+    def type(self) -> ir.MemRefType:
+        return ir.MemRefType(tuple(self.shape), self.dtype)
+
+    @property
+    def nbytes(self) -> int:
+        return self.type.nbytes
+
+    @property
+    def numpy_dtype(self):
+        """numpy dtype of host data (bf16 is held as uint16 bit patterns)."""
+        return np.uint16 if self.dtype == "bf16" else np.dtype(ir.DTYPES[self.dtype])
+
+
+@dataclass(frozen=True)
+class Stream:
+    """Shim DMA tasks on allocation ``symbol`` carry operator argument ``arg``
+    (index into ``arg_spec()``); each task's host address says which bytes."""
+
+    arg: int
+    symbol: str
+
+
+@dataclass(frozen=True)
+class Activity:
+    """Workload of one compute tile for sim's trace model (not cycle-accurate).
+
+    ``invocations`` kernel calls of ``cycles`` each (bracketed by INSTR_EVENT_0/1),
+    ``vector_fraction`` of kernel time in vector instructions, ``stall_fraction``
+    of it stalled on memory/locks/streams.
+    """
+
+    invocations: int
+    cycles: int
+    vector_fraction: float = 0.5
+    stall_fraction: float = 0.1
+
+
+@dataclass
+class Design:
+    """An operator's aie.device plus the facts iron needs about it.
+
+    ``compute_tiles`` is the stable order in which trace codegen picks tiles
+    (the first ``ntiles`` are traced). ``streams`` tells sim which shim channel
+    moves which argument. ``sequence`` names the runtime sequence to run.
+    """
+
+    device: ir.Device
+    streams: list[Stream]
+    sequence: str = "sequence"
+    compute_tiles: list[tuple[int, int]] = field(default_factory=list)
+
+    def __post_init__(self):
+        if not self.compute_tiles:
+            self.compute_tiles = sorted((t.col, t.row) for t in self.device.tiles if t.row >= 2)
+
+    @property
+    def runtime_sequence(self) -> ir.RuntimeSequence:
+        return self.device.sequence(self.sequence)
+
+    @property
+    def shim_tile(self) -> ir.Tile:
+        """The design's first shim tile (row 0), where the trace drains."""
+        shims = sorted((t for t in self.device.tiles if t.row == 0), key=lambda t: t.col)
+        if not shims:
+            raise IronError(f"design @{self.device.symbol} has no shim tile (row 0)")
+        return shims[0]
+
+
+def operator_params(op) -> dict:
+    """JSON-ready parameters of an operator dataclass (for manifests and sim's PDI)."""
+    return {f.name: _jsonable(getattr(op, f.name)) for f in dataclasses.fields(op)}
+
+
+def _jsonable(value):
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value

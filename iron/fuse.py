@@ -1,0 +1,357 @@
+"""Fusion: a :class:`Sequence` of operator calls becomes one module and its kernels.
+
+Fused dispatch (npu2 full ELF): one ``aie.device`` per distinct design
+(``op0_GEMM`` ...) and a wrapper device ``main`` whose runtime sequence binds every
+named buffer to a wrapper argument and runs each step with
+``aiex.configure @dev { aiex.run @sequence(...) }``. Separate dispatch (npu1):
+one kernel per call site.
+
+Tracing (DESIGN.md 3.2): each traced call site gets its own slice of one trace
+buffer (:mod:`iron.trace.layout`), appended after the wrapper's data arguments
+and forwarded to the call's ``aiex.run`` as a window at the position the callee
+expects. Consecutive traced calls of the same device get a reconfiguration in
+between (``aiex.configure @iron_reset {}``): the firmware skips reloading an
+already-loaded PDI, so without it the second call's trace task queues behind the
+first call's never-finished one and its events land in the first slice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from iron.design import ArgSpec, Design
+from iron.errors import IronError
+from iron.mlir import ir
+from iron.options import TraceOptions
+from iron.target.geometry import Target, device_columns, get_target
+from iron.trace import layout
+from iron.trace.codegen import TracedDesign, instrument
+from iron.trace.manifest import Manifest, Slice
+
+WRAPPER_DEVICE = "main"
+WRAPPER_SEQUENCE = "sequence"
+RESET_DEVICE = "iron_reset"
+TRACE_BUFFER = "trace"  # name of the trace buffer among a FusedModule's buffers
+DISPATCH_MODES = ("auto", "fused", "separate")
+
+
+class FuseError(IronError):
+    """A sequence cannot be fused as written."""
+
+
+@dataclass
+class Sequence:
+    """Operator calls run as one dispatch.
+
+    ``steps`` are ``(operator, buffer_name, ...)`` tuples with names in the
+    operator's ``arg_spec()`` order. ``inputs`` are filled by the caller,
+    ``outputs`` returned; other names are intermediates that stay in device
+    memory between steps.
+    """
+
+    name: str
+    steps: list[tuple]
+    inputs: list[str]
+    outputs: list[str]
+
+
+@dataclass
+class KernelArg:
+    buffer: str  # a Sequence buffer name, or TRACE_BUFFER
+    type: ir.MemRefType
+    offset: int = 0  # bytes into ``buffer`` (separate dispatch binds trace slices as sub-buffers)
+
+
+@dataclass
+class Kernel:
+    """One dispatchable kernel ``<device>:<sequence>`` and its host buffers in order."""
+
+    name: str
+    device: str
+    sequence: str
+    args: list[KernelArg]
+
+
+@dataclass
+class CallSite:
+    index: int
+    op: object
+    device: str  # symbol of the device it runs
+    traced: bool
+    call: int  # earlier call sites of the same operator
+
+
+@dataclass
+class FusedModule:
+    """The fused module and everything later stages need to lower, run and decode it."""
+
+    name: str
+    target: Target
+    dispatch: str  # "fused" or "separate"
+    module: ir.Module
+    schedule: list[Kernel]  # kernels in dispatch order (a kernel may appear more than once)
+    buffers: dict[str, ir.MemRefType]  # every host buffer, the trace buffer included
+    inputs: list[str]
+    outputs: list[str]
+    call_sites: list[CallSite]
+    designs: dict[str, Design] = field(default_factory=dict)  # device symbol -> design
+    operators: dict[str, object] = field(default_factory=dict)  # device symbol -> operator
+    manifest: Manifest | None = None
+    options: TraceOptions = field(default_factory=TraceOptions)
+
+    @property
+    def traced(self) -> bool:
+        return self.manifest is not None
+
+    @property
+    def kernels(self) -> list[Kernel]:
+        """Distinct kernels, in first-dispatch order."""
+        seen: dict[str, Kernel] = {}
+        for k in self.schedule:
+            seen.setdefault(k.name, k)
+        return list(seen.values())
+
+
+def as_sequence(op_or_sequence) -> Sequence:
+    """Wrap a single operator as a one-step sequence named after its arguments."""
+    if isinstance(op_or_sequence, Sequence):
+        return op_or_sequence
+    if not hasattr(op_or_sequence, "arg_spec"):
+        raise FuseError(f"expected an operator or a Sequence, got {type(op_or_sequence).__name__}")
+    specs = op_or_sequence.arg_spec()
+    names = [s.name for s in specs]
+    return Sequence(
+        type(op_or_sequence).__name__,
+        [(op_or_sequence, *names)],
+        [s.name for s in specs if s.direction != "out"],
+        [s.name for s in specs if s.direction != "in"],
+    )
+
+
+def resolve_dispatch(dispatch: str, target: Target) -> str:
+    if dispatch not in DISPATCH_MODES:
+        raise FuseError(f"dispatch={dispatch!r}; accepted: {', '.join(DISPATCH_MODES)}")
+    if dispatch == "auto":
+        return "fused" if target.full_elf else "separate"
+    if dispatch == "fused" and not target.full_elf:
+        raise FuseError(
+            f"dispatch='fused' needs a full ELF with several devices, which {target.name} does not "
+            f"support; use dispatch='separate' (or 'auto')"
+        )
+    return dispatch
+
+
+def fuse(
+    sequence,
+    target: str | Target = "npu2",
+    options: TraceOptions | None = None,
+    dispatch: str = "auto",
+    *,
+    reset_between_same_device: bool = True,
+) -> FusedModule:
+    """Build the fused module, kernel schedule and (when traced) the manifest.
+
+    ``reset_between_same_device=False`` drops the reconfiguration between
+    consecutive traced calls of one device: only for negative-control tests.
+    """
+    seq = as_sequence(sequence)
+    target = get_target(target)
+    options = options or TraceOptions()
+    mode = resolve_dispatch(dispatch, target)
+    buffers = _buffer_types(seq)
+
+    # One device per distinct (operator, traced) pair, named after first use.
+    sites: list[CallSite] = []
+    devices: dict[tuple, str] = {}
+    traced_designs: dict[str, TracedDesign] = {}
+    designs: dict[str, Design] = {}
+    operators: dict[str, object] = {}
+    calls: dict[str, int] = {}
+    for i, (op, *_names) in enumerate(seq.steps):
+        cls = type(op).__name__
+        traced = options.selects(i, cls)
+        key = (op, traced)
+        if key not in devices:
+            symbol = f"op{len(devices)}_{cls}"
+            devices[key] = symbol
+            design = op.design(target)
+            design.device.symbol = symbol
+            if traced:
+                traced_designs[symbol] = instrument(design, options, target)
+                design = traced_designs[symbol].design
+            designs[symbol] = design
+            operators[symbol] = op
+        sites.append(CallSite(i, op, devices[key], traced, calls.get(cls, 0)))
+        calls[cls] = calls.get(cls, 0) + 1
+    if options.enabled and options.select is not None and not any(s.traced for s in sites):
+        raise FuseError(
+            f"IRON_TRACE_OP={','.join(map(str, options.select))} selects no call site of {seq.name}; "
+            f"call sites: {', '.join(f'{s.index}:{type(s.op).__name__}' for s in sites)}"
+        )
+
+    spans = layout.slice_layout([s.index for s in sites if s.traced], options.size)
+    span_of = {s.site: s for s in spans}
+    data_names = list(buffers)
+    if spans:
+        buffers[TRACE_BUFFER] = ir.MemRefType((layout.total_size(spans),), "i8")
+
+    module = ir.Module([d.device for d in designs.values()])
+    if mode == "fused":
+        wrapper = _wrapper(seq, target, sites, buffers, span_of, designs, reset_between_same_device)
+        if any(isinstance(op, ir.Configure) and op.device == RESET_DEVICE for op in wrapper.sequence().body):
+            module.devices.append(ir.Device(target.device_name(target.max_columns), RESET_DEVICE))
+        module.devices.append(wrapper)
+        main = Kernel(
+            f"{WRAPPER_DEVICE}:{WRAPPER_SEQUENCE}", WRAPPER_DEVICE, WRAPPER_SEQUENCE, _wrapper_args(buffers)
+        )
+        schedule = [main]
+    else:
+        schedule = _separate_schedule(seq, sites, buffers, span_of, designs, reset_between_same_device)
+        if any(k.device == RESET_DEVICE for k in schedule):
+            module.devices.append(_reset_device_with_sequence(target))
+
+    manifest = None
+    if spans:
+        manifest = _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffers, data_names)
+    return FusedModule(
+        seq.name, target, mode, module, schedule, buffers, list(seq.inputs), list(seq.outputs),
+        sites, designs, operators, manifest, options,
+    )  # fmt: skip
+
+
+def _buffer_types(seq: Sequence) -> dict[str, ir.MemRefType]:
+    """Every named buffer's type: inputs, outputs, then intermediates in first-use order."""
+    if not seq.steps:
+        raise FuseError(f"sequence {seq.name!r} has no steps")
+    seen: dict[str, tuple[ArgSpec, int]] = {}
+    produced: set[str] = set()
+    for i, (op, *names) in enumerate(seq.steps):
+        specs = op.arg_spec()
+        if len(names) != len(specs):
+            raise FuseError(
+                f"step {i} ({type(op).__name__}) takes {len(specs)} buffers "
+                f"({', '.join(s.name for s in specs)}); got {len(names)}: {', '.join(names)}"
+            )
+        for name, spec in zip(names, specs):
+            if name == TRACE_BUFFER:
+                raise FuseError(f"step {i}: buffer name {TRACE_BUFFER!r} is reserved for the trace buffer")
+            if name in seen and seen[name][0].type != spec.type:
+                first, j = seen[name]
+                raise FuseError(
+                    f"buffer {name!r} is {first.type} in step {j} but {spec.type} in step {i} ({type(op).__name__})"
+                )
+            seen.setdefault(name, (spec, i))
+            if spec.direction != "out" and name not in produced and name not in seq.inputs:
+                raise FuseError(f"step {i} ({type(op).__name__}) reads {name!r} before any step writes it")
+            if spec.direction != "in":
+                produced.add(name)
+    for name in [*seq.inputs, *seq.outputs]:
+        if name not in seen:
+            raise FuseError(f"sequence {seq.name!r}: buffer {name!r} is not used by any step")
+    for name in seq.outputs:
+        if name not in produced:
+            raise FuseError(f"sequence {seq.name!r}: output {name!r} is never written")
+    order = list(dict.fromkeys([*seq.inputs, *seq.outputs, *seen]))
+    return {name: seen[name][0].type for name in order}
+
+
+def _wrapper_args(buffers: dict[str, ir.MemRefType]) -> list[KernelArg]:
+    return [KernelArg(name, t) for name, t in buffers.items()]
+
+
+def _needs_reset(prev: CallSite | None, site: CallSite, enabled: bool) -> bool:
+    return enabled and prev is not None and prev.traced and site.traced and prev.device == site.device
+
+
+def _wrapper(seq, target, sites, buffers, span_of, designs, reset) -> ir.Device:
+    """The wrapper device ``main`` with one configure/run per call site."""
+    arg_name = {name: f"arg{i}" for i, name in enumerate(buffers)}
+    body: list = []
+    prev = None
+    for site, (_op, *names) in zip(sites, seq.steps):
+        if _needs_reset(prev, site, reset):
+            body.append(ir.Configure(RESET_DEVICE, []))
+        design = designs[site.device]
+        callee = design.runtime_sequence
+        args = [arg_name[n] for n in names]
+        ops: list = []
+        if site.traced:
+            span = span_of[site.index]
+            view = ir.View(
+                f"trace{site.index}", arg_name[TRACE_BUFFER], span.offset, ir.MemRefType((span.size,), "i8")
+            )
+            ops.append(view)
+            args.append(view.name)
+        ops.append(ir.Run(callee.name, args, [a.type for a in callee.args]))
+        body.append(ir.Configure(site.device, ops))
+        prev = site
+    sequence = ir.RuntimeSequence(
+        WRAPPER_SEQUENCE, [ir.Argument(arg_name[n], t) for n, t in buffers.items()], body
+    )
+    return ir.Device(target.device_name(target.max_columns), WRAPPER_DEVICE, [sequence])
+
+
+def _reset_device_with_sequence(target: Target) -> ir.Device:
+    # Separate dispatch reaches the reset PDI through a kernel of its own.
+    return ir.Device(
+        target.device_name(target.max_columns), RESET_DEVICE, [ir.RuntimeSequence(WRAPPER_SEQUENCE, [], [])]
+    )
+
+
+def _separate_schedule(seq, sites, buffers, span_of, designs, reset) -> list[Kernel]:
+    schedule: list[Kernel] = []
+    prev = None
+    for site, (_op, *names) in zip(sites, seq.steps):
+        if _needs_reset(prev, site, reset):
+            schedule.append(Kernel(f"{RESET_DEVICE}:{WRAPPER_SEQUENCE}", RESET_DEVICE, WRAPPER_SEQUENCE, []))
+        callee = designs[site.device].runtime_sequence
+        args = [KernelArg(n, buffers[n]) for n in names]
+        if site.traced:
+            span = span_of[site.index]
+            args.append(KernelArg(TRACE_BUFFER, ir.MemRefType((span.size,), "i8"), span.offset))
+        schedule.append(Kernel(f"{site.device}:{callee.name}", site.device, callee.name, args))
+        prev = site
+    return schedule
+
+
+def _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffers, data_names) -> Manifest:
+    columns = max(device_columns(d.design.device.target) for d in traced_designs.values())
+    slices = []
+    for site in sites:
+        if not site.traced:
+            continue
+        span = span_of[site.index]
+        td = traced_designs[site.device]
+        if mode == "fused":
+            kernel, arg_index = schedule[0].name, layout.trace_arg_index(len(data_names))
+        else:
+            kernel = f"{site.device}:{td.design.sequence}"
+            arg_index = td.trace_arg
+        slices.append(
+            Slice(
+                index=site.index,
+                operator=type(site.op).__name__,
+                call=site.call,
+                device=site.device,
+                sequence=td.design.sequence,
+                offset=span.offset,
+                size=span.size,
+                units=[_copy_unit(u) for u in td.units],
+                kernel=kernel,
+                arg_index=arg_index,
+            )
+        )
+    return Manifest(
+        target=target.name,
+        columns=columns,
+        column_offset=target.column_offset,
+        clock_mhz=target.clock_mhz,
+        kernel=schedule[0].name if mode == "fused" else "",
+        trace_arg_index=layout.trace_arg_index(len(data_names)) if mode == "fused" else -1,
+        total_size=buffers[TRACE_BUFFER].nbytes,
+        slices=slices,
+    )
+
+
+def _copy_unit(unit):
+    return replace(unit, events=list(unit.events), event_ids=list(unit.event_ids))

@@ -1,0 +1,145 @@
+"""Materialize a fused module: each kernel's control code as one flat list of npu ops.
+
+As mlir-aie's ``-aie-materialize-runtime-sequences``: every ``aiex.configure``
+becomes an ``aiex.npu.load_pdi`` and every ``aiex.run`` is inlined with the
+callee's arguments replaced by the caller's operands. iron additionally
+translates the callee's numeric ``address_patch``es: ``arg_idx`` named the
+callee's own argument, but the firmware resolves it against the *dispatched*
+sequence, so it must become the caller's host-buffer index, with the window's
+byte offset added to ``arg_plus``. Skipping that translation
+(``translate_patches=False``) reproduces the original bug: the trace DMA then
+patches whatever buffer sits at the operator's own index.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from iron.errors import IronError
+from iron.fuse import FusedModule, Kernel
+from iron.lower import dma
+from iron.mlir import ir
+
+_PASSTHROUGH = (ir.Write32, ir.MaskWrite32, ir.BlockWrite, ir.WriteBd, ir.Sync, ir.LoadPdi)
+
+
+@dataclass(frozen=True)
+class _Binding:
+    index: int  # host-buffer index in the dispatched sequence
+    offset: int  # bytes into that buffer
+    type: ir.MemRefType
+
+
+def kernel_ops(fm: FusedModule, kernel: Kernel, *, translate_patches: bool = True) -> list:
+    """Flat npu ops of one kernel (starting with the PDI load of its first device)."""
+    device = fm.module.device(kernel.device)
+    sequence = device.sequence(kernel.sequence)
+    if not any(isinstance(op, (ir.Configure, ir.Run)) for op in sequence.body):
+        # A plain device sequence dispatched on its own (separate dispatch).
+        identity = {a.name: _Binding(i, 0, a.type) for i, a in enumerate(sequence.args)}
+        return [ir.LoadPdi(device.symbol)] + _inline(fm.module, device, sequence, identity, translate_patches)
+    top = {a.name: _Binding(i, 0, a.type) for i, a in enumerate(sequence.args)}
+    return _flatten(fm.module, sequence.body, top, translate_patches)
+
+
+def materialize(fm: FusedModule, *, translate_patches: bool = True) -> ir.Module:
+    """A copy of the module whose dispatched sequences hold their flat control code."""
+    module = copy.deepcopy(fm.module)
+    for kernel in fm.kernels:
+        seq = module.device(kernel.device).sequence(kernel.sequence)
+        seq.body = kernel_ops(fm, kernel, translate_patches=translate_patches)
+    return module
+
+
+def _flatten(module: ir.Module, body: list, env: dict[str, _Binding], translate: bool) -> list:
+    out: list = []
+    for op in body:
+        if isinstance(op, ir.Configure):
+            out.append(ir.LoadPdi(op.device))
+            callee_device = module.device(op.device)
+            local = dict(env)
+            for inner in op.body:
+                if isinstance(inner, ir.View):
+                    local[inner.name] = _view(inner, local)
+                elif isinstance(inner, ir.Run):
+                    out += _run(module, callee_device, inner, local, translate)
+                else:
+                    raise IronError(
+                        f"aiex.configure @{op.device}: unexpected {type(inner).__name__} in its body"
+                    )
+        elif isinstance(op, ir.View):
+            env[op.name] = _view(op, env)
+        elif isinstance(op, ir.Run):
+            raise IronError(f"aiex.run @{op.sequence} outside an aiex.configure block")
+        else:
+            out.append(copy.deepcopy(op))
+    return out
+
+
+def _view(view: ir.View, env: dict[str, _Binding]) -> _Binding:
+    src = _lookup(env, view.source)
+    offset = view.offset * ir.ELEMENT_BYTES[src.type.dtype]
+    if offset + view.type.nbytes > src.type.nbytes:
+        raise IronError(
+            f"window %{view.name} ({view.type} at byte {offset}) exceeds %{view.source} ({src.type})"
+        )
+    return _Binding(src.index, src.offset + offset, view.type)
+
+
+def _run(module, device: ir.Device, run: ir.Run, env, translate: bool) -> list:
+    callee = device.sequence(run.sequence)
+    if len(run.args) != len(callee.args):
+        raise IronError(
+            f"aiex.run @{device.symbol}::@{callee.name}: {len(run.args)} operands for {len(callee.args)} arguments"
+        )
+    binding = {}
+    for j, (name, arg) in enumerate(zip(run.args, callee.args)):
+        b = _lookup(env, name)
+        if b.type != arg.type:
+            raise IronError(
+                f"aiex.run @{device.symbol}::@{callee.name}: argument {j} type mismatch ({b.type} vs {arg.type})"
+            )
+        binding[arg.name] = b
+    return _inline(module, device, callee, binding, translate)
+
+
+def _inline(module, device: ir.Device, callee: ir.RuntimeSequence, binding, translate: bool) -> list:
+    out: list = []
+    resolve = lambda name: _as_tuple(_lookup(binding, name))  # noqa: E731
+    for op in callee.body:
+        if isinstance(op, ir.AddressPatch):
+            if not 0 <= op.arg_idx < len(callee.args):
+                raise IronError(
+                    f"@{device.symbol}::@{callee.name}: address_patch arg_idx {op.arg_idx} but the sequence has "
+                    f"{len(callee.args)} arguments"
+                )
+            if translate:
+                b = binding[callee.args[op.arg_idx].name]
+                op = ir.AddressPatch(op.addr, b.index, op.arg_plus + b.offset)
+            out.append(copy.deepcopy(op))
+        elif isinstance(op, ir.DmaMemcpyNd):
+            out += dma.lower_memcpy(op, dma.allocation(device, op.metadata), resolve)
+        elif isinstance(op, ir.DmaWait):
+            out.append(dma.lower_wait(op, dma.allocation(device, op.symbol)))
+        elif isinstance(op, ir.Configure):
+            out += _flatten(module, [op], binding, translate)
+        elif isinstance(op, _PASSTHROUGH):
+            out.append(copy.deepcopy(op))
+        else:
+            text = op.text.splitlines()[0] if isinstance(op, ir.Opaque) else type(op).__name__
+            raise IronError(
+                f"@{device.symbol}::@{callee.name}: iron's built-in lowering cannot lower `{text}`"
+            )
+    return out
+
+
+def _lookup(env, name: str) -> _Binding:
+    try:
+        return env[name]
+    except KeyError:
+        raise IronError(f"undefined value %{name}") from None
+
+
+def _as_tuple(b: _Binding) -> tuple[int, int, ir.MemRefType]:
+    return b.index, b.offset, b.type

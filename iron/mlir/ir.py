@@ -1,0 +1,354 @@
+"""A small IR for the subset of mlir-aie that iron emits, transforms and reads.
+
+Structured ops are the ones iron must understand (tiles, packet flows, shim DMA
+allocations, runtime sequences and their npu ops, configure/run). Everything
+else (object FIFOs, cores, func declarations, dma tasks ...) is kept as
+:class:`Opaque` text and printed back verbatim.
+
+SSA values are referred to by name without the ``%``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+import numpy as np
+
+from iron.errors import IronError
+
+#: MLIR element type -> numpy dtype.
+DTYPES = {
+    "i8": np.int8,
+    "i16": np.int16,
+    "i32": np.int32,
+    "i64": np.int64,
+    "ui8": np.uint8,
+    "ui16": np.uint16,
+    "ui32": np.uint32,
+    "f32": np.float32,
+    "bf16": None,  # numpy has no bfloat16: iron stores bf16 as uint16 bit patterns
+}
+ELEMENT_BYTES = {"i8": 1, "ui8": 1, "i16": 2, "ui16": 2, "bf16": 2, "i32": 4, "ui32": 4, "f32": 4, "i64": 8}
+
+
+@dataclass(frozen=True)
+class MemRefType:
+    """``memref<4x8xbf16>``: a static shape and an element type."""
+
+    shape: tuple[int, ...]
+    dtype: str
+
+    def __post_init__(self):
+        if self.dtype not in ELEMENT_BYTES:
+            raise IronError(f"unsupported element type {self.dtype!r}; accepted: {', '.join(ELEMENT_BYTES)}")
+
+    @property
+    def nbytes(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64)) * ELEMENT_BYTES[self.dtype]
+
+    @property
+    def numel(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __str__(self) -> str:
+        return "memref<" + "".join(f"{d}x" for d in self.shape) + self.dtype + ">"
+
+
+@dataclass
+class Opaque:
+    """An op kept verbatim (may span several lines; printed re-indented)."""
+
+    text: str
+
+
+@dataclass
+class Tile:
+    name: str  # SSA name, e.g. "tile_0_2"
+    col: int
+    row: int
+    attrs: str | None = None  # trailing attribute dict kept verbatim, e.g. "{controller_id = ...}"
+
+
+@dataclass(frozen=True)
+class PacketEnd:
+    tile: str  # SSA name of the tile
+    bundle: str  # "Trace", "DMA", ...
+    channel: int
+
+
+@dataclass
+class PacketFlow:
+    id: int
+    source: PacketEnd
+    dest: PacketEnd
+    keep_pkt_header: bool = True
+
+
+@dataclass
+class ShimDmaAllocation:
+    """``aie.shim_dma_allocation @sym(MM2S, channel, col)``: binds a symbol to a shim channel."""
+
+    symbol: str
+    direction: str  # "MM2S" or "S2MM"
+    channel: int
+    column: int
+
+
+@dataclass
+class MemrefGlobal:
+    """``memref.global "private" constant @sym : memref<8xi32> = dense<[...]>`` (blockwrite data)."""
+
+    symbol: str
+    values: tuple[int, ...]
+
+
+# --------------------------------------------------------------------------- runtime ops
+@dataclass
+class Write32:
+    address: int
+    value: int
+    column: int | None = None
+    row: int | None = None
+
+
+@dataclass
+class MaskWrite32:
+    address: int
+    value: int
+    mask: int
+    column: int | None = None
+    row: int | None = None
+
+
+@dataclass
+class BlockWrite:
+    """``aiex.npu.blockwrite``; ``data`` is the referenced memref.global's payload."""
+
+    address: int
+    data: tuple[int, ...]
+    column: int | None = None
+    row: int | None = None
+    symbol: str | None = None  # name of the memref.global (assigned by the printer if None)
+
+
+#: Attributes of ``aiex.npu.writebd`` in the order mlir-aie prints them (alphabetical).
+WRITEBD_FIELDS = (
+    "bd_id",
+    "buffer_length",
+    "buffer_offset",
+    "burst_length",
+    "column",
+    "d0_size",
+    "d0_stride",
+    "d0_zero_after",
+    "d0_zero_before",
+    "d1_size",
+    "d1_stride",
+    "d1_zero_after",
+    "d1_zero_before",
+    "d2_size",
+    "d2_stride",
+    "d2_zero_after",
+    "d2_zero_before",
+    "enable_packet",
+    "iteration_current",
+    "iteration_size",
+    "iteration_stride",
+    "lock_acq_enable",
+    "lock_acq_id",
+    "lock_acq_val",
+    "lock_rel_id",
+    "lock_rel_val",
+    "next_bd",
+    "out_of_order_id",
+    "packet_id",
+    "packet_type",
+    "row",
+    "use_next_bd",
+    "valid_bd",
+)
+
+
+@dataclass
+class WriteBd:
+    """``aiex.npu.writebd``: a whole shim BD. ``buffer_length`` counts 32-bit words."""
+
+    fields: dict[str, int]
+
+    def __post_init__(self):
+        unknown = set(self.fields) - set(WRITEBD_FIELDS)
+        if unknown:
+            raise IronError(f"aiex.npu.writebd: unknown field(s) {sorted(unknown)}")
+        self.fields = {k: int(self.fields.get(k, 0)) for k in WRITEBD_FIELDS}
+
+    def __getitem__(self, key: str) -> int:
+        return self.fields[key]
+
+
+@dataclass
+class AddressPatch:
+    """Firmware writes ``address(host buffer arg_idx) + arg_plus`` (bytes) into ``addr``."""
+
+    addr: int
+    arg_idx: int
+    arg_plus: int = 0
+
+
+@dataclass
+class Sync:
+    """``aiex.npu.sync``: wait for a task-complete token. direction 0 = S2MM, 1 = MM2S."""
+
+    column: int
+    row: int
+    direction: int
+    channel: int
+    column_num: int = 1
+    row_num: int = 1
+
+
+@dataclass
+class LoadPdi:
+    device_ref: str
+
+
+@dataclass
+class DmaMemcpyNd:
+    """``aiex.npu.dma_memcpy_nd``: a shim transfer of host buffer ``arg`` on the
+    channel bound to ``metadata``; offsets/sizes/strides in elements, outermost first."""
+
+    arg: str
+    offsets: tuple[int, int, int, int]
+    sizes: tuple[int, int, int, int]
+    strides: tuple[int, int, int]  # the innermost stride is implicitly 1
+    metadata: str
+    id: int
+    issue_token: bool = False
+
+
+@dataclass
+class DmaWait:
+    symbol: str
+
+
+@dataclass
+class Run:
+    """``aiex.run @sequence(args) : (types)`` inside a configure block."""
+
+    sequence: str
+    args: list[str]  # SSA names (block arguments or View results)
+    types: list[MemRefType]
+
+
+@dataclass
+class Configure:
+    """``aiex.configure @device { ... }``: reconfigure the array, then run the body."""
+
+    device: str
+    body: list
+
+
+@dataclass
+class View:
+    """A typed window of a sequence argument, printed as ``memref.subview`` +
+    ``memref.reinterpret_cast``. ``offset`` counts elements of the source."""
+
+    name: str  # SSA name of the result
+    source: str
+    offset: int
+    type: MemRefType
+
+
+RuntimeOp = Union[
+    Write32, MaskWrite32, BlockWrite, WriteBd, AddressPatch, Sync, LoadPdi,
+    DmaMemcpyNd, DmaWait, Configure, Run, View, Opaque,
+]  # fmt: skip
+
+
+@dataclass
+class Argument:
+    name: str  # SSA name, e.g. "arg0"
+    type: MemRefType
+
+
+@dataclass
+class RuntimeSequence:
+    name: str
+    args: list[Argument]
+    body: list = field(default_factory=list)
+
+    def arg_index(self, name: str) -> int:
+        """Host-buffer index of argument ``name`` (all iron arguments are memrefs)."""
+        for i, a in enumerate(self.args):
+            if a.name == name:
+                return i
+        raise IronError(f"runtime sequence @{self.name} has no argument %{name}")
+
+
+@dataclass
+class Device:
+    """``aie.device(target) @symbol { body }``.
+
+    ``body`` holds, in order, Tile / PacketFlow / ShimDmaAllocation / MemrefGlobal /
+    Opaque / RuntimeSequence items, exactly as printed.
+    """
+
+    target: str  # "npu1_1col", "npu2" ...
+    symbol: str | None = None
+    body: list = field(default_factory=list)
+
+    @property
+    def tiles(self) -> list[Tile]:
+        return [op for op in self.body if isinstance(op, Tile)]
+
+    @property
+    def packet_flows(self) -> list[PacketFlow]:
+        return [op for op in self.body if isinstance(op, PacketFlow)]
+
+    @property
+    def sequences(self) -> list[RuntimeSequence]:
+        return [op for op in self.body if isinstance(op, RuntimeSequence)]
+
+    @property
+    def allocations(self) -> list[ShimDmaAllocation]:
+        return [op for op in self.body if isinstance(op, ShimDmaAllocation)]
+
+    def sequence(self, name: str | None = None) -> RuntimeSequence:
+        seqs = self.sequences
+        for s in seqs:
+            if name is None or s.name == name:
+                return s
+        raise IronError(f"device @{self.symbol} has no runtime sequence {name!r}")
+
+    def tile(self, name: str) -> Tile:
+        for t in self.tiles:
+            if t.name == name:
+                return t
+        raise IronError(f"device @{self.symbol} has no tile %{name}")
+
+    def tile_at(self, col: int, row: int) -> Tile | None:
+        for t in self.tiles:
+            if (t.col, t.row) == (col, row):
+                return t
+        return None
+
+
+@dataclass
+class Module:
+    devices: list[Device] = field(default_factory=list)
+    #: module-level ops other than devices (read from foreign files), printed first
+    extra: list = field(default_factory=list)
+
+    def device(self, symbol: str) -> Device:
+        for d in self.devices:
+            if d.symbol == symbol:
+                return d
+        raise IronError(f"module has no aie.device @{symbol}")
+
+
+def walk(ops: list):
+    """Yield runtime ops depth-first, descending into configure blocks."""
+    for op in ops:
+        yield op
+        if isinstance(op, Configure):
+            yield from walk(op.body)

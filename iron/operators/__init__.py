@@ -1,0 +1,21 @@
+"""iron's operator library.
+
+Every operator is a frozen dataclass with ``arg_spec()``, ``design(target)``,
+``reference(*inputs)``, ``activity(target)``, ``example_inputs(seed)`` and
+``kernel_sources(target)``. :data:`OPERATORS` maps class names to classes so
+an operator can be rebuilt from ``(class name, params)``.
+"""
+
+from iron.operators.axpy import AXPY
+from iron.operators.binary import ElementwiseAdd, ElementwiseMul
+from iron.operators.gemm import GEMM
+from iron.operators.rms_norm import RMSNorm
+from iron.operators.softmax import Softmax
+from iron.operators.unary import GELU, MemCopy, ReLU, SiLU
+
+OPERATORS: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (ElementwiseAdd, ElementwiseMul, ReLU, SiLU, GELU, AXPY, MemCopy, GEMM, Softmax, RMSNorm)
+}
+
+__all__ = [*OPERATORS, "OPERATORS"]

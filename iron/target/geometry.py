@@ -1,0 +1,104 @@
+"""NPU geometry: columns, rows, tile kinds, DMA resources.
+
+Source: mlir-aie ``include/aie/Dialect/AIE/IR/AIETargetModel.h`` (npu1 = AIE2
+Phoenix/Hawk Point, npu2 = AIE2P Strix/Krackan; both 6 rows: shim, memtile,
+4 compute rows).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from iron.errors import IronError
+
+SHIM_ROW = 0
+MEMTILE_ROW = 1
+FIRST_COMPUTE_ROW = 2
+
+
+@dataclass(frozen=True)
+class Target:
+    """One NPU generation.
+
+    ``column_offset`` is the absolute column of the partition's first column:
+    trace packet headers carry absolute columns, so decoding shifts by it.
+    Phoenix (npu1) starts user partitions at column 1 (column 0 has no NOC).
+    """
+
+    name: str
+    max_columns: int
+    rows: int
+    dev_gen: int  # TXN header device generation (DESIGN.md section 6)
+    column_offset: int
+    clock_mhz: float  # AIE clock used to turn cycles into microseconds
+    full_elf: bool  # one full ELF with several devices (aiex.configure) is npu2 only
+    shim_bds: int = 16
+    tile_bds: int = 16
+    memtile_bds: int = 48
+    shim_dma_channels: int = 2  # per direction
+
+    def device_name(self, columns: int) -> str:
+        """mlir-aie ``aie.device`` name for a design using ``columns`` columns."""
+        self.check_columns(columns)
+        return self.name if columns == self.max_columns else f"{self.name}_{columns}col"
+
+    def check_columns(self, columns: int) -> None:
+        if not isinstance(columns, int) or not 1 <= columns <= self.max_columns:
+            raise IronError(
+                f"{self.name} has {self.max_columns} columns; got columns={columns!r} "
+                f"(accepted: 1..{self.max_columns})"
+            )
+
+    @property
+    def compute_rows(self) -> range:
+        return range(FIRST_COMPUTE_ROW, self.rows)
+
+
+# XRT's AIE trace plugin assumes 1000 MHz when the clock is unknown
+# (AIE_DEFAULT_FREQ_MHZ); the manifest records the value used.
+TARGETS = {
+    "npu1": Target(
+        "npu1", max_columns=4, rows=6, dev_gen=3, column_offset=1, clock_mhz=1000.0, full_elf=False
+    ),
+    "npu2": Target(
+        "npu2", max_columns=8, rows=6, dev_gen=4, column_offset=0, clock_mhz=1000.0, full_elf=True
+    ),
+}
+
+
+def get_target(name: str | Target) -> Target:
+    """Look up a target by name (``npu1`` or ``npu2``)."""
+    if isinstance(name, Target):
+        return name
+    try:
+        return TARGETS[name]
+    except KeyError:
+        raise IronError(f"unknown target {name!r}; accepted: {', '.join(TARGETS)}") from None
+
+
+def target_for_device(device: str) -> Target:
+    """Target of an mlir-aie device name such as ``npu1_1col`` or ``npu2``."""
+    base = device.split("_", 1)[0]
+    if base not in TARGETS:
+        raise IronError(f"unknown aie.device target {device!r}; accepted: npu1[_Ncol], npu2[_Ncol]")
+    return TARGETS[base]
+
+
+def device_columns(device: str) -> int:
+    """Number of columns of an mlir-aie device name (``npu2_4col`` -> 4)."""
+    target = target_for_device(device)
+    if device == target.name:
+        return target.max_columns
+    suffix = device.split("_", 1)[1]
+    if not (suffix.endswith("col") and suffix[:-3].isdigit()):
+        raise IronError(f"cannot read the column count of device {device!r}")
+    return int(suffix[:-3])
+
+
+def tile_kind(row: int) -> str:
+    """``shim``, ``memtile`` or ``compute`` for a row."""
+    if row == SHIM_ROW:
+        return "shim"
+    if row == MEMTILE_ROW:
+        return "memtile"
+    return "compute"

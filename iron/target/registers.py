@@ -1,0 +1,121 @@
+"""Trace-related registers of AIE2/AIE2P tiles and their fields.
+
+Source: DESIGN.md section 4 (mlir-aie ``lib/Dialect/AIE/Util/aie_registers_aie2.json``
+and aie-rt ``driver/src/global/xaiemlgbl_params.h``); the worked example is the
+core tile of mlir-aie ``test/parse-trace/test1/aie.mlir``. mlir-aie uses the same
+trace registers for AIE2P.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from iron.errors import IronError
+
+COL_SHIFT = 25
+ROW_SHIFT = 20
+OFFSET_MASK = (1 << ROW_SHIFT) - 1
+
+
+@dataclass(frozen=True)
+class TraceRegisters:
+    """Offsets (tile-relative) of one module's trace registers."""
+
+    timer_control: int
+    event_generate: int
+    event_broadcast0: int  # Event_Broadcast n is at event_broadcast0 + 4 * n
+    trace_control0: int
+    trace_control1: int
+    trace_event0: int
+    trace_event1: int
+    port_select0: int | None  # stream-switch event port selection 0 / 1 (+4)
+
+    def event_broadcast(self, n: int) -> int:
+        if not 0 <= n <= 15:
+            raise IronError(f"broadcast channel {n} out of range 0..15")
+        return self.event_broadcast0 + 4 * n
+
+    @property
+    def port_select1(self) -> int | None:
+        return None if self.port_select0 is None else self.port_select0 + 4
+
+
+#: One table: unit kind -> registers. "mem" is the core tile's memory module,
+#: whose PORT_RUNNING events use the core tile's stream switch (port_select None).
+TRACE_REGISTERS = {
+    "core": TraceRegisters(0x34000, 0x34008, 0x34010, 0x340D0, 0x340D4, 0x340E0, 0x340E4, 0x3FF00),
+    "mem": TraceRegisters(0x14000, 0x14008, 0x14010, 0x140D0, 0x140D4, 0x140E0, 0x140E4, None),
+    "memtile": TraceRegisters(0x94000, 0x94008, 0x94010, 0x940D0, 0x940D4, 0x940E0, 0x940E4, 0xB0F00),
+    "shim": TraceRegisters(0x34000, 0x34008, 0x34010, 0x340D0, 0x340D4, 0x340E0, 0x340E4, 0x3FF00),
+}
+
+EVENT_ID_MASK = 0x7F
+
+
+def tile_address(col: int, row: int, offset: int) -> int:
+    """Absolute register address ``col << 25 | row << 20 | offset``."""
+    if not 0 <= offset <= OFFSET_MASK:
+        raise IronError(f"register offset {offset:#x} exceeds 20 bits")
+    return (col << COL_SHIFT) | (row << ROW_SHIFT) | offset
+
+
+def split_address(address: int) -> tuple[int, int, int]:
+    """Inverse of :func:`tile_address`: ``(col, row, offset)``."""
+    return (address >> COL_SHIFT) & 0x7F, (address >> ROW_SHIFT) & 0x1F, address & OFFSET_MASK
+
+
+def _event(value: int, what: str) -> int:
+    if not 0 <= value <= EVENT_ID_MASK:
+        raise IronError(f"{what} event id {value} out of range 0..{EVENT_ID_MASK}")
+    return value
+
+
+def trace_control0(start_event: int, stop_event: int, mode: int = 0) -> int:
+    """Trace_Control0: stop event [30:24], start event [22:16], mode [1:0] (0 = event-time)."""
+    if mode not in (0, 1, 2):
+        raise IronError(f"trace mode {mode} not in 0 (event-time), 1 (event-PC), 2 (execution)")
+    return _event(stop_event, "stop") << 24 | _event(start_event, "start") << 16 | mode
+
+
+def trace_control1(packet_type: int, packet_id: int) -> int:
+    """Trace_Control1: packet type [14:12], packet id [4:0]."""
+    if not 0 <= packet_type <= 7 or not 0 <= packet_id <= 31:
+        raise IronError(f"packet type {packet_type} / id {packet_id} out of range (0..7 / 0..31)")
+    return packet_type << 12 | packet_id
+
+
+def trace_events(event_ids: list[int]) -> tuple[int, int]:
+    """Trace_Event0/1 for up to 8 slots; slot 0 in the low byte of Trace_Event0."""
+    if len(event_ids) > 8:
+        raise IronError(f"{len(event_ids)} events; a trace unit has 8 slots")
+    ids = [_event(e, "trace") for e in event_ids] + [0] * (8 - len(event_ids))
+    pack = lambda four: sum(e << (8 * i) for i, e in enumerate(four))  # noqa: E731
+    return pack(ids[:4]), pack(ids[4:])
+
+
+def unpack_trace_events(event0: int, event1: int) -> list[int]:
+    """The 8 slot event ids held by Trace_Event0/1."""
+    return [(w >> (8 * i)) & EVENT_ID_MASK for w in (event0, event1) for i in range(4)]
+
+
+def port_selection(ports: list[tuple[int, bool]]) -> tuple[int, int]:
+    """Stream-switch event port selection 0/1: per port id [4:0], master bit [5]."""
+    if len(ports) > 8:
+        raise IronError(f"{len(ports)} ports; 8 can be monitored")
+    fields = [(pid & 0x1F) | (0x20 if master else 0) for pid, master in ports]
+    fields += [0] * (8 - len(fields))
+    pack = lambda four: sum(f << (8 * i) for i, f in enumerate(four))  # noqa: E731
+    return pack(fields[:4]), pack(fields[4:])
+
+
+def timer_control(reset_event: int) -> int:
+    """Timer_Control with Reset_Event [14:8] (0x7A00 = reset on event 122)."""
+    return _event(reset_event, "timer reset") << 8
+
+
+def unpack_trace_control0(value: int) -> dict:
+    return {"mode": value & 3, "start": (value >> 16) & EVENT_ID_MASK, "stop": (value >> 24) & EVENT_ID_MASK}
+
+
+def unpack_trace_control1(value: int) -> dict:
+    return {"packet_type": (value >> 12) & 7, "packet_id": value & 0x1F}

@@ -1,0 +1,332 @@
+"""AIE2 shim NOC tile DMA: buffer descriptors, channel control, task queues.
+
+Register layout source (one table each below): Xilinx/aie-rt
+``driver/src/global/xaiemlgbl_params.h`` at commit
+9cf0725e743517a33d7e366f20122ae592d5c83a, ``XAIEMLGBL_NOC_MODULE_DMA_BD<n>_<w>``,
+``..._DMA_{S2MM,MM2S}_<c>_CTRL``, ``..._TASK_QUEUE`` and ``..._STATUS_<c>``.
+Checked against mlir-aie's ``aiex.npu.writebd`` lowering
+(``lib/Dialect/AIEX/Transforms/AIEDmaToNpu.cpp``, ``WriteBdToBlockWritePattern``),
+which places every attribute value into its field as given.
+
+Field values are the ``aiex.npu.writebd`` attribute values, i.e. already in
+hardware encoding: ``dN_stride`` and ``iteration_stride`` are the step minus
+one, ``iteration_size`` is the wrap minus one, ``d0_size``/``d1_size`` are the
+wrap counts as is, and ``buffer_length`` counts 32-bit words. (mlir-aie's
+``dma_memcpy_nd`` lowering does those subtractions before creating the
+writebd; iron callers do them too.) ``buffer_offset`` is the byte address low
+word (BD word 1): mlir-aie writes the buffer offset there and the later
+``address_patch`` adds the host buffer address. Two fields are not raw:
+
+* ``burst_length`` is in bytes (64/128/256, and 512 on npu2); 0 picks the
+  largest, as mlir-aie does. Encoding: 64 -> 0, 128 -> 1, 256 -> 2, 512 -> 3
+  (``getShimBurstEncodingsAndLengths`` of the AIE2 and NPU2 target models).
+* ``axcache`` defaults to 2 (not 0): mlir-aie always writes AxCache = 2
+  ("enable upsizing in NoC"), hard-coded in older releases and as the
+  attribute default in newer ones.
+
+All other missing fields default to 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from iron.errors import IronError
+
+SHIM_BD_BASE = 0x1D000
+SHIM_BD_STRIDE = 0x20
+SHIM_BD_COUNT = 16
+SHIM_BD_WORDS = 8
+
+
+@dataclass(frozen=True)
+class BdField:
+    """One BD field: bits [lsb + width - 1 : lsb] of BD word ``word``."""
+
+    name: str
+    word: int
+    lsb: int
+    width: int
+
+    @property
+    def mask(self) -> int:
+        return ((1 << self.width) - 1) << self.lsb
+
+
+# aie-rt name in the comment where it differs from the writebd attribute name.
+BD_FIELDS: tuple[BdField, ...] = (
+    BdField("buffer_length", 0, 0, 32),
+    BdField("buffer_offset", 1, 0, 32),  # BASE_ADDRESS_LOW [31:2], byte address
+    BdField("address_high", 2, 0, 16),  # BASE_ADDRESS_HIGH
+    BdField("packet_type", 2, 16, 3),
+    BdField("packet_id", 2, 19, 5),
+    BdField("out_of_order_id", 2, 24, 6),  # OUT_OF_ORDER_BD_ID
+    BdField("enable_packet", 2, 30, 1),
+    BdField("d0_stride", 3, 0, 20),  # D0_STEPSIZE
+    BdField("d0_size", 3, 20, 10),  # D0_WRAP
+    BdField("secure_access", 3, 30, 1),
+    BdField("d1_stride", 4, 0, 20),  # D1_STEPSIZE
+    BdField("d1_size", 4, 20, 10),  # D1_WRAP
+    BdField("burst_length", 4, 30, 2),  # encoded; API value in bytes
+    BdField("d2_stride", 5, 0, 20),  # D2_STEPSIZE
+    BdField("axqos", 5, 20, 4),
+    BdField("axcache", 5, 24, 4),
+    BdField("smid", 5, 28, 4),
+    BdField("iteration_stride", 6, 0, 20),  # ITERATION_STEPSIZE
+    BdField("iteration_size", 6, 20, 6),  # ITERATION_WRAP
+    BdField("iteration_current", 6, 26, 6),
+    BdField("lock_acq_id", 7, 0, 4),
+    BdField("lock_acq_val", 7, 5, 7),  # LOCK_ACQ_VALUE, 7-bit two's complement in hw
+    BdField("lock_acq_enable", 7, 12, 1),
+    BdField("lock_rel_id", 7, 13, 4),
+    BdField("lock_rel_val", 7, 18, 7),  # LOCK_REL_VALUE, 7-bit two's complement in hw
+    BdField("valid_bd", 7, 25, 1),
+    BdField("use_next_bd", 7, 26, 1),
+    BdField("next_bd", 7, 27, 4),
+    BdField("tlast_suppress", 7, 31, 1),
+)
+_FIELDS = {f.name: f for f in BD_FIELDS}
+BD_DEFAULTS: dict[str, int] = {"axcache": 2}
+
+# Burst length in bytes -> 2-bit encoding, per device family.
+BURST_ENCODING: dict[str, dict[int, int]] = {
+    "npu1": {64: 0, 128: 1, 256: 2},
+    "npu2": {64: 0, 128: 1, 256: 2, 512: 3},
+}
+
+
+def bd_address(bd_id: int) -> int:
+    """Tile-relative register offset of word 0 of shim BD ``bd_id``."""
+    if not 0 <= bd_id < SHIM_BD_COUNT:
+        raise IronError(f"shim BD id {bd_id} out of range 0..{SHIM_BD_COUNT - 1}")
+    return SHIM_BD_BASE + SHIM_BD_STRIDE * bd_id
+
+
+def _bursts(arch: str) -> dict[int, int]:
+    try:
+        return BURST_ENCODING[arch]
+    except KeyError:
+        raise IronError(
+            f"unknown arch {arch!r}; expected one of {tuple(BURST_ENCODING)}"
+        ) from None
+
+
+def pack_bd(*, arch: str = "npu1", **fields: int) -> tuple[int, ...]:
+    """Pack writebd-style field values into the 8 BD words (see module doc)."""
+    bursts = _bursts(arch)
+    unknown = sorted(set(fields) - set(_FIELDS))
+    if unknown:
+        raise IronError(
+            f"unknown shim BD field(s) {unknown}; valid fields: {sorted(_FIELDS)}"
+        )
+    words = [0] * SHIM_BD_WORDS
+    for f in BD_FIELDS:
+        value = fields.get(f.name, BD_DEFAULTS.get(f.name, 0))
+        if isinstance(value, bool):
+            value = int(value)
+        if not isinstance(value, int):
+            raise IronError(f"shim BD field {f.name} must be an int, got {value!r}")
+        if f.name == "burst_length":
+            if value == 0:
+                value = max(bursts)
+            if value not in bursts:
+                raise IronError(
+                    f"shim BD field burst_length={value} not supported on {arch}; "
+                    f"use 0 (largest) or one of {sorted(bursts)} bytes"
+                )
+            value = bursts[value]
+        elif not 0 <= value < (1 << f.width):
+            raise IronError(
+                f"shim BD field {f.name}={value} out of range 0..{(1 << f.width) - 1}"
+            )
+        elif f.name == "buffer_offset" and value % 4:
+            # Word 1 bits [1:0] are not part of the address field.
+            raise IronError(
+                f"shim BD field buffer_offset={value} must be a multiple of 4 bytes"
+            )
+        words[f.word] |= value << f.lsb
+    return tuple(words)
+
+
+def unpack_bd(words: Iterable[int], *, arch: str = "npu1") -> dict[str, int]:
+    """Inverse of :func:`pack_bd`; ``burst_length`` comes back in bytes.
+
+    Reserved bits (word 1 [1:0], word 2 [31], word 3 [31], word 7 [17] and
+    [4]) are ignored.
+    """
+    words = [int(w) & 0xFFFFFFFF for w in words]
+    if len(words) != SHIM_BD_WORDS:
+        raise IronError(f"a shim BD has {SHIM_BD_WORDS} words, got {len(words)}")
+    by_code = {code: size for size, code in _bursts(arch).items()}
+    out = {}
+    for f in BD_FIELDS:
+        value = (words[f.word] & f.mask) >> f.lsb
+        if f.name == "burst_length":
+            if value not in by_code:
+                raise IronError(
+                    f"burst length encoding {value} is not defined on {arch}"
+                )
+            value = by_code[value]
+        out[f.name] = value
+    return out
+
+
+# ---- channel registers (shim NOC module) -----------------------------------
+
+DIRECTIONS = ("s2mm", "mm2s")
+SHIM_DMA_CHANNELS = 2
+# Ctrl register per (direction, channel); the Task_Queue register follows at +4.
+_CTRL = {
+    ("s2mm", 0): 0x1D200,
+    ("s2mm", 1): 0x1D208,
+    ("mm2s", 0): 0x1D210,
+    ("mm2s", 1): 0x1D218,
+}
+_TASK_QUEUE_OFFSET = 4
+_STATUS = {
+    ("s2mm", 0): 0x1D220,
+    ("s2mm", 1): 0x1D224,
+    ("mm2s", 0): 0x1D228,
+    ("mm2s", 1): 0x1D22C,
+}
+
+# Ctrl fields. The shim NOC channels have no reset or (de)compression bits;
+# Enable_Out_of_Order and FoT_Mode exist on S2MM only (MM2S Ctrl mask 0x0000FF06,
+# S2MM 0x0003FF0E).
+CTRL_PAUSE_MEM_BIT = 1
+CTRL_PAUSE_STREAM_BIT = 2
+CTRL_ENABLE_OUT_OF_ORDER_BIT = 3
+CTRL_CONTROLLER_ID_SHIFT = 8
+CTRL_CONTROLLER_ID_MASK = 0xFF << CTRL_CONTROLLER_ID_SHIFT
+CTRL_FOT_MODE_SHIFT = 16
+CTRL_FOT_MODE_MASK = 0x3 << CTRL_FOT_MODE_SHIFT
+
+# Task_Queue fields.
+TQ_START_BD_MASK = 0xF
+TQ_REPEAT_SHIFT = 16
+TQ_REPEAT_MASK = 0xFF << TQ_REPEAT_SHIFT
+TQ_ENABLE_TOKEN_ISSUE_BIT = 31
+
+# Status fields: name -> (lsb, width); the S2MM/MM2S-only ones are separate.
+_STATUS_COMMON = {
+    "status": (0, 2),
+    "stalled_lock_acq": (2, 1),
+    "stalled_lock_rel": (3, 1),
+    "error_bd_invalid": (11, 1),
+    "axi_mm_decode_error": (16, 1),
+    "axi_mm_slave_error": (17, 1),
+    "task_queue_overflow": (18, 1),
+    "channel_running": (19, 1),
+    "task_queue_size": (20, 3),
+    "cur_bd": (24, 4),
+}
+STATUS_FIELDS: dict[str, dict[str, tuple[int, int]]] = {
+    "s2mm": {
+        **_STATUS_COMMON,
+        "stalled_stream_starvation": (4, 1),
+        "stalled_tct_or_count_fifo_full": (5, 1),
+        "error_bd_unavailable": (10, 1),
+        "error_fot_length_exceeded": (12, 1),
+        "error_fot_bds_per_task": (13, 1),
+    },
+    "mm2s": {
+        **_STATUS_COMMON,
+        "stalled_stream_backpressure": (4, 1),
+        "stalled_tct": (5, 1),
+    },
+}
+
+
+def _key(direction: str, channel: int) -> tuple[str, int]:
+    d = str(direction).lower()
+    if d not in DIRECTIONS or channel not in (0, 1):
+        raise IronError(
+            f"no shim DMA channel {direction!r} {channel}; directions {DIRECTIONS}, channels 0..1"
+        )
+    return d, channel
+
+
+def channel_ctrl(direction: str, channel: int) -> int:
+    """Offset of DMA_<DIR>_<channel>_Ctrl (e.g. S2MM 1 -> 0x1D208)."""
+    return _CTRL[_key(direction, channel)]
+
+
+def task_queue(direction: str, channel: int) -> int:
+    """Offset of DMA_<DIR>_<channel>_Task_Queue (e.g. S2MM 1 -> 0x1D20C)."""
+    return _CTRL[_key(direction, channel)] + _TASK_QUEUE_OFFSET
+
+
+def channel_status(direction: str, channel: int) -> int:
+    """Offset of DMA_<DIR>_Status_<channel> (S2MM 0x1D220/4, MM2S 0x1D228/C)."""
+    return _STATUS[_key(direction, channel)]
+
+
+def pack_ctrl(
+    controller_id: int = 0,
+    *,
+    pause_mem: bool = False,
+    pause_stream: bool = False,
+    enable_out_of_order: bool = False,
+    fot_mode: int = 0,
+    direction: str = "s2mm",
+) -> int:
+    """Value of a channel Ctrl register."""
+    d, _ = _key(direction, 0)
+    if not 0 <= controller_id <= 0xFF:
+        raise IronError(f"controller_id={controller_id} out of range 0..255")
+    if not 0 <= fot_mode <= 3:
+        raise IronError(f"fot_mode={fot_mode} out of range 0..3")
+    if d == "mm2s" and (enable_out_of_order or fot_mode):
+        raise IronError("enable_out_of_order and fot_mode exist on S2MM channels only")
+    return (
+        (controller_id << CTRL_CONTROLLER_ID_SHIFT)
+        | (int(pause_mem) << CTRL_PAUSE_MEM_BIT)
+        | (int(pause_stream) << CTRL_PAUSE_STREAM_BIT)
+        | (int(enable_out_of_order) << CTRL_ENABLE_OUT_OF_ORDER_BIT)
+        | (fot_mode << CTRL_FOT_MODE_SHIFT)
+    )
+
+
+def unpack_ctrl(value: int) -> dict:
+    """Fields of a Ctrl register value."""
+    return {
+        "controller_id": (value & CTRL_CONTROLLER_ID_MASK) >> CTRL_CONTROLLER_ID_SHIFT,
+        "pause_mem": bool(value >> CTRL_PAUSE_MEM_BIT & 1),
+        "pause_stream": bool(value >> CTRL_PAUSE_STREAM_BIT & 1),
+        "enable_out_of_order": bool(value >> CTRL_ENABLE_OUT_OF_ORDER_BIT & 1),
+        "fot_mode": (value & CTRL_FOT_MODE_MASK) >> CTRL_FOT_MODE_SHIFT,
+    }
+
+
+def pack_task_queue(start_bd: int, repeat: int = 0, issue_token: bool = False) -> int:
+    """Task_Queue value: run BD chain ``start_bd`` 1 + ``repeat`` times.
+
+    ``issue_token`` asks for a task-complete token (what ``npu.sync`` waits on).
+    """
+    if not 0 <= start_bd < SHIM_BD_COUNT:
+        raise IronError(f"start_bd={start_bd} out of range 0..{SHIM_BD_COUNT - 1}")
+    if not 0 <= repeat <= 0xFF:
+        raise IronError(f"repeat={repeat} out of range 0..255")
+    return (
+        start_bd
+        | (repeat << TQ_REPEAT_SHIFT)
+        | (int(bool(issue_token)) << TQ_ENABLE_TOKEN_ISSUE_BIT)
+    )
+
+
+def unpack_task_queue(value: int) -> dict:
+    """Inverse of :func:`pack_task_queue`."""
+    return {
+        "start_bd": value & TQ_START_BD_MASK,
+        "repeat": (value & TQ_REPEAT_MASK) >> TQ_REPEAT_SHIFT,
+        "issue_token": bool(value >> TQ_ENABLE_TOKEN_ISSUE_BIT & 1),
+    }
+
+
+def unpack_status(direction: str, value: int) -> dict[str, int]:
+    """Fields of a DMA_<DIR>_Status_<c> value (``cur_bd``, ``task_queue_size``, ...)."""
+    d, _ = _key(direction, 0)
+    return {
+        n: (value >> lsb) & ((1 << w) - 1) for n, (lsb, w) in STATUS_FIELDS[d].items()
+    }

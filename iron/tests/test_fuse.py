@@ -1,0 +1,299 @@
+"""Trace codegen, fusion and wiring (issue: every operator call gets its own slice).
+
+Generated MLIR is printed and read back with iron's reader, so these tests check
+what aiecc (or anyone) would see, not iron's in-memory objects.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from iron.design import Design
+from iron.errors import IronError
+from iron.fuse import RESET_DEVICE, FuseError, Sequence, fuse
+from iron.lower.materialize import kernel_ops, materialize
+from iron.lower.verify import WiringError, check_wiring, trace_patches, wiring_problems
+from iron.mlir import ir
+from iron.mlir.printer import print_module
+from iron.mlir.reader import parse
+from iron.operators import GEMM, ElementwiseAdd, ElementwiseMul, ReLU
+from iron.options import resolve
+from iron.target import registers
+from iron.target.geometry import get_target
+from iron.trace.codegen import instrument
+
+GOLDEN = Path(__file__).resolve().parents[3] / "shared" / "golden" / "mlir-aie-test1" / "aie.mlir"
+GOLDEN_EVENTS = [
+    "INSTR_EVENT_0",
+    "INSTR_EVENT_1",
+    "INSTR_VECTOR",
+    "PORT_RUNNING_0",
+    "PORT_RUNNING_1",
+    "INSTR_LOCK_ACQUIRE_REQ",
+    "INSTR_LOCK_RELEASE_REQ",
+    "LOCK_STALL",
+]
+N = 4096
+
+
+def traced(size=8192, **kw):
+    return resolve(size=size, env={}, **kw)
+
+
+def mixed_sequence():
+    """Add and Mul share an argument count; Add runs twice; ReLU runs twice in a row."""
+    add, mul, relu = ElementwiseAdd(size=N), ElementwiseMul(size=N), ReLU(size=N)
+    return Sequence(
+        "mixed",
+        [
+            (add, "a", "b", "t0"),
+            (mul, "t0", "b", "t1"),
+            (relu, "t1", "t2"),
+            (relu, "t2", "t3"),
+            (add, "t3", "a", "out"),
+        ],
+        inputs=["a", "b"],
+        outputs=["out"],
+    )
+
+
+def reread(module: ir.Module) -> ir.Module:
+    return parse(print_module(module))
+
+
+# --------------------------------------------------------------------------- codegen
+
+
+def _golden_without_trace():
+    golden = parse(GOLDEN.read_text(), str(GOLDEN))
+    device = golden.devices[0]
+    trace_ops = (ir.Write32, ir.WriteBd, ir.AddressPatch, ir.MaskWrite32)
+    expected = [op for op in device.sequence().body if isinstance(op, trace_ops)]
+    bare = ir.Device(device.target, None, [op for op in device.body if not isinstance(op, ir.PacketFlow)])
+    bare.sequence().body = [op for op in bare.sequence().body if not isinstance(op, trace_ops)]
+    return golden, bare, expected
+
+
+def test_register_program_matches_mlir_aie_golden():
+    golden, bare, expected = _golden_without_trace()
+    td = instrument(Design(bare, []), traced(8192, events=GOLDEN_EVENTS), get_target("npu1"))
+    seq = reread(ir.Module([td.design.device])).devices[0].sequence()
+    ours = [op for op in seq.body if isinstance(op, ir.Write32)]
+    theirs = [op for op in expected if isinstance(op, ir.Write32)]
+    assert [(w.address, w.column, w.row, w.value) for w in ours] == [
+        (w.address, w.column, w.row, w.value) for w in theirs
+    ]
+    # The trace argument is appended (mlir-aie's legacy flow patched ddr_id 4 instead).
+    patch = next(op for op in seq.body if isinstance(op, ir.AddressPatch))
+    assert (patch.addr, patch.arg_idx, patch.arg_plus) == (119268, 3, 0)
+    assert str(seq.args[3].type) == "memref<8192xi8>"
+    # BD: same fields as the golden except buffer_length, which iron writes in words.
+    ours_bd = next(op for op in seq.body if isinstance(op, ir.WriteBd)).fields
+    theirs_bd = next(op for op in expected if isinstance(op, ir.WriteBd)).fields
+    assert ours_bd["buffer_length"] == 8192 // 4 and theirs_bd["buffer_length"] == 8192
+    assert {k: v for k, v in ours_bd.items() if k != "buffer_length"} == {
+        k: v for k, v in theirs_bd.items() if k != "buffer_length"
+    }
+    flows = [
+        (f.id, f.source.bundle, f.source.channel, f.dest.bundle, f.dest.channel)
+        for f in td.design.device.packet_flows
+    ]
+    assert (
+        flows
+        == [(1, "Trace", 0, "DMA", 1)]
+        == [
+            (f.id, f.source.bundle, f.source.channel, f.dest.bundle, f.dest.channel)
+            for f in golden.devices[0].packet_flows
+        ]
+    )
+
+
+def test_units_packet_ids_and_ntiles():
+    op = ElementwiseAdd(size=N * 4, columns=2, cores_per_column=2)
+    design = op.design("npu2")
+    opts = traced(events={"core": ["INSTR_EVENT_0"], "mem": ["DMA_S2MM_0_START_TASK"]}, ntiles=3)
+    td = instrument(design, opts, get_target("npu2"))
+    kinds = [(u.kind, u.column, u.row) for u in td.units]
+    assert kinds == [(k, c, r) for c, r in design.compute_tiles[:3] for k in ("core", "mem")]
+    ids = [u.packet_id for u in td.units]
+    assert ids == list(range(1, 7))
+    flows = td.design.device.packet_flows
+    assert [f.id for f in flows] == ids
+    assert [f.source.channel for f in flows] == [0, 1] * 3  # Trace : 1 is the memory module
+    with pytest.warns(UserWarning, match="IRON_TRACE_NTILES=9 but the design has 4"):
+        instrument(design, traced(ntiles=9), get_target("npu2"))
+
+
+def test_instrument_leaves_the_original_design_alone():
+    design = ReLU(size=N).design("npu2")
+    before = print_module(ir.Module([design.device]))
+    instrument(design, traced(), get_target("npu2"))
+    assert print_module(ir.Module([design.device])) == before
+
+
+# --------------------------------------------------------------------------- fusion and wiring
+
+
+def _trace_patch_summary(module: ir.Module):
+    seq = module.device("main").sequence()
+    return [(p.arg_idx, p.arg_plus) for p in trace_patches(seq.body)]
+
+
+def test_fused_wiring_every_call_site_gets_its_own_slice():
+    fm = fuse(mixed_sequence(), "npu2", traced(8192))
+    m = fm.manifest
+    # Data buffers keep their indices (inputs, outputs, intermediates); the trace buffer follows.
+    assert list(fm.buffers) == ["a", "b", "out", "t0", "t1", "t2", "t3", "trace"]
+    assert m.trace_arg_index == 7
+    wrapper = fm.module.device("main").sequence()
+    assert [a.name for a in wrapper.args][-1] == f"arg{m.trace_arg_index}"
+    assert str(wrapper.args[-1].type) == "memref<40960xi8>"
+    # Slices: one per call site, program order, contiguous, covering the buffer.
+    assert [(s.index, s.operator, s.call, s.offset, s.size) for s in m.slices] == [
+        (0, "ElementwiseAdd", 0, 0, 8192),
+        (1, "ElementwiseMul", 0, 8192, 8192),
+        (2, "ReLU", 0, 16384, 8192),
+        (3, "ReLU", 1, 24576, 8192),
+        (4, "ElementwiseAdd", 1, 32768, 8192),
+    ]
+    assert m.total_size == sum(s.size for s in m.slices)
+    # Read the materialized module back: every trace patch names the wrapper's trace argument.
+    flat = reread(materialize(fm))
+    assert _trace_patch_summary(flat) == [(m.trace_arg_index, s.offset) for s in m.slices]
+    assert wiring_problems(flat.device("main").sequence().body, m, "main:sequence") == []
+
+
+def test_fused_module_structure_reads_back():
+    fm = fuse(mixed_sequence(), "npu2", traced(4096))
+    module = reread(fm.module)
+    symbols = [d.symbol for d in module.devices]
+    assert symbols == ["op0_ElementwiseAdd", "op1_ElementwiseMul", "op2_ReLU", RESET_DEVICE, "main"]
+    for dev in module.devices[:3]:
+        flows = dev.packet_flows
+        assert len(flows) == 1  # ntiles=1, core events only: one unit per device
+        assert len({f.id for f in flows}) == len(flows)
+        seq = dev.sequence()
+        assert str(seq.args[-1].type) == "memref<4096xi8>"
+        patch = trace_patches(seq.body)
+        assert [(p.arg_idx, p.arg_plus) for p in patch] == [(len(seq.args) - 1, 0)]
+    body = module.device("main").sequence().body
+    configured = [op.device for op in body]
+    # ReLU twice in a row: a reconfiguration in between so the second call drains into its own slice.
+    assert configured == [
+        "op0_ElementwiseAdd",
+        "op1_ElementwiseMul",
+        "op2_ReLU",
+        RESET_DEVICE,
+        "op2_ReLU",
+        "op0_ElementwiseAdd",
+    ]
+    runs = [op.body for op in body if op.device != RESET_DEVICE]
+    views = [inner[0] for inner in runs]
+    assert all(isinstance(v, ir.View) for v in views)
+    assert [v.offset for v in views] == [0, 4096, 8192, 12288, 16384]
+    # The view is forwarded at the position the callee expects: its last argument.
+    assert [inner[1].args[-1] for inner in runs] == [v.name for v in views]
+
+
+def test_reset_only_between_traced_consecutive_calls_of_one_device():
+    untraced = fuse(mixed_sequence(), "npu2", resolve(env={}))
+    assert RESET_DEVICE not in [d.symbol for d in untraced.module.devices]
+    no_fix = fuse(mixed_sequence(), "npu2", traced(), reset_between_same_device=False)
+    assert RESET_DEVICE not in [op.device for op in no_fix.module.device("main").sequence().body]
+
+
+def test_selection_traces_only_selected_call_sites():
+    fm = fuse(mixed_sequence(), "npu2", traced(2048, select=[1, "relu"]))
+    assert [(s.index, s.operator, s.offset) for s in fm.manifest.slices] == [
+        (1, "ElementwiseMul", 0),
+        (2, "ReLU", 2048),
+        (3, "ReLU", 4096),
+    ]
+    traced_by_site = [site.traced for site in fm.call_sites]
+    assert traced_by_site == [False, True, True, True, False]
+    # The untraced Add calls run an untraced copy of the design: no flows, no extra argument.
+    add = fm.module.device(fm.call_sites[0].device)
+    assert add.packet_flows == [] and len(add.sequence().args) == 3
+    flat = reread(materialize(fm))
+    assert _trace_patch_summary(flat) == [(fm.manifest.trace_arg_index, o) for o in (0, 2048, 4096)]
+    with pytest.raises(FuseError, match="selects no call site"):
+        fuse(mixed_sequence(), "npu2", traced(select=["gemm"]))
+
+
+def test_untraced_fusion_leaves_designs_byte_identical():
+    seq = mixed_sequence()
+    fm = fuse(seq, "npu2", resolve(env={}))
+    assert fm.manifest is None and "trace" not in fm.buffers
+    for dev in fm.module.devices:
+        if dev.symbol == "main":
+            continue
+        op = fm.operators[dev.symbol]
+        original = op.design("npu2").device
+        original.symbol = dev.symbol
+        assert print_module(ir.Module([dev])) == print_module(ir.Module([original]))
+    text = print_module(fm.module)
+    for marker in ("packet_flow", "aiex.npu.write32", "address_patch", "xi8>", "iron_reset"):
+        assert marker not in text
+    assert text == print_module(fuse(seq, "npu2").module)  # default options: untraced
+
+
+def test_original_bug_shape_is_caught():
+    """Patch left at the operator's own index: the check names the call site and both indices."""
+    fm = fuse(mixed_sequence(), "npu2", traced(8192))
+    buggy = kernel_ops(fm, fm.schedule[0], translate_patches=False)
+    own = [(p.arg_idx, p.arg_plus) for p in trace_patches(buggy)]
+    assert own == [(3, 0), (3, 0), (2, 0), (2, 0), (3, 0)]  # each callee's own trace argument
+    problems = wiring_problems(buggy, fm.manifest, "main:sequence")
+    assert len(problems) == 5
+    assert (
+        "call site 0 (ElementwiseAdd) patches host buffer 3 + 0 but its slice is buffer 7 + 0" in problems[0]
+    )
+    with pytest.raises(WiringError):
+        check_wiring(buggy, fm.manifest, "main:sequence")
+    check_wiring(kernel_ops(fm, fm.schedule[0]), fm.manifest, "main:sequence")
+
+
+def test_separate_dispatch_one_kernel_per_call_site():
+    fm = fuse(mixed_sequence(), "npu1", traced(4096))
+    assert fm.dispatch == "separate"
+    names = [k.name for k in fm.schedule]
+    assert names == [
+        "op0_ElementwiseAdd:sequence",
+        "op1_ElementwiseMul:sequence",
+        "op2_ReLU:sequence",
+        f"{RESET_DEVICE}:sequence",
+        "op2_ReLU:sequence",
+        "op0_ElementwiseAdd:sequence",
+    ]
+    for s, kernel in zip(fm.manifest.slices, [k for k in fm.schedule if k.device != RESET_DEVICE]):
+        assert (s.kernel, kernel.args[-1].buffer, kernel.args[-1].offset) == (kernel.name, "trace", s.offset)
+        ops = kernel_ops(fm, kernel)
+        assert isinstance(ops[0], ir.LoadPdi) and ops[0].device_ref == kernel.device
+        assert [(p.arg_idx, p.arg_plus) for p in trace_patches(ops)] == [(s.arg_index, 0)]
+    with pytest.raises(FuseError, match="npu1 does not support"):
+        fuse(mixed_sequence(), "npu1", traced(), dispatch="fused")
+
+
+def test_sequence_validation_errors():
+    add = ElementwiseAdd(size=N)
+    with pytest.raises(FuseError, match="takes 3 buffers"):
+        fuse(Sequence("s", [(add, "a", "b")], ["a", "b"], ["b"]))
+    with pytest.raises(FuseError, match="reads 'x' before any step writes it"):
+        fuse(Sequence("s", [(add, "a", "x", "c")], ["a"], ["c"]))
+    with pytest.raises(FuseError, match="'c' is memref<4096xbf16> in step 0 but memref<2048xbf16>"):
+        fuse(Sequence("s", [(add, "a", "b", "c"), (ReLU(size=2048), "c", "d")], ["a", "b"], ["d"]))
+    with pytest.raises(FuseError, match="output 'a' is never written"):
+        fuse(Sequence("s", [(add, "a", "b", "c")], ["a", "b"], ["c", "a"]))
+    with pytest.raises(FuseError, match="buffer 'z' is not used by any step"):
+        fuse(Sequence("s", [(add, "a", "b", "c")], ["a", "b", "z"], ["c"]))
+    with pytest.raises(FuseError, match="reserved for the trace buffer"):
+        fuse(Sequence("s", [(add, "a", "b", "trace")], ["a", "b"], ["trace"]))
+    with pytest.raises(FuseError, match="dispatch='both'"):
+        fuse(add, dispatch="both")
+
+
+def test_single_operator_is_a_one_step_sequence():
+    fm = fuse(GEMM(M=64, K=64, N=64), "npu2", traced(4096))
+    assert fm.inputs == ["A", "B"] or len(fm.inputs) == 2
+    assert [s.operator for s in fm.manifest.slices] == ["GEMM"]
+    assert fm.manifest.trace_arg_index == 3
