@@ -235,10 +235,11 @@ def _buffer_types(seq: Sequence) -> dict[str, ir.MemRefType]:
         for name, spec in zip(names, specs):
             if name == TRACE_BUFFER:
                 raise FuseError(f"step {i}: buffer name {TRACE_BUFFER!r} is reserved for the trace buffer")
-            if name in seen and seen[name][0].type != spec.type:
+            if name in seen and not _compatible(seen[name][0].type, spec.type):
                 first, j = seen[name]
                 raise FuseError(
-                    f"buffer {name!r} is {first.type} in step {j} but {spec.type} in step {i} ({type(op).__name__})"
+                    f"buffer {name!r} is {first.type} in step {j} but {spec.type} in step {i} "
+                    f"({type(op).__name__}); a buffer may change shape, not element type or size"
                 )
             seen.setdefault(name, (spec, i))
             if spec.direction != "out" and name not in produced and name not in seq.inputs:
@@ -253,6 +254,11 @@ def _buffer_types(seq: Sequence) -> dict[str, ir.MemRefType]:
             raise FuseError(f"sequence {seq.name!r}: output {name!r} is never written")
     order = list(dict.fromkeys([*seq.inputs, *seq.outputs, *seen]))
     return {name: seen[name][0].type for name in order}
+
+
+def _compatible(a: ir.MemRefType, b: ir.MemRefType) -> bool:
+    """Steps may view one buffer with different shapes (a reshape), never other bytes."""
+    return a.dtype == b.dtype and a.numel == b.numel
 
 
 def _wrapper_args(buffers: dict[str, ir.MemRefType]) -> list[KernelArg]:
@@ -273,8 +279,15 @@ def _wrapper(seq, target, sites, buffers, span_of, designs, reset) -> ir.Device:
             body.append(ir.Configure(RESET_DEVICE, []))
         design = designs[site.device]
         callee = design.runtime_sequence
-        args = [arg_name[n] for n in names]
         ops: list = []
+        args = []
+        for j, name in enumerate(names):
+            want = callee.args[j].type
+            if buffers[name] == want:
+                args.append(arg_name[name])
+            else:  # same bytes, another shape: pass a reshaped window
+                ops.append(ir.View(f"v{site.index}_{j}", arg_name[name], 0, want))
+                args.append(ops[-1].name)
         if site.traced:
             span = span_of[site.index]
             view = ir.View(

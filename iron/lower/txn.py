@@ -45,6 +45,8 @@ from dataclasses import dataclass
 from typing import Sequence, Union
 
 from iron.errors import IronError
+from iron.target.geometry import MEMTILE_ROWS, TARGETS
+from iron.target.registers import split_address
 
 
 class TxnError(IronError, ValueError):
@@ -91,19 +93,7 @@ _OP_LOADPDI = OPCODES["LOADPDI"]
 _OP_TCT = OPCODES["TCT"]
 _OP_DDR_PATCH = OPCODES["DDR_PATCH"]
 
-#: Device generation byte per iron target (mlir-aie AIETranslateNpuToBinary:
-#: 3 = NPU1 Phoenix/Hawk Point, 4 = NPU2 Strix/Krackan).
-DEV_GEN: dict[str, int] = {"npu1": 3, "npu2": 4}
-#: Rows and memtile rows are the same on both targets (shim, memtile, 4 cores).
-NPU_ROWS = 6
-NPU_MEMTILE_ROWS = 1
 
-# Register address = col << 25 | row << 20 | offset on AIE2/AIE2P
-# (mlir-aie AIETargetModel.h getColumnShift/getRowShift). Only used to make
-# format_op readable.
-_COL_SHIFT = 25
-_ROW_SHIFT = 20
-_OFFSET_MASK = (1 << _ROW_SHIFT) - 1
 
 _U8 = 0xFF
 _U16 = 0xFFFF
@@ -309,13 +299,9 @@ def header_for(target_name: str, columns: int) -> TxnHeader:
     mlir-aie device name such as ``"npu2_1col"``) with ``columns`` columns."""
     m = re.fullmatch(r"(npu[12])(?:_\d+col)?", target_name)
     if not m:
-        raise TxnError(f"unknown NPU target {target_name!r}; expected one of {sorted(DEV_GEN)}")
-    return TxnHeader(
-        dev_gen=DEV_GEN[m.group(1)],
-        rows=NPU_ROWS,
-        columns=columns,
-        memtile_rows=NPU_MEMTILE_ROWS,
-    )
+        raise TxnError(f"unknown NPU target {target_name!r}; expected one of {sorted(TARGETS)}")
+    target = TARGETS[m.group(1)]
+    return TxnHeader(dev_gen=target.dev_gen, rows=target.rows, columns=columns, memtile_rows=MEMTILE_ROWS)
 
 
 # ---------------------------------------------------------------------------
@@ -599,9 +585,8 @@ _DIRECTIONS = {0: "S2MM", 1: "MM2S"}  # aie-rt XAie_DmaDirection
 
 
 def _where(address: int) -> str:
-    col = address >> _COL_SHIFT
-    row = (address >> _ROW_SHIFT) & 0x1F
-    return f"(col {col} row {row} +0x{address & _OFFSET_MASK:x})"
+    col, row, offset = split_address(address)
+    return f"(col {col} row {row} +0x{offset:x})"
 
 
 def format_op(op: TxnOp) -> str:

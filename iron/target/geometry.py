@@ -13,6 +13,7 @@ from iron.errors import IronError
 
 SHIM_ROW = 0
 MEMTILE_ROW = 1
+MEMTILE_ROWS = 1  # rows of memtiles (TXN header field)
 FIRST_COMPUTE_ROW = 2
 
 

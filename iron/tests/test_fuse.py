@@ -16,7 +16,7 @@ from iron.lower.verify import WiringError, check_wiring, trace_patches, wiring_p
 from iron.mlir import ir
 from iron.mlir.printer import print_module
 from iron.mlir.reader import parse
-from iron.operators import GEMM, ElementwiseAdd, ElementwiseMul, ReLU
+from iron.operators import GEMM, ElementwiseAdd, ElementwiseMul, MemCopy, ReLU
 from iron.options import resolve
 from iron.target import registers
 from iron.target.geometry import get_target
@@ -282,6 +282,8 @@ def test_sequence_validation_errors():
         fuse(Sequence("s", [(add, "a", "x", "c")], ["a"], ["c"]))
     with pytest.raises(FuseError, match="'c' is memref<4096xbf16> in step 0 but memref<2048xbf16>"):
         fuse(Sequence("s", [(add, "a", "b", "c"), (ReLU(size=2048), "c", "d")], ["a", "b"], ["d"]))
+    with pytest.raises(FuseError, match="not element type or size"):
+        fuse(Sequence("s", [(add, "a", "b", "c"), (MemCopy(size=N, dtype="i16"), "c", "d")], ["a", "b"], ["d"]))
     with pytest.raises(FuseError, match="output 'a' is never written"):
         fuse(Sequence("s", [(add, "a", "b", "c")], ["a", "b"], ["c", "a"]))
     with pytest.raises(FuseError, match="buffer 'z' is not used by any step"):
@@ -290,6 +292,20 @@ def test_sequence_validation_errors():
         fuse(Sequence("s", [(add, "a", "b", "trace")], ["a", "b"], ["trace"]))
     with pytest.raises(FuseError, match="dispatch='both'"):
         fuse(add, dispatch="both")
+
+
+def test_reshaped_buffer_is_passed_as_a_window():
+    gemm, silu = GEMM(M=64, K=64, N=64), ReLU(size=64 * 64)
+    fm = fuse(Sequence("s", [(gemm, "x", "w", "h"), (silu, "h", "y")], ["x", "w"], ["y"]), "npu2")
+    assert str(fm.buffers["h"]) == "memref<64x64xbf16>"
+    body = reread(fm.module).device("main").sequence().body
+    view, run = body[1].body
+    assert (view.source, view.offset, str(view.type)) == ("arg3", 0, "memref<4096xbf16>")
+    assert run.args == [view.name, "arg2"]
+    ops = kernel_ops(fm, fm.schedule[0])
+    relu_ops = ops[ops.index(ir.LoadPdi(fm.call_sites[1].device)) :]
+    # The window binds to host buffer 3 (h) at offset 0; y is host buffer 2.
+    assert sorted((p.arg_idx, p.arg_plus) for p in relu_ops if isinstance(p, ir.AddressPatch)) == [(2, 0), (3, 0)]
 
 
 def test_single_operator_is_a_one_step_sequence():

@@ -1,0 +1,25 @@
+"""bfloat16 <-> float32 for host data (numpy has no bfloat16: iron holds bf16 as uint16 bits)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def to_bf16(x) -> np.ndarray:
+    """Round float32 values to bfloat16 (round to nearest, ties to even); returns uint16 bits.
+
+    NaN stays NaN (quiet bit set so truncation cannot turn it into infinity);
+    values beyond the bf16 range round to +/-infinity as on hardware.
+    """
+    f = np.ascontiguousarray(x, dtype=np.float32)
+    bits = f.view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    nan = np.isnan(f)
+    out = np.where(nan, (bits >> 16) | 0x0040, rounded)
+    return out.astype(np.uint16)
+
+
+def from_bf16(bits) -> np.ndarray:
+    """Exact float32 values of bfloat16 bit patterns (uint16)."""
+    b = np.ascontiguousarray(bits, dtype=np.uint16)
+    return (b.astype(np.uint32) << 16).view(np.float32)

@@ -1,0 +1,347 @@
+"""The one device template every operator uses: N columns x K cores.
+
+Per column ``c`` (shim ``(c, 0)``, memtile ``(c, 1)``, cores ``(c, 2..2+K-1)``):
+
+* a **split** input is read from the host as one contiguous chunk per column
+  (chunk ``c`` of ``columns`` equal chunks), lands in the memtile and is
+  distributed with ``aie.objectfifo.link`` so core ``k`` gets slice ``k`` of
+  every memtile buffer;
+* a **broadcast** input (GEMM's B, RMSNorm's weight) is read whole by every
+  column and handed to all its cores once (acquired before the loop);
+* a **split** output is the mirror image: cores -> memtile join -> shim.
+
+Each core runs ``iterations`` times: acquire, call the kernel(s), release.
+
+Shim channels: inputs use MM2S 0, 1 of their column, outputs S2MM 0. S2MM
+channel 1 of the first column and shim BD 15 are reserved for the trace drain
+(trace codegen adds them), so operators never use S2MM 1 or BD 15.
+
+Each shim stream has its own ``aie.shim_dma_allocation``, named
+``<fifo>_shim_alloc``: the name mlir-aie's objectFIFO lowering looks up (and
+reuses instead of creating) for a shim endpoint of object FIFO ``<fifo>``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from iron.design import ArgSpec, Design, Stream
+from iron.errors import IronError
+from iron.mlir import ir
+from iron.target.geometry import FIRST_COMPUTE_ROW, MEMTILE_ROW, SHIM_ROW, get_target
+
+# Resources (mlir-aie include/aie/Dialect/AIE/IR/AIETargetModel.h, AIE2/AIE2P
+# models: local memory 0x10000, memtile 0x80000, memtile DMA channels 6 per direction).
+CORE_DATA_MEMORY = 64 * 1024
+CORE_STACK = 1024  # aie.core default stack_size
+MEMTILE_MEMORY = 512 * 1024
+MEMTILE_DMA_CHANNELS = 6
+
+#: Reserved for the trace drain (see module doc).
+TRACE_S2MM_CHANNEL = 1
+TRACE_BD_ID = 15
+#: Shim BD ids operators may use.
+DATA_BD_IDS = range(0, TRACE_BD_ID)
+
+#: Depth of split FIFOs (double buffering); broadcast FIFOs hold one buffer.
+SPLIT_DEPTH = 2
+BROADCAST_DEPTH = 1
+
+
+@dataclass(frozen=True)
+class Port:
+    """How operator argument ``arg`` reaches (or leaves) the cores.
+
+    ``shape`` is the L1 buffer a kernel call sees. Split ports deliver
+    ``iterations`` such buffers to every core; broadcast ports deliver the whole
+    argument (``shape`` must equal the argument's shape) once.
+    """
+
+    arg: int
+    name: str  # FIFO name stem
+    shape: tuple[int, ...]
+    broadcast: bool = False
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A constant kernel operand (``arith.constant``)."""
+
+    value: int | float
+    type: str  # "i32" or "f32"
+
+
+@dataclass(frozen=True)
+class Call:
+    """``func.call @func(operands)``; an operand is a port name or a :class:`Scalar`."""
+
+    func: str
+    operands: tuple
+
+
+@dataclass(frozen=True)
+class Dataflow:
+    """Everything the template needs to build one operator's device."""
+
+    op: str  # operator class name, for messages
+    specs: tuple[ArgSpec, ...]
+    ports: tuple[Port, ...]
+    calls: tuple[Call, ...]  # per iteration, in order
+    iterations: int  # kernel iterations per core
+    object_file: str  # link_with
+    columns: int
+    cores: int
+
+
+def memref(shape: tuple[int, ...], dtype: str) -> str:
+    return str(ir.MemRefType(tuple(shape), dtype))
+
+
+def _numel(shape) -> int:
+    return math.prod(shape)
+
+
+def build_design(flow: Dataflow, target) -> Design:
+    """Build the complete ``aie.device`` (symbol None) and its streams."""
+    target = get_target(target)
+    try:
+        target.check_columns(flow.columns)
+    except IronError as e:
+        raise IronError(f"{flow.op}: {e}") from None
+    _check_resources(flow)
+    cols, cores = range(flow.columns), range(flow.cores)
+    spec = flow.specs
+    ins = [p for p in flow.ports if spec[p.arg].direction == "in"]
+    outs = [p for p in flow.ports if spec[p.arg].direction == "out"]
+
+    body: list = [ir.Opaque(text) for text in _func_decls(flow)]
+    shims = [ir.Tile(f"tile_{c}_{SHIM_ROW}", c, SHIM_ROW) for c in cols]
+    mems = [ir.Tile(f"tile_{c}_{MEMTILE_ROW}", c, MEMTILE_ROW) for c in cols]
+    computes = [
+        ir.Tile(f"tile_{c}_{FIRST_COMPUTE_ROW + k}", c, FIRST_COMPUTE_ROW + k) for k in cores for c in cols
+    ]
+    body += shims + mems + computes
+
+    streams: list[Stream] = []
+    allocs: dict[tuple[int, str], str] = {}  # (column, port name) -> allocation symbol
+    for c in cols:
+        for i, p in enumerate(ins):
+            allocs[c, p.name] = sym = f"{_fifo(p, c)}_shim_alloc"
+            body.append(ir.ShimDmaAllocation(sym, "MM2S", i, c))
+        for i, p in enumerate(outs):
+            allocs[c, p.name] = sym = f"{_fifo(p, c)}_shim_alloc"
+            body.append(ir.ShimDmaAllocation(sym, "S2MM", i, c))
+    for p in flow.ports:
+        streams += [Stream(p.arg, allocs[c, p.name]) for c in cols]
+
+    for c in cols:
+        body.append(ir.Opaque(_fifos(flow, ins, outs, c)))
+    for c in cols:
+        for k in cores:
+            body.append(ir.Opaque(_core(flow, c, k)))
+
+    body.append(_sequence(flow, ins, outs, allocs))
+    device = ir.Device(target.device_name(flow.columns), None, body)
+    return Design(device=device, streams=streams)
+
+
+# --------------------------------------------------------------------------- checks
+def _check_resources(flow: Dataflow) -> None:
+    spec, k = flow.specs, flow.cores
+    ins = [p for p in flow.ports if spec[p.arg].direction == "in"]
+    outs = [p for p in flow.ports if spec[p.arg].direction == "out"]
+    if len(ins) > 2 or len(outs) > 1:
+        raise IronError(f"{flow.op}: needs {len(ins)} MM2S / {len(outs)} S2MM shim channels per column; "
+                        "a shim column has 2 MM2S and 1 S2MM for data (S2MM 1 is reserved for trace)")  # fmt: skip
+    mm2s = sum(1 if p.broadcast else k for p in ins) + len(outs)
+    s2mm = len(ins) + k * len(outs)
+    if max(mm2s, s2mm) > MEMTILE_DMA_CHANNELS:
+        raise IronError(
+            f"{flow.op}: cores_per_column={k} needs {mm2s} MM2S and {s2mm} S2MM memtile DMA channels "
+            f"({len(ins)} input(s), {len(outs)} output(s)); a memtile has {MEMTILE_DMA_CHANNELS} per direction: "
+            "use fewer cores per column (and more columns)"
+        )
+    l1 = sum(_bytes(flow, p) * (BROADCAST_DEPTH if p.broadcast else SPLIT_DEPTH) for p in flow.ports)
+    if l1 > CORE_DATA_MEMORY - CORE_STACK:
+        raise IronError(
+            f"{flow.op}: the L1 buffers of one core need {l1} bytes, more than the "
+            f"{CORE_DATA_MEMORY - CORE_STACK} bytes a compute tile has for data; use smaller tile sizes"
+        )
+    l2 = sum(_bytes(flow, p) * (BROADCAST_DEPTH if p.broadcast else SPLIT_DEPTH * k) for p in flow.ports)
+    if l2 > MEMTILE_MEMORY:
+        raise IronError(f"{flow.op}: the memtile buffers of one column need {l2} bytes, more than "
+                        f"{MEMTILE_MEMORY}; use smaller tile sizes")  # fmt: skip
+    for p in flow.ports:
+        a = spec[p.arg]
+        if p.broadcast:
+            chunk = a.nbytes
+            if tuple(p.shape) != tuple(a.shape):
+                raise IronError(
+                    f"{flow.op}: broadcast port {p.name} shape {p.shape} != argument shape {a.shape}"
+                )
+        else:
+            chunk = _bytes(flow, p) * k * flow.iterations
+            if chunk * flow.columns != a.nbytes:
+                raise IronError(f"{flow.op}: port {p.name} moves {chunk * flow.columns} bytes, argument {a.name} "
+                                f"has {a.nbytes}")  # fmt: skip
+        if chunk % 4:
+            raise IronError(f"{flow.op}: argument {a.name} chunks of {chunk} bytes are not a multiple of 4 bytes "
+                            "(shim DMA moves 32-bit words); use an even number of elements per chunk")  # fmt: skip
+
+
+def _bytes(flow: Dataflow, p: Port) -> int:
+    return ir.MemRefType(tuple(p.shape), flow.specs[p.arg].dtype).nbytes
+
+
+# --------------------------------------------------------------------------- text
+def _fifo(p: Port, c: int) -> str:
+    """Shim <-> memtile FIFO of port ``p`` in column ``c``."""
+    return f"{p.name}_c{c}"
+
+
+def _core_fifo(p: Port, c: int, k: int) -> str:
+    """Memtile <-> core FIFO of port ``p`` for core ``k`` (one shared FIFO if broadcast)."""
+    return f"{p.name}_c{c}_all" if p.broadcast else f"{p.name}_c{c}_{k}"
+
+
+def _port_type(flow: Dataflow, p: Port) -> str:
+    return memref(p.shape, flow.specs[p.arg].dtype)
+
+
+def _func_decls(flow: Dataflow) -> list[str]:
+    ports = {p.name: p for p in flow.ports}
+    seen, out = set(), []
+    for call in flow.calls:
+        if call.func in seen:
+            continue
+        seen.add(call.func)
+        types = [o.type if isinstance(o, Scalar) else _port_type(flow, ports[o]) for o in call.operands]
+        out.append(f"func.func private @{call.func}({', '.join(types)})")
+    return out
+
+
+def _fifos(flow: Dataflow, ins: list[Port], outs: list[Port], c: int) -> str:
+    shim, mem = f"%tile_{c}_{SHIM_ROW}", f"%tile_{c}_{MEMTILE_ROW}"
+    cores = [f"%tile_{c}_{FIRST_COMPUTE_ROW + k}" for k in range(flow.cores)]
+    dt = lambda p: flow.specs[p.arg].dtype  # noqa: E731
+    lines = []
+
+    def fifo(name, src, dsts, depth, typ):
+        lines.append(
+            f"aie.objectfifo @{name}({src}, {{{', '.join(dsts)}}}, {depth} : i32) : !aie.objectfifo<{typ}>"
+        )
+
+    for p in ins:
+        if p.broadcast:
+            fifo(_fifo(p, c), shim, [mem], BROADCAST_DEPTH, _port_type(flow, p))
+            fifo(_core_fifo(p, c, 0), mem, cores, BROADCAST_DEPTH, _port_type(flow, p))
+            lines.append(f"aie.objectfifo.link [@{_fifo(p, c)}] -> [@{_core_fifo(p, c, 0)}]([] [])")
+            continue
+        fifo(_fifo(p, c), shim, [mem], SPLIT_DEPTH, memref((flow.cores * _numel(p.shape),), dt(p)))
+        for k, core in enumerate(cores):
+            fifo(_core_fifo(p, c, k), mem, [core], SPLIT_DEPTH, _port_type(flow, p))
+        dsts = ", ".join(f"@{_core_fifo(p, c, k)}" for k in range(flow.cores))
+        lines.append(f"aie.objectfifo.link [@{_fifo(p, c)}] -> [{dsts}]([] {_offsets(flow, p)})")
+    for p in outs:
+        for k, core in enumerate(cores):
+            fifo(_core_fifo(p, c, k), core, [mem], SPLIT_DEPTH, _port_type(flow, p))
+        fifo(_fifo(p, c), mem, [shim], SPLIT_DEPTH, memref((flow.cores * _numel(p.shape),), dt(p)))
+        srcs = ", ".join(f"@{_core_fifo(p, c, k)}" for k in range(flow.cores))
+        lines.append(f"aie.objectfifo.link [{srcs}] -> [@{_fifo(p, c)}]({_offsets(flow, p)} [])")
+    return "\n".join(lines)
+
+
+def _offsets(flow: Dataflow, p: Port) -> str:
+    """Join/distribute offsets of a split port (empty for a 1:1 link)."""
+    if flow.cores == 1:
+        return "[]"
+    return "[" + ", ".join(str(k * _numel(p.shape)) for k in range(flow.cores)) + "]"
+
+
+def _format_scalar(s: Scalar) -> str:
+    if s.type.startswith("f"):
+        return f"{float(s.value):.9e}"  # MLIR float literals need the '.'
+    return str(int(s.value))
+
+
+def _core(flow: Dataflow, c: int, k: int) -> str:
+    row = FIRST_COMPUTE_ROW + k
+    ports = {p.name: p for p in flow.ports}
+    lines = [f"%core_{c}_{row} = aie.core(%tile_{c}_{row}) {{"]
+    body = [
+        "%c0 = arith.constant 0 : index",
+        "%c1 = arith.constant 1 : index",
+        f"%c{flow.iterations} = arith.constant {flow.iterations} : index" if flow.iterations > 1 else None,
+    ]
+    body = [b for b in body if b]
+    scalars: dict[Scalar, str] = {}
+    for call in flow.calls:
+        for o in call.operands:
+            if isinstance(o, Scalar) and o not in scalars:
+                scalars[o] = name = f"%s{len(scalars)}"
+                body.append(f"{name} = arith.constant {_format_scalar(o)} : {o.type}")
+
+    def acquire(p: Port, indent: str) -> list[str]:
+        mode = "Consume" if flow.specs[p.arg].direction == "in" else "Produce"
+        typ = _port_type(flow, p)
+        sub = f"!aie.objectfifosubview<{typ}>"
+        return [
+            f"{indent}%view_{p.name} = aie.objectfifo.acquire @{_core_fifo(p, c, k)}({mode}, 1) : {sub}",
+            f"{indent}%buf_{p.name} = aie.objectfifo.subview.access %view_{p.name}[0] : {sub} -> {typ}",
+        ]
+
+    def release(p: Port, indent: str) -> str:
+        mode = "Consume" if flow.specs[p.arg].direction == "in" else "Produce"
+        return f"{indent}aie.objectfifo.release @{_core_fifo(p, c, k)}({mode}, 1)"
+
+    once = [p for p in flow.ports if p.broadcast]
+    each = [p for p in flow.ports if not p.broadcast]
+    for p in once:
+        body += acquire(p, "")
+    upper = f"%c{flow.iterations}" if flow.iterations > 1 else "%c1"
+    body.append(f"scf.for %i = %c0 to {upper} step %c1 {{")
+    for p in each:
+        body += acquire(p, "  ")
+    for call in flow.calls:
+        args = [scalars[o] if isinstance(o, Scalar) else f"%buf_{o}" for o in call.operands]
+        types = [o.type if isinstance(o, Scalar) else _port_type(flow, ports[o]) for o in call.operands]
+        body.append(f"  func.call @{call.func}({', '.join(args)}) : ({', '.join(types)}) -> ()")
+    body += [release(p, "  ") for p in each]
+    body.append("}")
+    body += [release(p, "") for p in once]
+    body.append("aie.end")
+    lines += ["  " + b for b in body]
+    lines.append(f'}} {{link_with = "{flow.object_file}"}}')
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- runtime sequence
+def _sequence(flow: Dataflow, ins: list[Port], outs: list[Port], allocs) -> ir.RuntimeSequence:
+    args = [ir.Argument(f"arg{i}", s.type) for i, s in enumerate(flow.specs)]
+    body: list = []
+    for c in range(flow.columns):
+        bd_ids = iter(DATA_BD_IDS)
+        # Outputs first so their S2MM tasks are queued before data arrives.
+        for p in outs + ins:
+            spec = flow.specs[p.arg]
+            if p.broadcast:
+                n, offset = spec.type.numel, 0
+            else:
+                n = spec.type.numel // flow.columns
+                offset = c * n
+            body.append(
+                ir.DmaMemcpyNd(
+                    arg=args[p.arg].name,
+                    offsets=(0, 0, 0, offset),
+                    sizes=(1, 1, 1, n),
+                    strides=(0, 0, 0),
+                    metadata=allocs[c, p.name],
+                    id=next(bd_ids),
+                    issue_token=spec.direction == "out",
+                )
+            )
+    for c in range(flow.columns):
+        for p in outs:
+            body.append(ir.DmaWait(allocs[c, p.name]))
+    return ir.RuntimeSequence("sequence", args, body)

@@ -1,0 +1,133 @@
+"""Shared shape of the elementwise operators: ``size`` elements split over
+``columns`` x ``cores_per_column`` cores in tiles of ``tile_size``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from iron.design import Activity, ArgSpec, Design
+from iron.operators import _checks
+from iron.operators._bf16 import from_bf16, to_bf16
+from iron.operators._cost import elementwise_activity
+from iron.operators._dataflow import Call, Dataflow, Port, Scalar, build_design
+from iron.target.geometry import get_target
+
+#: mlir-aie kernel directory per target (aie_kernels/<dir>/...).
+KERNEL_DIRS = {"npu1": "aie2", "npu2": "aie2p"}
+
+
+def kernel_source(target, file: str) -> str:
+    """Path of a kernel source in mlir-aie: ``generic/x.cc`` stays, ``x.cc`` gets the arch dir."""
+    if file.startswith("generic/"):
+        return f"aie_kernels/{file}"
+    return f"aie_kernels/{KERNEL_DIRS[get_target(target).name]}/{file}"
+
+
+def random_values(
+    rng: np.random.Generator, shape, dtype: str, lo: float = -4.0, hi: float = 4.0
+) -> np.ndarray:
+    """Random host data of an MLIR element type (bf16 as uint16 bits)."""
+    if dtype == "bf16":
+        return to_bf16(rng.uniform(lo, hi, size=shape).astype(np.float32))
+    if dtype == "f32":
+        return rng.uniform(lo, hi, size=shape).astype(np.float32)
+    info = np.iinfo(np.dtype(dtype.replace("i", "int")))
+    return rng.integers(max(info.min, -100), min(info.max, 100), size=shape, dtype=info.dtype)
+
+
+@dataclass(frozen=True)
+class Elementwise:
+    """Base of the 1-D elementwise operators (subclasses set the ClassVars and ``_apply``)."""
+
+    size: int
+    dtype: str = "bf16"
+    columns: int = 1
+    cores_per_column: int = 1
+    tile_size: int = 1024
+
+    INPUTS: ClassVar[tuple[str, ...]] = ("x",)
+    OUTPUT: ClassVar[str] = "y"
+    DTYPES: ClassVar[tuple[str, ...]] = ("bf16",)
+    KERNEL_FILE: ClassVar[str] = ""  # under aie_kernels/<arch>/ (or "generic/...")
+    OPS_PER_ELEMENT: ClassVar[int] = 1  # vector ops per element, for the activity model
+    GRANULE: ClassVar[int] = 16  # tile_size must be a multiple (kernel vector width)
+
+    def __post_init__(self):
+        op = type(self).__name__
+        _checks.positive_int(op, "size", self.size)
+        _checks.one_of(op, "dtype", self.dtype, self.DTYPES)
+        _checks.common(op, self.columns, self.cores_per_column)
+        _checks.positive_int(op, "tile_size", self.tile_size)
+        _checks.multiple_of(op, "tile_size", self.tile_size, self.GRANULE, "the kernel vector width")
+        _checks.multiple_of(
+            op,
+            "size",
+            self.size,
+            self.columns * self.cores_per_column * self.tile_size,
+            f"columns * cores_per_column * tile_size = {self.columns}*{self.cores_per_column}*{self.tile_size}",
+        )
+
+    # ------------------------------------------------------------------ contract
+    def arg_spec(self) -> list[ArgSpec]:
+        ins = [ArgSpec(n, "in", (self.size,), self.dtype) for n in self.INPUTS]
+        return ins + [ArgSpec(self.OUTPUT, "out", (self.size,), self.dtype)]
+
+    def kernel(self) -> Call:
+        """The kernel call per tile (overridden where the operands differ)."""
+        names = (*self.INPUTS, self.OUTPUT)
+        return Call(self.kernel_name(), (*names, Scalar(self.tile_size, "i32")))
+
+    def kernel_name(self) -> str:
+        raise NotImplementedError
+
+    def kernel_sources(self, target) -> list[str]:
+        """mlir-aie kernel source(s) this design links (referenced, not compiled here)."""
+        return [kernel_source(target, self.KERNEL_FILE)]
+
+    def iterations(self) -> int:
+        """Kernel invocations per core."""
+        return self.size // (self.columns * self.cores_per_column * self.tile_size)
+
+    def design(self, target) -> Design:
+        names = (*self.INPUTS, self.OUTPUT)
+        ports = tuple(Port(i, n, (self.tile_size,)) for i, n in enumerate(names))
+        obj = self.KERNEL_FILE.rsplit("/", 1)[-1].replace(".cc", ".o")
+        flow = Dataflow(
+            type(self).__name__,
+            tuple(self.arg_spec()),
+            ports,
+            (self.kernel(),),
+            self.iterations(),
+            obj,
+            self.columns,
+            self.cores_per_column,
+        )
+        return build_design(flow, target)
+
+    def activity(self, target) -> Activity:
+        return elementwise_activity(
+            get_target(target), self.iterations(), self.tile_size, self.OPS_PER_ELEMENT
+        )
+
+    def reference(self, *inputs) -> tuple[np.ndarray, ...]:
+        specs = self.arg_spec()[: len(self.INPUTS)]
+        if len(inputs) != len(specs):
+            raise ValueError(f"{type(self).__name__}.reference takes {len(specs)} inputs, got {len(inputs)}")
+        arrays = [np.asarray(x).reshape(s.shape) for x, s in zip(inputs, specs)]
+        if self.dtype == "bf16":
+            with np.errstate(over="ignore"):
+                out = self._apply(*(from_bf16(a) for a in arrays))
+            return (to_bf16(np.asarray(out, dtype=np.float32)),)
+        with np.errstate(over="ignore"):
+            return (np.asarray(self._apply(*arrays)).astype(arrays[0].dtype),)
+
+    def _apply(self, *xs):
+        """The math on float32 (bf16) or native integer arrays."""
+        raise NotImplementedError
+
+    def example_inputs(self, seed: int = 0) -> tuple[np.ndarray, ...]:
+        rng = np.random.default_rng(seed)
+        return tuple(random_values(rng, s.shape, s.dtype) for s in self.arg_spec()[: len(self.INPUTS)])

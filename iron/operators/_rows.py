@@ -1,0 +1,62 @@
+"""Shared shape of the row-wise operators (softmax, RMSNorm): ``rows x cols``,
+rows split over ``columns`` x ``cores_per_column`` cores, one row per kernel call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from iron.design import Activity
+from iron.operators import _checks
+from iron.operators._cost import elementwise_activity
+from iron.operators._dataflow import Dataflow, build_design
+from iron.operators._elementwise import kernel_source
+from iron.target.geometry import get_target
+
+
+@dataclass(frozen=True)
+class RowWise:
+    """Base of the row-wise operators (subclasses set the ClassVars and the contract methods)."""
+
+    rows: int
+    cols: int
+    dtype: str = "bf16"
+    columns: int = 1
+    cores_per_column: int = 1
+
+    KERNEL_FILE: ClassVar[str] = ""
+    OPS_PER_ELEMENT: ClassVar[int] = 4
+    GRANULE: ClassVar[int] = 16  # cols must be a multiple (kernel vector width)
+
+    def __post_init__(self):
+        op = type(self).__name__
+        _checks.positive_int(op, "rows", self.rows)
+        _checks.positive_int(op, "cols", self.cols)
+        _checks.one_of(op, "dtype", self.dtype, ("bf16",))
+        _checks.common(op, self.columns, self.cores_per_column)
+        _checks.multiple_of(op, "cols", self.cols, self.GRANULE, "the kernel vector width")
+        cores = self.columns * self.cores_per_column
+        _checks.multiple_of(op, "rows", self.rows, cores, f"columns * cores_per_column = {cores}")
+
+    def iterations(self) -> int:
+        """Rows (kernel invocations) per core."""
+        return self.rows // (self.columns * self.cores_per_column)
+
+    def kernel_sources(self, target) -> list[str]:
+        return [kernel_source(target, self.KERNEL_FILE)]
+
+    def _build(self, target, ports, calls):
+        flow = Dataflow(
+            type(self).__name__,
+            tuple(self.arg_spec()),
+            tuple(ports),
+            tuple(calls),
+            self.iterations(),
+            self.KERNEL_FILE.replace(".cc", ".o"),
+            self.columns,
+            self.cores_per_column,
+        )
+        return build_design(flow, target)
+
+    def activity(self, target) -> Activity:
+        return elementwise_activity(get_target(target), self.iterations(), self.cols, self.OPS_PER_ELEMENT)
