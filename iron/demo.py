@@ -69,7 +69,9 @@ def run_demo(
     seq = demo_sequence()
     t0 = time.perf_counter()
     art = build(seq, trace=True, trace_size=opts.size, ntiles=opts.ntiles, target=target)
-    print(f"built   {art.path}  ({time.perf_counter() - t0:.2f} s, {art.dispatch} dispatch, target {art.target})")
+    print(
+        f"built   {art.path}  ({time.perf_counter() - t0:.2f} s, {art.dispatch} dispatch, target {art.target})"
+    )
     run = art.load(device=device)
     inputs = demo_inputs(seq)
     t0 = time.perf_counter()

@@ -129,9 +129,7 @@ _MEM = (
     )
     + _run(76, "GROUP_MEMORY_CONFLICT")
     + _numbered(77, "CONFLICT_DM_BANK_{}", 8)
-    + _run(
-        86, "GROUP_ERRORS", "DM_ECC_ERROR_SCRUB_CORRECTED", "DM_ECC_ERROR_SCRUB_2BIT"
-    )
+    + _run(86, "GROUP_ERRORS", "DM_ECC_ERROR_SCRUB_CORRECTED", "DM_ECC_ERROR_SCRUB_2BIT")
     + _run(89, "DM_ECC_ERROR_1BIT", "DM_ECC_ERROR_2BIT")
     + [(91 + i, f"DM_PARITY_ERROR_BANK_{i + 2}") for i in range(6)]
     + _each(97, _DMA4, "ERROR")
@@ -207,9 +205,7 @@ _MEMTILE = (
     + _groups(79, _PORT, 8)
     + _run(111, "GROUP_MEMORY_CONFLICT")
     + _numbered(112, "CONFLICT_DM_BANK_{}", 16)
-    + _run(
-        128, "GROUP_ERRORS", "DM_ECC_ERROR_SCRUB_CORRECTED", "DM_ECC_ERROR_SCRUB_2BIT"
-    )
+    + _run(128, "GROUP_ERRORS", "DM_ECC_ERROR_SCRUB_CORRECTED", "DM_ECC_ERROR_SCRUB_2BIT")
     + _run(131, "DM_ECC_ERROR_1BIT", "DM_ECC_ERROR_2BIT", "DMA_S2MM_ERROR")
     + _run(134, "DMA_MM2S_ERROR", "STREAM_SWITCH_PARITY_ERROR", "STREAM_PKT_ERROR")
     + _run(137, "CONTROL_PKT_ERROR", "AXI_MM_SLAVE_ERROR", "LOCK_ERROR")
@@ -256,9 +252,7 @@ _USER_EVENTS = {"core": 4, "mem": 4, "shim": 2, "memtile": 2}
 
 def _check(kind: str, arch: str) -> None:
     if kind not in PACKET_TYPE:
-        raise IronError(
-            f"unknown trace module kind {kind!r}; expected one of {MODULE_KINDS}"
-        )
+        raise IronError(f"unknown trace module kind {kind!r}; expected one of {MODULE_KINDS}")
     if arch not in ARCHES:
         raise IronError(f"unknown architecture {arch!r}; expected one of {ARCHES}")
 

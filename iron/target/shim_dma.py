@@ -107,9 +107,7 @@ def _bursts(arch: str) -> dict[int, int]:
     try:
         return BURST_ENCODING[arch]
     except KeyError:
-        raise IronError(
-            f"unknown arch {arch!r}; expected one of {tuple(BURST_ENCODING)}"
-        ) from None
+        raise IronError(f"unknown arch {arch!r}; expected one of {tuple(BURST_ENCODING)}") from None
 
 
 def pack_bd(*, arch: str = "npu1", **fields: int) -> tuple[int, ...]:
@@ -117,9 +115,7 @@ def pack_bd(*, arch: str = "npu1", **fields: int) -> tuple[int, ...]:
     bursts = _bursts(arch)
     unknown = sorted(set(fields) - set(_FIELDS))
     if unknown:
-        raise IronError(
-            f"unknown shim BD field(s) {unknown}; valid fields: {sorted(_FIELDS)}"
-        )
+        raise IronError(f"unknown shim BD field(s) {unknown}; valid fields: {sorted(_FIELDS)}")
     words = [0] * SHIM_BD_WORDS
     for f in BD_FIELDS:
         value = fields.get(f.name, BD_DEFAULTS.get(f.name, 0))
@@ -137,14 +133,10 @@ def pack_bd(*, arch: str = "npu1", **fields: int) -> tuple[int, ...]:
                 )
             value = bursts[value]
         elif not 0 <= value < (1 << f.width):
-            raise IronError(
-                f"shim BD field {f.name}={value} out of range 0..{(1 << f.width) - 1}"
-            )
+            raise IronError(f"shim BD field {f.name}={value} out of range 0..{(1 << f.width) - 1}")
         elif f.name == "buffer_offset" and value % 4:
             # Word 1 bits [1:0] are not part of the address field.
-            raise IronError(
-                f"shim BD field buffer_offset={value} must be a multiple of 4 bytes"
-            )
+            raise IronError(f"shim BD field buffer_offset={value} must be a multiple of 4 bytes")
         words[f.word] |= value << f.lsb
     return tuple(words)
 
@@ -164,9 +156,7 @@ def unpack_bd(words: Iterable[int], *, arch: str = "npu1") -> dict[str, int]:
         value = (words[f.word] & f.mask) >> f.lsb
         if f.name == "burst_length":
             if value not in by_code:
-                raise IronError(
-                    f"burst length encoding {value} is not defined on {arch}"
-                )
+                raise IronError(f"burst length encoding {value} is not defined on {arch}")
             value = by_code[value]
         out[f.name] = value
     return out
@@ -308,11 +298,7 @@ def pack_task_queue(start_bd: int, repeat: int = 0, issue_token: bool = False) -
         raise IronError(f"start_bd={start_bd} out of range 0..{SHIM_BD_COUNT - 1}")
     if not 0 <= repeat <= 0xFF:
         raise IronError(f"repeat={repeat} out of range 0..255")
-    return (
-        start_bd
-        | (repeat << TQ_REPEAT_SHIFT)
-        | (int(bool(issue_token)) << TQ_ENABLE_TOKEN_ISSUE_BIT)
-    )
+    return start_bd | (repeat << TQ_REPEAT_SHIFT) | (int(bool(issue_token)) << TQ_ENABLE_TOKEN_ISSUE_BIT)
 
 
 def unpack_task_queue(value: int) -> dict:
@@ -327,6 +313,4 @@ def unpack_task_queue(value: int) -> dict:
 def unpack_status(direction: str, value: int) -> dict[str, int]:
     """Fields of a DMA_<DIR>_Status_<c> value (``cur_bd``, ``task_queue_size``, ...)."""
     d, _ = _key(direction, 0)
-    return {
-        n: (value >> lsb) & ((1 << w) - 1) for n, (lsb, w) in STATUS_FIELDS[d].items()
-    }
+    return {n: (value >> lsb) & ((1 << w) - 1) for n, (lsb, w) in STATUS_FIELDS[d].items()}

@@ -283,7 +283,9 @@ def test_sequence_validation_errors():
     with pytest.raises(FuseError, match="'c' is memref<4096xbf16> in step 0 but memref<2048xbf16>"):
         fuse(Sequence("s", [(add, "a", "b", "c"), (ReLU(size=2048), "c", "d")], ["a", "b"], ["d"]))
     with pytest.raises(FuseError, match="not element type or size"):
-        fuse(Sequence("s", [(add, "a", "b", "c"), (MemCopy(size=N, dtype="i16"), "c", "d")], ["a", "b"], ["d"]))
+        fuse(
+            Sequence("s", [(add, "a", "b", "c"), (MemCopy(size=N, dtype="i16"), "c", "d")], ["a", "b"], ["d"])
+        )
     with pytest.raises(FuseError, match="output 'a' is never written"):
         fuse(Sequence("s", [(add, "a", "b", "c")], ["a", "b"], ["c", "a"]))
     with pytest.raises(FuseError, match="buffer 'z' is not used by any step"):
@@ -305,7 +307,10 @@ def test_reshaped_buffer_is_passed_as_a_window():
     ops = kernel_ops(fm, fm.schedule[0])
     relu_ops = ops[ops.index(ir.LoadPdi(fm.call_sites[1].device)) :]
     # The window binds to host buffer 3 (h) at offset 0; y is host buffer 2.
-    assert sorted((p.arg_idx, p.arg_plus) for p in relu_ops if isinstance(p, ir.AddressPatch)) == [(2, 0), (3, 0)]
+    assert sorted((p.arg_idx, p.arg_plus) for p in relu_ops if isinstance(p, ir.AddressPatch)) == [
+        (2, 0),
+        (3, 0),
+    ]
 
 
 def test_single_operator_is_a_one_step_sequence():

@@ -53,9 +53,7 @@ def test_upstream_image_iteration():
     # mlir-aie dma_to_npu_iter_repeat.mlir (aie-dma-to-npu lit test):
     # CHECK: @blockwrite_data_0 ... dense<[64, 0, 0, 0, -2147483648, 33554432, 3145791, 33554432]>
     # iter_size=4 -> wrap 3, iter_stride=64 -> step 63
-    words = sd.pack_bd(
-        buffer_length=64, iteration_size=3, iteration_stride=63, valid_bd=1
-    )
+    words = sd.pack_bd(buffer_length=64, iteration_size=3, iteration_stride=63, valid_bd=1)
     assert signed(words) == [64, 0, 0, 0, -2147483648, 33554432, 3145791, 33554432]
     # same file: CHECK: aiex.npu.write32 {address = 119316 : ui32, value = 196609 : ui32}
     assert sd.task_queue("mm2s", 0) == 119316
@@ -66,9 +64,7 @@ def test_trace_bd_design_section_4():
     # writebd {bd_id = 15, buffer_length = 2048, buffer_offset = 0, burst_length = 64,
     #          enable_packet = 1, packet_id = 1, packet_type = 0, valid_bd = 1}
     # derived from the field table (no upstream CHECK of these words was found)
-    words = sd.pack_bd(
-        buffer_length=2048, enable_packet=1, packet_id=1, burst_length=64, valid_bd=1
-    )
+    words = sd.pack_bd(buffer_length=2048, enable_packet=1, packet_id=1, burst_length=64, valid_bd=1)
     assert words == (2048, 0, 0x40080000, 0, 0, 0x02000000, 0, 0x02000000)
 
 
@@ -78,12 +74,7 @@ def test_burst_encoding():
     assert sd.pack_bd(burst_length=256)[4] == 2 << 30
     assert sd.pack_bd(burst_length=0)[4] == 2 << 30
     assert sd.pack_bd(burst_length=0, arch="npu2")[4] == 3 << 30
-    assert (
-        sd.unpack_bd(sd.pack_bd(burst_length=512, arch="npu2"), arch="npu2")[
-            "burst_length"
-        ]
-        == 512
-    )
+    assert sd.unpack_bd(sd.pack_bd(burst_length=512, arch="npu2"), arch="npu2")["burst_length"] == 512
     with pytest.raises(IronError, match="burst_length=512"):
         sd.pack_bd(burst_length=512)
     with pytest.raises(IronError, match="encoding 3"):
@@ -207,9 +198,7 @@ def test_task_queue():
 
 def test_ctrl_and_status():
     assert sd.pack_ctrl(controller_id=0x12) == 0x1200
-    v = sd.pack_ctrl(
-        3, pause_mem=True, pause_stream=True, enable_out_of_order=True, fot_mode=2
-    )
+    v = sd.pack_ctrl(3, pause_mem=True, pause_stream=True, enable_out_of_order=True, fot_mode=2)
     assert v == 0x0002030E  # within the S2MM Ctrl register mask 0x0003FF0E
     assert sd.unpack_ctrl(v) == {
         "controller_id": 3,

@@ -73,9 +73,7 @@ def test_golden_thread_names():
     slots = [(0x4B252221 >> 8 * i) & 0xFF for i in range(4)]
     slots += [(0x1A2D2C4F >> 8 * i) & 0xFF for i in range(4)]
     golden = json.loads(GOLDEN.read_text())
-    threads = {
-        e["tid"]: e["args"]["name"] for e in golden if e["name"] == "thread_name"
-    }
+    threads = {e["tid"]: e["args"]["name"] for e in golden if e["name"] == "thread_name"}
     assert [ev.event_name("core", s) for s in slots] == [threads[t] for t in range(8)]
 
 

@@ -79,9 +79,7 @@ def test_npu_instgen_golden():
     # 00020008 00000400 12345678 00000ABC.
     ops = INSTGEN_COMMON_OPS + [LoadPdi(pdi_id=2, size=1024, address=0xABC12345678)]
     expected = hexwords(
-        "06030100 00000104 00000007 000000DC"
-        + INSTGEN_COMMON_WORDS
-        + "00020008 00000400 12345678 00000ABC"
+        "06030100 00000104 00000007 000000DC" + INSTGEN_COMMON_WORDS + "00020008 00000400 12345678 00000ABC"
     )
     header = header_for("npu1", 4)
     data = encode(header, ops)
@@ -94,9 +92,7 @@ def test_npu2_instgen_golden():
     # mlir-aie test/Targets/NPU/npu2_instgen.mlir @ 08c556e3: header CHECKs
     # 06040100 00000108 00000007 000000D0; last op preempt {level = 3}: 00000306.
     ops = INSTGEN_COMMON_OPS + [Preempt(3)]
-    expected = hexwords(
-        "06040100 00000108 00000007 000000D0" + INSTGEN_COMMON_WORDS + "00000306"
-    )
+    expected = hexwords("06040100 00000108 00000007 000000D0" + INSTGEN_COMMON_WORDS + "00000306")
     header = header_for("npu2", 8)
     data = encode(header, ops)
     assert words(data) == expected
@@ -108,11 +104,7 @@ def test_npu_blockwrite_instgen_writebd_golden():
     # aiex.npu.writebd (bd_id 6, column 3, row 1) lowered by --aie-dma-to-npu to
     # a BLOCKWRITE of the 8-word BD image (tile word 0: the lowered blockwrite
     # carries only the absolute address), then write32 and sync.
-    bd_image = tuple(
-        hexwords(
-            "00000001 00580002 000C0005 00100007 00000009 00000000 059A000C 84038201"
-        )
-    )
+    bd_image = tuple(hexwords("00000001 00580002 000C0005 00100007 00000009 00000000 059A000C 84038201"))
     ops = [
         BlockWrite(0x061A00C0, bd_image),
         Write(0x06400DEF, 0x42),
@@ -145,8 +137,7 @@ def test_npu2_instgen_multiple_devices_golden():
     # write32 {column = 2, row = 2, address = 0x04040404, value = 0x04040404}.
     data = encode(header_for("npu2", 8), [Write(0x04240404, 0x04040404)])
     assert words(data) == hexwords(
-        "06040100 00000108 00000001 00000028 "
-        "00000000 00000000 04240404 00000000 04040404 00000018"
+        "06040100 00000108 00000001 00000028 " "00000000 00000000 04240404 00000000 04040404 00000018"
     )
 
 
@@ -202,16 +193,12 @@ def test_blockwrite_data_golden():
         (0x3000, (0xFFFFFFFE, 7), "00203000 00000018 FFFFFFFE 00000007"),
         (0x4000, (0x80000000,), "00204000 00000014 80000000"),
     ]
-    ops = [
-        BlockWrite((2 << 20) | addr, data, column=0, row=2) for addr, data, _ in cases
-    ]
+    ops = [BlockWrite((2 << 20) | addr, data, column=0, row=2) for addr, data, _ in cases]
     ws = words(encode(header_for("npu2", 8), ops))
     pos = 4
     for _, data, check in cases:
         assert ws[pos] == 1
-        assert (
-            ws[pos + 1] == 2 << 8
-        )  # col | row << 8 (TxnEncoding.h txn_append_blockwrite)
+        assert ws[pos + 1] == 2 << 8  # col | row << 8 (TxnEncoding.h txn_append_blockwrite)
         assert ws[pos + 2 : pos + 4 + len(data)] == hexwords(check)
         pos += 4 + len(data)
     assert pos == len(ws)
@@ -259,9 +246,7 @@ def test_opcode_table_matches_txnencoding_h():
         2,
         3,
     ]
-    assert [
-        OPCODES[n] for n in ("MASKPOLL", "NOOP", "PREEMPT", "MASKPOLL_BUSY", "LOADPDI")
-    ] == [
+    assert [OPCODES[n] for n in ("MASKPOLL", "NOOP", "PREEMPT", "MASKPOLL_BUSY", "LOADPDI")] == [
         4,
         5,
         6,
@@ -300,18 +285,14 @@ def _stream(*ops):
 def test_unknown_opcode_names_offset_and_opcode():
     ws = words(_stream(Write(1, 2), Noop()))
     ws[10] = 0x42  # the NOOP, at byte offset 40
-    with pytest.raises(
-        TxnError, match=r"op #1 at byte offset 40 .*opcode 0x42 \(unknown\)"
-    ):
+    with pytest.raises(TxnError, match=r"op #1 at byte offset 40 .*opcode 0x42 \(unknown\)"):
         decode(to_bytes(ws))
 
 
 def test_read_regs_stream_from_upstream_is_rejected_by_name():
     # mlir-aie test/Targets/NPU/npu_read_reg_instgen.mlir @ 495aaad4 (READ_REGS
     # 0x82; its layout differs between mlir-aie versions, iron does not decode it).
-    ws = hexwords(
-        "06040100 00000108 00000001 00000020 00000082 00000010 00000001 04300100"
-    )
+    ws = hexwords("06040100 00000108 00000001 00000020 00000082 00000010 00000001 04300100")
     with pytest.raises(TxnError, match=r"byte offset 16 .*opcode 0x82 \(READ_REGS\)"):
         decode(to_bytes(ws))
 
@@ -320,9 +301,7 @@ def test_truncated_stream():
     data = _stream(Write(1, 2), DdrPatch(3, 0, 4))
     ws = words(data)[:-1]
     ws[3] = 4 * len(ws)  # consistent header size, op cut short
-    with pytest.raises(
-        TxnError, match=r"op #1 at byte offset 40 .*DDR_PATCH.*truncated"
-    ):
+    with pytest.raises(TxnError, match=r"op #1 at byte offset 40 .*DDR_PATCH.*truncated"):
         decode(to_bytes(ws))
     with pytest.raises(TxnError, match="truncated"):
         decode(data[:-4])  # header still claims the full size
@@ -428,18 +407,12 @@ def test_format_op_lines():
     assert format_op(DdrPatch(0x0001D004, 2, 0x4000)) == (
         "DDR_PATCH  0x0001d004 <- &arg2 + 0x4000  (col 0 row 0 +0x1d004)"
     )
-    assert (
-        format_op(Sync(3, 4, 1, 5, 1, 2))
-        == "SYNC       col 3 row 4 MM2S ch 5 ncols 1 nrows 2"
-    )
+    assert format_op(Sync(3, 4, 1, 5, 1, 2)) == "SYNC       col 3 row 4 MM2S ch 5 ncols 1 nrows 2"
     assert format_op(BlockWrite(0x02100064, (1, 2), 1, 1)) == (
         "BLOCKWRITE 0x02100064 <- 2 words [0x00000001 0x00000002]  (col 1 row 1 +0x64)"
     )
     assert format_op(Preempt(3)) == "PREEMPT    level 3"
-    assert (
-        format_op(LoadPdi(2, 1024, 0xABC12345678))
-        == "LOADPDI    id 2 size 1024 addr 0xabc12345678"
-    )
+    assert format_op(LoadPdi(2, 1024, 0xABC12345678)) == "LOADPDI    id 2 size 1024 addr 0xabc12345678"
     assert format_op(Noop()) == "NOOP"
 
 

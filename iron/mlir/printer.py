@@ -1,0 +1,346 @@
+"""Print :mod:`iron.mlir.ir` as mlir-aie textual assembly.
+
+Syntax follows what ``aie-opt`` prints, checked against mlir-aie lit tests:
+
+* npu ops in the attribute form, attributes alphabetical as MLIR prints a
+  dictionary (``test/Targets/NPU/npu_instgen.mlir``, ``npu_dma_memcpy.mlir``,
+  ``test/parse-trace/test1/aie.mlir``);
+* ``aie.runtime_sequence @name(...)``, ``aiex.configure @dev {``,
+  ``aiex.run @seq(%a) : (memref<..>)``
+  (``test/dialect/AIEX/trace/test_trace_configure_run.mlir``);
+* a :class:`~iron.mlir.ir.View` as ``memref.subview`` + ``memref.reinterpret_cast``
+  (``test/npu-xrt/trace_slices_configure_run/aie.mlir``);
+* ``aie.shim_dma_allocation @sym(MM2S, channel, col)``
+  (``test/Targets/AIEGenerateJSON/shim_alloc.mlir``).
+
+Output is deterministic: the same IR always prints the same bytes (it feeds the
+cache key).
+"""
+
+from __future__ import annotations
+
+from iron.errors import IronError
+from iron.mlir import ir
+
+INDENT = "  "
+
+#: Prefix of the ``memref.global`` symbols the printer invents for
+#: :class:`~iron.mlir.ir.BlockWrite` ops without a symbol. The reader folds
+#: globals with this prefix back into ``BlockWrite.symbol = None``.
+AUTO_GLOBAL_PREFIX = "blockwrite_data_"
+
+_U32 = (0, 1 << 32)
+_I32 = (-(1 << 31), 1 << 31)
+_I64 = (-(1 << 63), 1 << 63)
+
+
+def _check(value, what: str, bounds: tuple[int, int]) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = int(value)  # numpy integers
+        except (TypeError, ValueError):
+            raise IronError(f"{what} must be an integer, got {value!r}") from None
+    lo, hi = bounds
+    if not lo <= value < hi:
+        raise IronError(f"{what} = {value} is out of range [{lo}, {hi - 1}]")
+    return value
+
+
+def _attrs(op: str, items: list[tuple[str, object, str]]) -> str:
+    """``{k = v : type, ...}`` sorted by key, as MLIR prints dictionary attributes."""
+    parts = []
+    for key, value, typ in sorted(items):
+        bounds = {"ui32": _U32, "i32": _I32, "i64": _I64}[typ]
+        parts.append(f"{key} = {_check(value, f'{op}.{key}', bounds)} : {typ}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _signed32(value, what: str) -> int:
+    """A 32-bit word as MLIR prints an ``i32`` dense element (signed)."""
+    value = _check(value, what, (-(1 << 31), 1 << 32))
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def _global_text(symbol: str, values) -> str:
+    words = [_signed32(v, f"memref.global @{symbol}[{i}]") for i, v in enumerate(values)]
+    if not words:
+        raise IronError(f"memref.global @{symbol}: blockwrite data is empty")
+    # MLIR prints a dense attribute whose elements are all equal as a splat.
+    dense = (
+        str(words[0]) if len(words) > 1 and len(set(words)) == 1 else "[" + ", ".join(map(str, words)) + "]"
+    )
+    return f'memref.global "private" constant @{symbol} : memref<{len(words)}xi32> = dense<{dense}>'
+
+
+def _col_row(op) -> list[tuple[str, object, str]]:
+    out = []
+    if op.column is not None:
+        out.append(("column", op.column, "i32"))
+    if op.row is not None:
+        out.append(("row", op.row, "i32"))
+    return out
+
+
+def _opaque_lines(text: str) -> list[str]:
+    """Lines of an opaque op, dedented relative to its first line."""
+    lines = text.split("\n")
+    first = lines[0]
+    lead = len(first) - len(first.lstrip())
+    out = [first.strip()]
+    for line in lines[1:]:
+        line = line.rstrip()
+        strip = min(lead, len(line) - len(line.lstrip()))
+        out.append(line[strip:])
+    return out
+
+
+class _Printer:
+    def __init__(self):
+        self.out: list[str] = []
+
+    def line(self, depth: int, text: str) -> None:
+        self.out.append(INDENT * depth + text)
+
+    def opaque(self, depth: int, op: ir.Opaque) -> None:
+        for line in _opaque_lines(op.text):
+            self.out.append(INDENT * depth + line if line else "")
+
+    # ------------------------------------------------------------------ device
+    def device(self, dev: ir.Device, depth: int) -> None:
+        sym = f" @{dev.symbol}" if dev.symbol else ""
+        self.line(depth, f"aie.device({dev.target}){sym} {{")
+        globals_, bw_symbols = _plan_globals(dev)
+        placed = False
+        for op in dev.body:
+            if isinstance(op, ir.RuntimeSequence) and not placed:
+                for sym_, values in globals_:
+                    self.line(depth + 1, _global_text(sym_, values))
+                placed = True
+            self.device_op(op, depth + 1, bw_symbols)
+        self.line(depth, "}")
+
+    def device_op(self, op, depth: int, bw_symbols: dict) -> None:
+        if isinstance(op, ir.Tile):
+            attrs = f" {op.attrs}" if getattr(op, "attrs", None) else ""
+            self.line(depth, f"%{op.name} = aie.tile({op.col}, {op.row}){attrs}")
+        elif isinstance(op, ir.PacketFlow):
+            self.line(depth, f"aie.packet_flow({op.id}) {{")
+            s, d = op.source, op.dest
+            self.line(depth + 1, f"aie.packet_source<%{s.tile}, {s.bundle} : {s.channel}>")
+            self.line(depth + 1, f"aie.packet_dest<%{d.tile}, {d.bundle} : {d.channel}>")
+            self.line(depth, "} {keep_pkt_header = true}" if op.keep_pkt_header else "}")
+        elif isinstance(op, ir.ShimDmaAllocation):
+            if op.direction not in ("MM2S", "S2MM"):
+                raise IronError(f"aie.shim_dma_allocation @{op.symbol}: direction must be MM2S or S2MM")
+            self.line(
+                depth, f"aie.shim_dma_allocation @{op.symbol}({op.direction}, {op.channel}, {op.column})"
+            )
+        elif isinstance(op, ir.MemrefGlobal):
+            self.line(depth, _global_text(op.symbol, op.values))
+        elif isinstance(op, ir.RuntimeSequence):
+            self.sequence(op, depth, bw_symbols)
+        elif isinstance(op, ir.Opaque):
+            self.opaque(depth, op)
+        else:
+            raise IronError(f"cannot print {type(op).__name__} in an aie.device body")
+
+    # ---------------------------------------------------------------- sequence
+    def sequence(self, seq: ir.RuntimeSequence, depth: int, bw_symbols: dict) -> None:
+        args = ", ".join(f"%{a.name}: {a.type}" for a in seq.args)
+        self.line(depth, f"aie.runtime_sequence @{seq.name}({args}) {{")
+        scope = {a.name: a.type for a in seq.args}
+        counter = [0]
+        self.body(seq.body, depth + 1, scope, bw_symbols, counter)
+        self.line(depth, "}")
+
+    def body(self, ops: list, depth: int, scope: dict, bw_symbols: dict, counter: list) -> None:
+        for op in ops:
+            self.runtime_op(op, depth, scope, bw_symbols, counter)
+
+    def runtime_op(self, op, depth: int, scope: dict, bw_symbols: dict, counter: list) -> None:
+        t = type(op)
+        if t is ir.Write32:
+            items = [("address", op.address, "ui32"), ("value", op.value, "ui32")] + _col_row(op)
+            self.line(depth, "aiex.npu.write32 " + _attrs("aiex.npu.write32", items))
+        elif t is ir.MaskWrite32:
+            items = [("address", op.address, "ui32"), ("value", op.value, "ui32"), ("mask", op.mask, "ui32")]
+            self.line(depth, "aiex.npu.maskwrite32 " + _attrs("aiex.npu.maskwrite32", items + _col_row(op)))
+        elif t is ir.BlockWrite:
+            sym = bw_symbols[id(op)]
+            var = f"bw{counter[0]}"
+            counter[0] += 1
+            typ = f"memref<{len(op.data)}xi32>"
+            attrs = _attrs("aiex.npu.blockwrite", [("address", op.address, "ui32")] + _col_row(op))
+            self.line(depth, f"%{var} = memref.get_global @{sym} : {typ}")
+            self.line(depth, f"aiex.npu.blockwrite(%{var}) {attrs} : {typ}")
+        elif t is ir.WriteBd:
+            items = [(k, op.fields[k], "i32") for k in ir.WRITEBD_FIELDS]
+            self.line(depth, "aiex.npu.writebd " + _attrs("aiex.npu.writebd", items))
+        elif t is ir.AddressPatch:
+            items = [
+                ("addr", op.addr, "ui32"),
+                ("arg_idx", op.arg_idx, "i32"),
+                ("arg_plus", op.arg_plus, "i32"),
+            ]
+            self.line(depth, "aiex.npu.address_patch " + _attrs("aiex.npu.address_patch", items))
+        elif t is ir.Sync:
+            items = [
+                ("column", op.column, "i32"),
+                ("row", op.row, "i32"),
+                ("direction", op.direction, "i32"),
+                ("channel", op.channel, "i32"),
+                ("column_num", op.column_num, "i32"),
+                ("row_num", op.row_num, "i32"),
+            ]
+            self.line(depth, "aiex.npu.sync " + _attrs("aiex.npu.sync", items))
+        elif t is ir.LoadPdi:
+            self.line(depth, f"aiex.npu.load_pdi {{device_ref = @{op.device_ref}}}")
+        elif t is ir.DmaMemcpyNd:
+            self.line(depth, _memcpy_text(op, scope))
+        elif t is ir.DmaWait:
+            self.line(depth, f"aiex.npu.dma_wait {{symbol = @{op.symbol}}}")
+        elif t is ir.Configure:
+            self.line(depth, f"aiex.configure @{op.device} {{")
+            self.body(op.body, depth + 1, scope, bw_symbols, counter)
+            self.line(depth, "}")
+        elif t is ir.Run:
+            if len(op.args) != len(op.types):
+                raise IronError(
+                    f"aiex.run @{op.sequence}: {len(op.args)} arguments but {len(op.types)} types"
+                )
+            args = ", ".join(f"%{a}" for a in op.args)
+            types = ", ".join(str(ty) for ty in op.types)
+            self.line(depth, f"aiex.run @{op.sequence}({args}) : ({types})")
+        elif t is ir.View:
+            for line in _view_lines(op, scope):
+                self.line(depth, line)
+            scope[op.name] = op.type
+        elif t is ir.Opaque:
+            self.opaque(depth, op)
+        else:
+            raise IronError(f"cannot print {t.__name__} in a runtime sequence")
+
+
+def _memcpy_text(op: ir.DmaMemcpyNd, scope: dict) -> str:
+    typ = scope.get(op.arg)
+    if typ is None:
+        raise IronError(f"aiex.npu.dma_memcpy_nd: %{op.arg} is not a sequence argument or view in scope")
+    if len(op.offsets) != 4 or len(op.sizes) != 4 or len(op.strides) != 3:
+        raise IronError(
+            "aiex.npu.dma_memcpy_nd: needs 4 offsets, 4 sizes and 3 strides (innermost stride is 1)"
+        )
+    what = "aiex.npu.dma_memcpy_nd"
+    offs = ", ".join(str(_check(v, f"{what}.offsets", _I64)) for v in op.offsets)
+    sizes = ", ".join(str(_check(v, f"{what}.sizes", _I64)) for v in op.sizes)
+    strides = ", ".join(str(_check(v, f"{what}.strides", _I64)) for v in op.strides)
+    attrs = f"id = {_check(op.id, f'{what}.id', _I64)} : i64"
+    if op.issue_token:
+        attrs += ", issue_token = true"
+    attrs += f", metadata = @{op.metadata}"
+    return f"{what}(%{op.arg}[{offs}][{sizes}][{strides}, 1]) {{{attrs}}} : {typ}"
+
+
+def _view_lines(view: ir.View, scope: dict) -> list[str]:
+    """``memref.subview`` + ``memref.reinterpret_cast`` (as upstream's
+    trace_slices_configure_run test); a multi-dimensional source is first
+    flattened with ``memref.collapse_shape``."""
+    src = scope.get(view.source)
+    if src is None:
+        raise IronError(
+            f"view %{view.name}: source %{view.source} is not a sequence argument or view in scope"
+        )
+    if src.dtype != view.type.dtype:
+        raise IronError(f"view %{view.name}: element type {view.type.dtype} differs from source {src}")
+    n = view.type.numel
+    off = _check(view.offset, f"view %{view.name}.offset", (0, 1 << 63))
+    if off + n > src.numel:
+        raise IronError(f"view %{view.name}: elements [{off}, {off + n}) exceed source {src}")
+    lines = []
+    base, flat = view.source, src
+    if len(src.shape) != 1:
+        flat = ir.MemRefType((src.numel,), src.dtype)
+        base = f"{view.name}_flat"
+        dims = ", ".join(str(d) for d in range(len(src.shape)))
+        lines.append(f"%{base} = memref.collapse_shape %{view.source} [[{dims}]] : {src} into {flat}")
+    window = f"memref<{n}x{src.dtype}, strided<[1], offset: {off}>>"
+    strides, acc = [], 1
+    for d in reversed(view.type.shape):
+        strides.append(acc)
+        acc *= d
+    sizes = ", ".join(map(str, view.type.shape))
+    strides_s = ", ".join(map(str, reversed(strides)))
+    sub = f"{view.name}_subview"
+    lines.append(f"%{sub} = memref.subview %{base}[{off}] [{n}] [1] : {flat} to {window}")
+    lines.append(
+        f"%{view.name} = memref.reinterpret_cast %{sub} to offset: [0], sizes: [{sizes}], "
+        f"strides: [{strides_s}] : {window} to {view.type}"
+    )
+    return lines
+
+
+def _plan_globals(dev: ir.Device) -> tuple[list[tuple[str, tuple]], dict]:
+    """memref.global ops to print for the device's blockwrites.
+
+    Returns ([(symbol, values)] in first-use order, {id(BlockWrite): symbol}).
+    Blockwrites without a symbol get ``blockwrite_data_<n>`` (identical payloads
+    share one global); a named blockwrite reuses a MemrefGlobal of that name in
+    the body, or gets one printed.
+    """
+    existing = {op.symbol: tuple(op.values) for op in dev.body if isinstance(op, ir.MemrefGlobal)}
+    blockwrites = [op for seq in dev.sequences for op in ir.walk(seq.body) if isinstance(op, ir.BlockWrite)]
+    used = set(existing) | {bw.symbol for bw in blockwrites if bw.symbol}
+    planned: dict[str, tuple] = {}
+    by_data: dict[tuple, str] = {}
+    symbols: dict[int, str] = {}
+    n = 0
+    for bw in blockwrites:
+        data = tuple(int(v) for v in bw.data)
+        if bw.symbol:
+            sym = bw.symbol
+            known = existing.get(sym, planned.get(sym))
+            if known is not None and tuple(int(v) for v in known) != data:
+                raise IronError(f"aiex.npu.blockwrite: @{sym} is used with two different payloads")
+            if sym not in existing:
+                planned[sym] = data
+        else:
+            sym = by_data.get(data)
+            if sym is None:
+                while f"{AUTO_GLOBAL_PREFIX}{n}" in used:
+                    n += 1
+                sym = f"{AUTO_GLOBAL_PREFIX}{n}"
+                used.add(sym)
+                by_data[data] = sym
+                planned[sym] = data
+        symbols[id(bw)] = sym
+    return list(planned.items()), symbols
+
+
+def print_device(device: ir.Device, depth: int = 0) -> str:
+    """One ``aie.device`` op (no trailing newline)."""
+    p = _Printer()
+    p.device(device, depth)
+    return "\n".join(p.out)
+
+
+def print_op(op, depth: int = 0, scope: dict | None = None) -> str:
+    """One runtime op (as inside a sequence). ``scope`` maps SSA names to
+    :class:`~iron.mlir.ir.MemRefType` for ops that print their memref type;
+    a :class:`~iron.mlir.ir.BlockWrite` must carry its ``symbol``."""
+    p = _Printer()
+    if isinstance(op, ir.BlockWrite) and not op.symbol:
+        raise IronError("print_op: a BlockWrite needs a symbol outside print_module")
+    bw = {id(op): op.symbol} if isinstance(op, ir.BlockWrite) else {}
+    p.runtime_op(op, depth, dict(scope or {}), bw, [0])
+    return "\n".join(p.out)
+
+
+def print_module(module: ir.Module) -> str:
+    """The whole module as mlir-aie assembly, ending in a newline."""
+    p = _Printer()
+    p.line(0, "module {")
+    for op in getattr(module, "extra", ()):
+        p.opaque(1, op)
+    for dev in module.devices:
+        p.device(dev, 1)
+    p.line(0, "}")
+    return "\n".join(p.out) + "\n"

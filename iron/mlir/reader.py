@@ -1,0 +1,808 @@
+"""Tolerant reader for mlir-aie textual assembly -> :mod:`iron.mlir.ir`.
+
+Reads iron's own output and foreign mlir-aie files. Structured ops (devices,
+tiles, packet flows, shim DMA allocations, blockwrite globals, runtime
+sequences and their npu ops, configure/run, subview + reinterpret_cast views)
+become IR objects; every other op, including ops with regions, is kept as one
+:class:`~iron.mlir.ir.Opaque` with its verbatim text. Comment lines outside
+opaque ops are dropped.
+
+npu ops are accepted in the attribute form (``aiex.npu.write32 {address = ..}``)
+and in the newer SSA form whose operands are ``arith.constant`` values
+(``aiex.npu.write32(%a, %v) : i32, i32``; see mlir-aie ``AIEX.td``). An SSA-form
+op whose operands are not constants stays opaque. ``arith.constant``,
+``memref.get_global`` and ``memref.subview`` ops that only feed structured ops
+are dropped (the printer re-creates what it needs).
+
+One pass over the lines with a few regexes per line: linear in the file size.
+"""
+
+from __future__ import annotations
+
+import re
+
+from iron.errors import IronError
+from iron.mlir import ir
+from iron.mlir.printer import AUTO_GLOBAL_PREFIX
+from iron.target import geometry
+
+
+class MlirSyntaxError(IronError):
+    """Malformed MLIR; the message starts with ``file:line:column``."""
+
+
+#: ``aie.device`` targets that are not NPUs but may appear in foreign files
+#: (mlir-aie ``AIEAttrs.td`` AIEDevice enum).
+_OTHER_TARGETS = ("xcvc1902", "xcve2302", "xcve2802")
+
+_NAME = r"[A-Za-z0-9_$.\-]+"
+_INT = r"-?(?:0x[0-9a-fA-F]+|\d+)"
+
+_RE_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_RE_DEVICE = re.compile(rf"^aie\.device\s*\(\s*(\w+)\s*\)\s*(?:@({_NAME}))?\s*(\{{\}}?)$")
+_RE_MODULE = re.compile(rf"^module\s*(?:@{_NAME}\s*)?(?:attributes\s*\{{.*\}}\s*)?\{{(\}})?$")
+_RE_SEQUENCE = re.compile(
+    rf"^(aiex?)\.runtime_sequence\s*(?:@({_NAME}))?\s*\((.*)\)\s*(?:attributes\s*\{{.*\}}\s*)?\{{(\}})?$"
+)
+_RE_CONFIGURE = re.compile(rf"^aiex\.configure\s+@({_NAME})\s*\{{(\}})?$")
+_RE_TILE = re.compile(rf"^%({_NAME})\s*=\s*aie\.tile\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(\{{.*\}})?$")
+_RE_PACKET_FLOW = re.compile(
+    rf"^aie\.packet_flow\s*\(\s*({_INT})\s*\)\s*\{{\s*"
+    rf"aie\.packet_source\s*<\s*%({_NAME})\s*,\s*(\w+)\s*:\s*(\d+)\s*>\s*"
+    rf"aie\.packet_dest\s*<\s*%({_NAME})\s*,\s*(\w+)\s*:\s*(\d+)\s*>\s*"
+    r"\}\s*(\{.*\})?$",
+    re.S,
+)
+_RE_SHIM_ALLOC_OLD = re.compile(
+    rf"^aie\.shim_dma_allocation\s+@({_NAME})\s*\(\s*(MM2S|S2MM)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)$"
+)
+_RE_SHIM_ALLOC_NEW = re.compile(
+    rf"^aie\.shim_dma_allocation\s+@({_NAME})\s*\(\s*%({_NAME})\s*,\s*(MM2S|S2MM)\s*,\s*(\d+)\s*\)$"
+)
+_RE_GLOBAL = re.compile(
+    rf'^memref\.global\s+"private"\s+constant\s+@({_NAME})\s*:\s*memref<(\d+)xi32>\s*=\s*dense<(.*)>$', re.S
+)
+_RE_CONST = re.compile(rf"^%({_NAME})\s*=\s*arith\.constant\s+({_INT}|true|false)\s*:\s*(i\d+|index)$")
+_RE_GET_GLOBAL = re.compile(rf"^%({_NAME})\s*=\s*memref\.get_global\s+@({_NAME})\s*:\s*memref<\d+xi32>$")
+_RE_SUBVIEW = re.compile(
+    rf"^%({_NAME})\s*=\s*memref\.subview\s+%({_NAME})\s*\[\s*(\d+)\s*\]\s*\[\s*(\d+)\s*\]\s*\[\s*1\s*\]\s*:\s*"
+    rf"memref<(\d+)x(\w+)>\s+to\s+memref<(\d+)x(\w+)\s*,\s*strided<\[\s*1\s*\]\s*,\s*offset:\s*(\d+)\s*>\s*>$",
+    re.S,
+)
+_RE_COLLAPSE = re.compile(
+    rf"^%({_NAME})\s*=\s*memref\.collapse_shape\s+%({_NAME})\s*\[\[([\d,\s]*)\]\]\s*:\s*(memref<[^>]*>)\s+into\s+"
+    r"(memref<[^>]*>)$",
+    re.S,
+)
+_RE_CAST = re.compile(
+    rf"^%({_NAME})\s*=\s*memref\.reinterpret_cast\s+%({_NAME})\s+to\s+offset:\s*\[\s*0\s*\]\s*,\s*"
+    r"sizes:\s*\[([\d,\s]*)\]\s*,\s*strides:\s*\[([\d,\s]*)\]\s*:\s*(.*?)\s+to\s+(memref<[^>]*>)$",
+    re.S,
+)
+_RE_RUN = re.compile(rf"^aiex\.run\s+@({_NAME})\s*\(([^)]*)\)\s*:\s*\((.*)\)$", re.S)
+_RE_MEMCPY = re.compile(
+    rf"^aiex\.npu\.dma_memcpy_nd\s*\(\s*(?:\d+\s*,\s*\d+\s*,\s*)?%({_NAME})\s*"
+    r"\[([^\]]*)\]\s*\[([^\]]*)\]\s*\[([^\]]*)\]\s*\)\s*(\{.*\})?\s*:\s*(.*)$",
+    re.S,
+)
+_RE_NPU = re.compile(r"^(aiex\.npu\.\w+)\s*(?:\(([^()]*)\))?\s*(\{.*\})?\s*(?::\s*(.*))?$", re.S)
+_RE_MEMREF = re.compile(r"^memref<((?:\d+x)+)(\w+)>$")
+_RE_SSA_REF = re.compile(rf"%({_NAME})")
+_RE_SYM_REF = re.compile(rf"@({_NAME})")
+
+
+class _Err(Exception):
+    """Internal: a problem in the current statement, near ``key``."""
+
+    def __init__(self, msg: str, key: str | None = None):
+        super().__init__(msg)
+        self.key = key
+
+
+# ------------------------------------------------------------------ scanning helpers
+def _code(s: str) -> str:
+    """``s`` without a trailing ``//`` comment (string literals respected)."""
+    if "//" not in s:
+        return s
+    if '"' not in s:
+        return s[: s.index("//")].rstrip()
+    i, n, in_str = 0, len(s), False
+    while i < n:
+        c = s[i]
+        if in_str:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c == "/" and s.startswith("//", i):
+            return s[:i].rstrip()
+        i += 1
+    return s
+
+
+def _depth(code: str) -> int:
+    """Net bracket depth change of a line of code."""
+    if '"' in code:
+        code = _RE_STRING.sub("", code)
+    return (
+        code.count("{")
+        - code.count("}")
+        + code.count("(")
+        - code.count(")")
+        + code.count("[")
+        - code.count("]")
+    )
+
+
+def _split_top(s: str) -> list[str]:
+    """Split on commas outside brackets and strings."""
+    if not any(c in s for c in '[(<{"'):
+        return s.split(",")
+    parts, depth, start, in_str, i = [], 0, 0, False, 0
+    while i < len(s):
+        c = s[i]
+        if in_str:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c in "[(<{":
+            depth += 1
+        elif c in "])>}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(s[start:i])
+            start = i + 1
+        i += 1
+    parts.append(s[start:])
+    return parts
+
+
+def _parse_int(text: str) -> int:
+    t = text.strip()
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    neg = t.startswith("-")
+    if neg:
+        t = t[1:]
+    if t[:2] not in ("0x", "0X"):
+        raise ValueError(f"not an integer: {text!r}")
+    v = int(t[2:], 16)
+    return -v if neg else v
+
+
+_RE_ENTRY = re.compile(r"\s*([A-Za-z_][\w$.]*)\s*(?:=\s*(.*?))?\s*", re.S)
+
+
+def _attr_dict(text: str | None) -> dict[str, str]:
+    """``{a = 1 : i32, b = @x, c}`` -> {"a": "1 : i32", "b": "@x", "c": ""}."""
+    if not text:
+        return {}
+    inner = text.strip()[1:-1]
+    if not inner.strip():
+        return {}
+    out = {}
+    match = _RE_ENTRY.fullmatch
+    for part in _split_top(inner):
+        m = match(part)
+        if m is None:
+            raise _Err(f"malformed attribute {part.strip()!r}")
+        out[m.group(1)] = m.group(2) or ""
+    return out
+
+
+def _int_attr(attrs: dict, key: str, op: str, mask32: bool = False) -> int:
+    try:
+        value = attrs[key]
+    except KeyError:
+        raise _Err(f"{op}: missing required attribute '{key}'", op) from None
+    number, colon, typ = value.partition(":")
+    try:
+        if colon and not typ.strip().isidentifier():
+            raise ValueError
+        v = _parse_int(number)
+    except ValueError:
+        raise _Err(f"{op}: attribute '{key}' must be an integer, got {value!r}", key) from None
+    return v & 0xFFFFFFFF if mask32 else v
+
+
+def _sym_attr(attrs: dict, key: str, op: str) -> str:
+    if key not in attrs:
+        raise _Err(f"{op}: missing required attribute '{key}'", op)
+    m = re.fullmatch(rf"@({_NAME})", attrs[key])
+    if not m:
+        raise _Err(f"{op}: attribute '{key}' must be a symbol reference, got {attrs[key]!r}", key)
+    return m.group(1)
+
+
+def _memref(text: str) -> ir.MemRefType | None:
+    m = _RE_MEMREF.match(text.strip())
+    if not m or m.group(2) not in ir.ELEMENT_BYTES:
+        return None
+    return ir.MemRefType(tuple(int(d) for d in m.group(1).split("x")[:-1]), m.group(2))
+
+
+def _int_list(text: str) -> tuple[int, ...] | None:
+    try:
+        return tuple(_parse_int(p) for p in text.split(",")) if text.strip() else ()
+    except ValueError:
+        return None  # dynamic (SSA) operands
+
+
+# ------------------------------------------------------------------ parse state
+class _Seq:
+    """Per-runtime-sequence state: SSA values the structured ops may consume."""
+
+    def __init__(self, seq: ir.RuntimeSequence):
+        self.seq = seq
+        self.consts: dict[str, int] = {}
+        self.gets: dict[str, str] = {}  # get_global result -> symbol
+        self.subviews: dict[str, tuple] = {}  # name -> (source, offset, size, dtype)
+        self.flats: dict[str, str] = {}  # collapse_shape result -> the (multi-dim) source
+        self.scope: dict[str, ir.MemRefType] = {a.name: a.type for a in seq.args}
+        self.droppable: list[tuple[str, ir.Opaque]] = []  # (defined name, op) removed if unused
+
+
+class _Dev:
+    def __init__(self, dev: ir.Device):
+        self.dev = dev
+        self.tiles: dict[str, ir.Tile] = {}
+        self.globals: dict[str, ir.MemrefGlobal] = {}
+        self.blockwrites: list[ir.BlockWrite] = []
+        self.opaque_syms: set[str] = set()  # @symbols mentioned by opaque ops
+
+
+class _Frame:
+    __slots__ = ("kind", "body", "obj", "line", "col")
+
+    def __init__(self, kind, body, obj, line, col):
+        self.kind, self.body, self.obj, self.line, self.col = kind, body, obj, line, col
+
+
+class _Reader:
+    def __init__(self, text: str, filename: str | None):
+        self.lines = text.split("\n")
+        self.filename = filename or "<string>"
+        self.module = ir.Module()
+        self.stack: list[_Frame] = [_Frame("top", self.module.extra, None, 0, 0)]
+        self.dev: _Dev | None = None
+        self.seq: _Seq | None = None
+
+    def error(self, msg: str, line: int, col: int) -> MlirSyntaxError:
+        return MlirSyntaxError(f"{self.filename}:{line}:{col}: {msg}")
+
+    # -------------------------------------------------------------- main loop
+    def run(self) -> ir.Module:
+        lines, n, i = self.lines, len(self.lines), 0
+        while i < n:
+            raw = lines[i]
+            s = raw.strip()
+            if not s or s.startswith("//"):
+                i += 1
+                continue
+            col = len(raw) - len(raw.lstrip()) + 1
+            code = _code(s)
+            if code[0] == "}":
+                self.close(code, i + 1, col)
+                i += 1
+                continue
+            if code[-1] == "{" or code.endswith("{}"):
+                if self.open_container(code, i + 1, col):
+                    i += 1
+                    continue
+            text, code_text, j = self.gather(i, code)
+            try:
+                self.statement(text, code_text, i + 1)
+            except _Err as e:
+                kcol = raw.find(e.key) + 1 if e.key and e.key in raw else col
+                raise self.error(str(e), i + 1, kcol) from None
+            except IronError as e:  # e.g. an unsupported value in an ir constructor
+                raise self.error(str(e), i + 1, col) from None
+            i = j
+        if len(self.stack) > 1:
+            f = self.stack[-1]
+            raise self.error(f"unbalanced braces: '{{' opened here is never closed", f.line, f.col)
+        return self.module
+
+    def gather(self, i: int, code: str) -> tuple[str, str, int]:
+        """Collect one statement starting at line ``i`` (brackets balanced).
+
+        Returns (verbatim text dedented to the first line, code for parsing, next line).
+        """
+        lines, n = self.lines, len(self.lines)
+        depth = _depth(code)
+        j = i + 1
+        if depth == 0 and (j >= n or not lines[j].lstrip().startswith((":", "->", "to "))):
+            return lines[i].strip(), code, j  # the common single-line case
+        raw0 = lines[i]
+        lead = len(raw0) - len(raw0.lstrip())
+        texts, codes = [raw0.strip()], [code]
+        while True:
+            while depth > 0:
+                if j >= n:
+                    raise self.error("unbalanced braces: statement never closed", i + 1, lead + 1)
+                line = lines[j].rstrip()
+                c = _code(line.strip())
+                depth += _depth(c)
+                strip = min(lead, len(line) - len(line.lstrip()))
+                texts.append(line[strip:])
+                codes.append(c)
+                j += 1
+            if j < n and lines[j].lstrip().startswith((":", "->", "to ")):
+                depth = _depth(_code(lines[j].strip()))
+                continue_line = lines[j].rstrip()
+                strip = min(lead, len(continue_line) - len(continue_line.lstrip()))
+                texts.append(continue_line[strip:])
+                codes.append(_code(continue_line.strip()))
+                j += 1
+                continue
+            break
+        if depth < 0:
+            raise self.error("unbalanced braces: unexpected closing bracket", i + 1, lead + 1)
+        return "\n".join(texts), "\n".join(codes), j
+
+    # -------------------------------------------------------------- containers
+    def open_container(self, code: str, line: int, col: int) -> bool:
+        kind = self.stack[-1].kind
+        if code.startswith("module") and kind == "top":
+            m = _RE_MODULE.match(code)
+            if not m:
+                return False
+            self.stack.append(_Frame("module", self.module.extra, None, line, col))
+            if m.group(1):
+                self.close("}", line, col)
+            return True
+        if code.startswith("aie.device") and kind in ("top", "module"):
+            m = _RE_DEVICE.match(code)
+            if not m:
+                raise self.error(f"malformed aie.device header {code!r}", line, col)
+            target = m.group(1)
+            if target not in _OTHER_TARGETS:
+                try:
+                    geometry.device_columns(target)
+                except IronError:
+                    raise self.error(
+                        f"unknown aie.device target {target!r}; accepted: npu1[_Ncol], npu2[_Ncol], "
+                        + ", ".join(_OTHER_TARGETS),
+                        line,
+                        col + code.find(target),
+                    ) from None
+            dev = ir.Device(target, m.group(2))
+            self.module.devices.append(dev)
+            self.dev = _Dev(dev)
+            self.stack.append(_Frame("device", dev.body, dev, line, col))
+            if m.group(3) == "{}":
+                self.close("}", line, col)
+            return True
+        if "runtime_sequence" in code and kind == "device":
+            m = _RE_SEQUENCE.match(code)
+            if not m:
+                return False
+            args = []
+            inner = m.group(3).strip()
+            for part in _split_top(inner) if inner else []:
+                am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
+                typ = _memref(am.group(2)) if am else None
+                if typ is None:
+                    return False  # scalar or unsupported arguments: keep the sequence opaque
+                args.append(ir.Argument(am.group(1), typ))
+            seq = ir.RuntimeSequence(m.group(2) or "sequence", args)
+            self.dev.dev.body.append(seq)
+            self.seq = _Seq(seq)
+            self.stack.append(_Frame("sequence", seq.body, seq, line, col))
+            if m.group(4):
+                self.close("}", line, col)
+            return True
+        if code.startswith("aiex.configure") and kind in ("sequence", "configure"):
+            m = _RE_CONFIGURE.match(code)
+            if not m:
+                return False
+            conf = ir.Configure(m.group(1), [])
+            self.stack[-1].body.append(conf)
+            self.stack.append(_Frame("configure", conf.body, conf, line, col))
+            if m.group(2):
+                self.close("}", line, col)
+            return True
+        return False
+
+    def close(self, code: str, line: int, col: int) -> None:
+        if len(self.stack) == 1:
+            raise self.error("unbalanced braces: unexpected '}'", line, col)
+        frame = self.stack.pop()
+        # Trailing text after '}' (e.g. configure's attributes) is ignored.
+        if frame.kind == "sequence":
+            self.finish_sequence()
+        elif frame.kind == "device":
+            self.finish_device()
+
+    # -------------------------------------------------------------- statements
+    def statement(self, text: str, code: str, line: int) -> None:
+        kind = self.stack[-1].kind
+        body = self.stack[-1].body
+        op = None
+        if kind == "device":
+            op = self.device_op(code)
+        elif kind in ("sequence", "configure"):
+            op = self.runtime_op(code, text)
+            if op is _DONE:
+                return
+        if op is None:
+            op = ir.Opaque(text)
+            self.note_opaque(op)
+        body.append(op)
+
+    def note_opaque(self, op: ir.Opaque) -> None:
+        if self.dev is not None and "@" in op.text:
+            self.dev.opaque_syms.update(_RE_SYM_REF.findall(op.text))
+
+    def device_op(self, code: str):
+        c0 = code[0]
+        if c0 == "%":
+            m = _RE_TILE.match(code)
+            if m:
+                tile = ir.Tile(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
+                self.dev.tiles[tile.name] = tile
+                return tile
+            return None
+        if code.startswith("aie.packet_flow"):
+            m = _RE_PACKET_FLOW.match(code)
+            if not m:
+                return None
+            attrs = _attr_dict(m.group(8))
+            if set(attrs) - {"keep_pkt_header"} or attrs.get("keep_pkt_header", "false") not in (
+                "true",
+                "false",
+            ):
+                return None
+            return ir.PacketFlow(
+                _parse_int(m.group(1)),
+                ir.PacketEnd(m.group(2), m.group(3), int(m.group(4))),
+                ir.PacketEnd(m.group(5), m.group(6), int(m.group(7))),
+                attrs.get("keep_pkt_header") == "true",
+            )
+        if code.startswith("aie.shim_dma_allocation"):
+            m = _RE_SHIM_ALLOC_OLD.match(code)
+            if m:
+                return ir.ShimDmaAllocation(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
+            m = _RE_SHIM_ALLOC_NEW.match(code)
+            if m and m.group(2) in self.dev.tiles:
+                col = self.dev.tiles[m.group(2)].col
+                return ir.ShimDmaAllocation(m.group(1), m.group(3), int(m.group(4)), col)
+            return None
+        if code.startswith("memref.global"):
+            m = _RE_GLOBAL.match(code)
+            if not m:
+                return None
+            n = int(m.group(2))
+            dense = m.group(3).strip()
+            try:
+                if dense.startswith("["):
+                    values = tuple(_parse_int(v) & 0xFFFFFFFF for v in dense[1:-1].split(","))
+                elif dense.startswith('"0x'):
+                    raw = bytes.fromhex(dense[3:-1])
+                    values = tuple(int.from_bytes(raw[k : k + 4], "little") for k in range(0, len(raw), 4))
+                else:
+                    values = (_parse_int(dense) & 0xFFFFFFFF,) * n
+            except ValueError:
+                raise _Err(f"memref.global @{m.group(1)}: bad dense payload {dense!r}", "dense") from None
+            if len(values) != n:
+                raise _Err(f"memref.global @{m.group(1)}: {len(values)} values for memref<{n}xi32>", "dense")
+            glob = ir.MemrefGlobal(m.group(1), values)
+            self.dev.globals[glob.symbol] = glob
+            return glob
+        return None
+
+    def runtime_op(self, code: str, text: str):
+        if code[0] == "%":
+            return self.value_def(code, text)
+        if code.startswith("aiex.npu."):
+            if code.startswith("aiex.npu.dma_memcpy_nd"):
+                return self.memcpy(code)
+            m = _RE_NPU.match(code)
+            if not m:
+                return None
+            handler = _NPU_HANDLERS.get(m.group(1))
+            if handler is None:
+                return None
+            operands = [o.strip() for o in m.group(2).split(",")] if m.group(2) and m.group(2).strip() else []
+            return handler(self, operands, _attr_dict(m.group(3)), m.group(1))
+        if code.startswith("aiex.run"):
+            m = _RE_RUN.match(code)
+            if not m:
+                return None
+            args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
+            if not all(a.startswith("%") for a in args):
+                return None
+            types = [_memref(t) for t in _split_top(m.group(3))] if m.group(3).strip() else []
+            if None in types or len(types) != len(args):
+                return None
+            return ir.Run(m.group(1), [a[1:] for a in args], types)
+        return None
+
+    def value_def(self, code: str, text: str):
+        """``%x = ...`` inside a sequence."""
+        st = self.seq
+        m = _RE_CONST.match(code)
+        if m:
+            if m.group(2) not in ("true", "false"):
+                st.consts[m.group(1)] = _parse_int(m.group(2))
+            return self.droppable(m.group(1), text)
+        m = _RE_GET_GLOBAL.match(code)
+        if m:
+            st.gets[m.group(1)] = m.group(2)
+            return self.droppable(m.group(1), text)
+        if "memref.collapse_shape" in code:
+            m = _RE_COLLAPSE.match(code)
+            if m and m.group(2) in st.scope:
+                src, flat = _memref(m.group(4)), _memref(m.group(5))
+                full = ", ".join(str(d) for d in range(len(src.shape))) if src else None
+                dims = ", ".join(d.strip() for d in m.group(3).split(","))
+                if (
+                    src == st.scope[m.group(2)]
+                    and flat == ir.MemRefType((src.numel,), src.dtype)
+                    and dims == full
+                ):
+                    st.flats[m.group(1)] = m.group(2)
+                    return self.droppable(m.group(1), text)
+            return None
+        if "memref.subview" in code:
+            m = _RE_SUBVIEW.match(code)
+            if m and m.group(6) == m.group(8) and m.group(4) == m.group(7) and m.group(3) == m.group(9):
+                source = st.flats.get(m.group(2), m.group(2))
+                st.subviews[m.group(1)] = (source, int(m.group(3)), int(m.group(4)), m.group(6))
+                return self.droppable(m.group(1), text)
+            return None
+        if "memref.reinterpret_cast" in code:
+            m = _RE_CAST.match(code)
+            if not m or m.group(2) not in st.subviews:
+                return None
+            source, offset, size, dtype = st.subviews[m.group(2)]
+            typ = _memref(m.group(6))
+            sizes = _int_list(m.group(3))
+            strides = _int_list(m.group(4))
+            if typ is None or typ.dtype != dtype or sizes != typ.shape or typ.numel != size:
+                return None
+            expect, acc = [], 1
+            for d in reversed(typ.shape):
+                expect.append(acc)
+                acc *= d
+            if strides != tuple(reversed(expect)) or source not in st.scope:
+                return None
+            view = ir.View(m.group(1), source, offset, typ)
+            st.scope[view.name] = typ
+            return view
+        return None
+
+    def droppable(self, name: str, text: str):
+        op = ir.Opaque(text)
+        self.seq.droppable.append((name, op))
+        self.stack[-1].body.append(op)
+        return _DONE
+
+    def const(self, operand: str, op: str) -> int | None:
+        name = operand.split(":")[0].strip()
+        if not name.startswith("%"):
+            raise _Err(f"{op}: malformed operand {operand!r}", operand)
+        return self.seq.consts.get(name[1:])
+
+    def memcpy(self, code: str):
+        m = _RE_MEMCPY.match(code)
+        if not m:
+            return None
+        arg = m.group(1)
+        offs, sizes, strides = (_int_list(m.group(k)) for k in (2, 3, 4))
+        if (
+            None in (offs, sizes, strides)
+            or not (len(offs) == len(sizes) == len(strides) == 4)
+            or strides[3] != 1
+        ):
+            return None
+        if arg not in self.seq.scope:
+            return None
+        attrs = _attr_dict(m.group(5))
+        op = "aiex.npu.dma_memcpy_nd"
+        extra = set(attrs) - {"id", "metadata", "issue_token"}
+        if extra:
+            return None  # packet headers, zero padding, burst length...: not modelled
+        bd = _int_attr(attrs, "id", op)
+        meta = _sym_attr(attrs, "metadata", op)
+        token = attrs.get("issue_token", "false")
+        if token not in ("true", "false", ""):
+            raise _Err(f"{op}: issue_token must be true or false, got {token!r}", "issue_token")
+        return ir.DmaMemcpyNd(arg, offs, sizes, strides[:3], meta, bd, token in ("true", ""))
+
+    # ------------------------------------------------------------ npu handlers
+    def _cr(self, attrs: dict, op: str) -> tuple[int | None, int | None]:
+        col = _int_attr(attrs, "column", op) if "column" in attrs else None
+        row = _int_attr(attrs, "row", op) if "row" in attrs else None
+        return col, row
+
+    def h_write32(self, operands, attrs, op):
+        if set(attrs) - {"address", "value", "column", "row"}:
+            return None  # e.g. buffer-relative addresses
+        col, row = self._cr(attrs, op)
+        if operands:
+            if len(operands) != 2:
+                raise _Err(f"{op}: expected 2 operands (address, value)", op)
+            addr, val = self.const(operands[0], op), self.const(operands[1], op)
+            if addr is None or val is None:
+                return None
+            return ir.Write32(addr & 0xFFFFFFFF, val & 0xFFFFFFFF, col, row)
+        return ir.Write32(
+            _int_attr(attrs, "address", op, True), _int_attr(attrs, "value", op, True), col, row
+        )
+
+    def h_maskwrite32(self, operands, attrs, op):
+        if set(attrs) - {"address", "value", "mask", "column", "row"}:
+            return None
+        col, row = self._cr(attrs, op)
+        if operands:
+            if len(operands) != 3:
+                raise _Err(f"{op}: expected 3 operands (address, value, mask)", op)
+            vals = [self.const(o, op) for o in operands]
+            if None in vals:
+                return None
+            return ir.MaskWrite32(*(v & 0xFFFFFFFF for v in vals), col, row)
+        return ir.MaskWrite32(
+            _int_attr(attrs, "address", op, True),
+            _int_attr(attrs, "value", op, True),
+            _int_attr(attrs, "mask", op, True),
+            col,
+            row,
+        )
+
+    def h_blockwrite(self, operands, attrs, op):
+        if set(attrs) - {"address", "column", "row"}:
+            return None
+        if len(operands) != 1:
+            raise _Err(f"{op}: expected 1 operand (the data memref)", op)
+        addr = _int_attr(attrs, "address", op, True)
+        col, row = self._cr(attrs, op)
+        sym = self.seq.gets.get(operands[0].lstrip("%"))
+        glob = self.dev.globals.get(sym) if sym else None
+        if glob is None:
+            return None
+        bw = ir.BlockWrite(addr, tuple(glob.values), col, row, sym)
+        self.dev.blockwrites.append(bw)
+        return bw
+
+    def h_writebd(self, operands, attrs, op):
+        if operands:
+            return None
+        attrs = {k: v for k, v in attrs.items() if k != "ddr_id"}  # legacy field, ignored by mlir-aie
+        if set(attrs) - set(ir.WRITEBD_FIELDS):
+            return None
+        for key in ("bd_id", "buffer_length", "column", "row"):
+            if key not in attrs:
+                raise _Err(f"{op}: missing required attribute '{key}'", op)
+        return ir.WriteBd({k: _int_attr(attrs, k, op) for k in attrs})
+
+    def h_address_patch(self, operands, attrs, op):
+        if set(attrs) - {"addr", "arg_idx", "arg_plus"}:
+            return None
+        if operands:
+            if len(operands) != 1 or "arg_plus" in attrs:
+                return None
+            plus = self.const(operands[0], op)
+            if plus is None:
+                return None
+        else:
+            plus = _int_attr(attrs, "arg_plus", op) if "arg_plus" in attrs else 0
+        return ir.AddressPatch(_int_attr(attrs, "addr", op, True), _int_attr(attrs, "arg_idx", op), plus)
+
+    _SYNC = ("column", "row", "direction", "channel", "column_num", "row_num")
+
+    def h_sync(self, operands, attrs, op):
+        if operands:
+            if attrs or len(operands) != 6:
+                return None
+            vals = [self.const(o, op) for o in operands]
+            if None in vals:
+                return None
+            return ir.Sync(*vals)
+        if set(attrs) - set(self._SYNC):
+            return None
+        vals = {k: _int_attr(attrs, k, op) for k in self._SYNC[:4]}
+        for k in self._SYNC[4:]:
+            vals[k] = _int_attr(attrs, k, op) if k in attrs else 1
+        return ir.Sync(**vals)
+
+    def h_load_pdi(self, operands, attrs, op):
+        if operands or set(attrs) != {"device_ref"}:
+            return None  # the low-level {id, size, address} form
+        return ir.LoadPdi(_sym_attr(attrs, "device_ref", op))
+
+    def h_dma_wait(self, operands, attrs, op):
+        if operands or set(attrs) - {"symbol"}:
+            return None
+        return ir.DmaWait(_sym_attr(attrs, "symbol", op))
+
+    # --------------------------------------------------------------- finishing
+    def finish_sequence(self) -> None:
+        """Drop constant/get_global/subview ops that nothing opaque still uses."""
+        st = self.seq
+        self.seq = None
+        if not st.droppable:
+            return
+        used: set[str] = set()
+        drop_ids = {id(op) for _, op in st.droppable}
+        for op in ir.walk(st.seq.body):
+            if isinstance(op, ir.Opaque):
+                if id(op) not in drop_ids and "%" in op.text:
+                    used.update(_RE_SSA_REF.findall(op.text))
+            elif isinstance(op, ir.Run):
+                used.update(op.args)
+        drop = {id(op) for name, op in st.droppable if name not in used}
+        # A dropped op may itself use another droppable value (a subview of a
+        # get_global...): those are only consumed by structured ops, so fine.
+        if drop:
+            _filter(st.seq.body, drop)
+        for name, op in st.droppable:
+            if id(op) not in drop:
+                self.note_opaque(op)
+
+    def finish_device(self) -> None:
+        """Fold blockwrite globals that only blockwrites use back into the ops."""
+        dv = self.dev
+        self.dev = None
+        if not dv.blockwrites:
+            return
+        users: dict[str, list[ir.BlockWrite]] = {}
+        for bw in dv.blockwrites:
+            users.setdefault(bw.symbol, []).append(bw)
+        in_body = {id(op) for op in dv.dev.body}
+        fold = {
+            id(g)
+            for sym, g in dv.globals.items()
+            if sym in users and sym not in dv.opaque_syms and id(g) in in_body
+        }
+        if not fold:
+            return
+        dv.dev.body[:] = [op for op in dv.dev.body if id(op) not in fold]
+        for sym, g in dv.globals.items():
+            if id(g) in fold and sym.startswith(AUTO_GLOBAL_PREFIX):
+                for bw in users[sym]:
+                    bw.symbol = None
+
+
+_DONE = object()  # statement() already appended the op
+
+_NPU_HANDLERS = {
+    "aiex.npu.write32": _Reader.h_write32,
+    "aiex.npu.maskwrite32": _Reader.h_maskwrite32,
+    "aiex.npu.blockwrite": _Reader.h_blockwrite,
+    "aiex.npu.writebd": _Reader.h_writebd,
+    "aiex.npu.address_patch": _Reader.h_address_patch,
+    "aiex.npu.sync": _Reader.h_sync,
+    "aiex.npu.load_pdi": _Reader.h_load_pdi,
+    "aiex.npu.dma_wait": _Reader.h_dma_wait,
+}
+
+
+def _filter(ops: list, drop: set[int]) -> None:
+    ops[:] = [op for op in ops if id(op) not in drop]
+    for op in ops:
+        if isinstance(op, ir.Configure):
+            _filter(op.body, drop)
+
+
+def parse(text: str, filename: str | None = None) -> ir.Module:
+    """Read mlir-aie assembly into an :class:`~iron.mlir.ir.Module`.
+
+    Raises :class:`MlirSyntaxError` (``file:line:column: message``) for
+    unbalanced braces, unknown device targets, and structured ops with a
+    missing or malformed required attribute.
+    """
+    return _Reader(text.replace("\r\n", "\n"), filename).run()
+
+
+def parse_file(path) -> ir.Module:
+    """:func:`parse` the file at ``path``."""
+    with open(path, encoding="utf-8") as f:
+        return parse(f.read(), str(path))
