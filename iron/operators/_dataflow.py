@@ -29,20 +29,20 @@ from dataclasses import dataclass
 from iron.design import ArgSpec, Design, Stream
 from iron.errors import IronError
 from iron.mlir import ir
-from iron.target.geometry import FIRST_COMPUTE_ROW, MEMTILE_ROW, SHIM_ROW, get_target
+from iron.target.geometry import (
+    CORE_DATA_MEMORY,
+    CORE_STACK,
+    FIRST_COMPUTE_ROW,
+    MEMTILE_DMA_CHANNELS,
+    MEMTILE_MEMORY,
+    MEMTILE_ROW,
+    SHIM_ROW,
+    get_target,
+)
+from iron.trace.codegen import TRACE_BD
 
-# Resources (mlir-aie include/aie/Dialect/AIE/IR/AIETargetModel.h, AIE2/AIE2P
-# models: local memory 0x10000, memtile 0x80000, memtile DMA channels 6 per direction).
-CORE_DATA_MEMORY = 64 * 1024
-CORE_STACK = 1024  # aie.core default stack_size
-MEMTILE_MEMORY = 512 * 1024
-MEMTILE_DMA_CHANNELS = 6
-
-#: Reserved for the trace drain (see module doc).
-TRACE_S2MM_CHANNEL = 1
-TRACE_BD_ID = 15
-#: Shim BD ids operators may use.
-DATA_BD_IDS = range(0, TRACE_BD_ID)
+#: Shim BD ids operators may use (the trace drain owns TRACE_BD and S2MM TRACE_CHANNEL).
+DATA_BD_IDS = range(0, TRACE_BD)
 
 #: Depth of split FIFOs (double buffering); broadcast FIFOs hold one buffer.
 SPLIT_DEPTH = 2

@@ -14,6 +14,13 @@ from iron.errors import IronError
 SHIM_ROW = 0
 MEMTILE_ROW = 1
 MEMTILE_ROWS = 1  # rows of memtiles (TXN header field)
+
+# Memories and memtile DMA (AIE2/AIE2P models alike: local memory 0x10000,
+# memtile 0x80000, 6 memtile DMA channels per direction).
+CORE_DATA_MEMORY = 64 * 1024
+CORE_STACK = 1024  # aie.core default stack_size
+MEMTILE_MEMORY = 512 * 1024
+MEMTILE_DMA_CHANNELS = 6
 FIRST_COMPUTE_ROW = 2
 
 

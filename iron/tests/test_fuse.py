@@ -318,3 +318,15 @@ def test_single_operator_is_a_one_step_sequence():
     assert fm.inputs == ["A", "B"] or len(fm.inputs) == 2
     assert [s.operator for s in fm.manifest.slices] == ["GEMM"]
     assert fm.manifest.trace_arg_index == 3
+
+
+@pytest.mark.parametrize("stage", ["fused", "materialized"])
+def test_aie_package_parses_traced_module(stage):
+    """When mlir-aie's Python package is installed, it must accept what iron prints."""
+    aie_ir = pytest.importorskip("aie.ir")
+    from aie.dialects import aie as _aie  # noqa: F401  (registers the dialects)
+
+    fm = fuse(mixed_sequence(), "npu2", traced(4096))
+    module = fm.module if stage == "fused" else materialize(fm)
+    with aie_ir.Context(), aie_ir.Location.unknown():
+        aie_ir.Module.parse(print_module(module))
