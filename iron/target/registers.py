@@ -2,8 +2,10 @@
 
 Source: DESIGN.md section 4 (mlir-aie ``lib/Dialect/AIE/Util/aie_registers_aie2.json``
 and aie-rt ``driver/src/global/xaiemlgbl_params.h``); the worked example is the
-core tile of mlir-aie ``test/parse-trace/test1/aie.mlir``. mlir-aie uses the same
-trace registers for AIE2P.
+core tile of mlir-aie ``test/parse-trace/test1/aie.mlir``. The memtile's
+Event_Generate (0x94008) and port selection (0xB0F00) were checked in XRT's
+``xdp/profile/plugin/aie_debug/generations/*_registers.h``. mlir-aie uses the
+same trace registers for AIE2P.
 """
 
 from __future__ import annotations
