@@ -6,15 +6,17 @@ from iron.errors import IronError
 from iron.lower import txn
 from iron.mlir import ir
 from iron.target import registers, shim_dma
+from iron.target.geometry import SHIM_ROW
 
 # writebd attributes that shim BDs do not have (memtile-only padding); must be 0.
 _MEMTILE_ONLY = {f for f in ir.WRITEBD_FIELDS if "zero_" in f} | {"d2_size"}
 
 
 def _address(address: int, column: int | None, row: int | None) -> int:
+    """With column/row the address is tile-relative: mlir-aie keeps its low 20 bits."""
     if column is None and row is None:
         return address
-    return registers.tile_address(column or 0, row or 0, address)
+    return registers.tile_address(column or 0, row or 0, address & registers.OFFSET_MASK)
 
 
 def lower_op(op, pdi_ids: dict[str, int], arch: str) -> txn.TxnOp:
@@ -28,12 +30,13 @@ def lower_op(op, pdi_ids: dict[str, int], arch: str) -> txn.TxnOp:
             _address(op.address, op.column, op.row), tuple(op.data), op.column or 0, op.row or 0
         )
     if isinstance(op, ir.WriteBd):
-        return txn.BlockWrite(
-            registers.tile_address(op["column"], op["row"], shim_dma.bd_address(op["bd_id"])),
-            bd_image(op, arch),
-            op["column"],
-            op["row"],
-        )
+        if op["row"] != SHIM_ROW:
+            raise IronError(
+                f"aiex.npu.writebd at column {op['column']} row {op['row']}: iron lowers shim BDs (row 0) only"
+            )
+        # Like mlir-aie's writebd -> blockwrite pattern: address only, tile word 0.
+        address = registers.tile_address(op["column"], SHIM_ROW, shim_dma.bd_address(op["bd_id"]))
+        return txn.BlockWrite(address, bd_image(op, arch))
     if isinstance(op, ir.AddressPatch):
         return txn.DdrPatch(op.addr, op.arg_idx, op.arg_plus)
     if isinstance(op, ir.Sync):

@@ -33,18 +33,27 @@ def trace_patches(ops: list) -> list[ir.AddressPatch]:
 
 
 def wiring_problems(ops: list, manifest: Manifest, kernel: str) -> list[str]:
-    """Mismatches between the kernel's trace patches and its slices (empty: wired right)."""
+    """Mismatches between the kernel's trace patches and its slices (empty: wired right).
+
+    Fused dispatch: one patch per traced call site, in program order, at the
+    trace argument + the slice offset. Separate dispatch: the kernel runs once per
+    call site with its slice bound as a sub-buffer, so its one patch must name its
+    own trace argument at offset 0.
+    """
     slices = sorted((s for s in manifest.slices if s.kernel == kernel), key=lambda s: s.index)
+    if not slices:
+        return []
     patches = trace_patches(ops)
+    fused = manifest.trace_arg_index >= 0
+    want = [(s.arg_index, s.offset) for s in slices] if fused else [(slices[0].arg_index, 0)]
     problems = []
-    if len(patches) != len(slices):
-        problems.append(f"{kernel}: {len(patches)} trace address patches for {len(slices)} traced call sites")
-    for s, p in zip(slices, patches):
-        want_plus = s.offset if manifest.trace_arg_index >= 0 else 0
-        if p.arg_idx != s.arg_index or p.arg_plus != want_plus:
+    if len(patches) != len(want):
+        problems.append(f"{kernel}: {len(patches)} trace address patches, expected {len(want)}")
+    for s, (arg, plus), p in zip(slices, want, patches):
+        if (p.arg_idx, p.arg_plus) != (arg, plus):
             problems.append(
                 f"{kernel}: call site {s.index} ({s.operator}) patches host buffer {p.arg_idx} + {p.arg_plus} "
-                f"but its slice is buffer {s.arg_index} + {want_plus}"
+                f"but its slice is buffer {arg} + {plus}"
             )
     return problems
 

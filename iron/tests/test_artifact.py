@@ -1,0 +1,324 @@
+"""Artifacts: the ELF container, what iron.build puts in it, inspect, and the aiecc path."""
+
+import io
+import os
+import shutil
+import struct
+import sys
+import time
+
+import pytest
+from elftools.elf.elffile import ELFFile
+
+from iron.artifact import aiecc, elf
+from iron.artifact.build import build
+from iron.artifact.cli import main as cli_main
+from iron.errors import IronError
+from iron.fuse import RESET_DEVICE, Sequence, fuse
+from iron.lower import txn
+from iron.operators.binary import ElementwiseAdd
+from iron.options import resolve
+from iron.target import shim_dma
+
+TRACE_BD_PATCH = shim_dma.bd_address(15) + 4  # iron's trace drain uses shim BD 15 (column 0)
+ADD = ElementwiseAdd(1024)
+
+
+def exec_elf(payload: bytes = b"\x01\x02\x03\x04" * 8) -> bytes:
+    """An ET_EXEC ELF32 LE with one PT_LOAD segment holding .text: the shape of an
+    aiebu full ELF (header, program header, loaded code, section headers)."""
+    eh, ph, sh = 52, 32, 40
+    text_off = eh + ph
+    shstr = b"\0.text\0.shstrtab\0"
+    shstr_off = text_off + len(payload)
+    shoff = (shstr_off + len(shstr) + 3) & ~3
+    ident = b"\x7fELF" + bytes([1, 1, 1]) + b"\0" * 9
+    out = struct.pack("<16sHHIIIIIHHHHHH", ident, 2, 0, 1, 0, eh, shoff, 0, eh, ph, 1, sh, 3, 2)
+    out += struct.pack("<8I", 1, text_off, 0, 0, len(payload), len(payload), 5, 4)
+    out += payload + shstr
+    out += b"\0" * (shoff - len(out))
+    out += bytes(sh)
+    out += struct.pack("<10I", 1, 1, 6, 0, text_off, len(payload), 0, 0, 4, 0)
+    out += struct.pack("<10I", 7, 3, 0, 0, shstr_off, len(shstr), 0, 0, 1, 0)
+    return out
+
+
+def patches(kernel) -> list[tuple[int, int, int]]:
+    return [(o.address, o.arg_idx, o.arg_plus) for o in kernel.decode()[1] if isinstance(o, txn.DdrPatch)]
+
+
+# --------------------------------------------------------------------------- ELF container
+def test_elf_roundtrip_and_layout(tmp_path):
+    sections = {elf.META: b'{"a": 1}', elf.code_section(0): bytes(range(13)), elf.TRACE: b"{}"}
+    path = tmp_path / "x.elf"
+    path.write_bytes(elf.write_elf(sections))
+    back = elf.read_sections(path)
+    assert {k: back[k] for k in sections} == sections
+    assert back[elf.CHECKSUM].decode() == elf.checksum(sections)
+    with path.open("rb") as f:
+        e = ELFFile(f)
+        assert (e.elfclass, e.little_endian) == (32, True)
+        for sec in e.iter_sections():
+            if sec.name.startswith(".iron."):
+                assert sec["sh_type"] == "SHT_PROGBITS" and sec["sh_flags"] == 0  # non-loaded
+
+
+@pytest.mark.parametrize(
+    "name", [".iron.ctrltext", ".iron.pdi.1", ".iron.pad", ".iron.dump", ".iron.preempt", ".text"]
+)
+def test_elf_rejects_reserved_section_names(name):
+    with pytest.raises(elf.ArtifactError):
+        elf.write_elf({name: b""})
+
+
+def test_elf_detects_damage(tmp_path):
+    data = elf.write_elf({elf.META: b'{"a": 1}', elf.code_section(0): bytes(64)})
+    path = tmp_path / "x.elf"
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(elf.CorruptArtifactError):
+        elf.read_sections(path)
+    flipped = bytearray(data)
+    flipped[data.index(b'{"a": 1}') + 6] ^= 1  # one bit inside .iron.meta
+    path.write_bytes(bytes(flipped))
+    with pytest.raises(elf.CorruptArtifactError, match="checksum"):
+        elf.read_sections(path)
+    path.write_bytes(b"not an elf at all")
+    with pytest.raises(elf.CorruptArtifactError):
+        elf.read_sections(path)
+
+
+def test_add_section_with_lief_reads_back(tmp_path):
+    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "c")
+    manifest = elf.read_sections(art.path)[elf.TRACE]
+    target = tmp_path / "aie.elf"
+    target.write_bytes(exec_elf())
+    assert elf.add_section(target, elf.TRACE, manifest) is None
+    secs = elf.read_sections(target)
+    assert secs[".text"] == b"\x01\x02\x03\x04" * 8  # the original contents survive
+    assert elf.read_manifest(target) == art.manifest
+    assert not elf.sidecar_path(target, elf.TRACE).exists()
+
+
+def test_add_section_failure_writes_sidecar(tmp_path):
+    target = tmp_path / "broken.elf"
+    target.write_bytes(b"\x7fELF garbage")
+    with pytest.warns(UserWarning, match=r"broken\.elf\.iron\.trace\.json"):
+        side = elf.add_section(target, elf.TRACE, b'{"schema": 1}')
+    assert side == tmp_path / "broken.elf.iron.trace.json"
+    assert side.read_bytes() == b'{"schema": 1}'
+    assert target.read_bytes() == b"\x7fELF garbage"  # untouched
+
+
+# --------------------------------------------------------------------------- what build puts inside
+def test_traced_single_operator_artifact(tmp_path):
+    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path)
+    assert art.path.name.startswith("ElementwiseAdd_traced4096_") and art.traced
+    assert (art.target, art.dispatch, art.backend) == ("npu2", "fused", "builtin")
+    assert list(art.kernels) == art.schedule == ["main:sequence"]
+    k = art.kernels["main:sequence"]
+    assert [(a.buffer, a.type.shape, a.type.dtype, a.offset) for a in k.args] == [
+        ("a", (1024,), "bf16", 0), ("b", (1024,), "bf16", 0), ("c", (1024,), "bf16", 0), ("trace", (4096,), "i8", 0),
+    ]  # fmt: skip
+    header, ops = k.decode()
+    assert (header.dev_gen, header.columns) == (4, 8)
+    assert ops[0] == txn.LoadPdi(art.pdi_ids["op0_ElementwiseAdd"])
+    assert (TRACE_BD_PATCH, 3, 0) in patches(k)  # trace arg = wrapper arg 3 (after a, b, c)
+    assert art.pdis[art.pdi_ids["op0_ElementwiseAdd"]].operator == "ElementwiseAdd"
+    assert art.buffers["trace"].nbytes == 4096 and art.inputs == ["a", "b"] and art.outputs == ["c"]
+    fm = fuse(ADD, "npu2", resolve(True, size=4096, env={}))
+    assert art.manifest == fm.manifest
+    assert art.sources == {} and not any(n.startswith(".iron.src.") for n in elf.read_sections(art.path))
+
+
+def two_calls() -> Sequence:
+    # z = x + y; w = z + y: same device twice in a row, so a reset goes between the traced calls
+    return Sequence("chain", [(ADD, "x", "y", "z"), (ADD, "z", "y", "w")], ["x", "y"], ["w"])
+
+
+def test_trace_patches_are_translated_to_the_caller(tmp_path):
+    art = build(two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path)
+    k = art.kernels["main:sequence"]
+    assert [a.buffer for a in k.args] == ["x", "y", "w", "z", "trace"]
+    trace = [p for p in patches(k) if p[0] == TRACE_BD_PATCH]
+    assert trace == [(TRACE_BD_PATCH, 4, 0), (TRACE_BD_PATCH, 4, 4096)]  # one slice each
+    loads = [o.pdi_id for o in k.decode()[1] if isinstance(o, txn.LoadPdi)]
+    reset, dev = art.pdi_ids[RESET_DEVICE], art.pdi_ids["op0_ElementwiseAdd"]
+    assert loads == [dev, reset, dev]
+    assert art.pdis[reset].operator is None
+    assert [s.offset for s in art.manifest.slices] == [0, 4096]
+
+
+def test_emulated_bugs_are_negative_controls(tmp_path):
+    own = build(two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path, emulate_bug="own-arg-patch")
+    trace = [p for p in patches(own.kernels["main:sequence"]) if p[0] == TRACE_BD_PATCH]
+    assert trace == [(TRACE_BD_PATCH, 3, 0), (TRACE_BD_PATCH, 3, 0)]  # the callee's own index: buffer z
+    stale = build(
+        two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path, emulate_bug="stale-trace-task"
+    )
+    assert RESET_DEVICE not in stale.pdi_ids
+    assert len({own.path, stale.path}) == 2
+    with pytest.raises(IronError, match="emulate_bug"):
+        build(ADD, cache_dir=tmp_path, emulate_bug="other")
+
+
+def test_separate_dispatch_binds_trace_slices(tmp_path):
+    art = build(two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path)
+    assert art.dispatch == "separate"
+    assert art.schedule == [
+        "op0_ElementwiseAdd:sequence",
+        f"{RESET_DEVICE}:sequence",
+        "op0_ElementwiseAdd:sequence",
+    ]
+    k = art.kernels["op0_ElementwiseAdd:sequence"]
+    assert k.args[-1].buffer == "trace" and k.args[-1].type.nbytes == 4096
+    header, ops = k.decode()
+    assert header.dev_gen == 3 and ops[0] == txn.LoadPdi(art.pdi_ids["op0_ElementwiseAdd"])
+    assert (TRACE_BD_PATCH, 3, 0) in patches(k)  # the kernel's own trace argument
+    assert art.kernels[f"{RESET_DEVICE}:sequence"].decode()[1] == [txn.LoadPdi(art.pdi_ids[RESET_DEVICE])]
+
+
+def test_sources_behind_debug_flag(tmp_path, monkeypatch):
+    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path, sources=True)
+    assert set(art.sources) == {"fused.mlir", "op0_ElementwiseAdd.mlir"}
+    assert "aie.device(npu2) @main" in art.sources["fused.mlir"]
+    assert art.manifest.sources == art.sources  # captures carry them too
+    for text in art.sources.values():
+        assert str(tmp_path) not in text and os.getcwd() not in text
+    monkeypatch.setenv("IRON_DEBUG_SOURCES", "1")
+    env_art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path)
+    assert env_art.path == art.path and env_art.cached
+    monkeypatch.setenv("IRON_DEBUG_SOURCES", "maybe")
+    with pytest.raises(IronError, match="IRON_DEBUG_SOURCES"):
+        build(ADD, cache_dir=tmp_path)
+
+
+def test_trace_none_follows_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("IRON_TRACE_SIZE", "8192")
+    art = build(ADD, cache_dir=tmp_path)
+    assert art.traced and art.path.name.startswith("ElementwiseAdd_traced8192_")
+    assert not build(ADD, trace=False, cache_dir=tmp_path).traced
+
+
+# --------------------------------------------------------------------------- inspect
+def test_inspect_traced_artifact_alone(tmp_path, monkeypatch, capsys):
+    art = build(two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path / "cache")
+    lonely = tmp_path / "empty"
+    lonely.mkdir()
+    copy = lonely / "a.elf"
+    shutil.copy(art.path, copy)
+    shutil.rmtree(tmp_path / "cache")
+    monkeypatch.chdir(lonely)
+    assert cli_main(["inspect", "a.elf"]) == 0
+    out = capsys.readouterr().out
+    n_ops = len(art.kernels["main:sequence"].decode()[1])
+    assert f"ops: {n_ops} (" in out
+    assert "DDR_PATCH  0x0001d1e4 <- &arg4 + 0x1000" in out
+    assert "slice 0:ElementwiseAdd#0" in out and "slice 1:ElementwiseAdd#1" in out
+    assert "offset 4096  size 4096" in out
+    unit = art.manifest.slices[1].units[0]
+    assert (
+        f"column {unit.column} row {unit.row} kind {unit.kind} packet type {unit.packet_type} id {unit.packet_id}"
+        in out
+    )
+    assert "INSTR_EVENT_0" in out
+    assert "    3   z            memref<1024xbf16>" in out
+    assert sorted(os.listdir(lonely)) == ["a.elf"]  # nothing written next to it
+
+
+def test_inspect_untraced_and_errors(tmp_path, capsys):
+    art = build(ADD, trace=False, cache_dir=tmp_path)
+    assert cli_main(["inspect", str(art.path), "--max-ops", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "trace manifest: none (untraced)" in out and "more" in out
+    assert cli_main(["inspect", str(tmp_path / "missing.elf")]) == 1
+    assert "cannot read artifact" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- aiecc path
+def test_aiecc_commands():
+    legacy = aiecc.command("/w/fused.mlir", "/w", dispatch="fused", style="legacy")
+    assert legacy == [
+        "aiecc", "--tmpdir=/w/prj", "--no-aiesim", "--no-xchesscc", "--no-xbridge", "--no-compile-host",
+        "--generate-full-elf", "--full-elf-name=/w/aie.elf", "/w/fused.mlir",
+    ]  # fmt: skip
+    sep = aiecc.command("/w/fused.mlir", "/w", dispatch="separate", style="legacy")
+    assert sep[-5:] == [
+        "--aie-generate-xclbin", "--xclbin-name=/w/final.xclbin",
+        "--aie-generate-npu-insts", "--npu-insts-name=/w/{0}_{1}.bin", "/w/fused.mlir",
+    ]  # fmt: skip
+    new = aiecc.command("/w/fused.mlir", "/w", dispatch="fused", style="get")
+    assert new == [
+        "aiecc",
+        "--tmpdir=/w/prj",
+        "--get-full-elf",
+        "--full-elf-name=/w/aie.elf",
+        "/w/fused.mlir",
+    ]
+    new_sep = aiecc.command("/w/f.mlir", "/w", dispatch="separate", style="get")
+    assert (
+        "--get-xclbin" in new_sep
+        and "--get-npu-insts" in new_sep
+        and "--npu-insts-name=/w/insts_{0}.bin" in new_sep
+    )
+    with pytest.raises(IronError):
+        aiecc.command("/w/f.mlir", "/w", dispatch="auto")
+
+
+FAKE_AIECC = """\
+#!{python}
+import sys, struct
+args = sys.argv[1:]
+if "--version" in args:
+    print("fake 1.0"); sys.exit(0)
+if "--help" in args:
+    print("--generate-full-elf --aie-generate-xclbin"); sys.exit(0)
+open("{log}", "a").write(" ".join(args) + "\\n")
+out = [a.split("=", 1)[1] for a in args if a.startswith("--full-elf-name=")][0]
+open(out, "wb").write(bytes.fromhex("{elf}"))
+"""
+
+
+def test_build_through_fake_aiecc(tmp_path, monkeypatch):
+    builtin = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache2")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    log = tmp_path / "aiecc.log"
+    script = bindir / "aiecc"
+    script.write_text(FAKE_AIECC.format(python=sys.executable, log=log, elf=exec_elf().hex()))
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(aiecc, "available", lambda: True)
+    aiecc.toolchain_identity.cache_clear()
+    aiecc.flag_style.cache_clear()
+    try:
+        art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache")
+    finally:
+        aiecc.toolchain_identity.cache_clear()
+        aiecc.flag_style.cache_clear()
+    assert art.toolchain == "aiecc-fake 1.0" and art.backend == "aiecc-full-elf"
+    assert art.kernels["main:sequence"].control == b""  # control code is in aiebu's sections
+    assert elf.read_sections(art.path)[".text"] == b"\x01\x02\x03\x04" * 8
+    assert elf.read_manifest(art.path) == art.manifest and art.traced
+    cmd = log.read_text().split()
+    assert "--generate-full-elf" in cmd and cmd[-1].endswith("fused.mlir")
+    assert art.key != builtin.key  # toolchain identity is part of the key
+
+
+# --------------------------------------------------------------------------- progress
+def test_progress_only_for_slow_work():
+    from iron.progress import status
+
+    quiet = io.StringIO()
+    with status("fast", stream=quiet, delay=5):
+        pass
+    assert quiet.getvalue() == ""
+    slow = io.StringIO()
+    with status("building x.elf", stream=slow, delay=0) as st:
+        st.step("lowering")
+        time.sleep(0.05)
+    assert slow.getvalue().startswith("iron: building x.elf ...") and "done in" in slow.getvalue()
+    failed = io.StringIO()
+    with pytest.raises(ValueError), status("y", stream=failed, delay=0):
+        time.sleep(0.05)
+        raise ValueError
+    assert failed.getvalue().endswith(" failed\n")
