@@ -30,7 +30,7 @@ class KernelImage:
     name: str
     device: str
     sequence: str
-    args: list[KernelArg]
+    args: list[KernelArg]  # bindings of its first dispatch; the types are its signature
     control: bytes  # TXN binary (empty when the control code lives in aiecc's own sections)
 
     def decode(self):
@@ -41,13 +41,25 @@ class KernelImage:
 
 
 @dataclass
+class Dispatch:
+    """One kernel run: which kernel, and which host buffers (or windows) bind its arguments.
+
+    Separate dispatch runs one kernel per call site, so a design called twice is
+    the same kernel bound to different buffers and trace sub-buffers.
+    """
+
+    kernel: str
+    args: list[KernelArg]
+
+
+@dataclass
 class Artifact:
     path: Path
     name: str
     target: str
     dispatch: str  # "fused" | "separate"
     kernels: dict[str, KernelImage]
-    schedule: list[str]  # kernel names in dispatch order (may repeat)
+    schedule: list["Dispatch"]  # dispatches in order (a kernel may run several times)
     pdis: dict[int, DevicePayload]  # PDI id -> payload
     pdi_ids: dict[str, int]  # device symbol -> PDI id
     buffers: dict[str, ir.MemRefType]
@@ -93,7 +105,7 @@ class Artifact:
             )
         kernels = {}
         for k in meta["kernels"]:
-            args = [KernelArg(a["buffer"], _memref(a), a.get("offset", 0)) for a in k["args"]]
+            args = _args(k["args"])
             code = sections.get(k["section"], b"") if k.get("section") else b""
             if k.get("section") and k["section"] not in sections:
                 raise elf.CorruptArtifactError(f"{path}: missing section {k['section']}")
@@ -114,10 +126,10 @@ class Artifact:
             target=meta["target"],
             dispatch=meta["dispatch"],
             kernels=kernels,
-            schedule=list(meta["schedule"]),
+            schedule=[Dispatch(d["kernel"], _args(d["args"])) for d in meta["schedule"]],
             pdis=pdis,
             pdi_ids={e["device"]: int(pid) for pid, e in meta["pdis"].items()},
-            buffers={n: _memref(b) for n, b in meta["buffers"].items()},
+            buffers={b["name"]: _memref(b) for b in meta["buffers"]},
             inputs=list(meta["inputs"]),
             outputs=list(meta["outputs"]),
             manifest=manifest,
@@ -133,6 +145,10 @@ class Artifact:
         from iron.runtime import runner
 
         return runner.load(self, device)
+
+
+def _args(entries: list[dict]) -> list[KernelArg]:
+    return [KernelArg(a["buffer"], _memref(a), a.get("offset", 0)) for a in entries]
 
 
 def _memref(entry: dict) -> ir.MemRefType:

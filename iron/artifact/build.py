@@ -137,9 +137,9 @@ def meta_json(ctx: _Context, kernels: list[dict], pdis: dict, sources: dict, bac
         "dispatch": fm.dispatch,
         "backend": backend,
         "kernels": kernels,
-        "schedule": [k.name for k in fm.schedule],
+        "schedule": [{"kernel": k.name, "args": args_json(k.args)} for k in fm.schedule],
         "pdis": pdis,
-        "buffers": {n: memref_json(t) for n, t in fm.buffers.items()},
+        "buffers": [{"name": n, **memref_json(t)} for n, t in fm.buffers.items()],  # in argument order
         "inputs": fm.inputs,
         "outputs": fm.outputs,
         "trace_options": fm.options.key(),
@@ -151,13 +151,16 @@ def meta_json(ctx: _Context, kernels: list[dict], pdis: dict, sources: dict, bac
     return json.dumps(meta, sort_keys=True, indent=1).encode()
 
 
+def args_json(args) -> list[dict]:
+    return [{"buffer": a.buffer, **memref_json(a.type), "offset": a.offset} for a in args]
+
+
 def kernel_entry(kernel, section: str | None) -> dict:
-    args = [{"buffer": a.buffer, **memref_json(a.type), "offset": a.offset} for a in kernel.args]
     return {
         "name": kernel.name,
         "device": kernel.device,
         "sequence": kernel.sequence,
-        "args": args,
+        "args": args_json(kernel.args),
         "section": section,
     }
 

@@ -52,6 +52,14 @@ TRACE_REGISTERS = {
 }
 
 EVENT_ID_MASK = 0x7F
+#: Event ids are 7 bits wide in core, memory and shim modules, 8 bits in memtiles
+#: (their ids reach 160); the register fields hold a whole byte either way.
+MEMTILE_EVENT_ID_MASK = 0xFF
+
+
+def event_mask(kind: str) -> int:
+    """Mask of an event id field in a ``kind`` module's trace/timer registers."""
+    return MEMTILE_EVENT_ID_MASK if kind == "memtile" else EVENT_ID_MASK
 
 
 def tile_address(col: int, row: int, offset: int) -> int:
@@ -66,17 +74,17 @@ def split_address(address: int) -> tuple[int, int, int]:
     return (address >> COL_SHIFT) & 0x7F, (address >> ROW_SHIFT) & 0x1F, address & OFFSET_MASK
 
 
-def _event(value: int, what: str) -> int:
-    if not 0 <= value <= EVENT_ID_MASK:
-        raise IronError(f"{what} event id {value} out of range 0..{EVENT_ID_MASK}")
+def _event(value: int, what: str, kind: str) -> int:
+    if not 0 <= value <= event_mask(kind):
+        raise IronError(f"{what} event id {value} out of range 0..{event_mask(kind)} for a {kind} module")
     return value
 
 
-def trace_control0(start_event: int, stop_event: int, mode: int = 0) -> int:
+def trace_control0(start_event: int, stop_event: int, mode: int = 0, kind: str = "core") -> int:
     """Trace_Control0: stop event [30:24], start event [22:16], mode [1:0] (0 = event-time)."""
     if mode not in (0, 1, 2):
         raise IronError(f"trace mode {mode} not in 0 (event-time), 1 (event-PC), 2 (execution)")
-    return _event(stop_event, "stop") << 24 | _event(start_event, "start") << 16 | mode
+    return _event(stop_event, "stop", kind) << 24 | _event(start_event, "start", kind) << 16 | mode
 
 
 def trace_control1(packet_type: int, packet_id: int) -> int:
@@ -86,18 +94,18 @@ def trace_control1(packet_type: int, packet_id: int) -> int:
     return packet_type << 12 | packet_id
 
 
-def trace_events(event_ids: list[int]) -> tuple[int, int]:
+def trace_events(event_ids: list[int], kind: str = "core") -> tuple[int, int]:
     """Trace_Event0/1 for up to 8 slots; slot 0 in the low byte of Trace_Event0."""
     if len(event_ids) > 8:
         raise IronError(f"{len(event_ids)} events; a trace unit has 8 slots")
-    ids = [_event(e, "trace") for e in event_ids] + [0] * (8 - len(event_ids))
+    ids = [_event(e, "trace", kind) for e in event_ids] + [0] * (8 - len(event_ids))
     pack = lambda four: sum(e << (8 * i) for i, e in enumerate(four))  # noqa: E731
     return pack(ids[:4]), pack(ids[4:])
 
 
-def unpack_trace_events(event0: int, event1: int) -> list[int]:
+def unpack_trace_events(event0: int, event1: int, kind: str = "core") -> list[int]:
     """The 8 slot event ids held by Trace_Event0/1."""
-    return [(w >> (8 * i)) & EVENT_ID_MASK for w in (event0, event1) for i in range(4)]
+    return [(w >> (8 * i)) & event_mask(kind) for w in (event0, event1) for i in range(4)]
 
 
 def port_selection(ports: list[tuple[int, bool]]) -> tuple[int, int]:
@@ -110,13 +118,14 @@ def port_selection(ports: list[tuple[int, bool]]) -> tuple[int, int]:
     return pack(fields[:4]), pack(fields[4:])
 
 
-def timer_control(reset_event: int) -> int:
-    """Timer_Control with Reset_Event [14:8] (0x7A00 = reset on event 122)."""
-    return _event(reset_event, "timer reset") << 8
+def timer_control(reset_event: int, kind: str = "core") -> int:
+    """Timer_Control with Reset_Event from bit 8 (0x7A00 = reset on event 122)."""
+    return _event(reset_event, "timer reset", kind) << 8
 
 
-def unpack_trace_control0(value: int) -> dict:
-    return {"mode": value & 3, "start": (value >> 16) & EVENT_ID_MASK, "stop": (value >> 24) & EVENT_ID_MASK}
+def unpack_trace_control0(value: int, kind: str = "core") -> dict:
+    mask = event_mask(kind)
+    return {"mode": value & 3, "start": (value >> 16) & mask, "stop": (value >> 24) & mask}
 
 
 def unpack_trace_control1(value: int) -> dict:

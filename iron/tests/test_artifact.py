@@ -114,7 +114,7 @@ def test_traced_single_operator_artifact(tmp_path):
     art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path)
     assert art.path.name.startswith("ElementwiseAdd_traced4096_") and art.traced
     assert (art.target, art.dispatch, art.backend) == ("npu2", "fused", "builtin")
-    assert list(art.kernels) == art.schedule == ["main:sequence"]
+    assert list(art.kernels) == [d.kernel for d in art.schedule] == ["main:sequence"]
     k = art.kernels["main:sequence"]
     assert [(a.buffer, a.type.shape, a.type.dtype, a.offset) for a in k.args] == [
         ("a", (1024,), "bf16", 0), ("b", (1024,), "bf16", 0), ("c", (1024,), "bf16", 0), ("trace", (4096,), "i8", 0),
@@ -164,7 +164,7 @@ def test_emulated_bugs_are_negative_controls(tmp_path):
 def test_separate_dispatch_binds_trace_slices(tmp_path):
     art = build(two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path)
     assert art.dispatch == "separate"
-    assert art.schedule == [
+    assert [d.kernel for d in art.schedule] == [
         "op0_ElementwiseAdd:sequence",
         f"{RESET_DEVICE}:sequence",
         "op0_ElementwiseAdd:sequence",

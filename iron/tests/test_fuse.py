@@ -330,3 +330,24 @@ def test_aie_package_parses_traced_module(stage):
     module = fm.module if stage == "fused" else materialize(fm)
     with aie_ir.Context(), aie_ir.Location.unknown():
         aie_ir.Module.parse(print_module(module))
+
+
+def test_memtile_and_shim_units():
+    """Memtile event ids are 8 bits (BROADCAST_15 = 157); the shim starts on its own user event."""
+    opts = traced(events={"core": ["INSTR_EVENT_0"], "memtile": ["PORT_RUNNING_0"], "shim": ["TRUE"]})
+    td = instrument(ElementwiseAdd(size=N).design("npu2"), opts, get_target("npu2"))
+    assert [(u.kind, u.column, u.row, u.packet_type) for u in td.units] == [
+        ("core", 0, 2, 0),
+        ("memtile", 0, 1, 3),
+        ("shim", 0, 0, 2),
+    ]
+    writes = {
+        (w.column, w.row, w.address): w.value
+        for w in td.design.runtime_sequence.body
+        if isinstance(w, ir.Write32)
+    }
+    assert writes[0, 1, 0x940D0] == (156 << 24) | (157 << 16)
+    assert writes[0, 1, 0x94000] == 157 << 8
+    assert writes[0, 1, 0xB0F00] == 0x20  # memtile port 0: DMA 0 master
+    assert writes[0, 0, 0x340D0] == (126 << 24) | (127 << 16)
+    assert writes[0, 0, 0x340D4] == (2 << 12) | 3

@@ -164,10 +164,13 @@ def _unit_program(units: list[TraceUnit]) -> list:
     ops = []
     for u in units:
         regs = registers.TRACE_REGISTERS[u.kind]
-        ev0, ev1 = registers.trace_events(u.event_ids)
+        ev0, ev1 = registers.trace_events(u.event_ids, u.kind)
         ops += [
             _write(
-                u.column, u.row, regs.trace_control0, registers.trace_control0(u.start_event, u.stop_event)
+                u.column,
+                u.row,
+                regs.trace_control0,
+                registers.trace_control0(u.start_event, u.stop_event, kind=u.kind),
             ),
             _write(
                 u.column, u.row, regs.trace_control1, registers.trace_control1(u.packet_type, u.packet_id)
@@ -182,7 +185,9 @@ def _unit_program(units: list[TraceUnit]) -> list:
                 _write(u.column, u.row, regs.port_select1, sel1),
             ]
         if u.kind != "shim":  # the shim timer is reset by the start broadcast program
-            ops.append(_write(u.column, u.row, regs.timer_control, registers.timer_control(u.start_event)))
+            ops.append(
+                _write(u.column, u.row, regs.timer_control, registers.timer_control(u.start_event, u.kind))
+            )
     return ops
 
 

@@ -1,0 +1,158 @@
+"""Runner API: load an artifact on a device, call it with numpy arrays, read the trace.
+
+::
+
+    run = iron.runtime.runner.load(artifact, device="auto")   # or artifact.load()
+    c = run(a, b)            # positional in artifact.inputs order, or run(a=..., b=...)
+    run.trace                # DecodedTrace of the last run (None when untraced)
+    run.capture.save("t.npz")
+
+``auto`` picks ``xrt`` when pyxrt imports, an NPU device opens and the artifact
+was compiled by aiecc; otherwise ``sim``. The choice is reported once per
+process and kept in ``run.device``.
+
+Host buffers: one per named buffer of the artifact (inputs, outputs,
+intermediates and the trace buffer). Each kernel argument is bound to
+``[offset, offset + size)`` of its buffer, so separate dispatch binds each
+call site's trace argument to its slice of the one host trace buffer and the
+capture has the same layout in both dispatch modes.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import numpy as np
+
+from iron.errors import IronError
+from iron.mlir import ir
+
+log = logging.getLogger("iron.runtime")
+DEVICES = ("auto", "sim", "xrt")
+TRACE_BUFFER = "trace"
+_announced: set[str] = set()
+
+
+class RunError(IronError):
+    """Bad inputs to a runner call, or a device that cannot run the artifact."""
+
+
+def numpy_dtype(mlir_dtype: str) -> np.dtype:
+    """Host dtype of an MLIR element type (bf16 is carried as uint16 bit patterns)."""
+    return np.dtype(np.uint16) if mlir_dtype == "bf16" else np.dtype(ir.DTYPES[mlir_dtype])
+
+
+def _announce(key: str, message: str) -> None:
+    """Log every choice; print the first one per device and reason on stderr."""
+    log.info(message)
+    if key not in _announced:
+        _announced.add(key)
+        print(f"iron: {message}", file=sys.stderr)
+
+
+def choose_device(artifact, device: str = "auto") -> tuple[str, str]:
+    """``(device, reason)`` for ``device`` in ``auto | sim | xrt``."""
+    if device not in DEVICES:
+        raise RunError(f"device={device!r}; accepted: {', '.join(DEVICES)}")
+    if device != "auto":
+        return device, "requested"
+    if artifact.backend == "builtin":
+        return "sim", "the artifact was built by iron's built-in lowering (no aiecc), which only sim runs"
+    from iron.runtime import xrt
+
+    ok, why = xrt.probe()
+    if not ok:
+        return "sim", why
+    return "xrt", "pyxrt and an NPU are present"
+
+
+def load(artifact, device: str = "auto") -> "Runner":
+    """A :class:`Runner` for ``artifact`` on ``device`` (``auto``, ``sim`` or ``xrt``)."""
+    name, reason = choose_device(artifact, device)
+    if name == "sim":
+        from iron.runtime.sim.backend import SimBackend
+
+        backend = SimBackend(artifact)
+    else:
+        from iron.runtime.xrt import XrtBackend
+
+        backend = XrtBackend(artifact)
+    if device == "auto":
+        _announce(f"{name}: {reason}", f"running {artifact.name} on {name} ({reason})")
+    return Runner(artifact, backend, name)
+
+
+class Runner:
+    """A loaded artifact. Call it with the inputs; read ``trace``/``capture`` after."""
+
+    def __init__(self, artifact, backend, device: str):
+        self.artifact = artifact
+        self.backend = backend
+        self.device = device
+        self.capture = None  # iron.trace.capture.Capture of the last traced run
+        self.raw_trace: np.ndarray | None = None  # uint32 words of the last run's trace buffer
+
+    @property
+    def trace(self):
+        """Decoded trace of the last run (``None`` before a run or when untraced)."""
+        return None if self.capture is None else self.capture.decode()
+
+    def __call__(self, *inputs, **named):
+        arrays = self.check_inputs(inputs, named)
+        outputs, trace = self.backend.run(arrays)
+        art = self.artifact
+        if art.manifest is not None and trace is not None:
+            from iron.trace.capture import Capture
+
+            self.raw_trace = np.frombuffer(bytes(trace), dtype="<u4").astype(np.uint32)
+            self.capture = Capture(art.manifest, self.raw_trace)
+        else:
+            self.raw_trace = self.capture = None
+        result = []
+        for name in art.outputs:
+            t = art.buffers[name]
+            raw = np.frombuffer(bytes(outputs[name]), dtype=np.uint8)
+            result.append(raw.view(numpy_dtype(t.dtype)).reshape(t.shape).copy())
+        return result[0] if len(result) == 1 else tuple(result)
+
+    def check_inputs(self, inputs: tuple, named: dict) -> dict[str, np.ndarray]:
+        """Match inputs to the artifact's input buffers; shape and dtype must be exact."""
+        art = self.artifact
+        want = list(art.inputs)
+        if inputs and named:
+            raise RunError(f"{art.name}: pass inputs either positionally or by name, not both")
+        if named:
+            unknown = sorted(set(named) - set(want))
+            missing = [n for n in want if n not in named]
+            if unknown or missing:
+                raise RunError(
+                    f"{art.name}: inputs are {', '.join(want)}"
+                    + (f"; unknown: {', '.join(unknown)}" if unknown else "")
+                    + (f"; missing: {', '.join(missing)}" if missing else "")
+                )
+            values = [named[n] for n in want]
+        else:
+            if len(inputs) != len(want):
+                raise RunError(
+                    f"{art.name} takes {len(want)} input(s) ({', '.join(want)}); got {len(inputs)}"
+                )
+            values = list(inputs)
+        out = {}
+        for name, value in zip(want, values):
+            t = art.buffers[name]
+            dt = numpy_dtype(t.dtype)
+            arr = np.asarray(value)
+            if arr.dtype != dt:
+                hint = (
+                    " (bf16 is passed as uint16 bit patterns, e.g. iron.operators._bf16.to_bf16)"
+                    if t.dtype == "bf16"
+                    else ""
+                )
+                raise RunError(f"{art.name}: input {name!r} must be {dt} for {t}; got {arr.dtype}{hint}")
+            if tuple(arr.shape) != tuple(t.shape):
+                raise RunError(
+                    f"{art.name}: input {name!r} must have shape {tuple(t.shape)} ({t}); got {arr.shape}"
+                )
+            out[name] = np.ascontiguousarray(arr)
+        return out

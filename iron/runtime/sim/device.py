@@ -1,0 +1,432 @@
+"""The sim device: executes kernels' transaction streams as the NPU firmware would.
+
+State lives across kernel dispatches (that is the point: stale state between
+consecutive runs is what must be modelled): the loaded PDI, a register file
+per tile, shim BDs (registers ``0x1D000 + 0x20 * n``), channel task queues with
+their in-flight tasks, trace units.
+
+Op semantics:
+
+* WRITE / MASKWRITE / BLOCKWRITE store into the register file. Side effects:
+  a Task_Queue write pushes a task (a snapshot of the BD at push time, see
+  :mod:`.dma`); an Event_Generate write raises that event on its module and
+  every broadcast whose Event_Broadcast register holds it, on every tile of the
+  loaded device (how the shim starts and stops all trace units).
+* DDR_PATCH writes ``address(bound buffer arg_idx) + arg_plus`` into the
+  register (and the high address bits into BD word 2 when the register is a
+  shim BD's word 1). Each bound buffer has a distinct fake host address. An
+  unbound index is a :class:`SimError` naming the op and the argument; so is a
+  task whose BD reaches outside the buffer its address was patched to.
+* LOADPDI: the firmware skips reloading the PDI that is already loaded.
+  Loading another one reconfigures: registers wiped, DMA channels reset (queued
+  and in-flight tasks dropped), trace units dropped, the payload's operator and
+  packet routes installed.
+* SYNC consumes a task-complete token of its channel; if none can ever come
+  (the awaited task never completes), :class:`SimError` instead of a hang.
+* MASKPOLL must already hold (sim has no concurrent agent that could change it).
+
+Data rule: the loaded operator runs when a SYNC waits on one of its streams'
+channels (or at the end of the kernel) and every stream has a queued task.
+Inputs are read from the MM2S tasks of their streams (each task's bytes land at
+its byte offset within its host buffer), outputs come from the operator's
+numpy reference and are written through the S2MM tasks of the output streams,
+which then complete. The traced tiles' activity (:mod:`.activity`) happens at
+that moment and lands in every running trace unit.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from iron.artifact.pdi import DevicePayload
+from iron.lower import txn
+from iron.runtime.sim import activity as act_model
+from iron.runtime.sim import trace_unit as tu
+from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task
+from iron.runtime.sim.errors import SimError
+from iron.runtime.sim.memory import HostBuffer
+from iron.target import events, registers, shim_dma
+from iron.target.geometry import SHIM_ROW, get_target
+
+#: Nominal cycles per control op (only orders events in time).
+OP_CYCLES = 8
+#: Trace port of each unit kind on its tile's stream switch (DESIGN.md 4).
+TRACE_PORT = {"core": 0, "mem": 1, "memtile": 0, "shim": 0}
+_BROADCASTS = 16
+_STATUS_REGISTERS = {shim_dma.channel_status(d, c): (d, c) for d in shim_dma.DIRECTIONS for c in (0, 1)}
+_RUNNING_BIT, _QUEUE_SIZE_SHIFT = 19, 20  # shim_dma.STATUS_FIELDS
+
+
+def _op_text(i: int, op) -> str:
+    return f"op #{i} {type(op).__name__}({txn.format_op(op)})"
+
+
+class SimDevice:
+    """One NPU partition as sim models it. See the module docstring."""
+
+    def __init__(self, target="npu2", operators: Mapping[str, object] | None = None):
+        self.target = get_target(target)
+        self._operator_override = dict(operators or {})
+        self.reset()
+
+    # ------------------------------------------------------------------ state
+    def reset(self) -> None:
+        """Power-on state: nothing loaded."""
+        self.loaded: int | None = None
+        self.now = 0
+        self.calls: dict[str, int] = {}  # device symbol -> operator executions
+        self.log: list[str] = []
+        #: One entry per stop event that flushed units: the units it stopped (with their records).
+        self.flushed: list[list[tu.Unit]] = []
+        self._reconfigure(None)
+
+    def _reconfigure(self, payload: DevicePayload | None) -> None:
+        self.payload = payload
+        self.regs: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
+        self.channels: dict[ChannelKey, Channel] = {}
+        self.units: dict[tu.UnitKey, tu.Unit] = {}
+        self.timer_base: dict[tu.UnitKey, int] = {}
+        self.patches: dict[int, tuple[str, int, HostBuffer]] = {}  # register -> (op text, arg, buffer)
+        self.streams: dict[ChannelKey, list[tuple[int, str]]] = {}
+        self.tiles: list[tuple[int, int]] = []
+        if payload is not None:
+            alloc = {s: (int(col), d.lower(), int(ch)) for s, d, ch, col in payload.allocations}
+            for arg, symbol in payload.streams:
+                if symbol not in alloc:
+                    raise SimError(f"PDI {payload.symbol}: stream on unknown allocation @{symbol}")
+                self.streams.setdefault(alloc[symbol], []).append((int(arg), symbol))
+            self.tiles = [tuple(t) for t in payload.tiles]
+
+    def channel(self, key: ChannelKey) -> Channel:
+        if key not in self.channels:
+            self.channels[key] = Channel(key)
+        return self.channels[key]
+
+    def operator(self):
+        """The loaded device's operator object (None for an empty device)."""
+        if self.payload is None or self.payload.operator is None:
+            return None
+        sym = self.payload.symbol
+        if sym not in self._operator_override:
+            self._operator_override[sym] = self.payload.build_operator()
+        return self._operator_override[sym]
+
+    # ------------------------------------------------------------------ run
+    def run(
+        self,
+        control: bytes,
+        args: Sequence[HostBuffer | None],
+        pdis: Mapping[int, DevicePayload],
+        kernel: str = "kernel",
+    ) -> None:
+        """Execute one kernel's transaction binary with host buffers ``args`` bound."""
+        header, ops = txn.decode(control)
+        if header.dev_gen != self.target.dev_gen:
+            raise SimError(
+                f"kernel {kernel!r}: transaction header says device generation {header.dev_gen}, "
+                f"sim models {self.target.name} ({self.target.dev_gen})"
+            )
+        self._kernel, self._args, self._pdis = kernel, list(args), pdis
+        for i, op in enumerate(ops):
+            self.now += OP_CYCLES
+            self._op(i, op)
+        if self._all_streams_pending():
+            self._execute(f"end of kernel {kernel!r}")
+
+    def _op(self, i: int, op) -> None:
+        if isinstance(op, txn.Write):
+            self._store(i, op, op.address, op.value)
+        elif isinstance(op, txn.MaskWrite):
+            old = self._read(op.address)
+            self._store(i, op, op.address, (old & ~op.mask) | (op.value & op.mask))
+        elif isinstance(op, txn.BlockWrite):
+            for k, word in enumerate(op.data):
+                self._store(i, op, op.address + 4 * k, word)
+        elif isinstance(op, txn.DdrPatch):
+            self._patch(i, op)
+        elif isinstance(op, txn.LoadPdi):
+            self._load_pdi(i, op)
+        elif isinstance(op, txn.Sync):
+            self._sync(i, op)
+        elif isinstance(op, txn.MaskPoll):
+            value = self._read(op.address)
+            if value & op.mask != op.value & op.mask:
+                raise SimError(
+                    f"kernel {self._kernel!r}: {_op_text(i, op)} would poll forever: register "
+                    f"0x{op.address:08x} holds 0x{value:08x}"
+                )
+        # NOOP and PREEMPT do nothing here.
+
+    # ------------------------------------------------------------------ registers
+    def _split(self, i: int, op, address: int) -> tuple[int, int, int]:
+        col, row, off = registers.split_address(address)
+        if col >= self.target.max_columns or row >= self.target.rows:
+            raise SimError(
+                f"kernel {self._kernel!r}: {_op_text(i, op)} writes tile ({col},{row}), outside "
+                f"the {self.target.name} array ({self.target.max_columns} columns x {self.target.rows} rows)"
+            )
+        return col, row, off
+
+    def _read(self, address: int) -> int:
+        col, row, off = registers.split_address(address)
+        if row == SHIM_ROW and off in _STATUS_REGISTERS:
+            d, c = _STATUS_REGISTERS[off]
+            ch = self.channels.get((col, d, c))
+            n = len(ch.queue) if ch else 0
+            return (n and 1 << _RUNNING_BIT) | min(n, 7) << _QUEUE_SIZE_SHIFT
+        return self.regs[col, row].get(off, 0)
+
+    def _store(self, i: int, op, address: int, value: int) -> None:
+        col, row, off = self._split(i, op, address)
+        self.regs[col, row][off] = value & 0xFFFFFFFF
+        self.patches.pop(address, None)
+        if row == SHIM_ROW and off in QUEUE_REGISTERS:
+            self._push(i, op, col, *QUEUE_REGISTERS[off], value)
+            return
+        kind = tu.register_kind(row, off)
+        if kind is not None and off == registers.TRACE_REGISTERS[kind].event_generate:
+            self._generate(col, row, kind, value & registers.event_mask(kind))
+
+    def _patch(self, i: int, op: txn.DdrPatch) -> None:
+        args = self._args
+        if op.arg_idx >= len(args) or args[op.arg_idx] is None:
+            bound = ", ".join(f"{k} {b.name!r}" for k, b in enumerate(args) if b is not None) or "none"
+            raise SimError(
+                f"kernel {self._kernel!r}: {_op_text(i, op)} patches against argument {op.arg_idx}, "
+                f"which is not bound (bound host buffers: {bound})"
+            )
+        buf = args[op.arg_idx]
+        host = buf.address + op.arg_plus
+        col, row, off = self._split(i, op, op.address)
+        self._store(i, op, op.address, host & 0xFFFFFFFF)
+        rel = off - shim_dma.SHIM_BD_BASE
+        if (
+            row == SHIM_ROW
+            and 0 <= rel < shim_dma.SHIM_BD_STRIDE * shim_dma.SHIM_BD_COUNT
+            and rel % 0x20 == 4
+        ):
+            # The 64-bit address: high bits go to BD word 2 [15:0] (BASE_ADDRESS_HIGH).
+            word2 = self.regs[col, row].get(off + 4, 0)
+            self.regs[col, row][off + 4] = (word2 & ~0xFFFF) | ((host >> 32) & 0xFFFF)
+        self.patches[op.address] = (_op_text(i, op), op.arg_idx, buf)
+
+    # ------------------------------------------------------------------ DMA
+    def _push(self, i: int, op, col: int, direction: str, channel: int, value: int) -> None:
+        q = shim_dma.unpack_task_queue(value)
+        bd_id = q["start_bd"]
+        base = shim_dma.bd_address(bd_id)
+        words = [self.regs[col, SHIM_ROW].get(base + 4 * k, 0) for k in range(shim_dma.SHIM_BD_WORDS)]
+        bd = shim_dma.unpack_bd(words, arch=self.target.name)
+        key = (col, direction, channel)
+        where = f"kernel {self._kernel!r}: {_op_text(i, op)} pushes BD {bd_id} on shim ({col},0) {direction.upper()} {channel}"
+        if not bd["valid_bd"]:
+            raise SimError(f"{where}, but the BD is not valid (never written since the last PDI load?)")
+        if bd["use_next_bd"]:
+            raise SimError(f"{where}: BD chaining (use_next_bd) is not modelled by sim")
+        address = bd["address_high"] << 32 | bd["buffer_offset"]
+        nbytes = bd["buffer_length"] * 4
+        word1 = registers.tile_address(col, SHIM_ROW, base + 4)
+        patch = self.patches.get(word1)
+        if patch is not None:
+            ptext, arg, buf = patch
+            if not buf.contains(address, nbytes):
+                raise SimError(
+                    f"{where}: {nbytes} bytes at byte {address - buf.address} of argument {arg} "
+                    f"({buf.name!r}, {buf.size} bytes; address patched by {ptext}) reach outside the buffer"
+                )
+        else:
+            buf = next((b for b in self._args if b is not None and b.contains(address, nbytes)), None)
+            if buf is None:
+                raise SimError(
+                    f"{where}: its {nbytes} bytes at host address 0x{address:x} are in no bound host buffer "
+                    "(no DDR_PATCH set the BD address)"
+                )
+        task = Task(bd_id, buf, address - buf.address, nbytes, q["repeat"], q["issue_token"],
+                    bool(bd["enable_packet"]), f"op #{i} of {self._kernel!r}")  # fmt: skip
+        self.channel(key).push(task)
+
+    def _sync(self, i: int, op: txn.Sync) -> None:
+        direction = "s2mm" if op.direction == 0 else "mm2s"
+        key = (op.column, direction, op.channel)
+        where = f"kernel {self._kernel!r}: {_op_text(i, op)}"
+        if op.row != SHIM_ROW:
+            raise SimError(f"{where}: sim models SYNC on shim channels only")
+        ch = self.channel(key)
+        if ch.tokens == 0 and key in self.streams:
+            self._execute(where)
+        if ch.tokens > 0:
+            ch.tokens -= 1
+            return
+        if ch.active is not None:
+            why = f"its active task {ch.active.describe()} stays active until its length is filled" + (
+                f"; {len(ch.queue) - 1} task(s) wait behind it" if len(ch.queue) > 1 else ""
+            )
+        else:
+            why = "no queued task will issue a task-complete token"
+        raise SimError(f"{where} waits on {ch.name} forever: {why}")
+
+    # ------------------------------------------------------------------ PDI
+    def _load_pdi(self, i: int, op: txn.LoadPdi) -> None:
+        if op.pdi_id == self.loaded:
+            self.log.append(f"{self._kernel}: op #{i} LOADPDI {op.pdi_id} skipped (already loaded)")
+            return
+        payload = self._pdis.get(op.pdi_id)
+        if payload is None:
+            raise SimError(
+                f"kernel {self._kernel!r}: {_op_text(i, op)}: no PDI with id {op.pdi_id} in the artifact "
+                f"(ids: {sorted(self._pdis)})"
+            )
+        self.log.append(f"{self._kernel}: op #{i} LOADPDI {op.pdi_id} ({payload.symbol}): reconfigure")
+        self.loaded = op.pdi_id
+        self._reconfigure(payload)
+
+    # ------------------------------------------------------------------ events and trace
+    def _generate(self, col: int, row: int, kind: str, eid: int) -> None:
+        """Event ``eid`` on one module, plus the broadcasts that module maps it to."""
+        stopped: list[tu.Unit] = []
+        self._event(col, row, kind, eid, stopped)
+        regs = registers.TRACE_REGISTERS[kind]
+        for n in range(_BROADCASTS):
+            if eid and self.regs[col, row].get(regs.event_broadcast(n)) == eid:
+                for c, r in self.tiles:
+                    for k in tu.module_kinds(r):
+                        self._event(c, r, k, events.broadcast_event(k, n), stopped)
+        if stopped:
+            self._flush(stopped)
+
+    def _event(self, col: int, row: int, kind: str, eid: int, stopped: list) -> None:
+        key = (col, row, kind)
+        regs = self.regs[col, row]
+        if tu.timer_reset_event(regs, kind) == eid:
+            self.timer_base[key] = self.now
+        unit = self.units.get(key)
+        if unit is not None and unit.running:
+            if eid == unit.stop_event:
+                unit.running = False
+                stopped.append(unit)
+            return
+        cfg = tu.configured(regs, kind)
+        if cfg is not None and cfg["start"] == eid:
+            self.units[key] = tu.Unit(
+                col, row, kind, cfg["start"], cfg["stop"], cfg["packet_type"], cfg["packet_id"],
+                cfg["slots"], origin=self.now, start_timer=self.now - self.timer_base.get(key, 0),
+            )  # fmt: skip
+
+    def _route(self, unit: tu.Unit) -> ChannelKey | None:
+        want = [unit.column, unit.row, "Trace", TRACE_PORT[unit.kind]]
+        for flow in self.payload.packet_flows if self.payload else ():
+            dest = flow["dest"]
+            if (
+                flow["id"] == unit.packet_id
+                and list(flow["source"]) == want
+                and dest[2] == "DMA"
+                and dest[1] == SHIM_ROW
+            ):
+                return (int(dest[0]), "s2mm", int(dest[3]))
+        return None
+
+    def _flush(self, units: list[tu.Unit]) -> None:
+        """Stopped units send their packets along their routes into host memory."""
+        from iron.trace import encode
+
+        per_channel: dict[ChannelKey, list[np.ndarray]] = {}
+        self.flushed.append(list(units))
+        for unit in units:
+            route = self._route(unit)
+            if route is None:
+                self.log.append(
+                    f"{unit.kind}({unit.column},{unit.row}) packet id {unit.packet_id}: no route; dropped"
+                )
+                continue
+            per_channel.setdefault(route, []).append(tu.packet_words(unit, self.target.column_offset))
+        for key, parts in per_channel.items():
+            words = np.asarray(encode.interleave(parts), dtype="<u4")
+            ch = self.channel(key)
+            written = ch.write(words.view(np.uint8))
+            if written < words.nbytes:
+                self.log.append(f"{ch.name}: {words.nbytes - written} trace bytes dropped (no task room)")
+
+    # ------------------------------------------------------------------ the operator
+    def _all_streams_pending(self) -> bool:
+        return (
+            bool(self.streams)
+            and self.operator() is not None
+            and all(self.channels.get(k) is not None and self.channels[k].queue for k in self.streams)
+        )
+
+    def _execute(self, where: str) -> None:
+        op = self.operator()
+        if op is None:
+            return
+        missing = [
+            (k, s)
+            for k, ss in self.streams.items()
+            for s in ss
+            if not (self.channels.get(k) and self.channels[k].queue)
+        ]
+        if missing:
+            (col, d, c), (arg, sym) = missing[0]
+            raise SimError(
+                f"{where} waits forever: operator {self.payload.operator} of @{self.payload.symbol} cannot run, "
+                f"stream @{sym} (argument {arg}) has no task queued on shim ({col},0) {d.upper()} {c}"
+            )
+        specs = op.arg_spec()
+        tasks_of: dict[int, list[tuple[Channel, Task]]] = defaultdict(list)
+        for key, ss in self.streams.items():
+            ch = self.channels[key]
+            for arg, _sym in ss:
+                tasks_of[arg] += [(ch, t) for t in ch.queue]
+        inputs = []
+        for a, spec in enumerate(specs):
+            if spec.direction == "out":
+                continue
+            data = np.zeros(spec.nbytes, dtype=np.uint8)
+            for _ch, t in tasks_of.get(a, []):
+                self._check_span(where, spec, a, t)
+                data[t.offset : t.offset + t.length] = t.buffer.data[t.offset : t.offset + t.length]
+            inputs.append(data.view(spec.numpy_dtype).reshape(spec.shape))
+        outs = op.reference(*inputs)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        out_specs = [(a, s) for a, s in enumerate(specs) if s.direction != "in"]
+        if len(outs) != len(out_specs):
+            raise SimError(
+                f"{type(op).__name__}.reference returned {len(outs)} outputs for {len(out_specs)} output arguments"
+            )
+        for (a, spec), value in zip(out_specs, outs):
+            raw = (
+                np.ascontiguousarray(np.asarray(value).astype(spec.numpy_dtype, copy=False))
+                .view(np.uint8)
+                .reshape(-1)
+            )
+            for _ch, t in tasks_of.get(a, []):
+                self._check_span(where, spec, a, t)
+                t.buffer.data[t.offset : t.offset + t.length] = raw[t.offset : t.offset + t.length]
+        for key in self.streams:
+            ch = self.channels[key]
+            for t in list(ch.queue):
+                ch.complete(t)
+        self._activity(op)
+
+    def _check_span(self, where, spec, arg: int, t: Task) -> None:
+        if t.offset + t.length > spec.nbytes:
+            raise SimError(
+                f"{where}: task {t.describe()} moves bytes {t.offset}..{t.offset + t.length} of argument {arg} "
+                f"({spec.name}, {spec.nbytes} bytes): outside the argument"
+            )
+
+    def _activity(self, op) -> None:
+        sym = self.payload.symbol
+        call = self.calls.get(sym, 0)
+        self.calls[sym] = call + 1
+        model = op.activity(self.target)
+        for unit in self.units.values():
+            if not unit.running:
+                continue
+            occ = act_model.occurrences(
+                model, unit.kind, act_model.seed_for(sym, call, unit.column, unit.row)
+            )
+            unit.records += act_model.records(occ, unit.kind, unit.slot_ids, unit.origin - self.now)
+        self.now += act_model.duration(model)

@@ -1,0 +1,102 @@
+"""Trace units: configured by register writes, started and stopped by events.
+
+A unit exists for a module (core, core-tile memory module, memtile, shim) once
+its Trace_Control0 holds a start event. Its configuration is read from the
+register file when it starts (registers: :data:`iron.target.registers.TRACE_REGISTERS`):
+start/stop events from Trace_Control0, packet type and id from Trace_Control1,
+the 8 slot event ids from Trace_Event0/1. A running unit keeps the activity
+events that match its slots; on its stop event it hands its frames, encoded
+and packetized with the real header, to the device for routing. A
+reconfiguration wipes the registers and drops every unit: a unit whose
+registers were never (re)written records nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from iron.target import registers
+from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
+
+UnitKey = tuple[int, int, str]  # (column, row, kind), design-relative column
+
+_REGS = registers.TRACE_REGISTERS
+
+
+def module_kinds(row: int) -> tuple[str, ...]:
+    """Module kinds with trace units on a tile of ``row``."""
+    if row == SHIM_ROW:
+        return ("shim",)
+    if row == MEMTILE_ROW:
+        return ("memtile",)
+    return ("core", "mem")
+
+
+def register_kind(row: int, offset: int) -> str | None:
+    """The module kind whose trace/event register sits at ``offset`` (None: not one)."""
+    for kind in module_kinds(row):
+        r = _REGS[kind]
+        if r.timer_control <= offset <= r.trace_event1 + 4:
+            return kind
+    return None
+
+
+@dataclass
+class Unit:
+    """A started trace unit and what it recorded."""
+
+    column: int
+    row: int
+    kind: str
+    start_event: int
+    stop_event: int
+    packet_type: int
+    packet_id: int
+    slot_ids: list[int]
+    origin: int  # device cycle of the start event
+    start_timer: int  # the module timer at start (carried by the Start frame)
+    records: list[tuple[int, int]] = field(default_factory=list)  # (cycles since start, slot mask)
+    running: bool = True
+
+    @property
+    def key(self) -> UnitKey:
+        return self.column, self.row, self.kind
+
+
+def configured(tile_regs: dict[int, int], kind: str) -> dict | None:
+    """The unit configuration held by one module's registers (None: no start event)."""
+    r = _REGS[kind]
+    c0 = tile_regs.get(r.trace_control0, 0)
+    ctl0 = registers.unpack_trace_control0(c0, kind)
+    if ctl0["start"] == 0:
+        return None
+    ctl1 = registers.unpack_trace_control1(tile_regs.get(r.trace_control1, 0))
+    slots = registers.unpack_trace_events(
+        tile_regs.get(r.trace_event0, 0), tile_regs.get(r.trace_event1, 0), kind
+    )
+    return {
+        "start": ctl0["start"],
+        "stop": ctl0["stop"],
+        "mode": ctl0["mode"],
+        "packet_type": ctl1["packet_type"],
+        "packet_id": ctl1["packet_id"],
+        "slots": slots,
+    }
+
+
+def timer_reset_event(tile_regs: dict[int, int], kind: str) -> int:
+    """Reset event of the module's Timer_Control (Reset_Event from bit 8; 0 = none)."""
+    return (tile_regs.get(_REGS[kind].timer_control, 0) >> 8) & registers.event_mask(kind)
+
+
+def packet_words(unit: Unit, column_offset: int) -> np.ndarray:
+    """The unit's trace as 8-word packets (header with the absolute column)."""
+    from iron.trace import encode
+
+    payload = encode.encode_unit(unit.records, start_timer=unit.start_timer)
+    return np.asarray(
+        encode.packetize(unit.column + column_offset, unit.row, unit.packet_type, unit.packet_id, payload),
+        dtype=np.uint32,
+    )

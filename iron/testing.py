@@ -1,0 +1,162 @@
+"""Helpers for operator tests, and tracing inside pytest.
+
+:func:`check_operator` builds an operator (or a :class:`iron.Sequence`) untraced,
+runs it on sim and compares with the numpy reference. When tracing is on in
+the environment (``IRON_TRACE_SIZE``, see :mod:`iron.options`) it also builds
+and runs it traced and checks that
+
+* traced outputs equal untraced outputs bitwise,
+* every slice decodes with status ``ok`` and holds only its own call's units,
+
+then writes ``trace.json`` (Perfetto) and ``summary.txt`` under
+``IRON_TRACE_DIR/<test node id>/``. The ``check_operator`` fixture of
+``iron/tests/conftest.py`` passes the pytest request along::
+
+    def test_add(check_operator):
+        check_operator(ElementwiseAdd(4096))
+
+Documented traced run of the suite: ``IRON_TRACE_SIZE=65536 IRON_TRACE_NTILES=4 pytest iron/tests``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from iron import options as opts_mod
+from iron.fuse import Sequence, as_sequence
+
+
+class CheckError(AssertionError):
+    """An operator check failed (outputs differ, a slice is bad ...)."""
+
+
+@dataclass
+class CheckResult:
+    outputs: tuple  # untraced outputs, in the artifact's output order
+    traced_outputs: tuple | None = None
+    trace: object | None = None  # DecodedTrace of the traced run
+    trace_dir: Path | None = None
+
+
+def slug(text: str) -> str:
+    """A file-system-safe name for a pytest node id."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "test"
+
+
+def example_inputs(seq: Sequence, seed: int = 0) -> dict[str, np.ndarray]:
+    """Inputs of a sequence from the ``example_inputs`` of the step that reads each first."""
+    out: dict[str, np.ndarray] = {}
+    for op, *names in seq.steps:
+        specs = op.arg_spec()
+        ins = [(n, s) for n, s in zip(names, specs) if s.direction != "out"]
+        if not any(n in seq.inputs and n not in out for n, _ in ins):
+            continue
+        values = op.example_inputs(seed)
+        for (n, _s), v in zip(ins, values):
+            if n in seq.inputs and n not in out:
+                out[n] = np.asarray(v)
+    return {n: out[n] for n in seq.inputs}
+
+
+def reference(seq: Sequence, inputs: dict[str, np.ndarray]) -> tuple:
+    """Outputs of a sequence by chaining every step's numpy reference."""
+    env = dict(inputs)
+    for op, *names in seq.steps:
+        specs = op.arg_spec()
+        args = [env[n] for n, s in zip(names, specs) if s.direction != "out"]
+        outs = op.reference(*args)
+        outs = outs if isinstance(outs, tuple) else (outs,)
+        for n, v in zip([n for n, s in zip(names, specs) if s.direction != "in"], outs):
+            env[n] = v
+    return tuple(env[n] for n in seq.outputs)
+
+
+def same_bits(a, b) -> bool:
+    a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
+    return (
+        a.shape == b.shape and a.dtype == b.dtype and a.view(np.uint8).tobytes() == b.view(np.uint8).tobytes()
+    )
+
+
+def check_slices(trace) -> None:
+    """Every slice decodes ``ok`` and every unit in it is one of the slice's configured units."""
+    for s in trace.slices:
+        if s.status != "ok":
+            raise CheckError(f"trace slice {s.label}: status {s.status} ({s.diagnostics})")
+        stray = [u.label for u in s.units if u.unit is None]
+        if stray:
+            raise CheckError(
+                f"trace slice {s.label} holds units of another call or design: {', '.join(stray)}"
+            )
+        if not s.units:
+            raise CheckError(f"trace slice {s.label} holds no unit data")
+
+
+def _as_tuple(x) -> tuple:
+    return x if isinstance(x, tuple) else (x,)
+
+
+def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "npu2", cache_dir=None,
+                   dispatch: str = "auto") -> CheckResult:  # fmt: skip
+    """Run untraced on sim and compare with the reference; traced too when the environment says so.
+
+    ``inputs``: arrays in input order, or a dict by name; default: the
+    operators' ``example_inputs(0)``. ``request``: pytest's request (names the
+    trace output directory). Raises :class:`CheckError` on any mismatch.
+    """
+    from iron.artifact.build import build
+
+    seq = as_sequence(op_or_sequence)
+    if inputs is None:
+        named = example_inputs(seq)
+    elif isinstance(inputs, dict):
+        named = dict(inputs)
+    else:
+        named = dict(zip(seq.inputs, inputs))
+    ordered = [named[n] for n in seq.inputs]
+    expected = reference(seq, named)
+
+    plain = build(op_or_sequence, trace=False, target=target, cache_dir=cache_dir, dispatch=dispatch)
+    outputs = _as_tuple(plain.load("sim")(*ordered))
+    for name, got, want in zip(seq.outputs, outputs, expected):
+        if not same_bits(got, np.asarray(want).astype(got.dtype, copy=False).reshape(got.shape)):
+            bad = int(np.count_nonzero(got != np.asarray(want).reshape(got.shape)))
+            raise CheckError(f"{seq.name}: output {name!r} differs from the reference in {bad} element(s)")
+    result = CheckResult(outputs)
+
+    options = opts_mod.resolve()
+    if not options.enabled:
+        return result
+    traced = build(op_or_sequence, trace=True, trace_size=options.size, ntiles=options.ntiles, target=target,
+                   cache_dir=cache_dir, dispatch=dispatch)  # fmt: skip
+    runner = traced.load("sim")
+    t_outputs = _as_tuple(runner(*ordered))
+    for name, a, b in zip(seq.outputs, outputs, t_outputs):
+        if not same_bits(a, b):
+            raise CheckError(f"{seq.name}: traced output {name!r} differs from the untraced run")
+    trace = runner.trace
+    result.traced_outputs, result.trace = t_outputs, trace
+    node = request.node.nodeid if request is not None else seq.name
+    out = Path(options.out_dir) / slug(node)
+    out.mkdir(parents=True, exist_ok=True)
+    trace.to_perfetto(out / "trace.json")
+    (out / "summary.txt").write_text(trace.summary())
+    runner.capture.save(out / "capture.npz")
+    result.trace_dir = out
+    check_slices(trace)
+    return result
+
+
+__all__ = [
+    "CheckError",
+    "CheckResult",
+    "check_operator",
+    "check_slices",
+    "example_inputs",
+    "reference",
+    "same_bits",
+]

@@ -1,0 +1,142 @@
+"""Runner API on sim: input checks, outputs, trace/capture, device choice, sub-buffer binding.
+
+Trace settings are explicit arguments, never the environment.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from iron import Sequence, testing
+from iron.artifact.build import build
+from iron.operators import ElementwiseAdd, ElementwiseMul
+from iron.operators._bf16 import from_bf16
+from iron.runtime import runner
+from iron.runtime.runner import RunError
+
+N = 2048
+ADD = ElementwiseAdd(N, "i32")
+MUL = ElementwiseMul(N, "i32")
+PAIR = Sequence("pair", [(ADD, "x", "y", "s"), (MUL, "s", "y", "w")], ["x", "y"], ["s", "w"])
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def add_run(cache):
+    return build(ADD, trace=False, cache_dir=cache).load("sim")
+
+
+def test_single_output_is_an_array_and_matches_reference(add_run):
+    a, b = ADD.example_inputs(3)
+    c = add_run(a, b)
+    assert isinstance(c, np.ndarray) and c.dtype == np.int32 and c.shape == (N,)
+    assert np.array_equal(c, a + b)
+    assert np.array_equal(add_run(a=a, b=b), c)
+    assert add_run.trace is None and add_run.capture is None
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, message",
+    [
+        ((np.zeros(N, np.int32),), {}, r"takes 2 input\(s\) \(a, b\); got 1"),
+        ((np.zeros(N, np.float32), np.zeros(N, np.int32)), {}, r"input 'a' must be int32 .*got float32"),
+        (
+            (np.zeros((2, N // 2), np.int32), np.zeros(N, np.int32)),
+            {},
+            r"input 'a' must have shape \(2048,\)",
+        ),
+        ((), {"a": np.zeros(N, np.int32), "z": np.zeros(N, np.int32)}, r"unknown: z; missing: b"),
+        ((np.zeros(N, np.int32),), {"b": np.zeros(N, np.int32)}, r"either positionally or by name"),
+    ],
+)
+def test_bad_inputs_are_clear_errors(add_run, args, kwargs, message):
+    with pytest.raises(RunError, match=message):
+        add_run(*args, **kwargs)
+
+
+def test_bf16_inputs_are_uint16_bit_patterns(cache):
+    op = ElementwiseAdd(N, "bf16")
+    run = build(op, trace=False, cache_dir=cache).load("sim")
+    a, b = op.example_inputs(0)
+    with pytest.raises(RunError, match=r"bf16 is passed as uint16 bit patterns"):
+        run(from_bf16(a), b)
+    c = run(a, b)
+    assert c.dtype == np.uint16 and testing.same_bits(c, op.reference(a, b)[0])
+
+
+def test_sequence_outputs_in_artifact_order(cache):
+    run = build(PAIR, trace=False, cache_dir=cache).load("sim")
+    x, y = ADD.example_inputs(1)
+    s, w = run(x=x, y=y)
+    assert np.array_equal(s, x + y) and np.array_equal(w, (x + y) * y)
+
+
+def test_auto_picks_sim_for_builtin_artifacts_and_says_so_once(cache, capsys):
+    art = build(ADD, trace=False, cache_dir=cache)
+    assert runner.choose_device(art)[0] == "sim"
+    runner._announced.clear()
+    assert art.load().device == "sim"
+    art.load()
+    err = capsys.readouterr().err
+    assert err.count("running ElementwiseAdd on sim") == 1 and "built-in lowering" in err
+
+
+def test_unknown_device_is_an_error(cache):
+    with pytest.raises(RunError, match=r"device='gpu'; accepted: auto, sim, xrt"):
+        build(ADD, trace=False, cache_dir=cache).load("gpu")
+
+
+def test_trace_is_the_last_runs_and_runs_are_reproducible(cache):
+    run = build(ADD, trace=True, trace_size=4096, ntiles=1, cache_dir=cache).load("sim")
+    a, b = ADD.example_inputs(0)
+    run(a, b)
+    first = run.raw_trace.copy()
+    assert run.trace.slices[0].status == "ok" and run.capture.words.nbytes == 4096
+    run(a, b)  # each call starts from a reset device
+    assert np.array_equal(run.raw_trace, first)
+
+
+def test_separate_dispatch_binds_trace_slices_as_sub_buffers(cache):
+    """Separate kernels get windows of one host trace buffer: the capture equals the fused one."""
+    fused = build(PAIR, trace=True, trace_size=4096, ntiles=1, dispatch="fused", cache_dir=cache)
+    sep = build(PAIR, trace=True, trace_size=4096, ntiles=1, dispatch="separate", cache_dir=cache)
+    trace_args = [(a.offset, a.type.nbytes) for d in sep.schedule for a in d.args if a.buffer == "trace"]
+    assert trace_args == [(0, 4096), (4096, 4096)]
+    x, y = ADD.example_inputs(0)
+    rf, rs = fused.load("sim"), sep.load("sim")
+    assert testing.same_bits(rf(x, y)[1], rs(x, y)[1])
+    assert [s.status for s in rs.trace.slices] == ["ok", "ok"]
+    assert np.array_equal(rf.raw_trace, rs.raw_trace)
+
+
+def test_check_operator_fixture_follows_the_environment(check_operator, cache):
+    result = check_operator(PAIR, cache_dir=cache)
+    assert testing.same_bits(result.outputs[1], testing.reference(PAIR, testing.example_inputs(PAIR))[1])
+
+
+def test_check_operator_traced_writes_perfetto_and_summary(request, monkeypatch, tmp_path, cache):
+    monkeypatch.setenv("IRON_TRACE_SIZE", "4096")
+    monkeypatch.setenv("IRON_TRACE_NTILES", "1")
+    monkeypatch.setenv("IRON_TRACE_DIR", str(tmp_path))
+    for var in ("IRON_TRACE_EVENTS", "IRON_TRACE_OP"):
+        monkeypatch.delenv(var, raising=False)
+    result = testing.check_operator(PAIR, request=request, cache_dir=cache)
+    assert result.trace_dir == tmp_path / testing.slug(request.node.nodeid)
+    assert (result.trace_dir / "trace.json").stat().st_size > 0
+    assert "slice 1:ElementwiseMul#0: status ok" in (result.trace_dir / "summary.txt").read_text()
+    assert all(testing.same_bits(a, b) for a, b in zip(result.outputs, result.traced_outputs))
+
+
+def test_check_slices_rejects_a_stale_trace(cache):
+    seq = Sequence("twice", [(MUL, "x", "y", "s"), (MUL, "s", "y", "w")], ["x", "y"], ["w"])
+    run = build(
+        seq, trace=True, trace_size=4096, ntiles=1, cache_dir=cache, emulate_bug="stale-trace-task"
+    ).load("sim")
+    run(*MUL.example_inputs(0))
+    with pytest.raises(testing.CheckError, match=r"slice 1:ElementwiseMul#1: status empty"):
+        testing.check_slices(run.trace)
