@@ -23,8 +23,9 @@ def build(op_or_sequence, **kwargs):
     """Build (or fetch from the cache) the artifact of an operator or a :class:`Sequence`.
 
     Keyword arguments: ``trace`` (None = follow ``IRON_TRACE_SIZE``), ``trace_size``,
-    ``ntiles``, ``target`` ("npu1" | "npu2"), ``dispatch`` ("auto" | "fused" |
-    "separate"), ``cache_dir``, ``sources``. See :func:`iron.artifact.build.build`.
+    ``ntiles``, ``events``, ``select``, ``target`` ("npu1" | "npu2"), ``dispatch``
+    ("auto" | "fused" | "separate"), ``cache_dir``, ``sources``. See
+    :func:`iron.artifact.build.build`.
     """
     from iron.artifact.build import build as _build
 

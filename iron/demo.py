@@ -19,13 +19,16 @@ from iron.errors import IronError
 from iron.fuse import Sequence
 from iron.operators import GEMM, ElementwiseMul, SiLU
 
-DIM = 64
+DIM = 128
+COLUMNS = 2
+CORES_PER_COLUMN = 2
+NTILES = COLUMNS * CORES_PER_COLUMN  # trace every core unless IRON_TRACE_NTILES says otherwise
 
 
-def demo_sequence(dim: int = DIM, columns: int = 1) -> Sequence:
-    gemm = GEMM(M=dim, K=dim, N=dim, columns=columns)
-    silu = SiLU(size=dim * dim, columns=columns)
-    mul = ElementwiseMul(size=dim * dim, columns=columns)
+def demo_sequence(dim: int = DIM, columns: int = COLUMNS, cores: int = CORES_PER_COLUMN) -> Sequence:
+    gemm = GEMM(M=dim, K=dim, N=dim, columns=columns, cores_per_column=cores)
+    silu = SiLU(size=dim * dim, columns=columns, cores_per_column=cores)
+    mul = ElementwiseMul(size=dim * dim, columns=columns, cores_per_column=cores)
     return Sequence(
         "gated_mlp",
         [(gemm, "x", "w1", "h"), (silu, "h", "s"), (mul, "s", "g", "p"), (gemm, "p", "w2", "y")],
@@ -64,11 +67,14 @@ def run_demo(
     """Build, run, check and write the trace outputs. Returns a process exit code."""
     from iron.artifact.build import build
 
-    opts = iron_options.resolve(True, size=trace_size)
+    import os
+
+    ntiles = None if "IRON_TRACE_NTILES" in os.environ else NTILES
+    opts = iron_options.resolve(True, size=trace_size, ntiles=ntiles)
     out = Path(out_dir) if out_dir else opts.out_dir
     seq = demo_sequence()
     t0 = time.perf_counter()
-    art = build(seq, trace=True, trace_size=opts.size, ntiles=opts.ntiles, target=target)
+    art = build(seq, trace=True, trace_size=opts.size, ntiles=opts.ntiles, events=dict(opts.events), target=target)
     print(
         f"built   {art.path}  ({time.perf_counter() - t0:.2f} s, {art.dispatch} dispatch, target {art.target})"
     )
@@ -77,7 +83,7 @@ def run_demo(
     t0 = time.perf_counter()
     outputs = run(**inputs)
     outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-    print(f"ran     on {run.device_name} ({time.perf_counter() - t0:.2f} s)")
+    print(f"ran     on {run.device} ({time.perf_counter() - t0:.2f} s)")
     expected = expected_outputs(seq, inputs)
     for name, got in zip(seq.outputs, outputs):
         if not np.array_equal(got.reshape(expected[name].shape), expected[name]):

@@ -35,6 +35,8 @@ def build(
     trace: bool | None = None,
     trace_size: int | None = None,
     ntiles: int | None = None,
+    events=None,
+    select=None,
     target: str = "npu2",
     dispatch: str = "auto",
     cache_dir=None,
@@ -44,7 +46,8 @@ def build(
     """Build (or fetch from the cache) the artifact of an operator or a Sequence.
 
     ``trace=None`` follows the environment (``IRON_TRACE_SIZE`` ...); explicit
-    arguments win (:func:`iron.options.resolve`). ``sources`` embeds the design
+    arguments (``trace_size``, ``ntiles``, ``events``, ``select``) win
+    (:func:`iron.options.resolve` documents their forms). ``sources`` embeds the design
     sources (``None``: ``IRON_DEBUG_SOURCES``). ``emulate_bug`` reproduces a
     fixed bug for negative-control tests: ``"own-arg-patch"`` (callee patches
     not translated to the caller's buffers) or ``"stale-trace-task"`` (no
@@ -52,7 +55,7 @@ def build(
     """
     if emulate_bug not in EMULATED_BUGS:
         raise IronError(f"emulate_bug={emulate_bug!r}; accepted: {', '.join(map(repr, EMULATED_BUGS))}")
-    options = opts_mod.resolve(trace, size=trace_size, ntiles=ntiles)
+    options = opts_mod.resolve(trace, size=trace_size, ntiles=ntiles, events=events, select=select)
     with_sources = opts_mod.debug_sources(sources)
     tgt = get_target(target)
     use_aiecc = aiecc.available()

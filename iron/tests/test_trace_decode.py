@@ -1,0 +1,254 @@
+"""Trace decoder: mlir-aie goldens, frame/packet format, diagnostics, numba == numpy."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from iron.trace import decode as D
+from iron.trace import encode as E
+from iron.trace import frames as F
+from iron.trace import mlir_config, perfetto
+from iron.trace.capture import decode_mlir_aie
+from iron.trace.cli import main
+from iron.trace.manifest import TraceUnit
+from iron.trace.words import parse_text
+
+GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "mlir-aie-test1"
+if not GOLDEN.exists():
+    GOLDEN = Path("/work/shared/golden/mlir-aie-test1")
+TEST2 = Path(__file__).parent / "data" / "mlir-aie-test2"
+
+
+def _unit(kind="core", col=0, row=2, ids=(33, 34, 37, 75, 79, 44, 45, 26)):
+    from iron.target.events import PACKET_TYPE, event_name
+
+    return TraceUnit(
+        col, row, kind, PACKET_TYPE[kind], 1, [event_name(kind, i) for i in ids], list(ids), 122, 121
+    )
+
+
+# --------------------------------------------------------------------------- goldens
+def test_golden_test1_api():
+    words = parse_text((GOLDEN / "trace.txt").read_bytes())
+    records = decode_mlir_aie(words, (GOLDEN / "aie.mlir").read_text())
+    expected = json.loads((GOLDEN / "expected.json").read_text())
+    assert len(records) == len(expected) == 366
+    assert records == expected
+
+
+def test_golden_test1_cli_bytes(tmp_path):
+    out = tmp_path / "out.json"
+    rc = main(
+        [
+            "trace",
+            "decode",
+            str(GOLDEN / "trace.txt"),
+            "--mlir",
+            str(GOLDEN / "aie.mlir"),
+            "--format",
+            "mlir-aie",
+            "-o",
+            str(out),
+        ]
+    )
+    assert rc == 0
+    assert out.read_bytes().rstrip(b"\n") == (GOLDEN / "expected.json").read_bytes().rstrip(b"\n")
+
+
+def test_golden_test2_core_and_mem_interleaved():
+    """mlir-aie test/parse-trace/test2: core + memory-module packets in one buffer."""
+    words = parse_text((TEST2 / "trace.txt").read_bytes())
+    text = perfetto.dumps_mlir_aie(decode_mlir_aie(words, (TEST2 / "aie.mlir").read_text()))
+    gold = json.loads((TEST2 / "golden_subset.json").read_text())
+    lines = text.splitlines()
+    assert len(lines) == gold["upstream_lines"]
+    assert len(text) == gold["upstream_chars"]  # upstream file size, trailing newline included
+    for n, line in gold["lines"].items():
+        assert lines[int(n) - 1] == line, n
+
+
+def test_mlir_config_units_and_colshift():
+    units = mlir_config.units_from_mlir((TEST2 / "aie.mlir").read_text())
+    assert [(u.kind, u.column, u.row, u.packet_id) for u in units] == [("core", 0, 2, 1), ("mem", 0, 2, 2)]
+    assert units[0].event_ids == [26, 34, 37, 75, 79, 44, 45, 33]  # 0x4B25221A, 0x212D2C4F
+    assert units[1].event_ids == [93, 21, 20, 22, 58, 41, 45, 48]
+    assert (units[0].start_event, units[0].stop_event) == (122, 121)
+    words = parse_text((GOLDEN / "trace.txt").read_bytes())
+    recs = decode_mlir_aie(words, (GOLDEN / "aie.mlir").read_text(), colshift=1)
+    assert recs[0]["args"]["name"] == "core_trace for tile2,1"
+    assert len(recs) == 366
+    # A wrong explicit shift: the data's unit is not configured -> metadata only.
+    recs = decode_mlir_aie(words, (GOLDEN / "aie.mlir").read_text(), colshift=2)
+    assert len(recs) == 9 and recs[0]["args"]["name"] == "core_trace for tile2,2"
+
+
+def test_mlir_address_bits_npu2_column0():
+    """Write32 without column/row attributes (tile bits in the address), npu2 at column 0."""
+    mlir = """module {
+  aie.device(npu2) {
+    aie.runtime_sequence @seq(%a: memref<8xi32>) {
+      aiex.npu.write32 {address = 2310368 : ui32, value = 555885089 : ui32}
+      aiex.npu.write32 {address = 2310372 : ui32, value = 0 : ui32}
+      aiex.npu.write32 {address = 2179296 : ui32, value = 21 : ui32}
+    }
+  }
+}"""
+    units = mlir_config.units_from_mlir(mlir)
+    # 2310368 = 0x2340E0: column 0, row 2, core; 2179296 = 0x2140E0: memory module
+    assert [(u.kind, u.column, u.row) for u in units] == [("core", 0, 2), ("mem", 0, 2)]
+    assert units[0].event_ids == [0x21, 0x22, 0x22, 0x21, 0, 0, 0, 0]  # 555885089 = 0x21222221
+    assert units[0].events[:2] == ["INSTR_EVENT_0", "INSTR_EVENT_1"] and units[0].events[7] == "NONE"
+    core = [(5, 1), (6, 1), (9, 2), (30, 3)]
+    mem = [(7, 1), (300, 1)]
+    words = E.interleave(
+        [E.packetize(0, 2, 0, 1, E.encode_unit(core)), E.packetize(0, 2, 1, 2, E.encode_unit(mem))],
+        end_marker=True,
+    )
+    ds = D.decode_words(words, units)
+    assert ds.column_shift == 0 and ds.status == "ok"
+    assert ds.unit("core", 0, 2).runs.records() == core
+    assert ds.unit("mem", 0, 2).runs.records() == mem
+    recs = perfetto.mlir_aie_records([ds])
+    names = [r["args"]["name"] for r in recs if r["name"] == "process_name"]
+    assert names == ["core_trace for tile2,0", "mem_trace for tile2,0"]
+    # mlir-aie timing of the core unit: B at t; E one cycle after the previous frame's
+    # timer when the next frame has cycles; a zero-cycle frame of the same slot extends it.
+    core_ev = [(r["ts"], r["ph"], r["tid"]) for r in recs if r.get("pid") == 0 and r["ph"] in "BE"]
+    assert core_ev == [(5, "B", 0), (7, "E", 0), (9, "B", 1), (10, "E", 1), (30, "B", 0), (30, "B", 1)]
+
+
+# --------------------------------------------------------------------------- format
+def test_header_parity_and_fields():
+    assert F.make_header(1, 2, 0, 1) == 0x00220001  # golden test1 header
+    assert F.make_header(0, 2, 0, 1) == 0x80020001  # parity bit set
+    assert F.make_header(1, 2, 1, 2) == 0x80221002  # golden test2 memory-module header
+    hdr = np.array([0x00220001, 0x80220001, 0x00220021, 0x10220001, 0x00A20001], np.uint32)
+    assert F.header_valid(hdr).tolist() == [True, False, False, False, False]
+
+
+@pytest.mark.parametrize(
+    "data, kind, mask, value",
+    [
+        ([0x5A], D.OP_EVENT, 1 << 5, 10),  # Single0 slot 5, 10 cycles
+        ([0x81, 0x23], D.OP_EVENT, 1 << 0, 0x123),  # Single1
+        ([0xBE, 0x12, 0x34], D.OP_EVENT, 1 << 7, 0x21234),  # Single2
+        ([0xC8, 0x80], D.OP_EVENT, 0x88, 0),  # Multiple0 (golden test1)
+        ([0xD2, 0x07, 0xFF], D.OP_EVENT, 0x81, 0x3FF),  # Multiple1
+        ([0xD7, 0xFE, 0x12, 0x34], D.OP_EVENT, 0xFF, 0x21234),  # Multiple2
+        ([0xFF], D.OP_SYNC, 0, 0),
+    ],
+)
+def test_frame_fields(data, kind, mask, value):
+    for method in ("numpy", "numba"):
+        ops, _, diag = D.parse_stream(np.array(data, np.uint8), method)
+        assert (ops.kind.tolist(), ops.mask.tolist(), ops.value.tolist()) == ([kind], [mask], [value])
+        assert diag["frames"] == 1
+
+
+def test_repeat_start_filler_skip():
+    data = np.array(
+        [0xF0, 0, 0, 0, 0, 0x04, 0x06, 0xFF, 0x70, 0xDB, 0xFF, 0xFE, 0xE8, 0xDC, 1, 2, 3, 0x10], np.uint8
+    )
+    ops, start, diag = D.parse_stream(data)
+    assert start == 0x0406FF
+    assert diag["start_frames"] == 1 and diag["frames"] == 7
+    assert ops.kind.tolist() == [D.OP_EVENT, D.OP_EVENT]
+    assert ops.reps.tolist() == [1023 + 8, 0]
+    # Single0 slot 7 at 1, held for 1031 more cycles; slot 1 one cycle later
+    r = D.ops_to_runs(ops)
+    assert (r.time.tolist(), r.count.tolist(), r.mask.tolist()) == ([1, 2, 1033], [1, 1031, 1], [128, 128, 2])
+    assert r.intervals(7)[0].tolist() == [1] and r.intervals(7)[1].tolist() == [1033]
+
+
+def test_sync_adds_0x3ffff():
+    ops, _, _ = D.parse_stream(np.array([0x00, 0xFF, 0xFF, 0x01], np.uint8))
+    assert D.ops_to_runs(ops).records() == [(1, 1), (1 + 2 * 0x3FFFF + 2, 1)]
+    # ... but not for mlir-aie's JSON timer
+    ts, ph, slot = D.mlir_aie_events(ops)
+    assert ts.tolist() == [1, 2, 3]
+
+
+def test_frame_starts_doubling_matches_numba():
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        b = rng.integers(0, 256, size=int(rng.integers(1, 4000)), dtype=np.uint8)
+        L = F.LENGTH_OF_BYTE[b]
+        assert np.array_equal(D.frame_starts(L, "numpy"), D.frame_starts(L, "numba"))
+
+
+def test_numba_and_numpy_parsers_agree_on_random_bytes():
+    rng = np.random.default_rng(1)
+    for trial in range(60):
+        b = rng.integers(0, 256, size=int(rng.integers(0, 3000)), dtype=np.uint8)
+        if trial % 2:
+            b[rng.random(len(b)) < 0.4] = rng.choice([0xFE, 0xFF, 0xE3, 0xDB, 0x00])
+        o1, s1, d1 = D.parse_stream(b, "numba")
+        o2, s2, d2 = D.parse_stream(b, "numpy")
+        assert (s1, d1) == (s2, d2)
+        for f in D.OPS_FIELDS:
+            assert np.array_equal(getattr(o1, f), getattr(o2, f)), f
+
+
+# --------------------------------------------------------------------------- diagnostics
+def _words(n_events=20, col=1):
+    recs = [(3 * i + 1, 1 << (i % 8)) for i in range(n_events)]
+    return E.packetize(col, 2, 0, 1, E.encode_unit(recs)), recs
+
+
+def test_empty_slice():
+    ds = D.decode_words(np.zeros(256, np.uint32), [_unit()])
+    assert ds.status == "empty" and ds.units == [] and ds.diagnostics["used_bytes"] == 0
+
+
+def test_full_slice_is_flagged():
+    w, recs = _words(200, col=0)
+    ds = D.decode_words(w[:64], [_unit()])  # the buffer filled up: last word non-zero
+    assert ds.status == "full"
+    assert ds.diagnostics["used_bytes"] == 256
+
+
+def test_corrupted_header_keeps_previous_unit():
+    w, recs = _words(60, col=0)
+    assert len(w) >= 24
+    bad = w.copy()
+    bad[8] ^= 0x1000_0000  # reserved bit: header invalid, payload stays with the previous unit
+    ds = D.decode_words(bad, [_unit()])
+    assert ds.status == "bad_headers" and ds.diagnostics["bad_headers"] == 1
+    assert ds.units[0].runs.records() == recs
+    # corrupt first header: its packet has no unit and is dropped, counted
+    bad = w.copy()
+    bad[0] ^= 1 << 7
+    ds = D.decode_words(bad, [_unit()])
+    assert ds.diagnostics["orphan_packets"] == 1 and ds.diagnostics["bad_headers"] == 1
+
+
+def test_segments_idle_and_end_marker():
+    w, recs = _words(30, col=0)
+    gap = np.zeros(8, np.uint32)
+    idle = np.insert(w, 3, F.IDLE_WORD)[:-1]  # an idle word inside a packet is dropped
+    ds = D.decode_words(np.concatenate([w, gap, w]), [_unit()])
+    assert ds.diagnostics["segments"] == 2
+    r = ds.units[0].runs.records()
+    assert len(r) == 2 * len(recs)
+    marker = np.concatenate([w, [F.END_MARKER, 0, 0], w[:8]])  # cut after the end marker
+    ds = D.decode_words(marker, [_unit()])
+    assert ds.units[0].runs.records() == recs and ds.diagnostics["end_marker_headers"] == 1
+    ds = D.decode_words(idle, [_unit()])
+    assert ds.diagnostics["idle_words"] == 1
+    # a short leading zero run keeps the first segment starting with zero: mlir-aie skips it
+    ds = D.decode_words(np.concatenate([[0, 0], w]), [_unit()])
+    assert ds.diagnostics["skipped_segments"] == 1 and ds.units == []
+
+
+def test_unconfigured_unit_and_truncation():
+    w, recs = _words(40, col=3)
+    ds = D.decode_words(w[:-3], [_unit(col=3), _unit(col=3, row=4)])
+    assert ds.column_shift == 0
+    assert ds.diagnostics["truncated_packets"] == 1
+    ds = D.decode_words(w, [_unit(kind="mem", col=3)])
+    assert ds.diagnostics["unconfigured_units"] == 1 and ds.units[0].unit is None
+    assert perfetto.mlir_aie_records([ds])[0]["args"]["name"] == "mem_trace for tile2,3"

@@ -1,0 +1,156 @@
+"""``iron trace decode`` and ``iron trace plot``.
+
+INPUT is detected: an iron capture file (.npz), a ``.bin`` of little-endian
+32-bit words, or mlir-aie's text format (one hex word per line). Raw words need
+a configuration: ``--mlir`` (mlir-aie MLIR with the trace register writes),
+``--manifest`` (iron manifest JSON) or ``--artifact`` (an iron artifact).
+Errors print one line naming the file and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from iron.errors import IronError
+
+FORMATS = ("summary", "perfetto", "mlir-aie")
+
+
+def _config_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "input", metavar="INPUT", help="trace.txt (hex words), .bin (LE u32) or iron capture (.npz)"
+    )
+    src = p.add_mutually_exclusive_group()
+    src.add_argument(
+        "--mlir", metavar="FILE", help="mlir-aie MLIR whose runtime sequence configures the trace"
+    )
+    src.add_argument("--manifest", metavar="FILE", help="iron trace manifest (JSON)")
+    src.add_argument("--artifact", metavar="FILE", help="iron artifact (ELF) with an embedded manifest")
+    p.add_argument("--colshift", type=int, default=None, help="column shift added to the configured columns")
+
+
+def add_subcommands(subparsers) -> None:
+    """Register ``trace decode`` and ``trace plot`` on an argparse subparsers object."""
+    trace = subparsers.add_parser("trace", help="decode and plot NPU trace captures")
+    sub = trace.add_subparsers(dest="trace_command", metavar="{decode,plot}")
+    sub.required = True
+    dec = sub.add_parser("decode", help="decode a trace capture")
+    _config_args(dec)
+    dec.add_argument("--format", choices=FORMATS, default="summary")
+    dec.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+    dec.set_defaults(func=cmd_decode)
+    plot = sub.add_parser("plot", help="draw a timeline PNG")
+    _config_args(plot)
+    plot.add_argument("-o", "--output", metavar="OUT.png", required=True)
+    plot.set_defaults(func=cmd_plot)
+
+
+def _load(args):
+    """(words, manifest) from the command line."""
+    from iron.trace.words import TraceInputError, read_words
+
+    words, manifest = read_words(args.input)
+    if args.mlir:
+        from iron.trace.mlir_config import manifest_from_mlir
+
+        text = _read_text(args.mlir)
+        manifest = manifest_from_mlir(text, len(words) * 4, args.mlir)
+    elif args.manifest:
+        from iron.trace.manifest import Manifest, ManifestError
+
+        try:
+            manifest = Manifest.from_json(_read_text(args.manifest))
+        except ManifestError as exc:
+            raise TraceInputError(f"{args.manifest}: {exc}") from None
+    elif args.artifact:
+        from iron.artifact.elf import read_manifest  # written elsewhere; import lazily
+
+        manifest = read_manifest(args.artifact)
+    if manifest is None:
+        raise TraceInputError(
+            f"{args.input}: raw trace words carry no configuration; give --mlir, --manifest or --artifact"
+        )
+    return words, manifest
+
+
+def _read_text(path: str) -> str:
+    from iron.trace.words import TraceInputError
+
+    try:
+        return Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TraceInputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def _write(out: str | None, text: str) -> None:
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        Path(out).write_text(text)
+
+
+def cmd_decode(args) -> int:
+    from iron.trace.capture import decode_manifest
+
+    words, manifest = _load(args)
+    if args.format == "summary":
+        from iron.trace.summary import summary_text, unit_summary
+
+        def keep_summary(du):
+            du.summary = unit_summary(du)
+
+        # Summaries only: drop each unit's frames once summarized (bounded memory).
+        decoded = decode_manifest(
+            manifest, words, colshift=args.colshift, keep_ops=False, on_unit=keep_summary
+        )
+        _write(args.output, summary_text(decoded.slices))
+    elif args.format == "mlir-aie":
+        from iron.trace.perfetto import dumps_mlir_aie
+
+        decoded = decode_manifest(manifest, words, colshift=args.colshift)
+        _write(args.output, dumps_mlir_aie(decoded.mlir_aie_records()))
+    else:
+        decoded = decode_manifest(manifest, words, colshift=args.colshift)
+        _write(args.output, json.dumps(decoded.perfetto()) + "\n")
+    return 0
+
+
+def cmd_plot(args) -> int:
+    from iron.trace.capture import decode_manifest
+
+    words, manifest = _load(args)
+    decode_manifest(manifest, words, colshift=args.colshift).plot(args.output)
+    return 0
+
+
+def run(args) -> int:
+    """Run a parsed ``trace`` command; user errors -> one line on stderr, status 2."""
+    try:
+        return args.func(args)
+    except IronError as exc:
+        print(f"iron trace {args.trace_command}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        name = getattr(exc, "filename", None) or "output"
+        print(f"iron trace {args.trace_command}: error: {name}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point for tests and ``python -m iron.trace.cli``: argv starts with ``trace``."""
+    parser = argparse.ArgumentParser(prog="iron")
+    sub = parser.add_subparsers(dest="command", metavar="{trace}")
+    sub.required = True
+    add_subcommands(sub)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,879 @@
+"""Vectorized trace decoder: raw words + configuration -> per-unit events.
+
+Pipeline per slice (each step reproduces mlir-aie's ``parse.py``/``utils.py``
+rules so that :mod:`iron.trace.mlir_aie` output matches it record for record):
+
+1. segments: split at runs of >= 8 zero words; trailing zeros dropped, a
+   shorter leading zero run stays (and, as in mlir-aie, such a segment is
+   skipped because its first word is zero); segments of < 2 words are skipped;
+   a segment is cut after the first ``0xFEFEFEFE`` followed by two zero words.
+2. packets: every 8th word of a segment is a header; an invalid header keeps
+   the previous packet's unit (words before the first valid header are
+   dropped); ``0xA5A5A5A5`` payload words are dropped; a unit is
+   (packet type, column, row); its payload words are concatenated in order.
+3. frames: a unit's bytes (MSB first) are split into frames without a Python
+   loop per byte: each byte's frame length comes from a 256-entry table and
+   the chain of frame starts is resolved by pointer doubling (numpy) or one
+   compiled scan (numba, when available: much faster on big buffers). A frame
+   cut by the end of the stream is dropped (counted).
+4. timing (iron's model): a unit's timer starts at 0; a Single/Multiple frame
+   with ``c`` cycles advances it by ``1 + c`` and asserts its slots at the new
+   time; a Repeat of ``r`` replays the last Single/Multiple frame ``r`` times;
+   Event_Sync advances by 0x3FFFF cycles; Start frames carry the absolute
+   timer at start (kept as ``start_timer``, not used for alignment). The
+   result is a list of runs ``(time, mask, count, step)``: ``mask`` asserted at
+   ``time + i * step`` for ``i < count``, each for one cycle.
+
+Bad data never raises: it becomes counted diagnostics on the slice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from iron.target.events import MODULE_KINDS
+from iron.trace import frames as F
+from iron.trace.manifest import Slice, TraceUnit
+
+# Op kinds kept per unit (the frames that matter for timing).
+OP_EVENT, OP_REPEAT, OP_SYNC = 0, 1, 2
+
+STATUSES = ("ok", "empty", "full", "bad_headers")
+PARALLEL_BYTES = 4 << 20  # decode units on several threads above this much payload
+
+
+# --------------------------------------------------------------------------- data
+@dataclass
+class Ops:
+    """The timing-relevant frames of one unit, in stream order.
+
+    Repeat frames are folded into the op they replay: an OP_EVENT's ``reps``
+    counts the Repeat frames that follow it (with only fillers or Start frames
+    between). A Repeat that follows an Event_Sync (or opens the stream) stays
+    an OP_REPEAT of ``reps`` replays of the last event before it.
+    """
+
+    kind: np.ndarray  # uint8 OP_EVENT / OP_REPEAT / OP_SYNC
+    mask: np.ndarray  # uint8 slot mask (OP_EVENT; 0 otherwise)
+    value: np.ndarray  # uint32 cycle field (OP_EVENT; 0 otherwise)
+    reps: np.ndarray  # uint32 replays (OP_EVENT: of itself; OP_REPEAT: of the last event)
+    single: np.ndarray  # bool: OP_EVENT came from a Single frame
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+    def split(self) -> "Ops":
+        """One op per frame again: every OP_EVENT with replays is followed by an
+        OP_REPEAT; ``value`` of an OP_REPEAT then holds its count."""
+        has = (self.kind == OP_EVENT) & (self.reps > 0)
+        cnt = 1 + has.astype(np.int64)
+        idx = np.repeat(np.arange(len(self.kind)), cnt)
+        second = np.zeros(len(idx), dtype=bool)
+        second[(np.cumsum(cnt) - 1)[has]] = True
+        k = self.kind[idx]
+        value = np.where(second | (k == OP_REPEAT), self.reps[idx], self.value[idx]).astype(np.uint32)
+        return Ops(
+            np.where(second, OP_REPEAT, k).astype(np.uint8),
+            np.where(second, 0, self.mask[idx]).astype(np.uint8),
+            value,
+            np.zeros(len(idx), np.uint32),
+            np.where(second, False, self.single[idx]),
+        )
+
+
+def _join(kind: np.ndarray, mask: np.ndarray, value: np.ndarray, single: np.ndarray) -> Ops:
+    """One op per frame (OP_REPEAT value = count) -> folded :class:`Ops`."""
+    is_rep = kind == OP_REPEAT
+    heads = np.flatnonzero(~is_rep)
+    g = np.cumsum(~is_rep) - 1  # group = a non-repeat op and the repeats after it; -1: leading repeats
+    sel = is_rep & (g >= 0)
+    rsum = np.bincount(g[sel], weights=value[sel], minlength=len(heads)).astype(np.int64)
+    rcnt = np.bincount(g[sel], minlength=len(heads))
+    hk = kind[heads]
+    orphan = (hk == OP_SYNC) & (rcnt > 0)  # repeats after a sync: kept as their own op
+    lead = is_rep & (g < 0)
+    cnt = 1 + orphan.astype(np.int64)
+    idx = np.repeat(np.arange(len(heads)), cnt)
+    second = np.zeros(len(idx), dtype=bool)
+    second[(np.cumsum(cnt) - 1)[orphan]] = True
+    h = heads[idx]
+    k = np.where(second, OP_REPEAT, kind[h]).astype(np.uint8)
+    ops = Ops(
+        k,
+        np.where(second, 0, mask[h]).astype(np.uint8),
+        np.where(k == OP_EVENT, value[h], 0).astype(np.uint32),
+        np.where(second | (k == OP_EVENT), rsum[idx], 0).astype(np.uint32),
+        np.where(second, False, single[h]),
+    )
+    if lead.any():
+        first = Ops(
+            np.array([OP_REPEAT], np.uint8),
+            np.zeros(1, np.uint8),
+            np.zeros(1, np.uint32),
+            np.array([value[lead].sum()], np.uint32),
+            np.zeros(1, bool),
+        )
+        ops = Ops(*(np.concatenate([getattr(first, f), getattr(ops, f)]) for f in OPS_FIELDS))
+    return ops
+
+
+OPS_FIELDS = ("kind", "mask", "value", "reps", "single")
+
+
+@dataclass
+class Runs:
+    """Events of one unit: ``mask`` asserted at ``time + i*step`` for ``i < count``."""
+
+    time: np.ndarray  # int64 cycles since trace start
+    mask: np.ndarray  # uint8
+    count: np.ndarray  # int64
+    step: np.ndarray  # int64
+
+    def __len__(self) -> int:
+        return len(self.time)
+
+    def expand(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every occurrence: ``(times int64, masks uint8)``, in time order."""
+        n = self.count.astype(np.int64)
+        idx = np.repeat(np.arange(len(n)), n)
+        first = np.cumsum(n) - n
+        i = np.arange(int(n.sum()), dtype=np.int64) - np.repeat(first, n)
+        return self.time[idx] + i * self.step[idx], self.mask[idx]
+
+    def records(self) -> list[tuple[int, int]]:
+        t, m = self.expand()
+        return list(zip(t.tolist(), m.tolist()))
+
+    def last_time(self) -> int | None:
+        if not len(self.time):
+            return None
+        return int((self.time + (self.count - 1) * self.step).max())
+
+    def intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        """Maximal runs of consecutive cycles in which ``slot`` is asserted:
+        ``(begin, end)`` arrays, end exclusive."""
+        sel = ((self.mask >> np.uint8(slot)) & 1).astype(bool)
+        t, n, s = self.time[sel], self.count[sel], self.step[sel]
+        dense = s == 1
+        # A run of step 1 is one stretch; wider steps are separate 1-cycle pulses.
+        if dense.all():
+            begin, end = t, t + n
+        else:
+            nn = np.where(dense, 1, n)
+            idx = np.repeat(np.arange(len(t)), nn)
+            first = np.cumsum(nn) - nn
+            i = np.arange(int(nn.sum()), dtype=np.int64) - np.repeat(first, nn)
+            begin = t[idx] + i * s[idx]
+            end = np.where(dense[idx], begin + n[idx], begin + 1)
+        if not len(begin):
+            return begin, end
+        new = np.ones(len(begin), dtype=bool)
+        new[1:] = begin[1:] != end[:-1]
+        starts = np.flatnonzero(new)
+        return begin[starts], np.maximum.reduceat(end, starts)
+
+
+EMPTY_OPS = Ops(
+    np.zeros(0, np.uint8),
+    np.zeros(0, np.uint8),
+    np.zeros(0, np.uint32),
+    np.zeros(0, np.uint32),
+    np.zeros(0, bool),
+)
+
+
+@dataclass
+class DecodedUnit:
+    """One unit seen in the data (``unit`` is None if the configuration lacks it)."""
+
+    packet_type: int
+    column: int  # absolute, from the packet headers
+    row: int
+    unit: TraceUnit | None
+    packets: int = 0
+    nbytes: int = 0
+    frames: int = 0
+    start_timer: int | None = None
+    ops: Ops = field(default_factory=lambda: EMPTY_OPS)
+    diagnostics: dict = field(default_factory=dict)
+    summary: dict | None = None  # filled by iron.trace.summary when decoding without keeping ops
+
+    @property
+    def kind(self) -> str:
+        return MODULE_KINDS[self.packet_type]
+
+    @property
+    def label(self) -> str:
+        return self.unit.label if self.unit else f"{self.kind}(col {self.column},{self.row})"
+
+    @property
+    def events(self) -> list[str]:
+        if self.unit is not None:
+            return list(self.unit.events)
+        return [f"slot{i}" for i in range(F.SLOTS)]
+
+    @cached_property
+    def runs(self) -> Runs:
+        return ops_to_runs(self.ops)
+
+
+@dataclass
+class DecodedSlice:
+    """Everything decoded from one slice of the trace buffer."""
+
+    slice: Slice | None
+    status: str
+    diagnostics: dict
+    units: list[DecodedUnit]  # in order of first appearance in the data
+    config: list[TraceUnit]  # configured units
+    config_columns: list[int]  # their absolute columns after the column shift
+    column_shift: int = 0
+
+    @property
+    def label(self) -> str:
+        return self.slice.label if self.slice else "trace"
+
+    def unit(self, kind: str, column: int, row: int) -> DecodedUnit | None:
+        for u in self.units:
+            if (u.kind, u.column, u.row) == (kind, column, row):
+                return u
+        return None
+
+
+# --------------------------------------------------------------------------- step 1+2
+def segments(words: np.ndarray) -> tuple[list[tuple[int, int]], dict]:
+    """Segment bounds ``[(start, end)]`` after mlir-aie's split/check/trim rules;
+    ``diag["used_words"]`` is one past the last non-zero word."""
+    diag = {"segments": 0, "skipped_segments": 0, "used_words": 0}
+    n = len(words)
+    z = words == 0
+    if not n or z.all():
+        return [], diag
+    # Zero runs [zs, ze) from the transitions of z (no per-word index arrays).
+    d = np.diff(z.view(np.int8))
+    zs = np.flatnonzero(d == 1) + 1
+    ze = np.flatnonzero(d == -1) + 1
+    if z[0]:
+        zs = np.concatenate([[0], zs])
+    if z[-1]:
+        ze = np.concatenate([ze, [n]])
+    del d, z
+    used = int(zs[-1]) if len(ze) and ze[-1] == n else n  # trailing zeros are dropped
+    diag["used_words"] = used
+    long = (ze - zs) >= F.SEGMENT_GAP_WORDS  # a short leading run stays in the first segment
+    cut_s, cut_e = zs[long], ze[long]
+    cut_e = cut_e[cut_s < used]
+    cut_s = cut_s[cut_s < used]
+    starts = np.concatenate([[0], cut_e])
+    ends = np.concatenate([cut_s, [used]])
+    keep = ends > starts
+    starts, ends = starts[keep], ends[keep]
+    # First end marker followed by two zero words inside each segment.
+    cand = np.flatnonzero(words[: max(n - 2, 0)] == F.END_MARKER)
+    if len(cand):
+        cand = cand[(words[cand + 1] == 0) & (words[cand + 2] == 0)]
+        seg = np.searchsorted(starts, cand, side="right") - 1
+        ok = (seg >= 0) & (cand + 2 < ends[np.maximum(seg, 0)])
+        cand, seg = cand[ok], seg[ok]
+        useg, first = np.unique(seg, return_index=True)
+        ends[useg] = cand[first] + 1
+    out = []
+    for s, e in zip(starts.tolist(), ends.tolist()):
+        if e - s < 2 or words[s] == 0:
+            diag["skipped_segments"] += 1
+            continue
+        out.append((s, e))
+    diag["segments"] = len(out)
+    return out, diag
+
+
+def _first_seen(pkey: np.ndarray) -> list[int]:
+    """Distinct non-negative keys in order of first appearance."""
+    valid = pkey[pkey >= 0]
+    if not len(valid):
+        return []
+    present = np.flatnonzero(np.bincount(valid))
+    if len(present) > 64:  # odd data: many units
+        u, first = np.unique(valid, return_index=True)
+        return u[np.argsort(first)].tolist()
+    first = [int(np.argmax(valid == k)) for k in present.tolist()]
+    return [int(k) for _, k in sorted(zip(first, present.tolist()))]
+
+
+def demux(words: np.ndarray) -> tuple[dict[tuple[int, int, int], np.ndarray], dict[tuple, int], dict]:
+    """Payload words per unit ``(packet_type, column, row)`` (first-seen order)
+    and packets per unit."""
+    words = np.ascontiguousarray(words, dtype=np.uint32)
+    segs, diag = segments(words)
+    diag.update(
+        packets=0, bad_headers=0, end_marker_headers=0, orphan_packets=0, truncated_packets=0, idle_words=0
+    )
+    parts: dict[int, list[np.ndarray]] = {}
+    npk: dict[int, int] = {}
+    for s, e in segs:
+        seg = words[s:e]
+        nw = len(seg)
+        full = nw // F.PACKET_WORDS
+        if nw % F.PACKET_WORDS:  # a partial last packet: pad that one only
+            diag["truncated_packets"] += 1
+            last = np.zeros(F.PACKET_WORDS, dtype=np.uint32)
+            last[: nw % F.PACKET_WORDS] = seg[full * F.PACKET_WORDS :]
+            mats = [
+                (seg[: full * F.PACKET_WORDS].reshape(full, F.PACKET_WORDS), None),
+                (last[None, :], nw % F.PACKET_WORDS - 1),
+            ]
+        else:
+            mats = [(seg.reshape(full, F.PACKET_WORDS), None)]
+        prev_key = -1
+        for mat, partial in mats:
+            nh = len(mat)
+            if not nh:
+                continue
+            hdr = mat[:, 0]
+            valid = F.header_valid(hdr)
+            marker = (~valid) & (hdr == F.END_MARKER)
+            diag["packets"] += nh
+            diag["bad_headers"] += int(nh - valid.sum() - marker.sum())
+            diag["end_marker_headers"] += int(marker.sum())
+            key = (
+                F.header_field(hdr, "packet_type").astype(np.int64) << 12
+                | F.header_field(hdr, "column").astype(np.int64) << 5
+                | F.header_field(hdr, "row").astype(np.int64)
+            )
+            # An invalid header keeps the previous packet's unit.
+            key = np.where(valid, key, -1)
+            key[0] = key[0] if valid[0] else prev_key
+            last_valid = np.maximum.accumulate(np.where(key >= 0, np.arange(nh), -1))
+            pkey = np.where(last_valid >= 0, key[np.maximum(last_valid, 0)], -1)
+            prev_key = int(pkey[-1])
+            diag["orphan_packets"] += int((pkey < 0).sum())
+            for k in _first_seen(pkey):
+                rows = pkey == k
+                pay = mat[rows, 1:] if partial is None else mat[rows, 1 : 1 + partial]
+                pay = pay.ravel()
+                busy = pay != F.IDLE_WORD
+                if not busy.all():
+                    diag["idle_words"] += int(len(pay) - busy.sum())
+                    pay = pay[busy]
+                parts.setdefault(k, []).append(pay)
+                npk[k] = npk.get(k, 0) + int(rows.sum())
+    streams = {}
+    packets = {}
+    for k, chunks in parts.items():
+        t = (k >> 12, (k >> 5) & 0x7F, k & 0x1F)
+        streams[t] = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
+        packets[t] = npk[k]
+    return streams, packets, diag
+
+
+# --------------------------------------------------------------------------- step 3
+def frame_starts(lengths: np.ndarray, method: str = "auto") -> np.ndarray:
+    """Offsets of the frames of a byte stream, given each byte's frame length
+    (as if a frame started there). The last start may run past the end."""
+    n = len(lengths)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if method == "auto":
+        method = "numba" if n >= 1 << 16 and _numba_scan() is not None else "numpy"
+    if method == "numba":
+        scan = _numba_scan()
+        if scan is None:
+            raise RuntimeError("numba is not available")
+        out = np.empty(n, dtype=np.int32 if n < 2**31 - 8 else np.int64)
+        k = scan(lengths, out)
+        return out[:k].copy()
+    return _frame_starts_doubling(lengths)
+
+
+def _frame_starts_doubling(lengths: np.ndarray) -> np.ndarray:
+    """Pointer doubling: mark = {f^m(0): m < 2^k}, jump = f^(2^k)."""
+    n = len(lengths)
+    idx_t = np.int32 if n < 2**31 - 16 else np.int64
+    jump = np.minimum(np.arange(n, dtype=idx_t) + lengths, n).astype(idx_t)
+    jump = np.append(jump, idx_t(n))  # sentinel n maps to itself
+    mark = np.zeros(n + 1, dtype=bool)
+    mark[0] = True
+    while True:
+        members = np.flatnonzero(mark)
+        mark[jump[members]] = True
+        if jump[0] >= n:
+            break
+        jump = jump[jump]
+    mark[n] = False
+    return np.flatnonzero(mark)
+
+
+_SCAN = []
+
+
+def _numba_scan():
+    if not _SCAN:
+        try:
+            import numba
+        except ImportError:  # numpy doubling still works
+            _SCAN.append(None)
+        else:
+
+            @numba.njit(cache=True, nogil=True)
+            def scan(lengths, out):
+                n = lengths.shape[0]
+                i = 0
+                k = 0
+                while i < n:
+                    out[k] = i
+                    k += 1
+                    i += lengths[i]
+                return k
+
+            _SCAN.append(scan)
+    return _SCAN[0]
+
+
+def parse_stream(data: np.ndarray, method: str = "auto") -> tuple[Ops, int | None, dict]:
+    """Frames of one unit's byte stream -> (ops, first Start timer, diagnostics).
+
+    ``method``: "numpy" (table lookups + pointer doubling, vectorized), "numba"
+    (the same rules in one compiled scan over the bytes) or "auto" (numba for
+    big streams when installed). Both give identical results.
+    """
+    data = np.ascontiguousarray(data, dtype=np.uint8)
+    n = len(data)
+    if method == "auto":
+        method = "numba" if n >= 1 << 16 and _numba_ops() is not None else "numpy"
+    if n == 0:
+        return (
+            EMPTY_OPS,
+            None,
+            {"frames": 0, "unknown_frames": 0, "truncated_frames": 0, "start_frames": 0, "sync_frames": 0},
+        )
+    if method == "numba":
+        return _parse_numba(data)
+    return _parse_numpy(data)
+
+
+def _start_timer(data: np.ndarray, pos: int) -> int:
+    return int.from_bytes(data[pos + 1 : pos + 8].tobytes(), "big")
+
+
+def _parse_numpy(data: np.ndarray) -> tuple[Ops, int | None, dict]:
+    n = len(data)
+    diag = {"frames": 0, "unknown_frames": 0, "truncated_frames": 0, "start_frames": 0, "sync_frames": 0}
+    starts = _frame_starts_doubling(F.LENGTH_OF_BYTE[data])
+    if len(starts) and starts[-1] + int(F.LENGTH_OF_BYTE[data[starts[-1]]]) > n:
+        starts = starts[:-1]
+        diag["truncated_frames"] = 1
+    diag["frames"] = len(starts)
+    padded = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
+    kind = F.KIND_OF_BYTE[padded[starts]]
+    diag["unknown_frames"] = int((kind == F.UNKNOWN).sum())
+    diag["sync_frames"] = int((kind == F.SYNC).sum())
+    start_pos = starts[kind == F.START]
+    diag["start_frames"] = len(start_pos)
+    start_timer = _start_timer(data, int(start_pos[0])) if len(start_pos) else None
+    sel = (kind <= F.REPEAT1) | (kind == F.SYNC)
+    s = starts[sel].astype(np.int64)
+    k = kind[sel]
+    # The 4 bytes from each frame start as one big-endian word: fields are bit ranges of it.
+    w = (
+        padded[s].astype(np.uint32) << 24
+        | padded[s + 1].astype(np.uint32) << 16
+        | padded[s + 2].astype(np.uint32) << 8
+        | padded[s + 3].astype(np.uint32)
+    )
+    return _ops_from_words(k, w), start_timer, diag
+
+
+# Per frame kind: value field (shift, mask) and multi-slot mask shift in the
+# big-endian word of the frame's first 4 bytes (see frames.FRAME_TABLE).
+_VALUE_SHIFT = np.zeros(16, np.uint32)
+_VALUE_MASK = np.zeros(16, np.uint32)
+_MASK_SHIFT = np.zeros(16, np.uint32)
+for _k, _sh, _m in (
+    (F.SINGLE0, 24, 0xF),
+    (F.SINGLE1, 16, 0x3FF),
+    (F.SINGLE2, 8, 0x3FFFF),
+    (F.MULTIPLE0, 16, 0xF),
+    (F.MULTIPLE1, 8, 0x3FF),
+    (F.MULTIPLE2, 0, 0x3FFFF),
+    (F.REPEAT0, 24, 0xF),
+    (F.REPEAT1, 16, 0x3FF),
+):
+    _VALUE_SHIFT[_k], _VALUE_MASK[_k] = _sh, _m
+_MASK_SHIFT[F.MULTIPLE0] = 20
+_MASK_SHIFT[F.MULTIPLE1] = _MASK_SHIFT[F.MULTIPLE2] = 18
+_OP_OF_KIND = np.full(16, OP_SYNC, np.uint8)
+_OP_OF_KIND[: F.MULTIPLE2 + 1] = OP_EVENT
+_OP_OF_KIND[[F.REPEAT0, F.REPEAT1]] = OP_REPEAT
+
+
+def _ops_from_words(k: np.ndarray, w: np.ndarray) -> Ops:
+    value = (w >> _VALUE_SHIFT[k]) & _VALUE_MASK[k]
+    single = k <= F.SINGLE2
+    slot = np.where(k == F.SINGLE0, w >> 28, w >> 26) & 7
+    multi = (w >> _MASK_SHIFT[k]) & 0xFF
+    mask = np.where(single, np.uint32(1) << slot, np.where(k <= F.MULTIPLE2, multi, 0)).astype(np.uint8)
+    return _join(_OP_OF_KIND[k], mask, value.astype(np.uint32), single)
+
+
+def _parse_numba(data: np.ndarray) -> tuple[Ops, int | None, dict]:
+    scan = _numba_ops()
+    n = len(data)
+    out = [
+        np.empty(n, np.uint8),
+        np.empty(n, np.uint8),
+        np.empty(n, np.uint32),
+        np.empty(n, np.uint32),
+        np.empty(n, bool),
+    ]
+    k, nframes, unknown, trunc, nstart, first_start, nsync = scan(
+        data, n, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, *out
+    )
+    diag = {
+        "frames": int(nframes),
+        "unknown_frames": int(unknown),
+        "truncated_frames": int(trunc),
+        "start_frames": int(nstart),
+        "sync_frames": int(nsync),
+    }
+    start_timer = _start_timer(data, int(first_start)) if first_start >= 0 else None
+    # Views: the arrays were sized for the worst case (one op per byte).
+    return Ops(*(a[:k] if k > 0.6 * n else a[:k].copy() for a in out)), start_timer, diag
+
+
+_OPS_SCAN = []
+_OPS_LOCK = threading.Lock()
+
+
+def _warm_numba() -> None:
+    """Load the compiled scan (numba import + on-disk cache) ahead of use."""
+    if _numba_ops() is not None:
+        _parse_numba(np.zeros(16, np.uint8))
+
+
+def _numba_ops():
+    """The compiled frame scan (None without numba): the same frame rules and
+    fields as the numpy path (:func:`_parse_numpy`), in one pass over the bytes."""
+    with _OPS_LOCK:
+        return _numba_ops_locked()
+
+
+def _numba_ops_locked():
+    if not _OPS_SCAN:
+        try:
+            import numba
+        except ImportError:
+            _OPS_SCAN.append(None)
+        else:
+            K = {
+                name: getattr(F, name) for name in ("SINGLE0", "SINGLE1", "SINGLE2", "MULTIPLE0", "MULTIPLE1")
+            }
+            S0, S1, S2, M0, M1 = (K[x] for x in ("SINGLE0", "SINGLE1", "SINGLE2", "MULTIPLE0", "MULTIPLE1"))
+            M2, R0, R1, SYN, STA, UNK = F.MULTIPLE2, F.REPEAT0, F.REPEAT1, F.SYNC, F.START, F.UNKNOWN
+            EV, RP, SY = OP_EVENT, OP_REPEAT, OP_SYNC
+
+            @numba.njit(cache=True, nogil=True)
+            def scan(data, n, kind_of, length_of, o_kind, o_mask, o_value, o_reps, o_single):
+                i = 0
+                k = 0
+                frames = 0
+                unknown = 0
+                trunc = 0
+                nstart = 0
+                nsync = 0
+                first_start = -1
+                attach = -1  # op that a following Repeat replays (folded into it)
+                while i < n:
+                    b0 = np.uint32(data[i])
+                    ln = length_of[b0]
+                    if i + ln > n:
+                        trunc = 1
+                        break
+                    kd = kind_of[b0]
+                    frames += 1
+                    # the frame's bytes are all inside the stream (checked above)
+                    b1 = np.uint32(data[i + 1]) if ln > 1 else np.uint32(0)
+                    if kd <= M2:
+                        b2 = np.uint32(data[i + 2]) if ln > 2 else np.uint32(0)
+                        b3 = np.uint32(data[i + 3]) if ln > 3 else np.uint32(0)
+                        if kd == S0:
+                            m = np.uint32(1) << ((b0 >> 4) & 7)
+                            c = b0 & 0xF
+                        elif kd == S1:
+                            m = np.uint32(1) << ((b0 >> 2) & 7)
+                            c = ((b0 & 3) << 8) | b1
+                        elif kd == S2:
+                            m = np.uint32(1) << ((b0 >> 2) & 7)
+                            c = ((b0 & 3) << 16) | (b1 << 8) | b2
+                        elif kd == M0:
+                            m = ((b0 & 0xF) << 4) | (b1 >> 4)
+                            c = b1 & 0xF
+                        elif kd == M1:
+                            m = ((b0 & 3) << 6) | (b1 >> 2)
+                            c = ((b1 & 3) << 8) | b2
+                        else:
+                            m = ((b0 & 3) << 6) | (b1 >> 2)
+                            c = ((b1 & 3) << 16) | (b2 << 8) | b3
+                        o_kind[k] = EV
+                        o_reps[k] = 0
+                        o_mask[k] = m
+                        o_value[k] = c
+                        o_single[k] = kd <= S2
+                        attach = k
+                        k += 1
+                    elif kd == R0 or kd == R1:
+                        r = (b0 & 0xF) if kd == R0 else (((b0 & 3) << 8) | b1)
+                        if attach < 0:
+                            o_kind[k] = RP
+                            o_mask[k] = 0
+                            o_value[k] = 0
+                            o_reps[k] = 0
+                            o_single[k] = False
+                            attach = k
+                            k += 1
+                        o_reps[attach] += r
+                    elif kd == SYN:
+                        o_kind[k] = SY
+                        o_mask[k] = 0
+                        o_value[k] = 0
+                        o_reps[k] = 0
+                        o_single[k] = False
+                        k += 1
+                        attach = -1
+                        nsync += 1
+                    elif kd == STA:
+                        if first_start < 0:
+                            first_start = i
+                        nstart += 1
+                    elif kd == UNK:
+                        unknown += 1
+                    i += ln
+                return k, frames, unknown, trunc, nstart, first_start, nsync
+
+            _OPS_SCAN.append(scan)
+    return _OPS_SCAN[0]
+
+
+# --------------------------------------------------------------------------- step 4
+def _base_event(ops: Ops) -> np.ndarray:
+    """Index of the last OP_EVENT at or before each op (-1: none)."""
+    n = len(ops)
+    return (
+        np.maximum.accumulate(np.where(ops.kind == OP_EVENT, np.arange(n), -1))
+        if n
+        else np.zeros(0, np.int64)
+    )
+
+
+def _timer(ops: Ops, sync_cycles: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(timer before, timer after, base event index, base cycles) per op of
+    :meth:`Ops.split` form."""
+    base = _base_event(ops)
+    has = base >= 0
+    cb = np.where(has, ops.value[np.maximum(base, 0)], 0).astype(np.int64)
+    is_ev = ops.kind == OP_EVENT
+    v = ops.value.astype(np.int64)
+    delta = np.where(is_ev, 1 + v, np.where(ops.kind == OP_REPEAT, v * (1 + cb), sync_cycles))
+    after = np.cumsum(delta)
+    return after - delta, after, base, cb
+
+
+def ops_to_runs(ops: Ops) -> Runs:
+    """iron's timing model (module docstring, step 4)."""
+    if not len(ops):
+        z = np.zeros(0, np.int64)
+        return Runs(z, np.zeros(0, np.uint8), z, z)
+    ops = ops.split()
+    before, after, base, cb = _timer(ops, F.SYNC_CYCLES)
+    is_ev = ops.kind == OP_EVENT
+    mb = np.where(base >= 0, ops.mask[np.maximum(base, 0)], 0).astype(np.uint8)
+    rep = (ops.kind == OP_REPEAT) & (ops.value > 0) & (mb != 0)
+    keep = is_ev | rep
+    v = ops.value.astype(np.int64)
+    time = np.where(is_ev, after, before + 1 + cb)[keep]
+    mask = np.where(is_ev, ops.mask, mb)[keep]
+    count = np.where(is_ev, 1, v)[keep]
+    step = np.where(is_ev, 1 + v, 1 + cb)[keep]
+    return Runs(time.astype(np.int64), mask.astype(np.uint8), count.astype(np.int64), step.astype(np.int64))
+
+
+def _bits(mask: np.ndarray) -> np.ndarray:
+    """uint8 masks -> (n, 8) bool, slot 0 first."""
+    return np.unpackbits(np.asarray(mask, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(bool)
+
+
+def mlir_aie_events(ops: Ops) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """B/E events exactly as mlir-aie's ``convert_commands_to_json`` emits them
+    for one unit: arrays ``(ts, phase, slot)`` in output order, phase 0 = "E",
+    1 = "B". Its quirks are kept: Event_Sync and Start frames do not move the
+    timer; a Repeat after a zero-cycle frame only advances the timer; a Repeat
+    after a frame with cycles re-begins only the last *Single* frame's slot,
+    and nothing when the last frame was a Multiple of several slots."""
+    ops = ops.split()
+    n = len(ops)
+    if not n:
+        z = np.zeros(0, np.int64)
+        return z, z.astype(np.uint8), z.astype(np.uint8)
+    before, after, base, cb = _timer(ops, 0)
+    is_ev = ops.kind == OP_EVENT
+    idx = np.arange(n)
+    # `event`: slot of the last Single frame; `multiple_list`: slots of the last event frame.
+    last_single = np.maximum.accumulate(np.where(is_ev & ops.single, idx, -1))
+    ev_mask = np.where(last_single >= 0, ops.mask[np.maximum(last_single, 0)], 0).astype(np.uint8)
+    bmask = ops.mask[np.maximum(base, 0)]
+    ml_len = np.where(base < 0, 0, np.where(ops.single[np.maximum(base, 0)], 1, np.bitwise_count(bmask)))
+    x = np.where(ml_len <= 1, ev_mask, 0).astype(np.uint8)
+    r = np.where(ops.kind == OP_REPEAT, ops.value, 0).astype(np.int64)
+    rep = (ops.kind == OP_REPEAT) & (cb > 0) & (r >= 1)
+    setter = is_ev | rep
+    new_a = np.where(is_ev, ops.mask, x).astype(np.uint8)
+    ps = np.maximum.accumulate(np.where(setter, idx, -1))
+    prev = np.concatenate([[-1], ps[:-1]])
+    a = np.where(prev >= 0, new_a[np.maximum(prev, 0)], 0).astype(np.uint8)
+    m = ops.mask
+    c = np.where(is_ev, ops.value, 0)
+    # Items: (op, iteration, phase, mask, ts)
+    e_mask = np.where(c > 0, a, a & ~m)[is_ev]
+    b_mask = np.where(c > 0, m, m & ~a)[is_ev]
+    ev_i = idx[is_ev]
+    it_op = [ev_i, ev_i]
+    it_it = [np.zeros(len(ev_i), np.int64)] * 2
+    it_ph = [np.zeros(len(ev_i), np.uint8), np.ones(len(ev_i), np.uint8)]
+    it_mask = [e_mask, b_mask]
+    it_ts = [before[is_ev] + 1, after[is_ev]]
+    rp = idx[rep]
+    step = 1 + cb[rep]
+    it_op += [rp, rp]
+    it_it += [np.zeros(len(rp), np.int64)] * 2
+    it_ph += [np.zeros(len(rp), np.uint8), np.ones(len(rp), np.uint8)]
+    it_mask += [a[rep], x[rep]]
+    it_ts += [before[rep] + 1, before[rep] + step]
+    more = rep & (x != 0) & (r > 1)
+    if more.any():
+        cnt = r[more] - 1
+        ops_i = np.repeat(idx[more], cnt)
+        first = np.cumsum(cnt) - cnt
+        iters = np.arange(int(cnt.sum()), dtype=np.int64) - np.repeat(first, cnt) + 1
+        st = 1 + cb[ops_i]
+        t0 = before[ops_i] + iters * st
+        it_op += [ops_i, ops_i]
+        it_it += [iters, iters]
+        it_ph += [np.zeros(len(ops_i), np.uint8), np.ones(len(ops_i), np.uint8)]
+        xm = x[ops_i]
+        it_mask += [xm, xm]
+        it_ts += [t0 + 1, t0 + st]
+    op_a = np.concatenate(it_op).astype(np.int64)
+    it_a = np.concatenate(it_it)
+    ph_a = np.concatenate(it_ph)
+    mk_a = np.concatenate(it_mask).astype(np.uint8)
+    ts_a = np.concatenate(it_ts).astype(np.int64)
+    bits = _bits(mk_a)
+    item, slot = np.nonzero(bits)
+    key = ((op_a[item] * (F.MAX_REPEAT + 1) + it_a[item]) * 2 + ph_a[item]) * F.SLOTS + slot
+    order = np.argsort(key, kind="stable")
+    item, slot = item[order], slot[order]
+    return ts_a[item], ph_a[item], slot.astype(np.uint8)
+
+
+# --------------------------------------------------------------------------- slices
+def column_shift(config_cols: list[tuple[int, int, int]], data_keys: list[tuple[int, int, int]]) -> int:
+    """Shift to add to configured columns: 0 when every unit in the data is
+    configured, else align the smallest configured column to the smallest
+    column in the data (as mlir-aie does)."""
+    if not config_cols or not data_keys or set(data_keys) <= set(config_cols):
+        return 0
+    return min(k[1] for k in data_keys) - min(k[1] for k in config_cols)
+
+
+def slice_status(words: np.ndarray, diag: dict) -> str:
+    if diag.get("used_bytes", 0) == 0:
+        return "empty"
+    if diag.get("bad_headers", 0):
+        return "bad_headers"
+    if len(words) and words[-1] != 0:
+        return "full"
+    return "ok"
+
+
+def decode_words(
+    words: np.ndarray,
+    units: list[TraceUnit],
+    *,
+    column_offset: int = 0,
+    colshift: int | None = None,
+    slice: Slice | None = None,
+    keep_ops: bool = True,
+    on_unit=None,
+    method: str = "auto",
+) -> DecodedSlice:
+    """Decode one slice's words against its configured ``units``.
+
+    ``units`` columns are design-relative; ``column_offset`` makes them absolute.
+    ``colshift`` (None: automatic, see :func:`column_shift`) is added on top.
+    ``on_unit(decoded_unit)`` is called per unit as soon as it is decoded;
+    with ``keep_ops=False`` the unit's ops are then dropped to save memory.
+    """
+    words = np.asarray(words)
+    if words.dtype != np.uint32:
+        words = words.astype(np.uint32)
+    warm = None
+    if len(words) * 4 >= PARALLEL_BYTES and method == "auto":
+        # Overlap loading the compiled scan with packet demultiplexing.
+        warm = threading.Thread(target=_warm_numba, daemon=True)
+        warm.start()
+    streams, packets, diag = demux(words)
+    if warm is not None:
+        warm.join()
+    diag = {"words": int(len(words)), "used_bytes": diag.pop("used_words") * 4, **diag}
+    diag["size_bytes"] = int(len(words)) * 4
+    cfg = [(unit_packet_type(u), u.column + column_offset, u.row) for u in units]
+    shift = colshift if colshift is not None else column_shift(cfg, list(streams))
+    cfg_abs = [(t, c + shift, r) for t, c, r in cfg]
+    by_key = {}
+    for key, u in zip(cfg_abs, units):
+        by_key.setdefault(key, u)
+    totals = {"frames": 0, "unknown_frames": 0, "truncated_frames": 0, "unconfigured_units": 0}
+
+    def one(key):
+        payload = streams.pop(key)  # ours (demux copies): byte-swap in place, free when done
+        unit = by_key.get(key)
+        du = DecodedUnit(key[0], key[1], key[2], unit, packets=packets[key], nbytes=len(payload) * 4)
+        if payload.dtype.byteorder != ">" and np.little_endian:
+            payload.byteswap(inplace=True)
+        data = payload.view(np.uint8)
+        du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
+        du.frames = du.diagnostics["frames"]
+        if on_unit is not None:
+            on_unit(du)
+        if not keep_ops:
+            du.ops = EMPTY_OPS
+            du.__dict__.pop("runs", None)
+        return du
+
+    keys = list(streams)
+    big = sum(len(v) for v in streams.values()) * 4 >= PARALLEL_BYTES and len(keys) > 1
+    if big and (os.cpu_count() or 1) > 1:
+        # Units are independent; numba and numpy release the GIL on big arrays.
+        with ThreadPoolExecutor(min(len(keys), os.cpu_count() or 1)) as pool:
+            out_units = list(pool.map(one, keys))
+    else:
+        out_units = [one(k) for k in keys]
+    for du in out_units:
+        totals["unconfigured_units"] += du.unit is None
+        for k in ("frames", "unknown_frames", "truncated_frames"):
+            totals[k] += du.diagnostics[k]
+    diag.update(totals)
+    status = slice_status(words, diag)
+    return DecodedSlice(slice, status, diag, out_units, list(units), [c for _, c, _ in cfg_abs], shift)
+
+
+def unit_packet_type(unit: TraceUnit) -> int:
+    """Packet type used to match a unit: the one its kind sends (mlir-aie keys
+    units by register kind, not by Trace_Control1)."""
+    return MODULE_KINDS.index(unit.kind)

@@ -1,0 +1,214 @@
+"""Trace encoder: the exact inverse of :mod:`iron.trace.decode` (events -> frames
+-> packets). Used by property tests and by the device model to emit packets.
+
+Records follow the decoder's timing model: cycles since the trace start
+(>= 1), strictly increasing; ``(time, mask)`` or a run
+``(time, mask, count[, step])`` meaning ``mask`` asserted at
+``time + i*step`` for ``i < count`` (step defaults to 1: an event held for
+``count`` cycles). ``decode(encode(x))`` gives the same occurrences back.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from iron.errors import IronError
+from iron.trace import frames as F
+from iron.trace.decode import Runs
+
+
+class EncodeError(IronError):
+    """Records that the trace format (or its timing model) cannot express."""
+
+
+def as_runs(records) -> Runs:
+    """Normalize records (tuples, an (n, 2..4) array or :class:`Runs`) to runs."""
+    if isinstance(records, Runs):
+        return records
+    if not isinstance(records, np.ndarray):
+        records = [tuple(r) + (1,) * (4 - len(r)) if 2 <= len(r) < 4 else r for r in records]
+    arr = np.asarray(records, dtype=np.int64)
+    if arr.size == 0:
+        z = np.zeros(0, np.int64)
+        return Runs(z, np.zeros(0, np.uint8), z, z)
+    if arr.ndim != 2 or not 2 <= arr.shape[1] <= 4:
+        raise EncodeError("records must be (time, mask[, count[, step]]) tuples")
+    n = len(arr)
+    count = arr[:, 2] if arr.shape[1] > 2 else np.ones(n, np.int64)
+    step = arr[:, 3] if arr.shape[1] > 3 else np.ones(n, np.int64)
+    if ((arr[:, 1] < 1) | (arr[:, 1] > 255)).any():
+        raise EncodeError("slot masks must be in 1..255")
+    return Runs(arr[:, 0].copy(), arr[:, 1].astype(np.uint8), count.copy(), step.copy())
+
+
+def _merge_held(r: Runs) -> Runs:
+    """Join single occurrences of one mask on consecutive cycles into runs of step 1."""
+    single = r.count == 1
+    if len(r) < 2 or not single.any():
+        return r
+    cont = np.zeros(len(r), dtype=bool)
+    cont[1:] = single[1:] & single[:-1] & (r.mask[1:] == r.mask[:-1]) & (r.time[1:] == r.time[:-1] + 1)
+    heads = np.flatnonzero(~cont)
+    counts = np.diff(np.append(heads, len(r)))
+    count = np.where(counts > 1, counts, r.count[heads])
+    step = np.where(counts > 1, 1, r.step[heads])
+    return Runs(r.time[heads], r.mask[heads], count, step)
+
+
+def _check(r: Runs, t0: int) -> None:
+    if (r.count < 1).any() or (r.step < 1).any():
+        raise EncodeError("run counts and steps must be >= 1")
+    if not len(r):
+        return
+    last = r.time + (r.count - 1) * r.step
+    prev = np.concatenate([[t0], last[:-1]])
+    bad = np.flatnonzero(r.time <= prev)
+    if len(bad):
+        i = int(bad[0])
+        raise EncodeError(
+            f"record {i}: time {int(r.time[i])} is not after the previous event at {int(prev[i])} "
+            "(times are cycles since trace start, >= 1, strictly increasing)"
+        )
+
+
+def _frame_bytes(mask: np.ndarray, cycles: np.ndarray):
+    """Shortest Single/Multiple frame per (mask, cycles): (b0..b3, length)."""
+    m = mask.astype(np.uint32)
+    c = cycles.astype(np.uint32)
+    single = np.bitwise_count(mask) == 1
+    slot = np.log2(np.maximum(m, 1)).astype(np.uint32)
+    size = np.where(c < 16, 0, np.where(c < 1024, 1, 2))
+    z = np.zeros(len(m), np.uint32)
+    # Single0 0eeecccc | Single1 100eeecc c | Single2 101eeecc c c
+    s_b0 = np.select(
+        [size == 0, size == 1],
+        [(slot << 4) | c, 0x80 | (slot << 2) | (c >> 8)],
+        0xA0 | (slot << 2) | (c >> 16),
+    )
+    s_b1 = np.select([size == 1, size == 2], [c & 0xFF, (c >> 8) & 0xFF], 0)
+    s_b2 = np.where(size == 2, c & 0xFF, 0)
+    # Multiple0 1100mmmm mmmmcccc | Multiple1 110100mm mmmmmmcc c | Multiple2 110101mm mmmmmmcc c c
+    m_b0 = np.select([size == 0, size == 1], [0xC0 | (m >> 4), 0xD0 | (m >> 6)], 0xD4 | (m >> 6))
+    m_b1 = np.select(
+        [size == 0, size == 1],
+        [((m & 0xF) << 4) | c, ((m & 0x3F) << 2) | (c >> 8)],
+        ((m & 0x3F) << 2) | (c >> 16),
+    )
+    m_b2 = np.select([size == 1, size == 2], [c & 0xFF, (c >> 8) & 0xFF], 0)
+    m_b3 = np.where(size == 2, c & 0xFF, 0)
+    b0 = np.where(single, s_b0, m_b0)
+    b1 = np.where(single, s_b1, m_b1)
+    b2 = np.where(single, s_b2, m_b2)
+    b3 = np.where(single, z, m_b3)
+    length = size + np.where(single, 1, 2)
+    return b0, b1, b2, b3, length
+
+
+def encode_unit(records, *, start_timer: int | None = None, t0: int = 0, use_repeat: bool = True) -> bytes:
+    """Frame bytes of one unit for ``records`` (see module docstring).
+
+    ``t0`` is the time of the event before the first record (to encode a long
+    stream in chunks); ``start_timer`` adds a Start frame first. Gaps beyond the
+    18-bit cycle field are bridged with Event_Sync frames (0x3FFFF cycles each).
+    """
+    r = as_runs(records)
+    if (r.mask == 0).any():
+        raise EncodeError("slot masks must be in 1..255")
+    _check(r, t0)
+    wide = (r.count > 1) & (r.step > F.MAX_CYCLES + 1)
+    if not use_repeat or wide.any():  # a Repeat can only replay a gap of the 18-bit field
+        r = Runs(*_expand(r))
+    if use_repeat:
+        r = _merge_held(r)
+    n = len(r)
+    prev_last = np.concatenate([[t0], (r.time + (r.count - 1) * r.step)[:-1]]).astype(np.int64)
+    gap = r.time - prev_last
+    c = gap - 1
+    nsync = np.where(c > F.MAX_CYCLES, -(-(c - F.MAX_CYCLES) // F.SYNC_CYCLES), 0)
+    c = c - nsync * F.SYNC_CYCLES
+    count = r.count.astype(np.int64)
+    second = (count > 1) & (r.step != c + 1)  # needs an explicit frame with the run's step
+    nrep = count - 1 - second
+    nq, rem = nrep // F.MAX_REPEAT, nrep % F.MAX_REPEAT
+    ntok = nsync + 1 + second + nq + (rem > 0)
+    run = np.repeat(np.arange(n), ntok)
+    first = np.cumsum(ntok) - ntok
+    j = np.arange(int(ntok.sum()), dtype=np.int64) - np.repeat(first, ntok)
+    ns = nsync[run]
+    is_sync = j < ns
+    is_f1 = j == ns
+    is_f2 = second[run] & (j == ns + 1)
+    is_rem = (rem[run] > 0) & (j == ntok[run] - 1)
+    is_frame = is_f1 | is_f2
+    cyc = np.where(is_f1, c[run], r.step[run] - 1)
+    fb0, fb1, fb2, fb3, flen = _frame_bytes(r.mask[run], np.where(is_frame, cyc, 0))
+    rc = np.where(is_rem, rem[run], F.MAX_REPEAT).astype(np.uint32)
+    r0 = rc < 16
+    rb0 = np.where(r0, 0xE0 | rc, 0xD8 | (rc >> 8))
+    rb1 = np.where(r0, 0, rc & 0xFF)
+    b0 = np.where(is_sync, F.SYNC_BYTE, np.where(is_frame, fb0, rb0))
+    b1 = np.where(is_frame, fb1, rb1)
+    b2 = np.where(is_frame, fb2, 0)
+    b3 = np.where(is_frame, fb3, 0)
+    length = np.where(is_sync, 1, np.where(is_frame, flen, np.where(r0, 1, 2))).astype(np.int64)
+    off = np.cumsum(length) - length
+    out = np.zeros(int(length.sum()), dtype=np.uint8)
+    for k, b in enumerate((b0, b1, b2, b3)):
+        sel = length > k
+        out[off[sel] + k] = b[sel]
+    head = b""
+    if start_timer is not None:
+        if not 0 <= start_timer < 1 << 56:
+            raise EncodeError(f"start timer {start_timer} does not fit 56 bits")
+        head = bytes([F.START_BYTE]) + int(start_timer).to_bytes(7, "big")
+    return head + out.tobytes()
+
+
+def _expand(r: Runs):
+    t, m = r.expand()
+    one = np.ones(len(t), np.int64)
+    return t, m, one, one
+
+
+def packetize(column: int, row: int, packet_type: int, packet_id: int, payload: bytes) -> np.ndarray:
+    """Frame bytes -> packets (uint32 words): a valid header, then 7 payload
+    words per packet; the last packet is padded with filler bytes 0xFE."""
+    header = F.make_header(column, row, packet_type, packet_id)
+    data = np.frombuffer(bytes(payload), dtype=np.uint8)
+    npk = -(-len(data) // F.PAYLOAD_BYTES)
+    buf = np.full(npk * F.PAYLOAD_BYTES, F.FILLER_BYTE, dtype=np.uint8)
+    buf[: len(data)] = data
+    words = buf.view(">u4").astype(np.uint32).reshape(npk, F.PAYLOAD_WORDS)
+    out = np.empty((npk, F.PACKET_WORDS), dtype=np.uint32)
+    out[:, 0] = header
+    out[:, 1:] = words
+    return out.ravel()
+
+
+def interleave(
+    packet_arrays: list[np.ndarray], *, end_marker: bool = False, pad_to: int | None = None
+) -> np.ndarray:
+    """Merge several units' packets round-robin (packet i of each unit in list
+    order, then packet i+1 ...), as a shared drain channel would. Optionally
+    append the end marker and zero-pad to ``pad_to`` words."""
+    mats = [np.asarray(a, dtype=np.uint32).reshape(-1, F.PACKET_WORDS) for a in packet_arrays]
+    if mats:
+        rank = np.concatenate([np.arange(len(m)) for m in mats])
+        unit = np.concatenate([np.full(len(m), i) for i, m in enumerate(mats)])
+        allp = np.concatenate(mats) if mats else np.zeros((0, F.PACKET_WORDS), np.uint32)
+        out = allp[np.lexsort((unit, rank))].ravel()
+    else:
+        out = np.zeros(0, np.uint32)
+    if end_marker:
+        out = np.concatenate([out, np.array([F.END_MARKER, 0, 0], dtype=np.uint32)])
+    if pad_to is not None:
+        if pad_to < len(out):
+            raise EncodeError(f"{len(out)} words do not fit in {pad_to}")
+        out = np.concatenate([out, np.zeros(pad_to - len(out), np.uint32)])
+    return out
+
+
+def encode_trace(units: list[tuple[int, int, int, int, object]], **kw) -> np.ndarray:
+    """Convenience: ``[(column, row, packet_type, packet_id, records)]`` -> interleaved words."""
+    pk = [packetize(c, r, t, i, encode_unit(recs)) for c, r, t, i, recs in units]
+    return interleave(pk, **kw)

@@ -1,0 +1,122 @@
+"""Trace packet header and event frame format: the one table of both.
+
+Source: DESIGN.md section 5, checked against Xilinx/mlir-aie
+``python/utils/trace/utils.py`` @0750994 (``parse_pkt_hdr_in_stream``,
+``convert_to_commands``) and AM020 (AIE-ML trace unit).
+
+A packet is 8 little-endian 32-bit words: one header and 7 payload words. A
+unit's payload words, read most-significant byte first, are a stream of frames.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+# --------------------------------------------------------------------------- packets
+PACKET_WORDS = 8
+PAYLOAD_WORDS = PACKET_WORDS - 1
+PAYLOAD_BYTES = PAYLOAD_WORDS * 4
+
+#: Header fields: name -> (shift, width). Bit 31 makes the parity of the word odd.
+HEADER_FIELDS = {"column": (21, 7), "row": (16, 5), "packet_type": (12, 2), "packet_id": (0, 5)}
+PARITY_BIT = 31
+#: Bits [30:28], [19] and [11:5] must be zero in a valid header.
+HEADER_RESERVED = (0x7 << 28) | (1 << 19) | (0x7F << 5)
+
+#: Words the drain inserts that carry no trace data: dropped from payload streams.
+IDLE_WORD = 0xA5A5A5A5
+#: End-of-trace marker (a word of filler bytes), followed by zero words.
+END_MARKER = 0xFEFEFEFE
+#: Runs of at least this many zero words separate channel segments.
+SEGMENT_GAP_WORDS = 8
+
+
+def _field(name: str, value: int) -> int:
+    shift, width = HEADER_FIELDS[name]
+    if not 0 <= value < (1 << width):
+        raise ValueError(f"packet header {name} {value} does not fit {width} bits")
+    return value << shift
+
+
+def make_header(column: int, row: int, packet_type: int, packet_id: int) -> int:
+    """A valid packet header (odd parity over all 32 bits)."""
+    word = (
+        _field("column", column)
+        | _field("row", row)
+        | _field("packet_type", packet_type)
+        | _field("packet_id", packet_id)
+    )
+    if word.bit_count() % 2 == 0:
+        word |= 1 << PARITY_BIT
+    return word
+
+
+def header_valid(words: np.ndarray) -> np.ndarray:
+    """Vectorized header check: odd parity and reserved bits zero."""
+    words = np.asarray(words, dtype=np.uint32)
+    odd = (np.bitwise_count(words) & 1).astype(bool)
+    return odd & ((words & np.uint32(HEADER_RESERVED)) == 0)
+
+
+def header_field(words: np.ndarray, name: str) -> np.ndarray:
+    shift, width = HEADER_FIELDS[name]
+    return (np.asarray(words, dtype=np.uint32) >> np.uint32(shift)) & np.uint32((1 << width) - 1)
+
+
+# --------------------------------------------------------------------------- frames
+# Frame kinds, numbered so that the event-carrying kinds come first.
+SINGLE0, SINGLE1, SINGLE2, MULTIPLE0, MULTIPLE1, MULTIPLE2 = range(6)
+REPEAT0, REPEAT1, START, SKIP4, FILLER, SYNC, UNKNOWN = range(6, 13)
+
+#: The one table of frame kinds: (kind, name, first-byte mask, first-byte value, bytes).
+#: Bit layouts (first byte first): Single0 0eeecccc; Single1 100eeecc +1 B;
+#: Single2 101eeecc +2 B; Multiple0 1100mmmm mmmmcccc; Multiple1 110100mm mmmmmmcc +1 B;
+#: Multiple2 110101mm mmmmmmcc +2 B; Repeat0 1110rrrr; Repeat1 110110rr +1 B;
+#: Start 0xF0/0xF4 + 56-bit big-endian timer; 0xDC-0xDF are skipped as 4 bytes
+#: (mlir-aie does so; meaning unknown); Filler 0xFE; Event_Sync 0xFF.
+FRAME_TABLE = (
+    (SINGLE0, "Single0", 0x80, 0x00, 1),
+    (SINGLE1, "Single1", 0xE0, 0x80, 2),
+    (SINGLE2, "Single2", 0xE0, 0xA0, 3),
+    (MULTIPLE0, "Multiple0", 0xF0, 0xC0, 2),
+    (MULTIPLE1, "Multiple1", 0xFC, 0xD0, 3),
+    (MULTIPLE2, "Multiple2", 0xFC, 0xD4, 4),
+    (REPEAT0, "Repeat0", 0xF0, 0xE0, 1),
+    (REPEAT1, "Repeat1", 0xFC, 0xD8, 2),
+    (START, "Start", 0xFB, 0xF0, 8),
+    (SKIP4, "Skip4", 0xFC, 0xDC, 4),
+    (FILLER, "Filler", 0xFF, 0xFE, 1),
+    (SYNC, "Event_Sync", 0xFF, 0xFF, 1),
+)
+FRAME_NAMES = {k: name for k, name, *_ in FRAME_TABLE} | {UNKNOWN: "Unknown"}
+
+#: Cycle field widths of Single/Multiple frames 0/1/2, repeat count widths of Repeat0/1.
+CYCLE_BITS = (4, 10, 18)
+REPEAT_BITS = (4, 10)
+MAX_CYCLES = (1 << CYCLE_BITS[-1]) - 1
+MAX_REPEAT = (1 << REPEAT_BITS[-1]) - 1
+#: Cycles an Event_Sync stands for (mlir-aie ``make_event_lists``: "Typo in spec").
+SYNC_CYCLES = 0x3FFFF
+FILLER_BYTE = 0xFE
+SYNC_BYTE = 0xFF
+START_BYTE = 0xF0
+SLOTS = 8
+
+
+def _byte_tables() -> tuple[np.ndarray, np.ndarray]:
+    kind = np.full(256, UNKNOWN, dtype=np.uint8)
+    length = np.ones(256, dtype=np.uint8)  # unknown bytes are skipped one at a time
+    b = np.arange(256)
+    for k, _name, mask, value, nbytes in FRAME_TABLE:
+        hit = (b & mask) == value
+        if (kind[hit] != UNKNOWN).any():
+            raise AssertionError("overlapping frame patterns")
+        kind[hit] = k
+        length[hit] = nbytes
+    kind.flags.writeable = False
+    length.flags.writeable = False
+    return kind, length
+
+
+#: First byte -> frame kind / frame length in bytes.
+KIND_OF_BYTE, LENGTH_OF_BYTE = _byte_tables()

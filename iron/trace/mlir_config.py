@@ -1,0 +1,121 @@
+"""Trace configuration read from an mlir-aie MLIR file (drop-in for its parse.py).
+
+mlir-aie's ``parse_mlir_trace_events`` reads the ``aiex.npu.write32`` ops of the
+runtime sequences: Trace_Event0/1 give the 8 slot events of a unit; the unit's
+kind comes from the register offset (the core and shim modules share offsets
+and are told apart by row 0). Column and row come from the op's attributes or
+from the address bits. Units appear in the order of their first Trace_Event
+write, which fixes the ``pid`` order of its JSON output. iron also reads
+Trace_Control0/1 (start/stop events, packet id) when present.
+
+Differences from mlir-aie, on inputs it cannot handle: the register offset is
+always taken from the low 20 address bits; a missing column or row is filled
+from the address.
+"""
+
+from __future__ import annotations
+
+from iron.errors import IronError
+from iron.mlir import ir, reader
+from iron.target import geometry
+from iron.target.events import PACKET_TYPE, event_name
+from iron.target.registers import TRACE_REGISTERS, split_address, unpack_trace_control0, unpack_trace_control1
+from iron.trace.manifest import Manifest, Slice, TraceUnit
+
+SLOT_FIELD_MASK = 0xFF  # mlir-aie keeps whole bytes (memtile ids go beyond 127)
+
+
+class MlirConfigError(IronError):
+    """The MLIR file holds no usable trace configuration."""
+
+
+def _register_kind(offset: int, row: int) -> tuple[str, str] | None:
+    """(kind, register name) of a trace register write, else None."""
+    for kind, regs in TRACE_REGISTERS.items():
+        if (kind == "shim") != (row == 0) and kind in ("core", "shim"):
+            continue
+        for name in ("trace_event0", "trace_event1", "trace_control0", "trace_control1"):
+            if getattr(regs, name) == offset:
+                return kind, name
+    return None
+
+
+def units_from_module(module: ir.Module) -> list[TraceUnit]:
+    """Traced units of every device of ``module``, in first Trace_Event write order."""
+    slots: dict[tuple[str, int, int], list[int]] = {}
+    control: dict[tuple[str, int, int], dict] = {}
+    for device in module.devices:
+        for seq in device.sequences:
+            for op in ir.walk(seq.body):
+                if not isinstance(op, ir.Write32):
+                    continue
+                acol, arow, offset = split_address(op.address)
+                col = op.column if op.column is not None else acol & 0x1F
+                row = op.row if op.row is not None else arow
+                hit = _register_kind(offset, row)
+                if hit is None:
+                    continue
+                kind, reg = hit
+                key = (kind, col, row)
+                if reg in ("trace_event0", "trace_event1"):
+                    ids = slots.setdefault(key, [0] * 8)
+                    base = 0 if reg == "trace_event0" else 4
+                    for i in range(4):
+                        ids[base + i] = (op.value >> (8 * i)) & SLOT_FIELD_MASK
+                elif reg == "trace_control0":
+                    control.setdefault(key, {}).update(unpack_trace_control0(op.value))
+                else:
+                    control.setdefault(key, {}).update(unpack_trace_control1(op.value))
+    units = []
+    for (kind, col, row), ids in slots.items():
+        ctl = control.get((kind, col, row), {})
+        units.append(
+            TraceUnit(
+                column=col,
+                row=row,
+                kind=kind,
+                packet_type=PACKET_TYPE[kind],
+                packet_id=ctl.get("packet_id", 0),
+                events=[event_name(kind, e) for e in ids],
+                event_ids=list(ids),
+                start_event=ctl.get("start", 0),
+                stop_event=ctl.get("stop", 0),
+            )
+        )
+    return units
+
+
+def units_from_mlir(text: str, filename: str | None = None) -> list[TraceUnit]:
+    return units_from_module(reader.parse(text, filename))
+
+
+def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) -> Manifest:
+    """A one-slice :class:`Manifest` covering the whole buffer (``total_size``
+    bytes), configured from the MLIR's trace register writes."""
+    module = reader.parse(text, filename)
+    units = units_from_module(module)
+    where = filename or "MLIR input"
+    if not units:
+        raise MlirConfigError(
+            f"{where}: no aiex.npu.write32 to a Trace_Event0/1 register (0x340E0/4, 0x140E0/4, 0x940E0/4): "
+            "nothing is traced (use the lowered MLIR with constant write32 operands)"
+        )
+    device = module.devices[0] if module.devices else None
+    target_name = device.target if device else "npu1"
+    try:
+        target = geometry.target_for_device(target_name)
+        columns = geometry.device_columns(target_name)
+    except IronError:
+        target, columns = geometry.get_target("npu1"), 1
+    seq = device.sequences[0].name if device and device.sequences else "sequence"
+    dev = (device.symbol or "main") if device else "main"
+    return Manifest(
+        target=target.name,
+        columns=columns,
+        column_offset=0,
+        clock_mhz=target.clock_mhz,
+        kernel=f"{dev}:{seq}",
+        trace_arg_index=-1,
+        total_size=int(total_size),
+        slices=[Slice(0, "mlir-aie", 0, dev, seq, 0, int(total_size), units, f"{dev}:{seq}", -1)],
+    )
