@@ -19,6 +19,7 @@ import pytest
 from iron import Sequence, testing
 from iron.artifact.build import build
 from iron.fuse import fuse
+from iron.trace.encode import as_runs
 from iron.operators import ElementwiseAdd, ElementwiseMul
 from iron.options import TraceOptions
 from iron.runtime.sim import SimError
@@ -78,7 +79,7 @@ def check_wiring(art, run, inputs, cache, target):
         by_key = {(u.kind, u.column + off, u.row): u for u in stopped}
         for u in s.units:
             # exactly the events sim recorded for this call on this unit, nothing else
-            assert u.runs.records() == by_key[u.kind, u.column, u.row].records
+            assert u.runs.records() == as_runs(by_key[u.kind, u.column, u.row].records).records()
             assert instr_event_0(u) == op.activity(target).invocations
     return trace
 

@@ -215,14 +215,37 @@ def test_unknown_pdi_is_an_error(art):
 
 def test_activity_is_deterministic_and_seeded_by_device_and_call():
     act = ElementwiseAdd(4096, "i32").activity("npu2")
-    a = activity.occurrences(act, "core", activity.seed_for("op0_X", 0))
-    assert a == activity.occurrences(act, "core", activity.seed_for("op0_X", 0))
-    assert a != activity.occurrences(act, "core", activity.seed_for("op0_X", 1))
-    names = [n for _c, n in a]
+    a = activity.intervals(act, "core", activity.seed_for("op0_X", 0))
+    assert a == activity.intervals(act, "core", activity.seed_for("op0_X", 0))
+    assert a != activity.intervals(act, "core", activity.seed_for("op0_X", 1))
+    names = [n for _c, _n, n in a]
     assert names.count("INSTR_EVENT_0") == names.count("INSTR_EVENT_1") == act.invocations
-    # Slot filter: only ids in slots survive, merged per cycle.
-    recs = activity.records(a, "core", [33, 34, 0, 0, 0, 0, 0, 0], origin=0)
-    assert {m for _t, m in recs} <= {1, 2, 3} and len(recs) == 2 * act.invocations
+    # Levels last many cycles: vector issue and stalls take their share of each call.
+    held = {name: sum(n for _f, n, e in a if e == name) for name in ("INSTR_VECTOR", "MEMORY_STALL")}
+    body = act.invocations * act.cycles
+    assert abs(held["INSTR_VECTOR"] - body * act.vector_fraction) <= act.invocations
+    assert abs(held["MEMORY_STALL"] - body * act.stall_fraction * 2 / 3) <= act.invocations
+    # Slot filter: only ids in slots survive; the pulses come out as one-cycle runs.
+    recs = activity.runs(a, "core", [33, 34, 0, 0, 0, 0, 0, 0], origin=0)
+    assert {m for _t, m, _n, _s in recs} == {1, 2} and len(recs) == 2 * act.invocations
+    assert {n for _t, _m, n, _s in recs} == {1}
+
+
+def test_overlapping_levels_become_runs_of_one_mask():
+    ivs = [(10, 10, "INSTR_VECTOR"), (15, 10, "MEMORY_STALL"), (30, 1, "INSTR_EVENT_0")]
+    slots = [37, 23, 33, 0, 0, 0, 0, 0]
+    assert activity.runs(ivs, "core", slots, origin=0) == [
+        (10, 1, 5, 1),
+        (15, 3, 5, 1),
+        (20, 2, 5, 1),
+        (30, 4, 1, 1),
+    ]
+    assert activity.runs(ivs, "core", slots, origin=12) == [
+        (1, 1, 2, 1),  # clipped at the decoder's first cycle
+        (3, 3, 5, 1),
+        (8, 2, 5, 1),
+        (18, 4, 1, 1),
+    ]
 
 
 def test_channel_spills_into_the_next_task_then_drops():

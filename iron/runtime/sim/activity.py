@@ -1,12 +1,14 @@
-"""Activity model: what the traced tiles of one operator call do, as event occurrences.
+"""Activity model: what the traced tiles of one operator call do, as event intervals.
 
 Not a performance model. From the operator's :class:`iron.design.Activity`
 (kernel invocations of ``cycles`` each, vector and stall fractions) it makes a
-plausible, deterministic timeline per tile and module kind: every kernel
-invocation is bracketed by INSTR_EVENT_0 / INSTR_EVENT_1 (the kernels' event0()
-/ event1()), with vector instructions, memory/lock/stream stalls and DMA port
-activity in between. The seed comes from the device symbol and how many times
-that device ran, so a traced run is reproducible.
+plausible, deterministic timeline per tile and module kind. Events are what the
+hardware raises: pulses (INSTR_EVENT_0/1 from the kernels' event0()/event1(),
+DMA task starts) and levels that stay asserted for many cycles (INSTR_VECTOR
+while vector instructions issue, stalls, PORT_RUNNING while a stream moves
+data). A level held for n cycles fires on each of them, which the trace unit
+encodes as one frame plus repeats. The seed comes from the device symbol, how
+many times that device ran and the tile, so a traced run is reproducible.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ INVOCATION_GAP = 16
 #: Cap on invocations modelled per tile, to keep sim fast for big operators.
 MAX_INVOCATIONS = 256
 
+Interval = tuple[int, int, str]  # (first cycle, cycles asserted, event name)
+
 
 def seed_for(device: str, call: int, column: int = 0, row: int = 0) -> int:
     """Stable seed (independent of Python's hash randomisation)."""
@@ -34,78 +38,120 @@ def seed_for(device: str, call: int, column: int = 0, row: int = 0) -> int:
 def duration(activity: Activity) -> int:
     """Cycles the modelled call takes (all tiles run in parallel)."""
     n = min(activity.invocations, MAX_INVOCATIONS)
-    return DMA_LATENCY + n * (activity.cycles + INVOCATION_GAP) + DMA_LATENCY
+    return DMA_LATENCY + n * (max(int(activity.cycles), 8) + INVOCATION_GAP) + DMA_LATENCY
 
 
-def occurrences(activity: Activity, kind: str, seed: int) -> list[tuple[int, str]]:
-    """Event occurrences ``(cycle, event name)`` of one module, sorted by cycle.
+def intervals(activity: Activity, kind: str, seed: int) -> list[Interval]:
+    """Event intervals of one module, sorted by first cycle.
 
-    ``cycle`` counts from the moment the call's data tasks were queued.
+    Cycles count from the moment the call's data tasks were queued.
     """
     rng = np.random.default_rng(seed)
-    out: list[tuple[int, str]] = []
+    out: list[Interval] = []
     cycles = max(int(activity.cycles), 8)
     t = DMA_LATENCY
-    for _ in range(min(activity.invocations, MAX_INVOCATIONS)):
-        jitter = int(rng.integers(0, 4))
-        start, end = t + jitter, t + jitter + cycles
-        out += _invocation(kind, start, end, activity, rng)
+    for i in range(min(activity.invocations, MAX_INVOCATIONS)):
+        start = t + int(rng.integers(0, 4))
+        end = start + cycles
+        out += _invocation(kind, i, start, end, activity, rng)
         t = end + INVOCATION_GAP
-    out.sort(key=lambda e: e[0])
+    out.sort()
     return out
 
 
-def _spread(rng, start: int, end: int, count: int) -> list[int]:
-    if count <= 0 or end - start < 2:
-        return []
-    return sorted(int(x) for x in rng.integers(start + 1, end, size=count))
-
-
-def _invocation(kind: str, start: int, end: int, act: Activity, rng) -> list[tuple[int, str]]:
+def _bursts(rng, start: int, end: int, total: int, pieces: int) -> list[tuple[int, int]]:
+    """``pieces`` disjoint (first, length) stretches inside [start, end) adding up to ~``total``."""
     span = end - start
-    n_vec = max(1, round(8 * act.vector_fraction))
-    n_stall = max(1, round(8 * act.stall_fraction))
+    total = min(max(total, 0), span)
+    if total == 0 or pieces <= 0:
+        return []
+    pieces = min(pieces, total)
+    lengths = np.full(pieces, total // pieces)
+    lengths[: total % pieces] += 1
+    slack = span - total
+    gaps = np.sort(rng.integers(0, slack + 1, size=pieces)) if slack else np.zeros(pieces, np.int64)
+    firsts = start + gaps + np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    return [(int(f), int(n)) for f, n in zip(firsts, lengths)]
+
+
+def _invocation(kind: str, i: int, start: int, end: int, act: Activity, rng) -> list[Interval]:
+    body = end - start
+    transfer = max(body // 4, 2)  # cycles a tile's input/output stream runs per invocation
     if kind == "core":
-        ev = [(start - 4, "PORT_RUNNING_0"), (start, "INSTR_EVENT_0"), (start + 1, "INSTR_CALL")]
-        ev += [(c, "INSTR_VECTOR") for c in _spread(rng, start + 2, end - 2, n_vec)]
-        stalls = ("MEMORY_STALL", "LOCK_STALL", "STREAM_STALL")
-        ev += [(c, stalls[i % 3]) for i, c in enumerate(_spread(rng, start + 2, end - 2, n_stall))]
-        ev += [(end - 1, "INSTR_RETURN"), (end, "INSTR_EVENT_1"), (end + 2, "PORT_RUNNING_1")]
+        wait = DMA_LATENCY // 2 if i == 0 else 3  # the first call waits for its data
+        ev = [
+            (start - transfer - 2, transfer, "PORT_RUNNING_0"),
+            (start - wait - 2, 1, "INSTR_LOCK_ACQUIRE_REQ"),
+            (start - wait - 1, wait, "LOCK_STALL"),
+            (start, 1, "INSTR_EVENT_0"),
+            (start + 1, 1, "INSTR_CALL"),
+            (end - 1, 1, "INSTR_RETURN"),
+            (end, 1, "INSTR_EVENT_1"),
+            (end + 1, 1, "INSTR_LOCK_RELEASE_REQ"),
+            (end + 2, transfer, "PORT_RUNNING_1"),
+        ]
+        inner = (start + 2, end - 2)
+        vec = round(body * act.vector_fraction)
+        stall = round(body * act.stall_fraction)
+        ev += [(f, n, "INSTR_VECTOR") for f, n in _bursts(rng, *inner, vec, 6)]
+        ev += [(f, n, "MEMORY_STALL") for f, n in _bursts(rng, *inner, stall * 2 // 3, 3)]
+        ev += [(f, n, "STREAM_STALL") for f, n in _bursts(rng, *inner, stall // 3, 1)]
         return ev
     if kind == "mem":
         return [
-            (start - 8, "DMA_S2MM_0_START_TASK"), (start - 2, "DMA_S2MM_0_FINISHED_BD"),
-            (start - 1, "LOCK_SEL0_ACQ_GE"), (end, "LOCK_1_REL"),
-            (end + 1, "DMA_MM2S_0_START_TASK"), (end + 1 + span // 8, "DMA_MM2S_0_FINISHED_BD"),
+            (start - transfer - 4, 1, "DMA_S2MM_0_START_TASK"), (start - 3, 1, "DMA_S2MM_0_FINISHED_BD"),
+            (start - 1, 1, "LOCK_SEL0_ACQ_GE"), (end, 1, "LOCK_1_REL"),
+            (end + 1, 1, "DMA_MM2S_0_START_TASK"), (end + 2 + transfer, 1, "DMA_MM2S_0_FINISHED_BD"),
         ]  # fmt: skip
     if kind == "memtile":
         return [
-            (start - 12, "DMA_S2MM_SEL0_START_TASK"), (start - 6, "DMA_MM2S_SEL0_START_TASK"),
-            (start - 5, "PORT_RUNNING_0"), (end + 3, "DMA_S2MM_SEL1_START_TASK"), (end + 6, "PORT_RUNNING_1"),
+            (start - 2 * transfer, 1, "DMA_S2MM_SEL0_START_TASK"), (start - 2 * transfer, transfer, "PORT_RUNNING_0"),
+            (start - transfer, 1, "DMA_MM2S_SEL0_START_TASK"), (start - transfer, transfer, "PORT_RUNNING_1"),
+            (end + 3, 1, "DMA_S2MM_SEL1_START_TASK"),
         ]  # fmt: skip
     if kind == "shim":
         return [
-            (start - 16, "DMA_MM2S_0_START_TASK"), (start - 10, "PORT_RUNNING_0"),
-            (end + 8, "DMA_S2MM_0_START_TASK"), (end + 12, "DMA_S2MM_0_FINISHED_BD"),
+            (start - 3 * transfer, 1, "DMA_MM2S_0_START_TASK"), (start - 3 * transfer, transfer, "PORT_RUNNING_0"),
+            (end + 2 * transfer, 1, "DMA_S2MM_0_START_TASK"), (end + 2 * transfer, transfer, "PORT_RUNNING_1"),
         ]  # fmt: skip
     return []
 
 
-def records(occ: list[tuple[int, str]], kind: str, slot_ids: list[int], origin: int) -> list[tuple[int, int]]:
-    """Keep the occurrences a trace unit's slots select: ``(cycle - origin, slot mask)``.
+def runs(ivs: list[Interval], kind: str, slot_ids: list[int], origin: int) -> list[tuple[int, int, int, int]]:
+    """What a trace unit with these slots records: ``(cycle - origin, slot mask, cycles, 1)`` runs.
 
-    Occurrences at the same cycle merge into one mask; events in no slot (and
-    slot id 0, NONE) are dropped, as the trace unit only sees its 8 slots.
+    Events in no slot (and slot id 0, NONE) are dropped, as the unit only sees
+    its 8 slots. Where intervals overlap, each cycle's mask holds every slot
+    asserted then; a run is a stretch of cycles with one mask.
     """
     table = events.event_table(kind)
-    by_id: dict[int, int] = {}
+    bits: dict[int, int] = {}
     for slot, eid in enumerate(slot_ids):
         if eid:
-            by_id[eid] = by_id.get(eid, 0) | (1 << slot)
-    merged: dict[int, int] = {}
-    for cycle, name in occ:
-        mask = by_id.get(table.get(name, -1), 0)
-        rel = cycle - origin
-        if mask and rel >= 1:  # the decoder's timer starts at 0; a frame advances it >= 1
-            merged[rel] = merged.get(rel, 0) | mask
-    return sorted(merged.items())
+            bits[eid] = bits.get(eid, 0) | (1 << slot)
+    firsts, lasts, masks = [], [], []
+    for first, n, name in ivs:
+        mask = bits.get(table.get(name, -1), 0)
+        if mask:
+            # The decoder's timer starts at 0 and a frame advances it by >= 1.
+            lo = max(first - origin, 1)
+            hi = first - origin + n
+            if hi > lo:
+                firsts.append(lo)
+                lasts.append(hi)
+                masks.append(mask)
+    if not masks:
+        return []
+    points = np.unique(np.concatenate([firsts, lasts]))
+    # Per slot, +1 where an interval begins and -1 where it ends; a running sum
+    # tells which slots are asserted on each stretch between points.
+    delta = np.zeros((len(points), 8), np.int64)
+    m = np.array(masks, np.int64)[:, None] >> np.arange(8) & 1
+    np.add.at(delta, np.searchsorted(points, firsts), m)
+    np.add.at(delta, np.searchsorted(points, lasts), -m)
+    active = np.cumsum(delta, axis=0)[:-1] > 0
+    seg_mask = (active * (1 << np.arange(8))).sum(axis=1)
+    keep = seg_mask > 0
+    t = points[:-1][keep]
+    n = np.diff(points)[keep]
+    return [(int(a), int(b), int(c), 1) for a, b, c in zip(t, seg_mask[keep], n)]

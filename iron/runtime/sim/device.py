@@ -425,8 +425,6 @@ class SimDevice:
         for unit in self.units.values():
             if not unit.running:
                 continue
-            occ = act_model.occurrences(
-                model, unit.kind, act_model.seed_for(sym, call, unit.column, unit.row)
-            )
-            unit.records += act_model.records(occ, unit.kind, unit.slot_ids, unit.origin - self.now)
+            ivs = act_model.intervals(model, unit.kind, act_model.seed_for(sym, call, unit.column, unit.row))
+            unit.records += act_model.runs(ivs, unit.kind, unit.slot_ids, unit.origin - self.now)
         self.now += act_model.duration(model)

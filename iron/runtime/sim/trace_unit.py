@@ -57,7 +57,7 @@ class Unit:
     slot_ids: list[int]
     origin: int  # device cycle of the start event
     start_timer: int  # the module timer at start (carried by the Start frame)
-    records: list[tuple[int, int]] = field(default_factory=list)  # (cycles since start, slot mask)
+    records: list[tuple[int, int, int, int]] = field(default_factory=list)  # (cycles since start, mask, n, 1)
     running: bool = True
 
     @property
