@@ -21,6 +21,7 @@ import numpy as np
 
 from iron.target.events import MODULE_KINDS
 from iron.trace.decode import DecodedSlice, mlir_aie_events
+from iron.trace.timeline import slice_spans
 
 SLOTS = 8
 
@@ -86,7 +87,7 @@ def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | No
     """iron's Perfetto JSON object for decoded slices."""
     events: list[dict] = []
     us = 1.0 / float(clock_mhz)
-    for si, ds in enumerate(slices):
+    for si, (ds, (offset, _length)) in enumerate(zip(slices, slice_spans(slices))):
         pid = si + 1
         s = ds.slice
         pname = f"{s.index}: {s.operator} #{s.call}" if s else f"{si}: trace"
@@ -118,7 +119,7 @@ def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | No
                         "args": {"sort_index": tid},
                     }
                 )
-                b = np.round(begin * us, 6).tolist()
+                b = np.round((offset + begin) * us, 6).tolist()
                 d = np.round((end - begin) * us, 6).tolist()
                 cyc = begin.tolist()
                 name = names[slot]
@@ -137,7 +138,9 @@ def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | No
                 )
     metadata = {
         "clock_mhz": clock_mhz,
-        "time_origin": "each slice's trace start (timers reset by the start broadcast)",
+        "time_origin": "slices in program order, each from its own trace start (timers reset by the start "
+        "broadcast), a small gap between slices; args.cycle is the cycle within the slice",
+        "slice_offsets_us": [round(off * us, 6) for off, _ in slice_spans(slices)],
         "slices": [
             {
                 "label": ds.label,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from iron.trace.decode import DecodedSlice
+from iron.trace.timeline import slice_spans
 
 SLOTS = 8
 MAX_PIXELS = 4000  # intervals closer than one pixel are merged before drawing
@@ -28,19 +29,10 @@ def plot_timeline(
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    rows: list[str] = []
-    spans = []  # per slice: (offset, length)
-    offset = 0
-    for ds in slices:
-        length = max([u.runs.last_time() or 0 for u in ds.units] + [1]) + 1
-        spans.append((offset, length))
-        offset += length
-        for u in ds.units:
-            if u.label not in rows:
-                rows.append(u.label)
-    total = max(offset, 1)
+    rows: list[str] = list(dict.fromkeys(u.label for ds in slices for u in ds.units))
+    spans = slice_spans(slices)
+    total = max((off + length for off, length in spans), default=1)
     gap_px = total / MAX_PIXELS
-    sep = total * 0.02
     scale = 1.0 / clock_mhz if clock_mhz else 1.0
     colors: dict[str, tuple] = {}
     import matplotlib
@@ -50,7 +42,7 @@ def plot_timeline(
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
     for si, (ds, (off, length)) in enumerate(zip(slices, spans)):
-        x0 = off + si * sep
+        x0 = off
         for u in ds.units:
             y = rows.index(u.label)
             for slot, name in enumerate(u.events):
@@ -64,12 +56,14 @@ def plot_timeline(
                     [(x0 + begin) * scale, np.maximum(end - begin, total * MIN_BAR) * scale], axis=1
                 )
                 ax.broken_barh(bars, (lane, 0.9 / SLOTS), facecolors=color, label=name, linewidth=0)
-        ax.axvline((x0 - sep / 2) * scale, color="0.6", linewidth=0.8)
+        if si:  # a line in the gap before every slice but the first
+            prev_end = sum(spans[si - 1])
+            ax.axvline((prev_end + x0) / 2 * scale, color="0.6", linewidth=0.8)
         label = ds.label + ("" if ds.status == "ok" else f" [{ds.status}]")
         ax.text((x0 + length / 2) * scale, len(rows) + 0.05, label, ha="center", va="bottom", fontsize=9)
     ax.set_yticks([i + 0.5 for i in range(len(rows))], rows)
     ax.set_ylim(0, max(len(rows), 1) + 0.4)
-    ax.set_xlim(0, (total + sep * len(slices)) * scale)
+    ax.set_xlim(0, total * scale)
     ax.set_xlabel(
         "time (us, each slice from its trace start)"
         if clock_mhz
