@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import numpy as np
 
 from iron import options as iron_options
+from iron import testing
 from iron.errors import IronError
 from iron.fuse import Sequence
 from iron.operators import GEMM, ElementwiseMul, SiLU
@@ -37,30 +37,6 @@ def demo_sequence(dim: int = DIM, columns: int = COLUMNS, cores: int = CORES_PER
     )
 
 
-def expected_outputs(seq: Sequence, inputs: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """Run the steps' numpy references in order (what the NPU must reproduce)."""
-    values = dict(inputs)
-    for op, *names in seq.steps:
-        specs = op.arg_spec()
-        ins = [values[n].reshape(s.shape) for n, s in zip(names, specs) if s.direction != "out"]
-        outs = iter(op.reference(*ins))
-        for n, s in zip(names, specs):
-            if s.direction != "in":
-                values[n] = next(outs)
-    return {n: values[n] for n in seq.outputs}
-
-
-def demo_inputs(seq: Sequence, seed: int = 0) -> dict[str, np.ndarray]:
-    values: dict[str, np.ndarray] = {}
-    for i, (op, *names) in enumerate(seq.steps):
-        data = op.example_inputs(seed=seed + i)
-        ins = [n for n, s in zip(names, op.arg_spec()) if s.direction != "out"]
-        for name, array in zip(ins, data):
-            if name in seq.inputs:
-                values.setdefault(name, array)
-    return values
-
-
 def run_demo(
     out_dir: str | None = None, target: str = "npu2", device: str = "auto", trace_size: int | None = None
 ) -> int:
@@ -74,19 +50,21 @@ def run_demo(
     out = Path(out_dir) if out_dir else opts.out_dir
     seq = demo_sequence()
     t0 = time.perf_counter()
-    art = build(seq, trace=True, trace_size=opts.size, ntiles=opts.ntiles, events=dict(opts.events), target=target)
+    art = build(
+        seq, trace=True, trace_size=opts.size, ntiles=opts.ntiles, events=dict(opts.events), target=target
+    )
     print(
         f"built   {art.path}  ({time.perf_counter() - t0:.2f} s, {art.dispatch} dispatch, target {art.target})"
     )
     run = art.load(device=device)
-    inputs = demo_inputs(seq)
+    inputs = testing.example_inputs(seq)
     t0 = time.perf_counter()
     outputs = run(**inputs)
     outputs = outputs if isinstance(outputs, tuple) else (outputs,)
     print(f"ran     on {run.device} ({time.perf_counter() - t0:.2f} s)")
-    expected = expected_outputs(seq, inputs)
+    expected = dict(zip(seq.outputs, testing.reference(seq, inputs)))
     for name, got in zip(seq.outputs, outputs):
-        if not np.array_equal(got.reshape(expected[name].shape), expected[name]):
+        if not testing.same_bits(got, expected[name].reshape(got.shape)):
             raise IronError(f"demo: output {name!r} differs from the numpy reference")
     print(f"checked outputs {', '.join(seq.outputs)} against the numpy references: equal")
 

@@ -67,7 +67,8 @@ def reference(seq: Sequence, inputs: dict[str, np.ndarray]) -> tuple:
     env = dict(inputs)
     for op, *names in seq.steps:
         specs = op.arg_spec()
-        args = [env[n] for n, s in zip(names, specs) if s.direction != "out"]
+        # A step may view a buffer with another shape of the same size (see iron.fuse).
+        args = [np.reshape(env[n], s.shape) for n, s in zip(names, specs) if s.direction != "out"]
         outs = op.reference(*args)
         outs = outs if isinstance(outs, tuple) else (outs,)
         for n, v in zip([n for n, s in zip(names, specs) if s.direction != "in"], outs):
@@ -101,12 +102,14 @@ def _as_tuple(x) -> tuple:
 
 
 def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "npu2", cache_dir=None,
-                   dispatch: str = "auto") -> CheckResult:  # fmt: skip
+                   dispatch: str = "auto", trace: bool | None = None) -> CheckResult:  # fmt: skip
     """Run untraced on sim and compare with the reference; traced too when the environment says so.
 
     ``inputs``: arrays in input order, or a dict by name; default: the
     operators' ``example_inputs(0)``. ``request``: pytest's request (names the
-    trace output directory). Raises :class:`CheckError` on any mismatch.
+    trace output directory). ``trace``: None follows ``IRON_TRACE_SIZE``, True
+    always runs traced as well (size from the environment or the default),
+    False never. Raises :class:`CheckError` on any mismatch.
     """
     from iron.artifact.build import build
 
@@ -128,7 +131,7 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
             raise CheckError(f"{seq.name}: output {name!r} differs from the reference in {bad} element(s)")
     result = CheckResult(outputs)
 
-    options = opts_mod.resolve()
+    options = opts_mod.resolve(trace)
     if not options.enabled:
         return result
     traced = build(op_or_sequence, trace=True, trace_size=options.size, ntiles=options.ntiles, target=target,

@@ -18,3 +18,16 @@ from iron import testing
 def check_operator(request):
     """:func:`iron.testing.check_operator` bound to this test (names its trace directory)."""
     return functools.partial(testing.check_operator, request=request)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _session_cache_dir(tmp_path_factory):
+    """Builds go to a per-session cache (not ./build) unless IRON_CACHE_DIR is set."""
+    import os
+
+    if "IRON_CACHE_DIR" in os.environ:
+        yield
+        return
+    os.environ["IRON_CACHE_DIR"] = str(tmp_path_factory.mktemp("iron-cache"))
+    yield
+    del os.environ["IRON_CACHE_DIR"]
