@@ -21,13 +21,19 @@ def check_operator(request):
 
 
 @pytest.fixture(autouse=True, scope="session")
-def _session_cache_dir(tmp_path_factory):
-    """Builds go to a per-session cache (not ./build) unless IRON_CACHE_DIR is set."""
+def _session_dirs(tmp_path_factory):
+    """Builds go to a per-session cache (not ./build) unless IRON_CACHE_DIR is set;
+    traces written by tests that force tracing go to a temporary directory unless
+    the user asked for traces (IRON_TRACE_SIZE or IRON_TRACE_DIR set)."""
     import os
 
-    if "IRON_CACHE_DIR" in os.environ:
-        yield
-        return
-    os.environ["IRON_CACHE_DIR"] = str(tmp_path_factory.mktemp("iron-cache"))
+    added = []
+    if "IRON_CACHE_DIR" not in os.environ:
+        os.environ["IRON_CACHE_DIR"] = str(tmp_path_factory.mktemp("iron-cache"))
+        added.append("IRON_CACHE_DIR")
+    if "IRON_TRACE_DIR" not in os.environ and "IRON_TRACE_SIZE" not in os.environ:
+        os.environ["IRON_TRACE_DIR"] = str(tmp_path_factory.mktemp("iron-traces"))
+        added.append("IRON_TRACE_DIR")
     yield
-    del os.environ["IRON_CACHE_DIR"]
+    for name in added:
+        del os.environ[name]
