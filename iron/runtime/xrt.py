@@ -21,7 +21,7 @@ each call site's trace slice that way) are sub-buffers
 ``pyxrt.bo(parent, size, offset)``. Inputs are synced TO_DEVICE before the
 first kernel; outputs and the trace buffer FROM_DEVICE after the last one.
 
-Which XRT offers what (see /work/shared/research/xrt-elf-perfetto.md 1.1):
+Which XRT offers what (XRT release history of pyxrt.cpp):
 ``pyxrt.elf`` 2.19 (2025.1), ``pyxrt.ext`` / ``module`` 2.20 (2025.2),
 ``hw_context(device, elf)`` 2.23 (2026.1).
 """

@@ -21,8 +21,9 @@ from iron.options import resolve
 from iron.target import registers
 from iron.target.geometry import get_target
 from iron.trace.codegen import instrument
+from iron.tests.golden import TEST1
 
-GOLDEN = Path(__file__).resolve().parents[3] / "shared" / "golden" / "mlir-aie-test1" / "aie.mlir"
+GOLDEN = TEST1 / "aie.mlir"
 GOLDEN_EVENTS = [
     "INSTR_EVENT_0",
     "INSTR_EVENT_1",

@@ -5,12 +5,13 @@ import pytest
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.mlir.printer import print_device, print_module, print_op
+from iron.tests.golden import TEST1
 
 ARGS = {"arg0": ir.MemRefType((4096,), "i16"), "arg2": ir.MemRefType((2, 64, 64), "i32")}
 
 
 def test_write32_with_tile():
-    # test/parse-trace/test1/aie.mlir (= /work/shared/golden/mlir-aie-test1/aie.mlir)
+    # test/parse-trace/test1/aie.mlir (= iron/tests/data/mlir-aie-test1/aie.mlir)
     op = ir.Write32(213200, 2038038528, column=0, row=2)
     assert print_op(op) == (
         "aiex.npu.write32 {address = 213200 : ui32, column = 0 : i32, row = 2 : i32, value = 2038038528 : ui32}"
@@ -36,11 +37,7 @@ def test_maskwrite32():
 
 def test_writebd_matches_golden_line():
     # test/parse-trace/test1/aie.mlir
-    golden = next(
-        line.strip()
-        for line in open("/work/shared/golden/mlir-aie-test1/aie.mlir")
-        if "aiex.npu.writebd" in line
-    )
+    golden = next(line.strip() for line in open(TEST1 / "aie.mlir") if "aiex.npu.writebd" in line)
     op = ir.WriteBd(
         dict(bd_id=15, buffer_length=8192, burst_length=64, enable_packet=1, packet_id=1, valid_bd=1)
     )

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from iron.mlir import ir
 from iron.mlir.printer import print_module
 from iron.mlir.reader import MlirSyntaxError, parse
+from iron.tests.golden import TEST1
 
-GOLDEN = "/work/shared/golden/mlir-aie-test1/aie.mlir"
+GOLDEN = str(TEST1 / "aie.mlir")
 
 
 # ------------------------------------------------------------------ golden file

@@ -7,8 +7,9 @@ import pytest
 
 from iron.errors import IronError
 from iron.target import events as ev
+from iron.tests.golden import TEST1
 
-GOLDEN = Path("/work/shared/golden/mlir-aie-test1/expected.json")
+GOLDEN = TEST1 / "expected.json"
 
 
 @pytest.mark.parametrize(

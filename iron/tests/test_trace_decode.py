@@ -17,10 +17,8 @@ from iron.trace.cli import main
 from iron.trace.manifest import TraceUnit
 from iron.trace.words import parse_text
 
-GOLDEN = Path(__file__).resolve().parents[2].parent / "shared" / "golden" / "mlir-aie-test1"
-if not GOLDEN.exists():
-    GOLDEN = Path("/work/shared/golden/mlir-aie-test1")
-TEST2 = Path(__file__).parent / "data" / "mlir-aie-test2"
+from iron.tests.golden import TEST1 as GOLDEN
+from iron.tests.golden import TEST2
 
 
 def _unit(kind="core", col=0, row=2, ids=(33, 34, 37, 75, 79, 44, 45, 26)):
