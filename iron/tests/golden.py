@@ -5,3 +5,15 @@ from pathlib import Path
 DATA = Path(__file__).parent / "data"
 TEST1 = DATA / "mlir-aie-test1"  # npu1 core trace: trace.txt, aie.mlir, expected.json
 TEST2 = DATA / "mlir-aie-test2"  # core + memory-module packets interleaved
+
+#: The 8 core events that test1's aie.mlir traces, in slot order.
+TEST1_EVENTS = [
+    "INSTR_EVENT_0",
+    "INSTR_EVENT_1",
+    "INSTR_VECTOR",
+    "PORT_RUNNING_0",
+    "PORT_RUNNING_1",
+    "INSTR_LOCK_ACQUIRE_REQ",
+    "INSTR_LOCK_RELEASE_REQ",
+    "LOCK_STALL",
+]

@@ -21,19 +21,9 @@ from iron.options import resolve
 from iron.target import registers
 from iron.target.geometry import get_target
 from iron.trace.codegen import instrument
-from iron.tests.golden import TEST1
+from iron.tests.golden import TEST1, TEST1_EVENTS
 
 GOLDEN = TEST1 / "aie.mlir"
-GOLDEN_EVENTS = [
-    "INSTR_EVENT_0",
-    "INSTR_EVENT_1",
-    "INSTR_VECTOR",
-    "PORT_RUNNING_0",
-    "PORT_RUNNING_1",
-    "INSTR_LOCK_ACQUIRE_REQ",
-    "INSTR_LOCK_RELEASE_REQ",
-    "LOCK_STALL",
-]
 N = 4096
 
 
@@ -77,7 +67,7 @@ def _golden_without_trace():
 
 def test_register_program_matches_mlir_aie_golden():
     golden, bare, expected = _golden_without_trace()
-    td = instrument(Design(bare, []), traced(8192, events=GOLDEN_EVENTS), get_target("npu1"))
+    td = instrument(Design(bare, []), traced(8192, events=TEST1_EVENTS), get_target("npu1"))
     seq = reread(ir.Module([td.design.device])).devices[0].sequence()
     ours = [op for op in seq.body if isinstance(op, ir.Write32)]
     theirs = [op for op in expected if isinstance(op, ir.Write32)]

@@ -4,6 +4,7 @@ import pytest
 
 from iron.errors import IronError
 from iron.target import events, registers
+from iron.tests.golden import TEST1_EVENTS
 from iron.target.geometry import device_columns, get_target, target_for_device
 
 
@@ -41,16 +42,7 @@ def test_golden_core_register_values():
     start, stop = events.broadcast_event("core", 15), events.broadcast_event("core", 14)
     assert registers.trace_control0(start, stop) == 0x797A0000 == 2038038528
     assert registers.trace_control1(0, 1) == 1
-    names = [
-        "INSTR_EVENT_0",
-        "INSTR_EVENT_1",
-        "INSTR_VECTOR",
-        "PORT_RUNNING_0",
-        "PORT_RUNNING_1",
-        "INSTR_LOCK_ACQUIRE_REQ",
-        "INSTR_LOCK_RELEASE_REQ",
-        "LOCK_STALL",
-    ]
+    names = TEST1_EVENTS
     ids = [events.event_id("core", n) for n in names]
     assert registers.trace_events(ids) == (0x4B252221, 0x1A2D2C4F) == (1260724769, 439168079)
     assert registers.unpack_trace_events(0x4B252221, 0x1A2D2C4F) == ids

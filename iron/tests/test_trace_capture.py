@@ -15,19 +15,11 @@ from iron.trace import encode as E
 from iron.trace.capture import Capture, load_capture
 from iron.trace.cli import main
 from iron.trace.manifest import Manifest, Slice, TraceUnit
+from iron.options import DEFAULT_CORE_EVENTS
 from iron.trace.words import format_text
 
 ROOT = Path(__file__).resolve().parents[2]
-CORE = [
-    "INSTR_EVENT_0",
-    "INSTR_EVENT_1",
-    "INSTR_VECTOR",
-    "MEMORY_STALL",
-    "STREAM_STALL",
-    "LOCK_STALL",
-    "PORT_RUNNING_0",
-    "PORT_RUNNING_1",
-]
+CORE = list(DEFAULT_CORE_EVENTS)
 
 
 def _unit(col, row, kind="core", pid=1):
