@@ -74,7 +74,7 @@ def run_demo(
         "perfetto": out / "demo.perfetto.json",
         "summary": out / "demo.summary.txt",
         "timeline": out / "demo.timeline.png",
-        "capture": out / "demo.capture.json",
+        "capture": out / "demo.capture.npz",
     }
     trace.to_perfetto(files["perfetto"])
     summary = trace.summary()

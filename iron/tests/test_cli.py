@@ -34,7 +34,7 @@ def test_demo_writes_every_output(tmp_path, monkeypatch, capsys):
             "iron",
             "trace",
             "decode",
-            str(out / "demo.capture.json"),
+            str(out / "demo.capture.npz"),
             "--format",
             "summary",
         ],

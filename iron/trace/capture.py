@@ -29,8 +29,9 @@ def slice_words(manifest: Manifest, words: np.ndarray, sl) -> np.ndarray:
 
 
 def decode_manifest(
-    manifest: Manifest, words: np.ndarray, *, colshift: int | None = None, keep_ops: bool = True, on_unit=None
+    manifest: Manifest, words: np.ndarray, *, colshift: int | None = None, analyze=None
 ) -> "DecodedTrace":
+    """Decode every slice of ``words`` (``analyze``: see :func:`decode_words`)."""
     words = np.asarray(words, dtype=np.uint32)
     out = []
     for sl in manifest.slices:
@@ -41,8 +42,7 @@ def decode_manifest(
             column_offset=manifest.column_offset,
             colshift=colshift,
             slice=sl,
-            keep_ops=keep_ops,
-            on_unit=on_unit,
+            analyze=analyze,
         )
         if len(w) * 4 < sl.size:
             ds.diagnostics["missing_bytes"] = sl.size - len(w) * 4

@@ -10,13 +10,19 @@ Errors print one line naming the file and exit with status 2.
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import json
+import os
 import sys
 from pathlib import Path
 
 from iron.errors import IronError
 
 FORMATS = ("summary", "perfetto", "mlir-aie")
+PARALLEL_BYTES = (
+    4 << 20
+)  # inputs from this size are decoded with the compiled kernels (decode.PARALLEL_BYTES)
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:
@@ -92,28 +98,48 @@ def _write(out: str | None, text: str) -> None:
         Path(out).write_text(text)
 
 
+def _prepare(args, *warmers) -> None:
+    """For a big INPUT: load the compiled decoder kernels on a thread while the
+    input and its configuration are read (``warmers``: see
+    :func:`iron.trace.decode.load_kernels_async`), and skip the interpreter's
+    final garbage collection passes over numba's many objects (about 0.2 s)."""
+    try:
+        big = os.path.getsize(args.input) >= PARALLEL_BYTES
+    except OSError:  # reported by _load
+        return
+    if big:
+        from iron.trace.decode import load_kernels_async
+
+        load_kernels_async(*warmers)
+        if not _FREEZE_AT_EXIT:
+            # Frozen objects are only left uncollected at exit; every file of ours is closed by then.
+            atexit.register(gc.freeze)
+            _FREEZE_AT_EXIT.append(True)
+
+
+_FREEZE_AT_EXIT: list[bool] = []
+
+
 def cmd_decode(args) -> int:
     from iron.trace.capture import decode_manifest
 
-    words, manifest = _load(args)
     if args.format == "summary":
-        from iron.trace.summary import summary_text, unit_summary
+        from iron.trace.summary import summarize_unit, summary_text
 
-        def keep_summary(du):
-            du.summary = unit_summary(du)
-
-        # Summaries only: drop each unit's frames once summarized (bounded memory).
-        decoded = decode_manifest(
-            manifest, words, colshift=args.colshift, keep_ops=False, on_unit=keep_summary
-        )
+        _prepare(args, summarize_unit.warm)
+        words, manifest = _load(args)
+        # Summaries straight from each unit's bytes: no per-frame arrays (bounded memory).
+        decoded = decode_manifest(manifest, words, colshift=args.colshift, analyze=summarize_unit)
         _write(args.output, summary_text(decoded.slices))
-    elif args.format == "mlir-aie":
+        return 0
+    _prepare(args)
+    words, manifest = _load(args)
+    decoded = decode_manifest(manifest, words, colshift=args.colshift)
+    if args.format == "mlir-aie":
         from iron.trace.perfetto import dumps_mlir_aie
 
-        decoded = decode_manifest(manifest, words, colshift=args.colshift)
         _write(args.output, dumps_mlir_aie(decoded.mlir_aie_records()))
     else:
-        decoded = decode_manifest(manifest, words, colshift=args.colshift)
         _write(args.output, json.dumps(decoded.perfetto()) + "\n")
     return 0
 

@@ -294,83 +294,136 @@ def segments(words: np.ndarray) -> tuple[list[tuple[int, int]], dict]:
     return out, diag
 
 
-def _first_seen(pkey: np.ndarray) -> list[int]:
-    """Distinct non-negative keys in order of first appearance."""
-    valid = pkey[pkey >= 0]
-    if not len(valid):
-        return []
-    present = np.flatnonzero(np.bincount(valid))
-    if len(present) > 64:  # odd data: many units
-        u, first = np.unique(valid, return_index=True)
-        return u[np.argsort(first)].tolist()
-    first = [int(np.argmax(valid == k)) for k in present.tolist()]
-    return [int(k) for _, k in sorted(zip(first, present.tolist()))]
+@dataclass
+class Packets:
+    """The packets of a slice (step 2): one entry per packet, in buffer order."""
+
+    start: np.ndarray  # int64 word offset of the header
+    words: np.ndarray  # uint8 payload words (7; fewer for a segment's cut last packet)
+    key: np.ndarray  # int32 unit key (see :func:`unit_key`), -1: no valid header yet in its segment
+    diagnostics: dict
+
+    def units(self) -> dict[tuple[int, int, int], np.ndarray]:
+        """Packet indices per unit ``(packet_type, column, row)``, units in
+        order of first appearance."""
+        key = self.key
+        present = np.flatnonzero(np.bincount(key + 1)[1:]) if len(key) else []
+        if len(present) <= 64:  # usual case: one pass per unit beats a sort
+            groups = [np.flatnonzero(key == k) for k in present]
+        else:  # odd data: many units
+            order = np.argsort(key, kind="stable")
+            bounds = np.searchsorted(key[order], present)
+            groups = np.split(order, bounds[1:])
+        groups.sort(key=lambda g: g[0])
+        return {_key_tuple(int(key[g[0]])): g for g in groups}
 
 
-def demux(words: np.ndarray) -> tuple[dict[tuple[int, int, int], np.ndarray], dict[tuple, int], dict]:
-    """Payload words per unit ``(packet_type, column, row)`` (first-seen order)
-    and packets per unit."""
+def unit_key(headers: np.ndarray) -> np.ndarray:
+    """One int32 per header: packet type, column and row packed."""
+    return (
+        F.header_field(headers, "packet_type").astype(np.int32) << 12
+        | F.header_field(headers, "column").astype(np.int32) << 5
+        | F.header_field(headers, "row").astype(np.int32)
+    )
+
+
+def _key_tuple(k: int) -> tuple[int, int, int]:
+    return (k >> 12, (k >> 5) & 0x7F, k & 0x1F)
+
+
+def packet_table(words: np.ndarray) -> Packets:
+    """Segments, packet headers and the unit of every packet (step 2), vectorized
+    over the whole slice: no copy of the payload is made here."""
     words = np.ascontiguousarray(words, dtype=np.uint32)
     segs, diag = segments(words)
     diag.update(
         packets=0, bad_headers=0, end_marker_headers=0, orphan_packets=0, truncated_packets=0, idle_words=0
     )
-    parts: dict[int, list[np.ndarray]] = {}
-    npk: dict[int, int] = {}
-    for s, e in segs:
-        seg = words[s:e]
-        nw = len(seg)
-        full = nw // F.PACKET_WORDS
-        if nw % F.PACKET_WORDS:  # a partial last packet: pad that one only
-            diag["truncated_packets"] += 1
-            last = np.zeros(F.PACKET_WORDS, dtype=np.uint32)
-            last[: nw % F.PACKET_WORDS] = seg[full * F.PACKET_WORDS :]
-            mats = [
-                (seg[: full * F.PACKET_WORDS].reshape(full, F.PACKET_WORDS), None),
-                (last[None, :], nw % F.PACKET_WORDS - 1),
-            ]
-        else:
-            mats = [(seg.reshape(full, F.PACKET_WORDS), None)]
-        prev_key = -1
-        for mat, partial in mats:
-            nh = len(mat)
-            if not nh:
+    if not segs:
+        z = np.zeros(0, np.int64)
+        return Packets(z, z.astype(np.uint8), z.astype(np.int32), diag)
+    seg_s = np.array([s for s, _ in segs], np.int64)
+    seg_e = np.array([e for _, e in segs], np.int64)
+    npk = -((seg_s - seg_e) // F.PACKET_WORDS)  # ceil: a cut last packet counts
+    total = int(npk.sum())
+    if len(segs) == 1:  # the usual case: no per-packet segment arrays
+        start = np.arange(seg_s[0], seg_e[0], F.PACKET_WORDS, dtype=np.int64)
+        first, end = 0, seg_e[0]
+    else:
+        seg = np.repeat(np.arange(len(segs)), npk)
+        first = (np.cumsum(npk) - npk)[seg]  # index of the segment's first packet
+        start = seg_s[seg] + F.PACKET_WORDS * (np.arange(total) - first)
+        end = seg_e[seg]
+        del seg
+    nw = (np.minimum(end - start, F.PACKET_WORDS) - 1).astype(np.uint8)
+    hdr = words[start]
+    valid = F.header_valid(hdr)
+    nvalid = int(valid.sum())
+    markers = int((hdr[~valid] == F.END_MARKER).sum()) if nvalid < total else 0
+    key = unit_key(hdr)
+    del hdr
+    # An invalid header keeps the previous packet's unit (within its segment).
+    last_valid = np.where(valid, np.arange(total), -1)
+    np.maximum.accumulate(last_valid, out=last_valid)
+    key = np.where(last_valid >= first, key[np.maximum(last_valid, 0)], np.int32(-1))
+    diag.update(
+        packets=total,
+        bad_headers=total - nvalid - markers,
+        end_marker_headers=markers,
+        orphan_packets=int((key < 0).sum()),
+        truncated_packets=int((nw < F.PAYLOAD_WORDS).sum()),
+    )
+    return Packets(start, nw, key, diag)
+
+
+def unit_payload(words: np.ndarray, start: np.ndarray, nwords: np.ndarray, method: str = "auto"):
+    """One unit's payload as bytes in stream order (each word most significant
+    byte first) with the idle words dropped: ``(uint8 array, idle words)``.
+    ``start``/``nwords``: the unit's packets (see :class:`Packets`)."""
+    nbytes = 4 * int(nwords.sum(dtype=np.int64))
+    gather = jit(_gather) if method == "numba" or (method == "auto" and nbytes >= 1 << 16) else None
+    if gather is None:
+        return _payload_numpy(words, start, nwords)
+    out = np.empty(nbytes, np.uint8)
+    k = gather(_readonly(words), start, nwords, out, np.uint32(F.IDLE_WORD))
+    return out[:k], (nbytes - k) // 4
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    """A read-only view: numba compiles (and caches) one variant per writability,
+    and memory-mapped inputs are read-only, so the kernels always get read-only words."""
+    if a.flags.writeable:
+        a = a.view()
+        a.flags.writeable = False
+    return a
+
+
+def _payload_numpy(words: np.ndarray, start: np.ndarray, nwords: np.ndarray):
+    cols = np.arange(1, F.PACKET_WORDS)
+    at = start[:, None] + cols
+    pay = words[np.minimum(at, len(words) - 1)][cols <= nwords[:, None]]  # cut packets: real words only
+    busy = pay != F.IDLE_WORD
+    idle = len(pay) - int(busy.sum())
+    if idle:
+        pay = pay[busy]
+    return pay.astype(">u4").view(np.uint8), idle
+
+
+def _gather(words, start, nwords, out, idle):
+    """Compiled :func:`unit_payload` (numba; no temporaries)."""
+    k = 0
+    for p in range(start.shape[0]):
+        s = start[p]
+        for j in range(1, nwords[p] + 1):
+            w = words[s + j]
+            if w == idle:
                 continue
-            hdr = mat[:, 0]
-            valid = F.header_valid(hdr)
-            marker = (~valid) & (hdr == F.END_MARKER)
-            diag["packets"] += nh
-            diag["bad_headers"] += int(nh - valid.sum() - marker.sum())
-            diag["end_marker_headers"] += int(marker.sum())
-            key = (
-                F.header_field(hdr, "packet_type").astype(np.int64) << 12
-                | F.header_field(hdr, "column").astype(np.int64) << 5
-                | F.header_field(hdr, "row").astype(np.int64)
-            )
-            # An invalid header keeps the previous packet's unit.
-            key = np.where(valid, key, -1)
-            key[0] = key[0] if valid[0] else prev_key
-            last_valid = np.maximum.accumulate(np.where(key >= 0, np.arange(nh), -1))
-            pkey = np.where(last_valid >= 0, key[np.maximum(last_valid, 0)], -1)
-            prev_key = int(pkey[-1])
-            diag["orphan_packets"] += int((pkey < 0).sum())
-            for k in _first_seen(pkey):
-                rows = pkey == k
-                pay = mat[rows, 1:] if partial is None else mat[rows, 1 : 1 + partial]
-                pay = pay.ravel()
-                busy = pay != F.IDLE_WORD
-                if not busy.all():
-                    diag["idle_words"] += int(len(pay) - busy.sum())
-                    pay = pay[busy]
-                parts.setdefault(k, []).append(pay)
-                npk[k] = npk.get(k, 0) + int(rows.sum())
-    streams = {}
-    packets = {}
-    for k, chunks in parts.items():
-        t = (k >> 12, (k >> 5) & 0x7F, k & 0x1F)
-        streams[t] = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
-        packets[t] = npk[k]
-    return streams, packets, diag
+            out[k] = w >> 24
+            out[k + 1] = (w >> 16) & 0xFF
+            out[k + 2] = (w >> 8) & 0xFF
+            out[k + 3] = w & 0xFF
+            k += 4
+    return k
 
 
 # --------------------------------------------------------------------------- step 3
@@ -381,9 +434,9 @@ def frame_starts(lengths: np.ndarray, method: str = "auto") -> np.ndarray:
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     if method == "auto":
-        method = "numba" if n >= 1 << 16 and _numba_scan() is not None else "numpy"
+        method = "numba" if n >= 1 << 16 and jit(_scan_starts) is not None else "numpy"
     if method == "numba":
-        scan = _numba_scan()
+        scan = jit(_scan_starts)
         if scan is None:
             raise RuntimeError("numba is not available")
         out = np.empty(n, dtype=np.int32 if n < 2**31 - 8 else np.int64)
@@ -410,30 +463,16 @@ def _frame_starts_doubling(lengths: np.ndarray) -> np.ndarray:
     return np.flatnonzero(mark)
 
 
-_SCAN = []
-
-
-def _numba_scan():
-    if not _SCAN:
-        try:
-            import numba
-        except ImportError:  # numpy doubling still works
-            _SCAN.append(None)
-        else:
-
-            @numba.njit(cache=True, nogil=True)
-            def scan(lengths, out):
-                n = lengths.shape[0]
-                i = 0
-                k = 0
-                while i < n:
-                    out[k] = i
-                    k += 1
-                    i += lengths[i]
-                return k
-
-            _SCAN.append(scan)
-    return _SCAN[0]
+def _scan_starts(lengths, out):
+    """Compiled :func:`frame_starts` (numba): follow the chain of frame lengths."""
+    n = lengths.shape[0]
+    i = 0
+    k = 0
+    while i < n:
+        out[k] = i
+        k += 1
+        i += lengths[i]
+    return k
 
 
 def parse_stream(data: np.ndarray, method: str = "auto") -> tuple[Ops, int | None, dict]:
@@ -446,7 +485,7 @@ def parse_stream(data: np.ndarray, method: str = "auto") -> tuple[Ops, int | Non
     data = np.ascontiguousarray(data, dtype=np.uint8)
     n = len(data)
     if method == "auto":
-        method = "numba" if n >= 1 << 16 and _numba_ops() is not None else "numpy"
+        method = "numba" if n >= 1 << 16 and jit(_scan_ops) is not None else "numpy"
     if n == 0:
         return (
             EMPTY_OPS,
@@ -490,40 +529,37 @@ def _parse_numpy(data: np.ndarray) -> tuple[Ops, int | None, dict]:
     return _ops_from_words(k, w), start_timer, diag
 
 
-# Per frame kind: value field (shift, mask) and multi-slot mask shift in the
-# big-endian word of the frame's first 4 bytes (see frames.FRAME_TABLE).
-_VALUE_SHIFT = np.zeros(16, np.uint32)
-_VALUE_MASK = np.zeros(16, np.uint32)
-_MASK_SHIFT = np.zeros(16, np.uint32)
-for _k, _sh, _m in (
-    (F.SINGLE0, 24, 0xF),
-    (F.SINGLE1, 16, 0x3FF),
-    (F.SINGLE2, 8, 0x3FFFF),
-    (F.MULTIPLE0, 16, 0xF),
-    (F.MULTIPLE1, 8, 0x3FF),
-    (F.MULTIPLE2, 0, 0x3FFFF),
-    (F.REPEAT0, 24, 0xF),
-    (F.REPEAT1, 16, 0x3FF),
+# Per frame kind: value field (shift, mask) and slot field shift (Single: 3-bit
+# slot number; Multiple: 8-bit slot mask) in the big-endian word of the frame's
+# first 4 bytes (layouts: frames.FRAME_TABLE). Shared by the numpy and numba paths.
+FIELDS = np.zeros((16, 3), np.int64)
+for _k, _sh, _m, _slot in (
+    (F.SINGLE0, 24, 0xF, 28),
+    (F.SINGLE1, 16, 0x3FF, 26),
+    (F.SINGLE2, 8, 0x3FFFF, 26),
+    (F.MULTIPLE0, 16, 0xF, 20),
+    (F.MULTIPLE1, 8, 0x3FF, 18),
+    (F.MULTIPLE2, 0, 0x3FFFF, 18),
+    (F.REPEAT0, 24, 0xF, 0),
+    (F.REPEAT1, 16, 0x3FF, 0),
 ):
-    _VALUE_SHIFT[_k], _VALUE_MASK[_k] = _sh, _m
-_MASK_SHIFT[F.MULTIPLE0] = 20
-_MASK_SHIFT[F.MULTIPLE1] = _MASK_SHIFT[F.MULTIPLE2] = 18
+    FIELDS[_k] = (_sh, _m, _slot)
+FIELDS.flags.writeable = False
 _OP_OF_KIND = np.full(16, OP_SYNC, np.uint8)
 _OP_OF_KIND[: F.MULTIPLE2 + 1] = OP_EVENT
 _OP_OF_KIND[[F.REPEAT0, F.REPEAT1]] = OP_REPEAT
 
 
 def _ops_from_words(k: np.ndarray, w: np.ndarray) -> Ops:
-    value = (w >> _VALUE_SHIFT[k]) & _VALUE_MASK[k]
+    value = (w >> FIELDS[k, 0]) & FIELDS[k, 1]
     single = k <= F.SINGLE2
-    slot = np.where(k == F.SINGLE0, w >> 28, w >> 26) & 7
-    multi = (w >> _MASK_SHIFT[k]) & 0xFF
-    mask = np.where(single, np.uint32(1) << slot, np.where(k <= F.MULTIPLE2, multi, 0)).astype(np.uint8)
-    return _join(_OP_OF_KIND[k], mask, value.astype(np.uint32), single)
+    slots = w >> FIELDS[k, 2]
+    mask = np.where(single, np.uint32(1) << (slots & 7), np.where(k <= F.MULTIPLE2, slots & 0xFF, 0))
+    return _join(_OP_OF_KIND[k], mask.astype(np.uint8), value.astype(np.uint32), single)
 
 
 def _parse_numba(data: np.ndarray) -> tuple[Ops, int | None, dict]:
-    scan = _numba_ops()
+    scan = jit(_scan_ops)
     n = len(data)
     out = [
         np.empty(n, np.uint8),
@@ -532,132 +568,155 @@ def _parse_numba(data: np.ndarray) -> tuple[Ops, int | None, dict]:
         np.empty(n, np.uint32),
         np.empty(n, bool),
     ]
-    k, nframes, unknown, trunc, nstart, first_start, nsync = scan(
-        data, n, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, *out
-    )
+    k, *counts = scan(data, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, FIELDS, *out)
+    diag, start_timer = frame_diagnostics(data, *counts)
+    # Views: the arrays were sized for the worst case (one op per byte).
+    return Ops(*(a[:k] if k > 0.6 * n else a[:k].copy() for a in out)), start_timer, diag
+
+
+def frame_diagnostics(data, frames, unknown, trunc, nstart, first_start, nsync) -> tuple[dict, int | None]:
+    """The counters of a compiled scan -> (diagnostics dict, first Start timer)."""
     diag = {
-        "frames": int(nframes),
+        "frames": int(frames),
         "unknown_frames": int(unknown),
         "truncated_frames": int(trunc),
         "start_frames": int(nstart),
         "sync_frames": int(nsync),
     }
-    start_timer = _start_timer(data, int(first_start)) if first_start >= 0 else None
-    # Views: the arrays were sized for the worst case (one op per byte).
-    return Ops(*(a[:k] if k > 0.6 * n else a[:k].copy() for a in out)), start_timer, diag
+    return diag, (_start_timer(data, int(first_start)) if first_start >= 0 else None)
 
 
-_OPS_SCAN = []
-_OPS_LOCK = threading.Lock()
+def _warm_ops() -> None:
+    _parse_numba(np.zeros(16, np.uint8))
 
 
-def _warm_numba() -> None:
-    """Load the compiled scan (numba import + on-disk cache) ahead of use."""
-    if _numba_ops() is not None:
-        _parse_numba(np.zeros(16, np.uint8))
+# Frame kinds as plain globals: numba freezes them into the kernels.
+_S2, _M2, _R1 = F.SINGLE2, F.MULTIPLE2, F.REPEAT1
+_SYN, _STA, _UNK = F.SYNC, F.START, F.UNKNOWN
 
 
-def _numba_ops():
-    """The compiled frame scan (None without numba): the same frame rules and
-    fields as the numpy path (:func:`_parse_numpy`), in one pass over the bytes."""
-    with _OPS_LOCK:
-        return _numba_ops_locked()
+def _scan_ops(data, kind_of, length_of, fields, o_kind, o_mask, o_value, o_reps, o_single):
+    """Compiled frame scan (numba): the same frame rules and fields as the numpy
+    path (:func:`_parse_numpy`), in one pass over the bytes. Returns ``(ops,
+    frames, unknown, truncated, start frames, first Start offset, syncs)``."""
+    n = data.shape[0]
+    i = 0
+    k = 0
+    frames = 0
+    unknown = 0
+    trunc = 0
+    nstart = 0
+    nsync = 0
+    first_start = -1
+    attach = -1  # op that a following Repeat replays (folded into it)
+    while i < n:
+        b0 = data[i]
+        ln = length_of[b0]
+        if i + ln > n:
+            trunc = 1
+            break
+        kd = kind_of[b0]
+        frames += 1
+        if kd <= _R1:
+            # the frame's first 4 bytes big-endian (bytes past the frame are masked off)
+            w = np.int64(b0) << 24
+            for j in range(1, min(4, n - i)):
+                w |= np.int64(data[i + j]) << (24 - 8 * j)
+            value = (w >> fields[kd, 0]) & fields[kd, 1]
+            if kd <= _M2:
+                slots = w >> fields[kd, 2]
+                o_kind[k] = OP_EVENT
+                o_reps[k] = 0
+                o_mask[k] = (1 << (slots & 7)) if kd <= _S2 else (slots & 0xFF)
+                o_value[k] = value
+                o_single[k] = kd <= _S2
+                attach = k
+                k += 1
+            else:  # Repeat
+                if attach < 0:
+                    o_kind[k] = OP_REPEAT
+                    o_mask[k] = 0
+                    o_value[k] = 0
+                    o_reps[k] = 0
+                    o_single[k] = False
+                    attach = k
+                    k += 1
+                o_reps[attach] += value
+        elif kd == _SYN:
+            o_kind[k] = OP_SYNC
+            o_mask[k] = 0
+            o_value[k] = 0
+            o_reps[k] = 0
+            o_single[k] = False
+            k += 1
+            attach = -1
+            nsync += 1
+        elif kd == _STA:
+            if first_start < 0:
+                first_start = i
+            nstart += 1
+        elif kd == _UNK:
+            unknown += 1
+        i += ln
+    return k, frames, unknown, trunc, nstart, first_start, nsync
 
 
-def _numba_ops_locked():
-    if not _OPS_SCAN:
-        try:
-            import numba
-        except ImportError:
-            _OPS_SCAN.append(None)
-        else:
-            K = {
-                name: getattr(F, name) for name in ("SINGLE0", "SINGLE1", "SINGLE2", "MULTIPLE0", "MULTIPLE1")
-            }
-            S0, S1, S2, M0, M1 = (K[x] for x in ("SINGLE0", "SINGLE1", "SINGLE2", "MULTIPLE0", "MULTIPLE1"))
-            M2, R0, R1, SYN, STA, UNK = F.MULTIPLE2, F.REPEAT0, F.REPEAT1, F.SYNC, F.START, F.UNKNOWN
-            EV, RP, SY = OP_EVENT, OP_REPEAT, OP_SYNC
+# --------------------------------------------------------------------------- compiled kernels
+# numba compiles the sequential scans (frame chains cannot be vectorized well);
+# each kernel is a plain Python function here, compiled on first use with the
+# on-disk cache, so a fresh process only loads it. Frame kind numbers are
+# compile-time constants: the cache is keyed on this file, so a change of
+# frames.FRAME_TABLE's numbering needs a touch of this file (the byte tables are
+# arguments and always current).
+_JIT: dict = {}
+_JIT_LOCK = threading.Lock()
 
-            @numba.njit(cache=True, nogil=True)
-            def scan(data, n, kind_of, length_of, o_kind, o_mask, o_value, o_reps, o_single):
-                i = 0
-                k = 0
-                frames = 0
-                unknown = 0
-                trunc = 0
-                nstart = 0
-                nsync = 0
-                first_start = -1
-                attach = -1  # op that a following Repeat replays (folded into it)
-                while i < n:
-                    b0 = np.uint32(data[i])
-                    ln = length_of[b0]
-                    if i + ln > n:
-                        trunc = 1
-                        break
-                    kd = kind_of[b0]
-                    frames += 1
-                    # the frame's bytes are all inside the stream (checked above)
-                    b1 = np.uint32(data[i + 1]) if ln > 1 else np.uint32(0)
-                    if kd <= M2:
-                        b2 = np.uint32(data[i + 2]) if ln > 2 else np.uint32(0)
-                        b3 = np.uint32(data[i + 3]) if ln > 3 else np.uint32(0)
-                        if kd == S0:
-                            m = np.uint32(1) << ((b0 >> 4) & 7)
-                            c = b0 & 0xF
-                        elif kd == S1:
-                            m = np.uint32(1) << ((b0 >> 2) & 7)
-                            c = ((b0 & 3) << 8) | b1
-                        elif kd == S2:
-                            m = np.uint32(1) << ((b0 >> 2) & 7)
-                            c = ((b0 & 3) << 16) | (b1 << 8) | b2
-                        elif kd == M0:
-                            m = ((b0 & 0xF) << 4) | (b1 >> 4)
-                            c = b1 & 0xF
-                        elif kd == M1:
-                            m = ((b0 & 3) << 6) | (b1 >> 2)
-                            c = ((b1 & 3) << 8) | b2
-                        else:
-                            m = ((b0 & 3) << 6) | (b1 >> 2)
-                            c = ((b1 & 3) << 16) | (b2 << 8) | b3
-                        o_kind[k] = EV
-                        o_reps[k] = 0
-                        o_mask[k] = m
-                        o_value[k] = c
-                        o_single[k] = kd <= S2
-                        attach = k
-                        k += 1
-                    elif kd == R0 or kd == R1:
-                        r = (b0 & 0xF) if kd == R0 else (((b0 & 3) << 8) | b1)
-                        if attach < 0:
-                            o_kind[k] = RP
-                            o_mask[k] = 0
-                            o_value[k] = 0
-                            o_reps[k] = 0
-                            o_single[k] = False
-                            attach = k
-                            k += 1
-                        o_reps[attach] += r
-                    elif kd == SYN:
-                        o_kind[k] = SY
-                        o_mask[k] = 0
-                        o_value[k] = 0
-                        o_reps[k] = 0
-                        o_single[k] = False
-                        k += 1
-                        attach = -1
-                        nsync += 1
-                    elif kd == STA:
-                        if first_start < 0:
-                            first_start = i
-                        nstart += 1
-                    elif kd == UNK:
-                        unknown += 1
-                    i += ln
-                return k, frames, unknown, trunc, nstart, first_start, nsync
 
-            _OPS_SCAN.append(scan)
-    return _OPS_SCAN[0]
+def jit(pyfunc):
+    """``pyfunc`` compiled with numba (nogil, cached on disk), or None without numba."""
+    with _JIT_LOCK:
+        if pyfunc not in _JIT:
+            try:
+                import numba
+            except ImportError:
+                _JIT[pyfunc] = None
+            else:
+                _JIT[pyfunc] = numba.njit(cache=True, nogil=True)(pyfunc)
+        return _JIT[pyfunc]
+
+
+def _load_kernels(warmers) -> None:
+    gather = jit(_gather)
+    if gather is None:
+        return
+    words, z = _readonly(np.zeros(8, np.uint32)), np.zeros(1, np.int64)
+    gather(words, z, np.zeros(1, np.uint8), np.zeros(0, np.uint8), np.uint32(F.IDLE_WORD))
+    for warm in warmers:
+        warm()
+
+
+_LOADER: list[threading.Thread] = []
+_LOADER_LOCK = threading.Lock()
+
+
+def load_kernels_async(*warmers) -> None:
+    """Start importing numba and loading the compiled kernels from the on-disk
+    cache on a thread (once per process): in a fresh process this takes longer
+    than finding the packets, which it overlaps. ``warmers``: functions that
+    call a kernel on tiny inputs (the payload gather is always loaded; no
+    warmers: the frame scan of :func:`parse_stream`)."""
+    with _LOADER_LOCK:
+        if not _LOADER:
+            loader = threading.Thread(target=_load_kernels, args=(warmers or (_warm_ops,),), daemon=True)
+            _LOADER.append(loader)
+            _LOADER[0].start()
+
+
+def _kernels_loaded() -> None:
+    with _LOADER_LOCK:
+        loader = _LOADER[0] if _LOADER else None
+    if loader is not None:
+        loader.join()
 
 
 # --------------------------------------------------------------------------- step 4
@@ -808,69 +867,68 @@ def decode_words(
     column_offset: int = 0,
     colshift: int | None = None,
     slice: Slice | None = None,
-    keep_ops: bool = True,
-    on_unit=None,
+    analyze=None,
     method: str = "auto",
 ) -> DecodedSlice:
     """Decode one slice's words against its configured ``units``.
 
     ``units`` columns are design-relative; ``column_offset`` makes them absolute.
     ``colshift`` (None: automatic, see :func:`column_shift`) is added on top.
-    ``on_unit(decoded_unit)`` is called per unit as soon as it is decoded;
-    with ``keep_ops=False`` the unit's ops are then dropped to save memory.
+    ``analyze(decoded_unit, data, method)``, when given, replaces the frame parse
+    of every unit: it gets the unit's payload bytes (``data``, MSB first) and
+    must set the unit's ``diagnostics`` (at least frames, unknown_frames,
+    truncated_frames) and ``frames``; no ops are kept (see
+    :func:`iron.trace.summary.summarize_unit`, which computes summaries this way).
     """
     words = np.asarray(words)
     if words.dtype != np.uint32:
         words = words.astype(np.uint32)
-    warm = None
     if len(words) * 4 >= PARALLEL_BYTES and method == "auto":
-        # Overlap loading the compiled scan with packet demultiplexing.
-        warm = threading.Thread(target=_warm_numba, daemon=True)
-        warm.start()
-    streams, packets, diag = demux(words)
-    if warm is not None:
-        warm.join()
+        # Load the compiled kernels while numpy finds the packets (the big
+        # numpy passes release the GIL).
+        load_kernels_async(getattr(analyze, "warm", _warm_ops))
+    pk = packet_table(words)
+    groups = pk.units()
+    diag = pk.diagnostics
+    _kernels_loaded()
     diag = {"words": int(len(words)), "used_bytes": diag.pop("used_words") * 4, **diag}
     diag["size_bytes"] = int(len(words)) * 4
     cfg = [(unit_packet_type(u), u.column + column_offset, u.row) for u in units]
-    shift = colshift if colshift is not None else column_shift(cfg, list(streams))
+    shift = colshift if colshift is not None else column_shift(cfg, list(groups))
     cfg_abs = [(t, c + shift, r) for t, c, r in cfg]
     by_key = {}
     for key, u in zip(cfg_abs, units):
         by_key.setdefault(key, u)
-    totals = {"frames": 0, "unknown_frames": 0, "truncated_frames": 0, "unconfigured_units": 0}
 
-    def one(key):
-        payload = streams.pop(key)  # ours (demux copies): byte-swap in place, free when done
-        unit = by_key.get(key)
-        du = DecodedUnit(key[0], key[1], key[2], unit, packets=packets[key], nbytes=len(payload) * 4)
-        if payload.dtype.byteorder != ">" and np.little_endian:
-            payload.byteswap(inplace=True)
-        data = payload.view(np.uint8)
-        du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
-        du.frames = du.diagnostics["frames"]
-        if on_unit is not None:
-            on_unit(du)
-        if not keep_ops:
-            du.ops = EMPTY_OPS
-            du.__dict__.pop("runs", None)
-        return du
+    def one(key: tuple[int, int, int]) -> tuple[DecodedUnit, int]:
+        rows = groups[key]
+        data, idle = unit_payload(words, pk.start[rows], pk.words[rows], method)
+        du = DecodedUnit(*key, by_key.get(key), packets=len(rows), nbytes=len(data))
+        if analyze is not None:
+            analyze(du, data, method)
+        else:
+            du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
+            du.frames = du.diagnostics["frames"]
+        return du, idle
 
-    keys = list(streams)
-    big = sum(len(v) for v in streams.values()) * 4 >= PARALLEL_BYTES and len(keys) > 1
+    keys = list(groups)
+    big = 4 * len(pk.start) * F.PAYLOAD_WORDS >= PARALLEL_BYTES and len(keys) > 1
     if big and (os.cpu_count() or 1) > 1:
-        # Units are independent; numba and numpy release the GIL on big arrays.
+        # Units are independent and the compiled kernels release the GIL.
         with ThreadPoolExecutor(min(len(keys), os.cpu_count() or 1)) as pool:
-            out_units = list(pool.map(one, keys))
+            done = list(pool.map(one, keys))
     else:
-        out_units = [one(k) for k in keys]
-    for du in out_units:
+        done = [one(k) for k in keys]
+    totals = {"frames": 0, "unknown_frames": 0, "truncated_frames": 0, "unconfigured_units": 0}
+    for du, idle in done:
+        diag["idle_words"] += idle
         totals["unconfigured_units"] += du.unit is None
         for k in ("frames", "unknown_frames", "truncated_frames"):
             totals[k] += du.diagnostics[k]
     diag.update(totals)
     status = slice_status(words, diag)
-    return DecodedSlice(slice, status, diag, out_units, list(units), [c for _, c, _ in cfg_abs], shift)
+    units_out = [du for du, _ in done]
+    return DecodedSlice(slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift)
 
 
 def unit_packet_type(unit: TraceUnit) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from iron.trace import decode as D
+from iron.trace import frames as F
 from iron.trace.decode import OP_EVENT, OP_REPEAT, DecodedSlice, DecodedUnit, Ops, ops_to_runs
 from iron.trace.frames import SYNC_CYCLES
 
@@ -122,25 +124,32 @@ def _cycles(mask: np.ndarray, count: np.ndarray) -> np.ndarray:
     return (hist @ _BITS).round().astype(np.int64)
 
 
+def kernel_slots(names: list[str]) -> tuple[int, int] | None:
+    """Slots of the kernel start/end events, None unless both are traced."""
+    if KERNEL_START in names and KERNEL_END in names:
+        return names.index(KERNEL_START), names.index(KERNEL_END)
+    return None
+
+
 def unit_summary(du: DecodedUnit) -> dict:
     """Per-unit figures (a plain dict, JSON-ready)."""
     if du.summary is not None:
         return du.summary
-    names = du.events
-    kslots = tuple(names.index(n) for n in (KERNEL_START, KERNEL_END) if n in names)
-    fig = unit_figures(du.ops, kslots if len(kslots) == 2 else ())
+    slots = kernel_slots(du.events)
+    fig = unit_figures(du.ops, slots or ())
+    kernel = None
+    if slots:
+        kernel = kernel_stats(invocation_cycles(fig["starts"][slots[0]], fig["starts"][slots[1]]))
+    return _summary(du, fig, kernel)
+
+
+def _summary(du: DecodedUnit, fig: dict, kernel: dict | None) -> dict:
     cycles = fig["cycles"]
     events = {
         f"{slot}:{name}": int(cycles[slot])
-        for slot, name in enumerate(names)
+        for slot, name in enumerate(du.events)
         if name != "NONE" or cycles[slot]
     }
-    kernel = None
-    if len(kslots) == 2:
-        d = invocation_cycles(fig["starts"][kslots[0]], fig["starts"][kslots[1]])
-        kernel = {"count": int(len(d))}
-        if len(d):
-            kernel.update(min=int(d.min()), median=float(np.median(d)), max=int(d.max()))
     return {
         "unit": du.label,
         "kind": du.kind,
@@ -217,3 +226,194 @@ def summary_text(slices: list[DecodedSlice]) -> str:
             if u["stalls"]:
                 lines.append("    stall cycles: " + ", ".join(f"{n} {c}" for n, c in u["stalls"].items()))
     return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- straight from the bytes
+def summarize_unit(du: DecodedUnit, data: np.ndarray, method: str = "auto") -> None:
+    """``analyze`` hook of :func:`iron.trace.decode.decode_words`: fill ``du``'s
+    frame diagnostics and ``du.summary`` from its payload bytes, keeping no
+    per-frame arrays (the compiled :func:`_scan_figures` when numba is there and
+    the stream is big; else the numpy frame parse and :func:`unit_figures`)."""
+    slots = kernel_slots(du.events)
+    scan = None
+    if method == "numba" or (method == "auto" and len(data) >= 1 << 16):
+        scan = D.jit(_scan_figures)
+    if scan is None:
+        du.ops, du.start_timer, du.diagnostics = D.parse_stream(data, method)
+        du.frames = du.diagnostics["frames"]
+        du.summary = unit_summary(du)
+        du.ops = D.EMPTY_OPS
+        return
+    s0, s1 = slots if slots else (-1, -1)
+    hist = np.zeros(256, np.int64)
+    *counts, first, last, durations, zeros = scan(
+        data, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, D.FIELDS, s0, s1, hist
+    )
+    du.diagnostics, du.start_timer = D.frame_diagnostics(data, *counts)
+    du.frames = du.diagnostics["frames"]
+    fig = {
+        "first": None if first < 0 else int(first),
+        "last": None if last < 0 else int(last),
+        "cycles": hist @ _BITS.astype(np.int64),
+    }
+    du.summary = _summary(du, fig, kernel_stats(durations, int(zeros)) if slots else None)
+
+
+def _warm_figures() -> None:
+    scan = D.jit(_scan_figures)
+    if scan is not None:
+        scan(np.zeros(1, np.uint8), F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, D.FIELDS, 0, 1, np.zeros(256, np.int64))
+
+
+summarize_unit.warm = _warm_figures  # decode_words loads the kernel early with this
+
+
+def kernel_stats(durations: np.ndarray, zeros: int = 0) -> dict:
+    """count/min/median/max of invocation durations: ``durations`` plus
+    ``zeros`` more durations of 0 (the same figures as numpy on the joined array)."""
+    n = len(durations) + zeros
+    out = {"count": n}
+    if not n:
+        return out
+    order = [(n - 1) // 2, n // 2]  # the middle element(s) of the sorted durations
+    if zeros:  # zeros sort first (durations are never negative)
+        rest = [j - zeros for j in order if j >= zeros]
+        mid = np.partition(durations, rest)[rest] if rest else np.zeros(0, np.int64)
+        mid = np.concatenate([np.zeros(2 - len(rest), np.int64), mid])
+        lo, hi = 0, int(durations.max()) if len(durations) else 0
+    else:
+        mid = np.partition(durations, order)[order]
+        lo, hi = int(durations.min()), int(durations.max())
+    out.update(min=lo, median=float(np.mean(mid)), max=hi)
+    return out
+
+
+# Frame kinds as plain globals: numba freezes them into the kernel.
+_S2, _M2, _R1 = F.SINGLE2, F.MULTIPLE2, F.REPEAT1
+_SYN, _STA, _UNK = F.SYNC, F.START, F.UNKNOWN
+_SYNC_CYCLES = SYNC_CYCLES
+
+
+def _scan_figures(data, kind_of, length_of, fields, s0, s1, hist):
+    """Compiled summary scan (numba): frames -> the figures of :func:`unit_figures`
+    and :func:`invocation_cycles` in one pass, with the timing model of
+    :func:`iron.trace.decode.ops_to_runs`.
+
+    Every Single/Multiple frame is a run of one occurrence; every Repeat of
+    ``r > 0`` is a run of ``r`` occurrences of the last event frame's slots,
+    ``1 + cycles`` apart. ``hist[mask]`` counts occurrences; interval starts of
+    slots ``s0``/``s1`` (kernel start/end; -1: none) feed the invocation pairing
+    as they come, in time order. Returns ``(frames, unknown, truncated, start
+    frames, first Start offset, syncs, first, last, durations, zero durations)``.
+    """
+    n = data.shape[0]
+    i = 0
+    frames = 0
+    unknown = 0
+    trunc = 0
+    nstart = 0
+    nsync = 0
+    first_start = -1
+    t = 0  # timer: end of the last op
+    base_mask = 0  # slots and step of the last event frame (what a Repeat replays)
+    base_step = 1
+    attached = False  # a Repeat here follows an event frame (folds into it)
+    loose = False  # a Repeat followed a sync or opened the stream
+    first = -1
+    last_folded = -1  # last occurrence of the folded ops (mask-0 replays count): unit_figures' chunked path
+    last_runs = -1  # last occurrence of a run (ops_to_runs): its general path
+    # Invocation pairing (invocation_cycles): a kernel start (type 0) after an
+    # end (type 1) begins an invocation, the next end closes it.
+    end0 = -2  # last cycle slot s0 / s1 was asserted
+    end1 = -2
+    state = -1  # type of the last interval start seen
+    begin = 0
+    zeros = 0
+    durations = np.empty(n // 16 + 16, np.int64)
+    nd = 0
+    while True:
+        # A frame adds at most two durations; the buffer grows out here, not
+        # in the frame loop (keeps the loop free of array reallocation).
+        while i < n and nd + 2 <= durations.shape[0]:
+            b0 = data[i]
+            ln = length_of[b0]
+            if i + ln > n:
+                trunc = 1
+                break
+            kd = kind_of[b0]
+            frames += 1
+            i0 = i
+            i += ln
+            if kd <= _R1:
+                w = np.int64(b0) << 24
+                if i0 + 4 <= n:
+                    w |= (np.int64(data[i0 + 1]) << 16) | (np.int64(data[i0 + 2]) << 8) | data[i0 + 3]
+                else:  # bytes past the frame are masked off; past the stream they are 0
+                    for j in range(1, n - i0):
+                        w |= np.int64(data[i0 + j]) << (24 - 8 * j)
+                value = (w >> fields[kd, 0]) & fields[kd, 1]
+                if kd <= _M2:  # an event frame: one occurrence, 1 + cycles after the last op
+                    slots = w >> fields[kd, 2]
+                    mask = (1 << (slots & 7)) if kd <= _S2 else (slots & 0xFF)
+                    step = 1 + value
+                    t += step
+                    at = t
+                    count = 1
+                    base_mask, base_step, attached = mask, step, True
+                    last_folded = t
+                    last_runs = t
+                    if first < 0:
+                        first = t
+                else:  # a Repeat: `value` more occurrences of the last event frame
+                    loose = loose or not attached
+                    attached = True
+                    mask, step, count = base_mask, base_step, value
+                    at = t + step
+                    t += value * step
+                    if value == 0:
+                        continue
+                    last_folded = t
+                    if mask == 0:
+                        continue
+                    last_runs = t
+                hist[mask] += count
+                if s0 < 0:
+                    continue
+                b_0 = (mask >> s0) & 1
+                b_1 = (mask >> s1) & 1
+                # Interval starts: the first occurrence starts one unless it
+                # continues the slot's last interval; with gaps (step > 1) every
+                # occurrence does, and from the third on (when both slots are
+                # set) each is a zero-cycle invocation. Selects, not branches:
+                # these bits are unpredictable.
+                for p in range(1 if step == 1 or count == 1 else 2):
+                    x = at + p * step
+                    start0 = b_0 & ((p > 0) | (end0 != x - 1)) & (state != 0)
+                    begin = x if start0 else begin
+                    state = 0 if start0 else state
+                    start1 = b_1 & ((p > 0) | (end1 != x - 1))
+                    durations[nd] = x - begin  # kept if this closes an invocation
+                    nd += start1 & (state == 0)
+                    state = 1 if start1 else state
+                if step > 1 and count > 2 and b_0 and b_1:
+                    zeros += count - 2
+                end = at + (count - 1) * step
+                end0 = end if b_0 else end0
+                end1 = end if b_1 else end1
+            elif kd == _SYN:
+                t += _SYNC_CYCLES
+                attached = False
+                nsync += 1
+            elif kd == _STA:
+                if first_start < 0:
+                    first_start = i0
+                nstart += 1
+            elif kd == _UNK:
+                unknown += 1
+        if i >= n or trunc:
+            break
+        grown = np.empty(2 * durations.shape[0], np.int64)
+        grown[:nd] = durations[:nd]
+        durations = grown
+    last = last_runs if loose else last_folded
+    return frames, unknown, trunc, nstart, first_start, nsync, first, last, durations[:nd], zeros

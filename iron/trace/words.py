@@ -76,10 +76,15 @@ def format_text(words: np.ndarray) -> str:
 
 
 def read_bin(path: str | os.PathLike) -> np.ndarray:
-    data = Path(path).read_bytes()
-    if len(data) % 4:
-        raise TraceInputError(f"{path}: {len(data)} bytes is not a whole number of 32-bit words")
-    return np.frombuffer(data, dtype="<u4").astype(np.uint32, copy=False)
+    """A binary file of little-endian 32-bit words, memory-mapped read-only: no
+    copy in memory, and pages are read as the decoder reaches them."""
+    size = os.path.getsize(path)
+    if size % 4:
+        raise TraceInputError(f"{path}: {size} bytes is not a whole number of 32-bit words")
+    if size == 0:  # mmap cannot map an empty file
+        return np.zeros(0, dtype=np.uint32)
+    words = np.memmap(path, dtype="<u4", mode="r")
+    return words if np.little_endian else words.astype(np.uint32)
 
 
 def read_words(path: str | os.PathLike):

@@ -1,0 +1,148 @@
+"""Summaries straight from the bytes (compiled scan) == summaries from the frames (numpy);
+compiled payload gather == numpy gather."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from iron.target.events import PACKET_TYPE
+from iron.trace import decode as D
+from iron.trace import encode as E
+from iron.trace import frames as F
+from iron.trace import summary as S
+from iron.trace.manifest import TraceUnit
+
+pytest.importorskip("numba")
+
+
+def _unit(slots=(0, 1)):
+    """A core unit with the kernel start/end events at ``slots`` (None: not traced)."""
+    names = [f"EV{i}" for i in range(8)]
+    if slots is not None:
+        names[slots[0]], names[slots[1]] = S.KERNEL_START, S.KERNEL_END
+    return TraceUnit(0, 2, "core", PACKET_TYPE["core"], 1, names, list(range(8)), 122, 121)
+
+
+def _summaries(data: np.ndarray, unit: TraceUnit) -> list[tuple]:
+    out = []
+    for method in ("numba", "numpy"):
+        du = D.DecodedUnit(0, 0, 2, unit, packets=1, nbytes=len(data))
+        S.summarize_unit(du, data, method)
+        assert len(du.ops) == 0  # nothing per frame is kept
+        out.append((du.summary, du.diagnostics, du.start_timer))
+    return out
+
+
+def _random_stream(rng, n: int, trial: int) -> np.ndarray:
+    """Random bytes, often biased towards Repeat, Sync, Start, filler and zero-cycle frames."""
+    b = rng.integers(0, 256, size=n, dtype=np.uint8)
+    if trial % 3:
+        pick = rng.random(n) < 0.5
+        b[pick] = rng.choice(
+            [0xE3, 0xE0, 0xD8, 0xDB, 0xFF, 0xFE, 0x00, 0x10, 0x08, 0xC3, 0xF0], size=int(pick.sum())
+        )
+    return b
+
+
+@pytest.mark.parametrize("slots", [(0, 1), (5, 2), None])
+def test_compiled_summary_matches_numpy_on_random_bytes(slots):
+    rng = np.random.default_rng(7)
+    unit = _unit(slots)
+    for trial in range(150):
+        data = _random_stream(rng, int(rng.integers(0, 2500)), trial)
+        fast, ref = _summaries(data, unit)
+        assert fast == ref, trial
+
+
+def test_compiled_summary_matches_numpy_on_encoded_kernels():
+    """Realistic streams: kernel start/end pairs, held stalls (Repeat frames), both slots at once."""
+    rng = np.random.default_rng(3)
+    for trial in range(20):
+        n = 300
+        gaps = rng.integers(0, 40, n) + 1
+        masks = rng.choice([1, 2, 3, 4, 0x81, 0x40], size=n)
+        count = np.where(rng.random(n) < 0.3, rng.integers(2, 50, n), 1)
+        step = np.where(rng.random(n) < 0.5, 1, rng.integers(2, 6, n))
+        span = (count - 1) * step  # each run starts `gap` cycles after the previous run's last one
+        t = np.cumsum(gaps) + np.concatenate([[0], np.cumsum(span)[:-1]])
+        runs = np.stack([t, masks, count, step], axis=1)
+        data = np.frombuffer(E.encode_unit(runs), np.uint8)
+        fast, ref = _summaries(data, _unit((0, 1)))
+        assert fast == ref, trial
+        assert fast[0]["kernel"]["count"] > 0
+
+
+def test_repeat_of_both_kernel_slots_counts_zero_cycle_invocations():
+    # Multiple0 of slots 0+1 with 2 cycles, replayed 1023 + 5 times: every replay is
+    # a separate pulse of both slots, i.e. an invocation of 0 cycles.
+    data = np.array([0xC0, 0x32, 0xDB, 0xFF, 0xE5], np.uint8)
+    fast, ref = _summaries(data, _unit((0, 1)))
+    assert fast == ref
+    assert fast[0]["kernel"] == {"count": 1029, "min": 0, "median": 0.0, "max": 0}
+    assert fast[0]["cycles"]["0:INSTR_EVENT_0"] == 1029 and fast[0]["last"] == 3 + 1028 * 3
+
+
+def test_kernel_stats_with_zero_durations():
+    for d, zeros in (([5, 1, 9], 0), ([5, 1, 9, 4], 3), ([7], 1), ([], 2), ([3, 8], 5)):
+        arr = np.array(d, np.int64)
+        joined = np.concatenate([arr, np.zeros(zeros, np.int64)])
+        got = S.kernel_stats(arr, zeros)
+        assert got == {
+            "count": len(joined),
+            "min": int(joined.min()),
+            "median": float(np.median(joined)),
+            "max": int(joined.max()),
+        }
+    assert S.kernel_stats(np.zeros(0, np.int64)) == {"count": 0}
+
+
+def test_compiled_payload_gather_matches_numpy():
+    rng = np.random.default_rng(5)
+    words = rng.integers(0, 2**32, size=800, dtype=np.uint32)
+    words[rng.random(800) < 0.1] = F.IDLE_WORD
+    start = np.sort(rng.choice(np.arange(0, 790, 8), size=60, replace=False)).astype(np.int64)
+    nwords = rng.integers(0, F.PAYLOAD_WORDS + 1, size=60).astype(np.uint8)
+    a, ia = D.unit_payload(words, start, nwords, "numba")
+    b, ib = D.unit_payload(words, start, nwords, "numpy")
+    assert ia == ib > 0 and a.tobytes() == b.tobytes()
+
+
+def test_decode_words_numba_equals_numpy():
+    """Several units, segments, a bad header, idle words and a cut packet."""
+    recs = [(3 * i + 1, 1 << (i % 8)) for i in range(400)]
+    w = E.interleave(
+        [E.packetize(0, 2, 0, 1, E.encode_unit(recs)), E.packetize(1, 3, 1, 2, E.encode_unit(recs[::3]))]
+    )
+    w = np.concatenate([w, np.zeros(9, np.uint32), w[:-3]])
+    w[16] ^= 1 << 29  # an invalid header: its packet stays with the previous unit
+    w[30] = F.IDLE_WORD
+    units = [_unit(), TraceUnit(1, 3, "mem", PACKET_TYPE["mem"], 2, ["NONE"] * 8, [0] * 8, 0, 0)]
+    got = {}
+    for method in ("numba", "numpy"):
+        ds = D.decode_words(w, units, method=method)
+        got[method] = (
+            ds.status,
+            ds.diagnostics,
+            [(u.column, u.row, u.packets, u.nbytes, u.runs.records()) for u in ds.units],
+        )
+        summed = D.decode_words(w, units, method=method, analyze=S.summarize_unit)
+        got[method + " summary"] = (summed.diagnostics, [S.unit_summary(u) for u in summed.units])
+    assert got["numba"] == got["numpy"]
+    assert got["numba summary"] == got["numpy summary"]
+    assert got["numba"][1]["segments"] == 2 and got["numba"][1]["idle_words"] == 1
+    assert got["numba"][1]["truncated_packets"] == 1 and got["numba"][1]["bad_headers"] == 1
+    # the summary of a decode that kept the frames is the same as the one straight from the bytes
+    full = D.decode_words(w, units, method="numpy")
+    assert [S.unit_summary(u) for u in full.units] == got["numpy summary"][1]
+
+
+def test_last_time_of_replayed_empty_mask_follows_the_frame_path():
+    # Multiple0 with no slot and 2 cycles, replayed 3 times: its replays count for
+    # "last" ... unless a Repeat after a Sync sends the numpy path the general way.
+    plain = np.array([0xC0, 0x02, 0xE3], np.uint8)
+    fast, ref = _summaries(plain, _unit())
+    assert fast == ref and fast[0]["last"] == 3 + 3 * 3
+    loose = np.array([0x10, 0xC0, 0x02, 0xE3, 0xFF, 0xE1], np.uint8)
+    fast, ref = _summaries(loose, _unit())
+    assert fast == ref and fast[0]["last"] == 1 + 3  # the slot-less frame itself, not its replays
