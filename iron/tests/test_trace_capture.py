@@ -100,7 +100,10 @@ def test_perfetto_output(tmp_path):
     x = [e for e in ev if e["ph"] == "X" and e["pid"] == 1 and e["name"] == "LOCK_STALL"]
     assert len(x) == 5 and x[0]["ts"] == pytest.approx(0.055) and x[0]["dur"] == pytest.approx(0.030)
     threads = {e["tid"]: e["args"]["name"] for e in ev if e["name"] == "thread_name" and e["pid"] == 1}
-    assert threads[1] == "core(0,2) INSTR_EVENT_0"
+    assert threads[1] == "core(0,2) kernel" and threads[2] == "core(0,2) INSTR_EVENT_0"
+    # One kernel event per INSTR_EVENT_0 -> INSTR_EVENT_1 pair, named after the operator.
+    kernels = [e for e in ev if e["ph"] == "X" and e["pid"] == 1 and e["tid"] == 1]
+    assert {e["name"] for e in kernels} == {"Gemm"} and len(kernels) == 5
     meta = obj["metadata"]
     assert [s["status"] for s in meta["slices"]] == ["ok", "ok", "empty"] and meta["clock_mhz"] == 1000.0
 

@@ -9,8 +9,10 @@ cycles. Its CLI writes one record per line: :func:`dumps_mlir_aie`.
 
 iron format: ``{"traceEvents": [...], "displayTimeUnit": "ns", "metadata": {...}}``
 with ``ts``/``dur`` in microseconds (cycles / AIE clock MHz), one process per
-slice ("<index>: <operator> #<call>"), one thread per unit and slot, complete
-``X`` events, name and sort-index metadata, slice diagnostics in ``metadata``.
+slice ("<index>: <operator> #<call>"), per unit a kernel track (one event per
+invocation) and one thread per slot, complete ``X`` events, name and sort-index
+metadata, slice diagnostics in ``metadata``. Slices sit one after another
+(:mod:`iron.trace.timeline`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 
 from iron.target.events import MODULE_KINDS
 from iron.trace.decode import DecodedSlice, mlir_aie_events
+from iron.trace.summary import KERNEL_END, KERNEL_START, invocations
 from iron.trace.timeline import slice_spans
 
 SLOTS = 8
@@ -83,8 +86,37 @@ def dumps_mlir_aie(records: list[dict]) -> str:
 
 
 # --------------------------------------------------------------------------- iron
+def _track(pid, tid, label, name, kind, begin, end, offset, us) -> list[dict]:
+    """Metadata of one track and its complete (``X``) events; ``args.cycle`` is slice-relative."""
+    out = [
+        {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": label}},
+        {"name": "thread_sort_index", "ph": "M", "pid": pid, "tid": tid, "args": {"sort_index": tid}},
+    ]
+    ts = np.round((offset + begin) * us, 6).tolist()
+    dur = np.round((end - begin) * us, 6).tolist()
+    out.extend(
+        {
+            "name": name,
+            "cat": kind,
+            "ph": "X",
+            "ts": t,
+            "dur": d,
+            "pid": pid,
+            "tid": tid,
+            "args": {"cycle": c},
+        }
+        for t, d, c in zip(ts, dur, begin.tolist())
+    )
+    return out
+
+
 def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | None = None) -> dict:
-    """iron's Perfetto JSON object for decoded slices."""
+    """iron's Perfetto JSON object for decoded slices.
+
+    Per unit: a "kernel" track with one event per invocation (INSTR_EVENT_0 ->
+    INSTR_EVENT_1, named after the slice's operator) when both events are
+    traced, then one track per slot.
+    """
     events: list[dict] = []
     us = 1.0 / float(clock_mhz)
     for si, (ds, (offset, _length)) in enumerate(zip(slices, slice_spans(slices))):
@@ -94,48 +126,22 @@ def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | No
         events.append({"name": "process_name", "ph": "M", "pid": pid, "args": {"name": pname}})
         events.append({"name": "process_sort_index", "ph": "M", "pid": pid, "args": {"sort_index": si}})
         for ui, du in enumerate(ds.units):
-            names = du.events
-            runs = du.runs
+            base = ui * (SLOTS + 1) + 1
+            names = list(du.events)
+            if KERNEL_START in names and KERNEL_END in names:
+                begin, end = invocations(
+                    du.runs.intervals(names.index(KERNEL_START))[0],
+                    du.runs.intervals(names.index(KERNEL_END))[0],
+                )
+                kernel = s.operator if s else "kernel"
+                events += _track(pid, base, f"{du.label} kernel", kernel, du.kind, begin, end + 1, offset, us)
             for slot in range(SLOTS):
-                tid = ui * SLOTS + slot + 1
-                begin, end = runs.intervals(slot)
-                if not len(begin) and names[slot] == "NONE":
-                    continue
-                events.append(
-                    {
-                        "name": "thread_name",
-                        "ph": "M",
-                        "pid": pid,
-                        "tid": tid,
-                        "args": {"name": f"{du.label} {names[slot]}"},
-                    }
-                )
-                events.append(
-                    {
-                        "name": "thread_sort_index",
-                        "ph": "M",
-                        "pid": pid,
-                        "tid": tid,
-                        "args": {"sort_index": tid},
-                    }
-                )
-                b = np.round((offset + begin) * us, 6).tolist()
-                d = np.round((end - begin) * us, 6).tolist()
-                cyc = begin.tolist()
-                name = names[slot]
-                events.extend(
-                    {
-                        "name": name,
-                        "cat": du.kind,
-                        "ph": "X",
-                        "ts": t,
-                        "dur": dd,
-                        "pid": pid,
-                        "tid": tid,
-                        "args": {"cycle": c},
-                    }
-                    for t, dd, c in zip(b, d, cyc)
-                )
+                begin, end = du.runs.intervals(slot)
+                if len(begin) or names[slot] != "NONE":
+                    label = f"{du.label} {names[slot]}"
+                    events += _track(
+                        pid, base + 1 + slot, label, names[slot], du.kind, begin, end, offset, us
+                    )
     metadata = {
         "clock_mhz": clock_mhz,
         "time_origin": "slices in program order, each from its own trace start (timers reset by the start "

@@ -18,20 +18,26 @@ from iron.trace.frames import SYNC_CYCLES
 KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
 
 
-def invocation_cycles(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Durations of start -> end pairs (see module docstring)."""
+def invocations(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(begin, end)`` cycles of the start -> end pairs (see module docstring)."""
     t = np.concatenate([starts, ends]).astype(np.int64)
     typ = np.concatenate([np.zeros(len(starts), np.int8), np.ones(len(ends), np.int8)])
     order = np.lexsort((typ, t))
     t, typ = t[order], typ[order]
     if not len(t):
-        return t
+        return t, t
     first = np.ones(len(t), dtype=bool)
     first[1:] = typ[1:] != typ[:-1]
     rt, rtyp = t[first], typ[first]
     i = np.flatnonzero(rtyp == 0)
     i = i[i + 1 < len(rt)]
-    return rt[i + 1] - rt[i]
+    return rt[i], rt[i + 1]
+
+
+def invocation_cycles(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Durations of start -> end pairs (see module docstring)."""
+    begin, end = invocations(starts, ends)
+    return end - begin
 
 
 _BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float64)
