@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:  # `iron inspect x | head`
         return 0
+    except OSError as exc:  # e.g. an output file that cannot be written
+        print(f"iron: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

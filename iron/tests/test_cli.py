@@ -79,3 +79,15 @@ def test_version():
     with pytest.raises(SystemExit) as e:
         main(["--version"])
     assert e.value.code == 0
+
+
+def test_unwritable_output_is_one_line(tmp_path, capsys):
+    from iron.tests.golden import TEST1
+
+    out = tmp_path / "no" / "such" / "dir" / "x.json"
+    code = main(
+        ["trace", "decode", str(TEST1 / "trace.txt"), "--mlir", str(TEST1 / "aie.mlir"), "-o", str(out)]
+    )
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(out) in err[0]

@@ -20,9 +20,6 @@ from pathlib import Path
 from iron.errors import IronError
 
 FORMATS = ("summary", "perfetto", "mlir-aie")
-PARALLEL_BYTES = (
-    4 << 20
-)  # inputs from this size are decoded with the compiled kernels (decode.PARALLEL_BYTES)
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:
@@ -103,6 +100,8 @@ def _prepare(args, *warmers) -> None:
     input and its configuration are read (``warmers``: see
     :func:`iron.trace.decode.load_kernels_async`), and skip the interpreter's
     final garbage collection passes over numba's many objects (about 0.2 s)."""
+    from iron.trace.decode import PARALLEL_BYTES
+
     try:
         big = os.path.getsize(args.input) >= PARALLEL_BYTES
     except OSError:  # reported by _load
