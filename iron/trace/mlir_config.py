@@ -63,7 +63,7 @@ def units_from_module(module: ir.Module) -> list[TraceUnit]:
                     for i in range(4):
                         ids[base + i] = (op.value >> (8 * i)) & SLOT_FIELD_MASK
                 elif reg == "trace_control0":
-                    control.setdefault(key, {}).update(unpack_trace_control0(op.value))
+                    control.setdefault(key, {}).update(unpack_trace_control0(op.value, kind))
                 else:
                     control.setdefault(key, {}).update(unpack_trace_control1(op.value))
     units = []
