@@ -111,7 +111,7 @@ def test_units_packet_ids_and_ntiles():
     flows = td.design.device.packet_flows
     assert [f.id for f in flows] == ids
     assert [f.source.channel for f in flows] == [0, 1] * 3  # Trace : 1 is the memory module
-    with pytest.warns(UserWarning, match="IRON_TRACE_NTILES=9 but the design has 4"):
+    with pytest.warns(UserWarning, match=r"ntiles=9 \(IRON_TRACE_NTILES\) but .* has 4 compute tile"):
         instrument(design, traced(ntiles=9), get_target("npu2"))
 
 
