@@ -80,7 +80,7 @@ def run_demo(
     summary = trace.summary()
     files["summary"].write_text(summary + "\n")
     trace.plot(files["timeline"])
-    run.capture.save(files["capture"])
+    trace.save(files["capture"])
     print()
     print(summary)
     print()

@@ -95,8 +95,10 @@ class Runner:
 
     @property
     def trace(self):
-        """Decoded trace of the last run (``None`` before a run or when untraced)."""
-        return None if self.capture is None else self.capture.decode()
+        """The last run's trace (``None`` before a run or when untraced): a
+        :class:`iron.trace.capture.Capture` with ``.slices``, ``.summary()``,
+        ``.to_perfetto(path)``, ``.plot(path)`` and ``.save(path)``."""
+        return self.capture
 
     def __call__(self, *inputs, **named):
         arrays = self.check_inputs(inputs, named)

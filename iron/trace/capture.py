@@ -91,7 +91,12 @@ class DecodedTrace:
 
 
 class Capture:
-    """Raw trace words of one run plus the manifest that explains them."""
+    """Raw trace words of one run plus the manifest that explains them.
+
+    Decodes lazily (once): ``.slices``, ``.summary()``, ``.to_perfetto(path)``,
+    ``.plot(path)`` read the decoded trace; ``.save(path)`` writes the raw words
+    and the manifest, which :func:`load_capture` reads back anywhere.
+    """
 
     def __init__(self, manifest: Manifest, words: np.ndarray, colshift: int | None = None):
         self.manifest = manifest
@@ -103,6 +108,10 @@ class Capture:
         if self._decoded is None:
             self._decoded = decode_manifest(self.manifest, self.words, colshift=self.colshift)
         return self._decoded
+
+    @property
+    def slices(self) -> list[DecodedSlice]:
+        return self.decode().slices
 
     def summary(self) -> str:
         return self.decode().summary()
