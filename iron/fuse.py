@@ -199,7 +199,7 @@ def fuse(
     if mode == "fused":
         wrapper = _wrapper(seq, target, sites, buffers, span_of, designs, reset_between_same_device)
         if any(isinstance(op, ir.Configure) and op.device == RESET_DEVICE for op in wrapper.sequence().body):
-            module.devices.append(ir.Device(target.device_name(target.max_columns), RESET_DEVICE))
+            module.devices.append(ir.Device(_reset_target(target, designs), RESET_DEVICE))
         module.devices.append(wrapper)
         main = Kernel(
             f"{WRAPPER_DEVICE}:{WRAPPER_SEQUENCE}", WRAPPER_DEVICE, WRAPPER_SEQUENCE, _wrapper_args(buffers)
@@ -208,7 +208,7 @@ def fuse(
     else:
         schedule = _separate_schedule(seq, sites, buffers, span_of, designs, reset_between_same_device)
         if any(k.device == RESET_DEVICE for k in schedule):
-            module.devices.append(_reset_device_with_sequence(target))
+            module.devices.append(_reset_device_with_sequence(_reset_target(target, designs)))
 
     manifest = None
     if spans:
@@ -304,11 +304,15 @@ def _wrapper(seq, target, sites, buffers, span_of, designs, reset) -> ir.Device:
     return ir.Device(target.device_name(target.max_columns), WRAPPER_DEVICE, [sequence])
 
 
-def _reset_device_with_sequence(target: Target) -> ir.Device:
+def _reset_target(target: Target, designs: dict[str, Design]) -> str:
+    """The empty device spans as many columns as the widest design it separates
+    (an xclbin's partition is as wide as its first device)."""
+    return target.device_name(max(device_columns(d.device.target) for d in designs.values()))
+
+
+def _reset_device_with_sequence(device_name: str) -> ir.Device:
     # Separate dispatch reaches the reset PDI through a kernel of its own.
-    return ir.Device(
-        target.device_name(target.max_columns), RESET_DEVICE, [ir.RuntimeSequence(WRAPPER_SEQUENCE, [], [])]
-    )
+    return ir.Device(device_name, RESET_DEVICE, [ir.RuntimeSequence(WRAPPER_SEQUENCE, [], [])])
 
 
 def _separate_schedule(seq, sites, buffers, span_of, designs, reset) -> list[Kernel]:

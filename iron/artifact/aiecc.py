@@ -1,36 +1,92 @@
 """The real toolchain path: compile the materialized module with mlir-aie's aiecc.
 
 Used by :func:`iron.build` when ``aiecc`` is on PATH and the ``aie`` Python
-package is importable. Fused dispatch (npu2) asks for one full ELF (aiebu);
-separate dispatch asks for an xclbin plus one instruction binary per sequence.
-iron's own sections (``.iron.meta``, ``.iron.trace``, ``.iron.sum``) are then
-added to the full ELF with lief (sidecar files if that fails); for separate
-dispatch iron writes its own ELF holding the instruction binaries and the xclbin.
+package is importable. iron's own sections (``.iron.meta``, ``.iron.trace``,
+``.iron.sum``) go into the result: added to aiecc's full ELF with lief, or
+written with the instruction binaries and the xclbin into iron's own ELF.
 
-aiecc's flags changed over time (mlir-aie ``tools/aiecc/CommandLineOptions.h``):
-older drivers take ``--generate-full-elf``, ``--aie-generate-xclbin`` and
-``--aie-generate-npu-insts``; the declarative C++ driver selects outputs with
-``--get-full-elf``, ``--get-xclbin``, ``--get-npu-insts``. :func:`flag_style`
-reads ``aiecc --help`` to pick one.
+**Fused dispatch** (npu2): one aiecc run over the whole module asks for one full
+ELF (aiebu): ``--generate-full-elf`` (legacy drivers) or ``--get-full-elf``
+(declarative driver), and ``--full-elf-name``.
+
+**Separate dispatch** (npu1, npu2 with ``dispatch="separate"``): real aiecc puts
+one device in an xclbin, so iron runs aiecc once per distinct device that a
+kernel uses, in first-use order (the empty ``iron_reset`` device included when
+scheduled), as amd/IRON's separate dispatch does. Run *i* selects its device
+with ``--device-name`` (and ``--sequence-name``), asks for an xclbin
+(``--aie-generate-xclbin`` / ``--get-xclbin``) and the instruction binary
+(``--aie-generate-npu-insts`` / ``--get-npu-insts``), names its kernel with
+``--xclbin-kernel-name`` = ``--xclbin-instance-name`` =
+:func:`xclbin_kernel_name` (device) and ``--xclbin-kernel-id`` = ``0x901 + i``,
+and links onto the previous run's xclbin with ``--xclbin-input``. The last
+xclbin therefore carries every kernel, each with its own PDI; the host
+registers it once and calls each device's kernel by name
+(:mod:`iron.runtime.xrt`). The xclbin firmware loads the dispatched kernel's
+PDI itself, so iron removes each sequence's ``load_pdi`` of its own device
+from aiecc's input (in an xclbin every PDI carries ``pdi_id`` 1, so an
+in-stream load by id would be ambiguous); the reset kernel's sequence is then
+empty, and dispatching it is what switches PDIs.
+
+**Materialization.** iron hands aiecc an already materialized module: every
+``aiex.configure``/``aiex.run`` is inlined by :mod:`iron.lower.materialize`,
+which also translates numeric ``address_patch arg_idx`` to the dispatched
+sequence's arguments (aiecc's ``aie-materialize-runtime-sequences`` does not;
+that was the original trace bug). aiecc's pass then has nothing to do; iron
+still passes ``--no-materialize`` when the driver's ``--help`` lists it, so
+aiecc cannot touch the translated patches. iron does **not** pass
+``--expand-load-pdis`` (amd/IRON does for its fused ELF): iron's trace
+isolation relies on real PDI loads (a different PDI resets DMA channels and
+trace units; ``iron_reset`` forces one between consecutive traced calls of a
+design), and expanding them into register writes would change that.
+
+Flag names (mlir-aie ``python/compiler/aiecc/cl_arguments.py`` for the legacy
+Python driver, ``tools/aiecc/aiecc.cpp`` for the C++ driver with legacy flags,
+``tools/aiecc/CommandLineOptions.h`` for the declarative ``--get-<name>``
+driver): :func:`flag_style` reads ``aiecc --help`` to pick one. Paths in the
+argv are relative: aiecc runs in the work directory.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+import warnings
 from pathlib import Path
 
 from iron.errors import IronError
 
 EXE = "aiecc"
 FULL_ELF = "aie.elf"
-XCLBIN = "final.xclbin"
-#: Instruction-binary name templates ({0} device symbol, {1} sequence where supported).
-INSTS = {"legacy": "{0}_{1}.bin", "get": "insts_{0}.bin"}
+#: How each flag style selects an output: legacy flag, or ``--get-<name>``.
+OUTPUT_FLAGS = {
+    "full-elf": "--generate-full-elf",
+    "xclbin": "--aie-generate-xclbin",
+    "npu-insts": "--aie-generate-npu-insts",
+}
+#: Legacy drivers compile cores with Chess and build host code unless told not to.
+LEGACY_OFF = ["--no-aiesim", "--no-xchesscc", "--no-xbridge", "--no-compile-host"]
+#: Instruction-binary name templates. Legacy: {0} device, {1} sequence; the
+#: declarative driver expands {0} to its device/sequence key.
+INSTS = {"legacy": "insts_{0}_{1}.bin", "get": "insts_{0}.bin"}
+
+#: aiecc's default ``--xclbin-kernel-id``; amd/IRON numbers its i-th kernel 0x901 + i.
+XCLBIN_KERNEL_ID_BASE = 0x901
+#: The xclbin stores a PS kernel's id in 12 bits (XRT ``xclbin.h``, ``ip_data.ps_kernel.m_kernel_id``).
+XCLBIN_KERNEL_ID_MAX = 0xFFF
+#: ``ip_layout`` holds ``<kernel>:<instance>`` in 64 bytes with the NUL (XRT ``xclbin.h``,
+#: ``ip_data.m_name``); iron uses one string for both, so each gets 31.
+XCLBIN_NAME_MAX = 31
+#: PDIs per registered xclbin that the amdxdna driver accepts (``XCLBIN_MAX_NUM_PDIS`` in its
+#: amdxdna_xclbin.c; read in one driver version only): more only warns.
+XCLBIN_MAX_PDIS = 16
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 class AieccError(IronError):
@@ -40,6 +96,36 @@ class AieccError(IronError):
 def available() -> bool:
     """True when the real toolchain is installed (aiecc on PATH and ``aie`` importable)."""
     return shutil.which(EXE) is not None and importlib.util.find_spec("aie") is not None
+
+
+def xclbin_kernel_name(device: str) -> str:
+    """The xclbin kernel (and instance) name of ``device``'s kernel under separate dispatch.
+
+    The one naming rule, used by the build (``--xclbin-kernel-name``) and by the
+    XRT runner (``pyxrt.kernel(ctx, name)``): the device symbol itself when it
+    is a C identifier of at most :data:`XCLBIN_NAME_MAX` characters
+    (``op0_GEMM``, ``iron_reset``); otherwise its first 24 characters with every
+    character outside ``[A-Za-z0-9_]`` replaced by ``_`` (and a ``k`` before a
+    leading digit), then ``_`` and the first 6 hex digits of the symbol's
+    SHA-1, so distinct symbols keep distinct names.
+    """
+    if _IDENTIFIER.match(device) and len(device) <= XCLBIN_NAME_MAX:
+        return device
+    stem = re.sub(r"[^A-Za-z0-9_]", "_", device)
+    if not stem or stem[0].isdigit():
+        stem = "k" + stem
+    return f"{stem[:24]}_{hashlib.sha1(device.encode()).hexdigest()[:6]}"
+
+
+def xclbin_kernel_id(index: int) -> str:
+    """``--xclbin-kernel-id`` of the ``index``-th device's kernel: ``0x901 + index``."""
+    kid = XCLBIN_KERNEL_ID_BASE + index
+    if index < 0 or kid > XCLBIN_KERNEL_ID_MAX:
+        raise AieccError(
+            f"kernel index {index}: xclbin kernel ids run from {XCLBIN_KERNEL_ID_BASE:#x} "
+            f"to {XCLBIN_KERNEL_ID_MAX:#x}"
+        )
+    return f"{kid:#x}"
 
 
 @functools.lru_cache(maxsize=None)
@@ -57,51 +143,119 @@ def toolchain_identity(exe: str = EXE) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def flag_style(exe: str = EXE) -> str:
-    """``"get"`` for drivers that select outputs with ``--get-<name>``, else ``"legacy"``."""
+def help_text(exe: str = EXE) -> str:
+    """``aiecc --help`` (stdout and stderr), read once per executable."""
     try:
         out = subprocess.run([exe, "--help"], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise AieccError(f"cannot run {exe} --help: {exc}") from None
-    text = out.stdout + out.stderr
-    return "legacy" if "--generate-full-elf" in text or "--aie-generate-xclbin" in text else "get"
+    return out.stdout + out.stderr
 
 
-def command(
-    mlir_path: str | os.PathLike,
-    workdir: str | os.PathLike,
-    *,
-    dispatch: str,
-    style: str = "legacy",
-    exe: str = EXE,
-) -> list[str]:
-    """The aiecc argv for one build; outputs land in ``workdir``."""
+def flag_style(exe: str = EXE) -> str:
+    """``"get"`` for drivers that select outputs with ``--get-<name>``, else ``"legacy"``."""
+    text = help_text(exe)
+    return "legacy" if OUTPUT_FLAGS["full-elf"] in text or OUTPUT_FLAGS["xclbin"] in text else "get"
+
+
+def supports(flag: str, exe: str = EXE) -> bool:
+    """True when ``aiecc --help`` lists ``flag`` (an unknown flag makes aiecc fail)."""
+    return re.search(re.escape(flag) + r"(?![\w-])", help_text(exe)) is not None
+
+
+def _output(style: str, name: str) -> str:
+    return f"--get-{name}" if style == "get" else OUTPUT_FLAGS[name]
+
+
+def _base(exe: str, style: str, tmpdir: str) -> list[str]:
     if style not in INSTS:
         raise AieccError(f"unknown aiecc flag style {style!r}")
-    work = Path(workdir)
-    argv = [exe, f"--tmpdir={work / 'prj'}"]
-    if style == "legacy":
-        argv += ["--no-aiesim", "--no-xchesscc", "--no-xbridge", "--no-compile-host"]
-    get = (lambda name: f"--get-{name}") if style == "get" else None
-    if dispatch == "fused":
-        argv += [get("full-elf") if get else "--generate-full-elf", f"--full-elf-name={work / FULL_ELF}"]
-    elif dispatch == "separate":
-        argv += [get("xclbin") if get else "--aie-generate-xclbin", f"--xclbin-name={work / XCLBIN}"]
-        argv += [
-            get("npu-insts") if get else "--aie-generate-npu-insts",
-            f"--npu-insts-name={work / INSTS[style]}",
-        ]
-    else:
-        raise AieccError(f"dispatch {dispatch!r}: expected 'fused' or 'separate'")
-    return argv + [str(mlir_path)]
+    return [exe, f"--tmpdir={tmpdir}"] + (LEGACY_OFF if style == "legacy" else [])
 
 
-def find_insts(workdir: Path, device: str, sequence: str, style: str) -> Path:
-    """The instruction binary aiecc wrote for ``device``/``sequence``."""
-    for name in (INSTS[style].format(device, sequence), INSTS["legacy"].format(device, sequence)):
-        if (workdir / name).exists():
-            return workdir / name
-    raise AieccError(f"aiecc wrote no instruction binary for {device}:{sequence} in {workdir}")
+def fused_command(
+    mlir: str, *, style: str = "legacy", exe: str = EXE, no_materialize: bool = False
+) -> list[str]:
+    """The aiecc argv that compiles the whole module into one full ELF (:data:`FULL_ELF`)."""
+    argv = _base(exe, style, "prj") + [_output(style, "full-elf"), f"--full-elf-name={FULL_ELF}"]
+    return argv + (["--no-materialize"] if no_materialize else []) + [mlir]
+
+
+def device_dir(index: int) -> str:
+    """Where run ``index`` of separate dispatch writes its xclbin and instruction binaries."""
+    return f"dev{index}"
+
+
+def device_command(
+    mlir: str,
+    device: str,
+    index: int,
+    *,
+    sequence: str | None = None,
+    xclbin_input: str | None = None,
+    style: str = "legacy",
+    exe: str = EXE,
+    no_materialize: bool = False,
+) -> list[str]:
+    """The aiecc argv of separate dispatch's run ``index``: ``device``'s xclbin (linked onto
+    ``xclbin_input``) and instruction binaries, written under :func:`device_dir`."""
+    out = device_dir(index)
+    name = xclbin_kernel_name(device)
+    argv = _base(exe, style, f"prj{index}") + [f"--device-name={device}"]
+    if sequence is not None:
+        argv.append(f"--sequence-name={sequence}")
+    argv += [
+        _output(style, "xclbin"),
+        f"--xclbin-name={out}/{{0}}.xclbin",
+        f"--xclbin-kernel-name={name}",
+        f"--xclbin-instance-name={name}",
+        f"--xclbin-kernel-id={xclbin_kernel_id(index)}",
+    ]
+    if xclbin_input is not None:
+        argv.append(f"--xclbin-input={xclbin_input}")
+    argv += [_output(style, "npu-insts"), f"--npu-insts-name={out}/{INSTS[style]}"]
+    return argv + (["--no-materialize"] if no_materialize else []) + [mlir]
+
+
+def find_output(directory: Path, names: list[str], pattern: str, what: str) -> Path:
+    """The first of ``names`` in ``directory``, else the only file matching ``pattern``."""
+    for name in names:
+        if (directory / name).is_file():
+            return directory / name
+    found = sorted(directory.glob(pattern))
+    if len(found) == 1:
+        return found[0]
+    listing = ", ".join(p.name for p in found) or "nothing"
+    raise AieccError(f"aiecc wrote no {what} in {directory} (looked for {', '.join(names)}; found {listing})")
+
+
+def find_insts(directory: Path, device: str, sequence: str) -> Path:
+    """The instruction binary aiecc wrote for ``device``/``sequence`` (either template style)."""
+    names = [f"insts_{device}_{sequence}.bin", f"insts_{device}.bin"]
+    return find_output(directory, names, "insts_*.bin", f"instruction binary for {device}:{sequence}")
+
+
+def _run(argv: list[str], cwd: Path) -> None:
+    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-20:])
+        raise AieccError(f"aiecc failed (exit {proc.returncode}): {' '.join(argv)}\n{tail}")
+
+
+def _without_own_pdi_loads(module, fm):
+    """Separate dispatch: drop each kernel's load of its own PDI (the xclbin firmware loads it)."""
+    from iron.mlir import ir
+
+    for k in fm.kernels:
+        seq = module.device(k.device).sequence(k.sequence)
+        seq.body = [op for op in seq.body if not (isinstance(op, ir.LoadPdi) and op.device_ref == k.device)]
+        other = [op.device_ref for op in seq.body if isinstance(op, ir.LoadPdi)]
+        if other:
+            raise AieccError(
+                f"kernel {k.name} loads PDI @{other[0]} inside its sequence; an xclbin kernel runs "
+                f"on its own PDI only (use fused dispatch for configuration switches)"
+            )
+    return module
 
 
 def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
@@ -113,16 +267,17 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
 
     fm = ctx.fm
     style = style or flag_style(exe)
+    no_materialize = supports("--no-materialize", exe)
+    if fm.dispatch not in ("fused", "separate"):
+        raise AieccError(f"dispatch {fm.dispatch!r}: expected 'fused' or 'separate'")
     with tempfile.TemporaryDirectory(prefix="iron-aiecc-") as tmp:
         work = Path(tmp)
-        src = work / "fused.mlir"
-        src.write_text(print_module(materialize(fm, translate_patches=ctx.translate_patches)))
-        argv = command(src, work, dispatch=fm.dispatch, style=style, exe=exe)
-        ctx.status.step("aiecc")
-        proc = subprocess.run(argv, cwd=work, capture_output=True, text=True)
-        if proc.returncode != 0:
-            tail = "\n".join((proc.stderr or proc.stdout).strip().splitlines()[-20:])
-            raise AieccError(f"aiecc failed (exit {proc.returncode}): {' '.join(argv)}\n{tail}")
+        module = materialize(fm, translate_patches=ctx.translate_patches)
+        if fm.dispatch == "separate":
+            module = _without_own_pdi_loads(module, fm)
+        src = "fused.mlir"
+        (work / src).write_text(print_module(module))
+
         dev_sections, pdis = b.pdi_sections(ctx)  # sim can still run the artifact
         texts = b.source_texts(ctx)
         extra: dict[str, bytes] = {}
@@ -133,7 +288,10 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
         manifest = b.manifest_json(ctx, texts)
         if manifest is not None:
             extra[elf.TRACE] = manifest
+
         if fm.dispatch == "fused":
+            ctx.status.step("aiecc")
+            _run(fused_command(src, style=style, exe=exe, no_materialize=no_materialize), work)
             out = work / FULL_ELF
             if not out.exists():
                 raise AieccError(f"aiecc did not write {out}")
@@ -148,13 +306,45 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
                     f"a cached artifact needs them inside: {', '.join(map(str, sidecars.values()))}"
                 )
             return out.read_bytes()
-        # separate: iron's own container with aiecc's instruction binaries and xclbin
+
+        # separate: one aiecc run per device, each xclbin linked onto the previous one
+        devices = list(dict.fromkeys(k.device for k in fm.kernels))
+        if len(devices) > XCLBIN_MAX_PDIS:
+            warnings.warn(
+                f"{fm.name}: separate dispatch needs {len(devices)} PDIs in one xclbin; the amdxdna "
+                f"driver registers at most {XCLBIN_MAX_PDIS}",
+                stacklevel=2,
+            )
+        insts: dict[tuple[str, str], bytes] = {}
+        xclbin: Path | None = None
+        for i, device in enumerate(devices):
+            sequences = [k.sequence for k in fm.kernels if k.device == device]
+            (work / device_dir(i)).mkdir()
+            argv = device_command(
+                src,
+                device,
+                i,
+                sequence=sequences[0] if len(sequences) == 1 else None,
+                xclbin_input=None if xclbin is None else str(xclbin.relative_to(work)),
+                style=style,
+                exe=exe,
+                no_materialize=no_materialize,
+            )
+            ctx.status.step(f"aiecc {device}")
+            _run(argv, work)
+            out = work / device_dir(i)
+            xclbin = find_output(out, [f"{device}.xclbin"], "*.xclbin", f"xclbin for {device}")
+            for seq in sequences:
+                insts[device, seq] = find_insts(out, device, seq).read_bytes()
+
         sections = {}
         kernels = []
         for i, k in enumerate(fm.kernels):
-            sections[elf.code_section(i)] = find_insts(work, k.device, k.sequence, style).read_bytes()
-            kernels.append(b.kernel_entry(k, elf.code_section(i)))
-        sections[elf.XCLBIN] = (work / XCLBIN).read_bytes()
+            sections[elf.code_section(i)] = insts[k.device, k.sequence]
+            entry = b.kernel_entry(k, elf.code_section(i))
+            entry["xclbin_kernel"] = xclbin_kernel_name(k.device)
+            kernels.append(entry)
+        sections[elf.XCLBIN] = xclbin.read_bytes()  # the last one: it carries every kernel
         return elf.write_elf(
             {
                 elf.META: b.meta_json(ctx, kernels, pdis, src_names, "aiecc-xclbin"),

@@ -8,13 +8,17 @@ Two flows, chosen by how the artifact was compiled:
   ``run.set_arg(i, bo)`` for host buffer ``i`` (``arg_idx i`` of the dispatched
   sequence), ``run.start()``, ``run.wait()`` == ``ERT_CMD_STATE_COMPLETED``.
   Host buffers are ``pyxrt.ext.bo(device, nbytes)``.
-* xclbin (``aiecc-xclbin``, npu1 and npu2 separate dispatch):
-  ``device.register_xclbin(xclbin)``, ``hw_context(device, uuid)``,
-  ``kernel(ctx, name)``; per kernel an instruction BO
-  ``pyxrt.bo(device, nbytes, pyxrt.bo.cacheable, kernel.group_id(1))`` written and
-  synced TO_DEVICE; data BOs ``pyxrt.bo(device, nbytes, pyxrt.bo.host_only,
-  kernel.group_id(i + 3))``; called as ``kernel(3, instr_bo, n_words, *bos)``
-  (opcode 3 = transaction; ``arg_idx i`` is kernel argument ``i + 3``).
+* xclbin (``aiecc-xclbin``, npu1 and npu2 separate dispatch): the artifact's
+  xclbin carries one kernel per device (:mod:`iron.artifact.aiecc` links one
+  aiecc run per device). ``device.register_xclbin(xclbin)`` once, one
+  ``hw_context(device, uuid)``, then per distinct device
+  ``pyxrt.kernel(ctx, aiecc.xclbin_kernel_name(device))``; per iron kernel an
+  instruction BO ``pyxrt.bo(device, nbytes, pyxrt.bo.cacheable,
+  kernel.group_id(1))`` written and synced TO_DEVICE; data BOs
+  ``pyxrt.bo(device, nbytes, pyxrt.bo.host_only, kernel.group_id(i + 3))`` (group
+  of the first kernel that binds them); each dispatch of the schedule is
+  ``kernel(3, instr_bo, n_words, *bos)`` with its own bindings (opcode 3 =
+  transaction; ``arg_idx i`` is kernel argument ``i + 3``).
 
 Kernel arguments that are a window of a host buffer (separate dispatch binds
 each call site's trace slice that way) are sub-buffers
@@ -34,6 +38,7 @@ import tempfile
 
 import numpy as np
 
+from iron.artifact.aiecc import xclbin_kernel_name
 from iron.errors import IronError
 from iron.fuse import TRACE_BUFFER
 
@@ -47,7 +52,6 @@ XRT_FEATURES = {
 TXN_OPCODE = 3  # kernel argument 0 of the xclbin flow: "transaction" control code
 XCLBIN_ARG_OFFSET = 3  # opcode, instruction BO, instruction count
 XCLBIN_SECTION = ".iron.xclbin"
-DEFAULT_XCLBIN_KERNEL = "MLIR_AIE"
 
 
 class XrtError(IronError):
@@ -149,17 +153,31 @@ class XrtBackend:
         data = elf.read_sections(art.path).get(XCLBIN_SECTION)
         if not data:
             raise XrtError(f"{art.path}: no {XCLBIN_SECTION} section (not an aiecc xclbin build)")
-        fd, self._xclbin_path = tempfile.mkstemp(suffix=".xclbin", prefix="iron-")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        xclbin = px.xclbin(self._xclbin_path)
-        self.device.register_xclbin(xclbin)
+        fd, path = tempfile.mkstemp(suffix=".xclbin", prefix="iron-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            xclbin = px.xclbin(path)  # reads the whole file
+            self.device.register_xclbin(xclbin)
+        finally:
+            os.unlink(path)
         self.context = px.hw_context(self.device, xclbin.get_uuid())
-        names = [k.get_name() for k in xclbin.get_kernels()] if hasattr(xclbin, "get_kernels") else []
-        kname = names[0] if names else DEFAULT_XCLBIN_KERNEL
-        kernel = px.kernel(self.context, kname)
+        present = [k.get_name() for k in xclbin.get_kernels()] if hasattr(xclbin, "get_kernels") else None
+        by_device = {}  # one pyxrt kernel per device: the xclbin has one kernel (and PDI) each
         for name in dict.fromkeys(d.kernel for d in art.schedule):
-            control = art.kernels[name].control
+            image = art.kernels[name]
+            if image.device not in by_device:
+                kname = xclbin_kernel_name(image.device)
+                if present is not None and kname not in present:
+                    raise XrtError(
+                        f"{art.path}: its xclbin has no kernel {kname!r} for device {image.device} "
+                        f"(it has {', '.join(present) or 'none'}); rebuild the artifact with this iron"
+                    )
+                by_device[image.device] = px.kernel(self.context, kname)
+            kernel = by_device[image.device]
+            control = image.control
+            if not control or len(control) % 4:
+                raise XrtError(f"kernel {name!r} of {art.name}: instruction binary of {len(control)} bytes")
             bo = px.bo(self.device, len(control), px.bo.cacheable, kernel.group_id(1))
             bo.write(control, 0)
             bo.sync(px.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE)

@@ -4,6 +4,8 @@
 Every call that matters is appended to ``module.calls`` as a tuple, BOs hold
 real bytes (sub-buffers share their parent's), and ``module.on_start(kernel,
 args)`` lets a test play the device (write outputs, trace words).
+``xclbin_kernels`` are the kernel names the registered xclbin carries;
+``kernel(ctx, name)`` with another name fails as XRT does.
 Feature sets mirror XRT releases: ``"2.23"`` (full-ELF context), ``"2.20"``
 (ext/module, no ``hw_context(device, elf)``), ``"2.19"`` (elf only), ``"2.16"``.
 """
@@ -26,7 +28,13 @@ class _State(enum.Enum):
     ERT_CMD_STATE_ERROR = 7
 
 
-def make(features: str = "2.23", *, device_ok: bool = True, final_state: str = "ERT_CMD_STATE_COMPLETED"):
+def make(
+    features: str = "2.23",
+    *,
+    device_ok: bool = True,
+    final_state: str = "ERT_CMD_STATE_COMPLETED",
+    xclbin_kernels=("MLIR_AIE",),
+):
     m = types.ModuleType("pyxrt")
     m.calls = []
     m.on_start = None
@@ -56,7 +64,7 @@ def make(features: str = "2.23", *, device_ok: bool = True, final_state: str = "
             return "uuid-1"
 
         def get_kernels(self):
-            return [types.SimpleNamespace(get_name=lambda: "MLIR_AIE")]
+            return [types.SimpleNamespace(get_name=lambda n=n: n) for n in xclbin_kernels]
 
     class elf:
         def __init__(self, path):
@@ -106,7 +114,10 @@ def make(features: str = "2.23", *, device_ok: bool = True, final_state: str = "
 
     class kernel:
         def __init__(self, ctx, name):
+            if name not in xclbin_kernels:
+                raise RuntimeError(f"No such compute unit: {name}")
             self.name = name
+            self.ctx = ctx
             rec(("kernel", name))
 
         def group_id(self, i):

@@ -1,7 +1,9 @@
 """Artifacts: the ELF container, what iron.build puts in it, inspect, and the aiecc path."""
 
 import io
+import json
 import os
+import re
 import shutil
 import struct
 import sys
@@ -236,72 +238,169 @@ def test_inspect_untraced_and_errors(tmp_path, capsys):
 
 # --------------------------------------------------------------------------- aiecc path
 def test_aiecc_commands():
-    legacy = aiecc.command("/w/fused.mlir", "/w", dispatch="fused", style="legacy")
-    assert legacy == [
-        "aiecc", "--tmpdir=/w/prj", "--no-aiesim", "--no-xchesscc", "--no-xbridge", "--no-compile-host",
-        "--generate-full-elf", "--full-elf-name=/w/aie.elf", "/w/fused.mlir",
+    """Contract test: the argv iron gives aiecc, in both flag styles (names from mlir-aie's
+    cl_arguments.py / aiecc.cpp and CommandLineOptions.h)."""
+    assert aiecc.fused_command("fused.mlir", style="legacy", no_materialize=True) == [
+        "aiecc", "--tmpdir=prj", "--no-aiesim", "--no-xchesscc", "--no-xbridge", "--no-compile-host",
+        "--generate-full-elf", "--full-elf-name=aie.elf", "--no-materialize", "fused.mlir",
     ]  # fmt: skip
-    sep = aiecc.command("/w/fused.mlir", "/w", dispatch="separate", style="legacy")
-    assert sep[-5:] == [
-        "--aie-generate-xclbin", "--xclbin-name=/w/final.xclbin",
-        "--aie-generate-npu-insts", "--npu-insts-name=/w/{0}_{1}.bin", "/w/fused.mlir",
+    assert aiecc.fused_command("fused.mlir", style="get") == [
+        "aiecc", "--tmpdir=prj", "--get-full-elf", "--full-elf-name=aie.elf", "fused.mlir",
     ]  # fmt: skip
-    new = aiecc.command("/w/fused.mlir", "/w", dispatch="fused", style="get")
-    assert new == [
-        "aiecc",
-        "--tmpdir=/w/prj",
-        "--get-full-elf",
-        "--full-elf-name=/w/aie.elf",
-        "/w/fused.mlir",
-    ]
-    new_sep = aiecc.command("/w/f.mlir", "/w", dispatch="separate", style="get")
-    assert (
-        "--get-xclbin" in new_sep
-        and "--get-npu-insts" in new_sep
-        and "--npu-insts-name=/w/insts_{0}.bin" in new_sep
+    first = aiecc.device_command("f.mlir", "op0_GEMM", 0, sequence="sequence", style="legacy")
+    assert first[6:] == [
+        "--device-name=op0_GEMM", "--sequence-name=sequence",
+        "--aie-generate-xclbin", "--xclbin-name=dev0/{0}.xclbin", "--xclbin-kernel-name=op0_GEMM",
+        "--xclbin-instance-name=op0_GEMM", "--xclbin-kernel-id=0x901",
+        "--aie-generate-npu-insts", "--npu-insts-name=dev0/insts_{0}_{1}.bin", "f.mlir",
+    ]  # fmt: skip
+    second = aiecc.device_command(
+        "f.mlir", "iron_reset", 1, xclbin_input="dev0/op0_GEMM.xclbin", style="get", no_materialize=True
     )
-    with pytest.raises(IronError):
-        aiecc.command("/w/f.mlir", "/w", dispatch="auto")
+    assert second == [
+        "aiecc", "--tmpdir=prj1", "--device-name=iron_reset",
+        "--get-xclbin", "--xclbin-name=dev1/{0}.xclbin", "--xclbin-kernel-name=iron_reset",
+        "--xclbin-instance-name=iron_reset", "--xclbin-kernel-id=0x902", "--xclbin-input=dev0/op0_GEMM.xclbin",
+        "--get-npu-insts", "--npu-insts-name=dev1/insts_{0}.bin", "--no-materialize", "f.mlir",
+    ]  # fmt: skip
+    with pytest.raises(IronError, match="flag style"):
+        aiecc.fused_command("f.mlir", style="new")
+
+
+def test_xclbin_kernel_names_and_ids():
+    """Contract test: the one naming rule shared by aiecc.py and xrt.py, and the kernel ids."""
+    name = aiecc.xclbin_kernel_name
+    assert [name("op0_GEMM"), name("iron_reset"), name("x" * 31)] == ["op0_GEMM", "iron_reset", "x" * 31]
+    long_a, long_b = name("op12_" + "A" * 40), name("op12_" + "A" * 39 + "B")
+    assert long_a != long_b and len(long_a) == len(long_b) == 31 and long_a.startswith("op12_AAAA")
+    assert long_a == name("op12_" + "A" * 40)  # stable
+    odd = name("op0.GEMM-2")
+    assert re.fullmatch(r"op0_GEMM_2_[0-9a-f]{6}", odd) and odd != name("op0_GEMM_2")
+    assert re.fullmatch(r"k1dev_[0-9a-f]{6}", name("1dev"))
+    assert [aiecc.xclbin_kernel_id(i) for i in (0, 1, 0xFFF - 0x901)] == ["0x901", "0x902", "0xfff"]
+    with pytest.raises(IronError, match="kernel ids"):
+        aiecc.xclbin_kernel_id(0xFFF - 0x900)
 
 
 FAKE_AIECC = """\
 #!{python}
-import sys, struct
+import json, os, shutil, sys
 args = sys.argv[1:]
 if "--version" in args:
     print("fake 1.0"); sys.exit(0)
 if "--help" in args:
-    print("--generate-full-elf --aie-generate-xclbin"); sys.exit(0)
-open("{log}", "a").write(" ".join(args) + "\\n")
-out = [a.split("=", 1)[1] for a in args if a.startswith("--full-elf-name=")][0]
-open(out, "wb").write(bytes.fromhex("{elf}"))
+    print({help!r}); sys.exit(0)
+n = sum(1 for _ in open({log!r})) if os.path.exists({log!r}) else 0
+with open({log!r}, "a") as f:
+    f.write(json.dumps(args) + "\\n")
+shutil.copy(args[-1], os.path.join({inputs!r}, f"input{{n}}.mlir"))
+opt = dict(a[2:].split("=", 1) for a in args if a.startswith("--") and "=" in a)
+if "full-elf-name" in opt:
+    open(opt["full-elf-name"], "wb").write(bytes.fromhex({elf!r}))
+    sys.exit(0)
+dev, seq = opt["device-name"], opt["sequence-name"]
+prev = open(opt["xclbin-input"], "rb").read() if "xclbin-input" in opt else b"XCLBIN\\n"
+kernel = opt["xclbin-kernel-name"] + ":" + opt["xclbin-instance-name"] + "@" + opt["xclbin-kernel-id"]
+open(opt["xclbin-name"].format(dev), "wb").write(prev + kernel.encode() + b"\\n")
+get = "--get-npu-insts" in args  # the declarative driver expands {{0}} to <device>_<sequence>
+insts = opt["npu-insts-name"].format(dev + "_" + seq) if get else opt["npu-insts-name"].format(dev, seq)
+open(insts, "wb").write((dev + ":" + seq).encode().ljust(64, b"."))  # a device-specific stream
 """
+HELP = {
+    "legacy": "--generate-full-elf --aie-generate-xclbin --aie-generate-npu-insts --no-materialize",
+    "get": "--get-<name> --device-name --xclbin-input --no-materialize-runtime",  # no --no-materialize
+}
 
 
-def test_build_through_fake_aiecc(tmp_path, monkeypatch):
+@pytest.fixture
+def fake_aiecc(tmp_path, monkeypatch):
+    """Put a recording fake aiecc on PATH; returns (argv of each run, path of run i's input)."""
+
+    def install(style: str = "legacy"):
+        bindir, inputs = tmp_path / "bin", tmp_path / "inputs"
+        bindir.mkdir()
+        inputs.mkdir()
+        log = tmp_path / "aiecc.log"
+        script = bindir / "aiecc"
+        text = FAKE_AIECC.format(
+            python=sys.executable, help=HELP[style], log=str(log), inputs=str(inputs), elf=exec_elf().hex()
+        )
+        script.write_text(text)
+        script.chmod(0o755)
+        monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+        monkeypatch.setattr(aiecc, "available", lambda: True)
+        for cached in (aiecc.toolchain_identity, aiecc.help_text):
+            cached.cache_clear()
+        runs = lambda: [json.loads(line) for line in log.read_text().splitlines()]  # noqa: E731
+        return runs, lambda i: (inputs / f"input{i}.mlir").read_text()
+
+    yield install
+    for cached in (aiecc.toolchain_identity, aiecc.help_text):
+        cached.cache_clear()
+
+
+def test_build_through_fake_aiecc(tmp_path, fake_aiecc):
+    """Contract test: fused dispatch is one aiecc run asking for a full ELF; iron's sections
+    are added to it."""
     builtin = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache2")
-    bindir = tmp_path / "bin"
-    bindir.mkdir()
-    log = tmp_path / "aiecc.log"
-    script = bindir / "aiecc"
-    script.write_text(FAKE_AIECC.format(python=sys.executable, log=log, elf=exec_elf().hex()))
-    script.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
-    monkeypatch.setattr(aiecc, "available", lambda: True)
-    aiecc.toolchain_identity.cache_clear()
-    aiecc.flag_style.cache_clear()
-    try:
-        art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache")
-    finally:
-        aiecc.toolchain_identity.cache_clear()
-        aiecc.flag_style.cache_clear()
+    runs, _ = fake_aiecc("legacy")
+    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache")
     assert art.toolchain == "aiecc-fake 1.0" and art.backend == "aiecc-full-elf"
     assert art.kernels["main:sequence"].control == b""  # control code is in aiebu's sections
     assert elf.read_sections(art.path)[".text"] == b"\x01\x02\x03\x04" * 8
     assert elf.read_manifest(art.path) == art.manifest and art.traced
-    cmd = log.read_text().split()
-    assert "--generate-full-elf" in cmd and cmd[-1].endswith("fused.mlir")
+    [cmd] = runs()
+    assert "--generate-full-elf" in cmd and "--full-elf-name=aie.elf" in cmd and "--no-materialize" in cmd
+    assert "--expand-load-pdis" not in cmd and cmd[-1] == "fused.mlir"
     assert art.key != builtin.key  # toolchain identity is part of the key
+
+
+@pytest.mark.parametrize("style", ["legacy", "get"])
+def test_separate_dispatch_through_fake_aiecc(tmp_path, fake_aiecc, monkeypatch, style):
+    """Contract test: separate dispatch runs aiecc once per device in first-use order (the
+    iron_reset device included), selecting it with --device-name, linking each xclbin onto the
+    previous one (--xclbin-input) under kernel name = xclbin_kernel_name(device) and id
+    0x901 + i; the artifact holds one instruction binary per kernel and the last xclbin."""
+    from iron import progress
+
+    steps = []
+    monkeypatch.setattr(progress.Status, "step", lambda self, detail: steps.append(detail))
+    runs, inputs = fake_aiecc(style)
+    art = build(two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "cache")
+    assert (art.dispatch, art.backend) == ("separate", "aiecc-xclbin")
+    devices = ["op0_ElementwiseAdd", RESET_DEVICE]
+    assert [d.kernel for d in art.schedule] == [f"{devices[0]}:sequence", f"{RESET_DEVICE}:sequence"] + [
+        f"{devices[0]}:sequence"
+    ]
+    cmds = runs()
+    assert len(cmds) == 2 and [s for s in steps if s.startswith("aiecc")] == [f"aiecc {d}" for d in devices]
+    xclbin_flag = "--aie-generate-xclbin" if style == "legacy" else "--get-xclbin"
+    for i, (cmd, dev) in enumerate(zip(cmds, devices)):
+        opts = dict(a[2:].split("=", 1) for a in cmd if "=" in a)
+        assert (opts["device-name"], opts["sequence-name"]) == (dev, "sequence")
+        assert (
+            opts["xclbin-kernel-name"] == opts["xclbin-instance-name"] == aiecc.xclbin_kernel_name(dev) == dev
+        )
+        assert opts["xclbin-kernel-id"] == hex(0x901 + i) and xclbin_flag in cmd
+        assert opts.get("xclbin-input") == (None if i == 0 else f"dev0/{devices[0]}.xclbin")
+        assert ("--no-materialize" in cmd) == (style == "legacy")  # only when --help lists it
+        assert "--expand-load-pdis" not in cmd and cmd[-1] == "fused.mlir"
+    text = inputs(0)
+    assert "aiex.npu.load_pdi" not in text  # the xclbin firmware loads each kernel's PDI
+    assert "arg_idx = 3 : i32, arg_plus = 0" in text  # the kernel's own trace argument
+    assert "aie.runtime_sequence @sequence() {\n    }" in text  # the reset kernel's stream is empty
+    kernels = {k: art.kernels[k].control for k in art.kernels}
+    assert kernels == {f"{d}:sequence": f"{d}:sequence".encode().ljust(64, b".") for d in devices}
+    sections = elf.read_sections(art.path)
+    assert (
+        sections[elf.XCLBIN]
+        == b"XCLBIN\nop0_ElementwiseAdd:op0_ElementwiseAdd@0x901\niron_reset:iron_reset@0x902\n"
+    )
+    meta = json.loads(sections[elf.META])
+    assert [(k["name"], k["xclbin_kernel"]) for k in meta["kernels"]] == [
+        (f"{d}:sequence", d) for d in devices
+    ]
+    assert art.manifest == fuse(two_calls(), "npu1", resolve(True, size=4096, env={})).manifest
 
 
 # --------------------------------------------------------------------------- progress

@@ -260,3 +260,23 @@ def test_channel_spills_into_the_next_task_then_drops():
     assert a.data.tolist() == [0] * 8 + list(range(1, 9))
     assert b.data.tolist() == list(range(9, 17)) + [0] * 8
     assert ch.dropped == 4 and ch.tokens == 1 and ch.active is None
+
+
+def test_host_loaded_pdi_for_xclbin_kernels(art):
+    """xclbin flow: the control code has no PDI load; the host loads the kernel's PDI first."""
+    header, ops = ops_of(art)
+    assert isinstance(ops[0], txn.LoadPdi)
+    with pytest.raises(SimError, match="forever"):
+        run_ops(art, ops[1:], header)  # nothing configured: the output task never completes
+    dev = SimDevice(art.target)
+    mem = HostMemory()
+    for name, t in art.buffers.items():
+        mem.allocate(name, t.nbytes)
+    a, b = ElementwiseAdd(N, "i32").example_inputs(0)
+    mem["a"].data[:] = a.view(np.uint8)
+    mem["b"].data[:] = b.view(np.uint8)
+    args = [mem[x.buffer] for x in art.kernels[art.schedule[0].kernel].args]
+    for _ in range(2):
+        dev.run(txn.encode(header, ops[1:]), args, art.pdis, "k", pdi=ops[0].pdi_id)
+    assert np.array_equal(mem["c"].data.view(np.int32), a + b)
+    assert sum("skipped (already loaded)" in line for line in dev.log) == 1

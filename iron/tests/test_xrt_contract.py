@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from iron import Sequence
-from iron.artifact import elf
+from iron.artifact import aiecc, elf
 from iron.artifact.artifact import Artifact
 from iron.artifact.build import build
 from iron.operators import ElementwiseAdd, ElementwiseMul
@@ -120,32 +120,75 @@ def test_full_elf_call_sequence_and_trace_index(cache, fake):
     assert seen[trace_idx].id == set_args[trace_idx][2]
 
 
+def xclbin_names(art):
+    """The xclbin kernel names the artifact's devices get (aiecc's naming rule), in first-use order."""
+    devices = dict.fromkeys(art.kernels[d.kernel].device for d in art.schedule)
+    return [aiecc.xclbin_kernel_name(dev) for dev in devices]
+
+
+def instruction_bos(calls):
+    """Instruction BOs (cacheable, group_id(1)) by id, with whether each was written and synced."""
+    bos = {c[1]: c for c in calls if c[0] == "bo" and c[3] == "cacheable"}
+    first_call = next(i for i, c in enumerate(calls) if c[0] == "call")
+    written = {c[1] for c in calls[:first_call] if c[0] == "write" and c[1] in bos}
+    synced = {
+        c[1] for c in calls[:first_call] if c[0] == "sync" and c[1] in bos and c[2].endswith("TO_DEVICE")
+    }
+    return bos, written, synced
+
+
 def test_xclbin_call_sequence_and_sub_buffers(cache, fake, tmp_path):
-    """Contract test: xclbin flow (npu1, separate dispatch): register_xclbin, hw_context(device, uuid),
-    kernel(ctx, name), instruction BO in group_id(1), data BOs host_only in group_id(i + 3),
-    kernel(3, instr_bo, n_words, *bos); trace arguments are sub-buffers at each slice's offset."""
+    """Contract test: xclbin flow (npu1, separate dispatch): one register_xclbin, one
+    hw_context(device, uuid), one kernel(ctx, name) per distinct device named by aiecc's rule,
+    an instruction BO per kernel in group_id(1) written and synced before the first call, data
+    BOs host_only in group_id(i + 3), and per dispatch kernel(3, instr_bo_of_that_kernel,
+    n_words, *bos) with the trace argument a sub-buffer at the call's slice offset."""
     art = as_xclbin(build(PAIR, trace=True, trace_size=SIZE, ntiles=1, target="npu1", dispatch="separate",
                           cache_dir=cache), tmp_path)  # fmt: skip
-    m = fake("2.16")
-    run = runner.Runner(art, xrt.XrtBackend(art), "xrt")
     x, y = ADD.example_inputs(0)
-    run(x, y)
+    (s_ref, w_ref), words = sim_reference(art, x, y)
+    names = xclbin_names(art)
+    assert names == ["op0_ElementwiseAdd", "op1_ElementwiseMul"]
+    m = fake("2.16", xclbin_kernels=names)
+    calls_seen = []
+
+    def device(kname, args):  # play the NPU: each call writes its outputs and its own trace slice
+        d = art.schedule[len(calls_seen)]
+        calls_seen.append(kname)
+        for i, a in enumerate(d.args):
+            bo = args[xrt.XCLBIN_ARG_OFFSET + i]
+            if a.buffer == "trace":
+                bo.mem[:] = words.view(np.uint8)[a.offset : a.offset + a.type.nbytes]
+            elif a.buffer in ("s", "w"):
+                bo.mem[:] = (s_ref if a.buffer == "s" else w_ref).view(np.uint8)
+
+    m.on_start = device
+    backend = xrt.XrtBackend(art)
+    run = runner.Runner(art, backend, "xrt")
+    s, w = run(x, y)
+    assert np.array_equal(s, s_ref) and np.array_equal(w, w_ref)
+    assert [sl.status for sl in run.trace.slices] == ["ok", "ok"]  # each slice landed at its offset
+
     calls = m.calls
     assert calls[0] == ("device", 0) and calls[1] == ("xclbin", b"XCLBIN-BYTES")
-    assert calls[2][0] == "register_xclbin" and calls[3] == ("hw_context", "uuid", "uuid-1")
-    assert calls[4] == ("kernel", "MLIR_AIE")
+    assert [c[0] for c in calls].count("register_xclbin") == 1 and calls[2][0] == "register_xclbin"
+    assert [c for c in calls if c[0] == "hw_context"] == [("hw_context", "uuid", "uuid-1")]
+    assert [c for c in calls if c[0] == "kernel"] == [("kernel", n) for n in names]
+    assert {id(k.ctx) for k in backend.kernels.values()} == {id(backend.context)}
+    instr, written, synced = instruction_bos(calls)
+    assert [(c[2], c[4]) for c in instr.values()] == [(len(art.kernels[k].control), 101) for k in art.kernels]
+    assert written == synced == set(instr)
     bos = {c[1]: c for c in calls if c[0] == "bo"}
-    instr = [c for c in bos.values() if c[3] == "cacheable"]
-    assert [(c[2], c[4]) for c in instr] == [
-        (len(art.kernels[k].control), 101) for k in (d.kernel for d in art.schedule)
-    ]
     subs = {c[1]: c for c in calls if c[0] == "sub_bo"}
     invocations = [c for c in calls if c[0] == "call"]
-    assert len(invocations) == len(art.schedule) == 2
+    assert len(invocations) == len(art.schedule) == 2 and calls_seen == names
+    instr_of = {}
     for (_, kname, args), d, slice_ in zip(invocations, art.schedule, art.manifest.slices):
         k = art.kernels[d.kernel]
+        assert kname == aiecc.xclbin_kernel_name(k.device)
         assert args[0] == xrt.TXN_OPCODE and args[2] == len(k.control) // 4
-        assert bos[args[1]][3] == "cacheable"
+        assert bos[args[1]][2:4] == (len(k.control), "cacheable")
+        instr_of.setdefault(d.kernel, args[1])
         data = args[3:]
         assert len(data) == len(d.args)
         for i, (bo_id, a) in enumerate(zip(data, d.args)):
@@ -155,6 +198,44 @@ def test_xclbin_call_sequence_and_sub_buffers(cache, fake, tmp_path):
                 assert bos[parent][2] == art.manifest.total_size and i == slice_.arg_index
             else:
                 assert bos[bo_id][2:] == (a.type.nbytes, "host_only", bos[bo_id][4]) and bos[bo_id][4] >= 103
+    assert len(set(instr_of.values())) == 2  # each kernel runs its own instruction stream
+
+
+def test_xclbin_reset_kernel_between_calls_of_one_design(cache, fake, tmp_path):
+    """Contract test: separate dispatch of one design called twice in a row (traced): the
+    xclbin's iron_reset kernel runs in between with no data arguments, the design's kernel is
+    looked up once and both its calls use its one instruction BO, with trace sub-buffers at
+    slice offsets 0 and SIZE."""
+    seq = Sequence("chain", [(ADD, "x", "y", "z"), (ADD, "z", "y", "w")], ["x", "y"], ["w"])
+    art = as_xclbin(
+        build(seq, trace=True, trace_size=SIZE, ntiles=1, target="npu1", cache_dir=cache), tmp_path
+    )
+    names = xclbin_names(art)
+    assert names == ["op0_ElementwiseAdd", "iron_reset"]
+    m = fake("2.16", xclbin_kernels=names)
+    runner.Runner(art, xrt.XrtBackend(art), "xrt")(*ADD.example_inputs(0))
+    calls = m.calls
+    assert [c for c in calls if c[0] == "kernel"] == [("kernel", n) for n in names]
+    instr, written, synced = instruction_bos(calls)
+    assert len(instr) == 2 and written == synced == set(instr)
+    invocations = [c for c in calls if c[0] == "call"]
+    assert [c[1] for c in invocations] == ["op0_ElementwiseAdd", "iron_reset", "op0_ElementwiseAdd"]
+    first, reset, second = (c[2] for c in invocations)
+    reset_k = art.kernels[art.schedule[1].kernel]
+    assert reset[0] == xrt.TXN_OPCODE and reset[2] == len(reset_k.control) // 4 and len(reset) == 3
+    assert first[1] == second[1] != reset[1] and {first[1], reset[1]} == set(instr)
+    subs = {c[1]: c for c in calls if c[0] == "sub_bo"}
+    assert [subs[first[-1]][3:], subs[second[-1]][3:]] == [(SIZE, 0), (SIZE, SIZE)]
+    assert subs[first[-1]][2] == subs[second[-1]][2]  # one host trace buffer
+
+
+def test_xclbin_without_the_device_kernel_says_rebuild(cache, fake, tmp_path):
+    """Contract test: an xclbin lacking a device's kernel (e.g. built by the old single-run
+    path, which named its one kernel MLIR_AIE) fails with the names it has, before any run."""
+    art = as_xclbin(build(PAIR, trace=False, target="npu1", cache_dir=cache), tmp_path)
+    fake("2.16")  # xclbin_kernels = ("MLIR_AIE",)
+    with pytest.raises(XrtError, match=r"no kernel 'op0_ElementwiseAdd'.*MLIR_AIE.*rebuild"):
+        xrt.XrtBackend(art)
 
 
 @pytest.mark.parametrize(

@@ -44,7 +44,9 @@ class SimBackend:
                 parent = mem[a.buffer]
                 whole = a.offset == 0 and a.type.nbytes == parent.size
                 args.append(parent if whole else parent.window(a.offset, a.type.nbytes))
-            dev.run(k.control, args, art.pdis, name)
+            # aiecc's xclbin instruction streams hold no PDI load: the host loads the kernel's PDI.
+            pdi = art.pdi_ids[k.device] if art.backend == "aiecc-xclbin" else None
+            dev.run(k.control, args, art.pdis, name, pdi=pdi)
         self.memory = mem
         outputs = {n: mem[n].data.copy() for n in art.outputs}
         trace = mem[TRACE_BUFFER].data.copy() if TRACE_BUFFER in mem.buffers else None

@@ -121,8 +121,13 @@ class SimDevice:
         args: Sequence[HostBuffer | None],
         pdis: Mapping[int, DevicePayload],
         kernel: str = "kernel",
+        pdi: int | None = None,
     ) -> None:
-        """Execute one kernel's transaction binary with host buffers ``args`` bound."""
+        """Execute one kernel's transaction binary with host buffers ``args`` bound.
+
+        ``pdi``: the PDI the host loads before the stream runs (xclbin flow, where
+        the kernel's control code holds no PDI load); skipped if already loaded.
+        """
         header, ops = txn.decode(control)
         if header.dev_gen != self.target.dev_gen:
             raise SimError(
@@ -130,6 +135,8 @@ class SimDevice:
                 f"sim models {self.target.name} ({self.target.dev_gen})"
             )
         self._kernel, self._args, self._pdis = kernel, list(args), pdis
+        if pdi is not None:
+            self._load_pdi(-1, txn.LoadPdi(pdi))
         for i, op in enumerate(ops):
             self.now += OP_CYCLES
             self._op(i, op)
