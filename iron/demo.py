@@ -16,6 +16,7 @@ from pathlib import Path
 from iron import options as iron_options
 from iron import testing
 from iron.errors import IronError
+from iron.files import atomic_write
 from iron.fuse import Sequence
 from iron.operators import GEMM, ElementwiseMul, SiLU
 
@@ -78,7 +79,7 @@ def run_demo(
     }
     trace.to_perfetto(files["perfetto"])
     summary = trace.summary()
-    files["summary"].write_text(summary + "\n")
+    atomic_write(files["summary"], summary + "\n")
     trace.plot(files["timeline"])
     trace.save(files["capture"])
     print()

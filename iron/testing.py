@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from iron import options as opts_mod
+from iron.files import atomic_write
 from iron.fuse import Sequence, as_sequence
 
 
@@ -147,7 +148,7 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     out = Path(options.out_dir) / slug(node)
     out.mkdir(parents=True, exist_ok=True)
     trace.to_perfetto(out / "trace.json")
-    (out / "summary.txt").write_text(trace.summary())
+    atomic_write(out / "summary.txt", trace.summary())
     runner.capture.save(out / "capture.npz")
     result.trace_dir = out
     check_slices(trace)

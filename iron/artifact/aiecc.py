@@ -51,7 +51,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
-import os
 import re
 import shutil
 import subprocess

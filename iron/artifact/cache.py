@@ -21,7 +21,6 @@ import json
 import os
 import re
 import shutil
-import tempfile
 import time
 import warnings
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from pathlib import Path
 from filelock import FileLock
 
 from iron import options
+from iron.files import atomic_write  # noqa: F401  (re-exported: the cache's writes)
 
 #: Version of iron's built-in lowering (materialize + lower.npu + txn + elf).
 #: Bump when the bytes it produces for the same module change.
@@ -91,30 +91,6 @@ def artifact_name(name: str, trace_size: int, key: str) -> str:
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("._") or "artifact"
     traced = f"_traced{trace_size}" if trace_size else ""
     return f"{safe}{traced}_{key[:8]}{SUFFIX}"
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so readers see the old file or the whole new one."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    try:  # make the rename durable; not possible everywhere (e.g. Windows)
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
 
 
 class Cache:

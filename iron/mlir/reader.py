@@ -307,7 +307,7 @@ class _Reader:
             i = j
         if len(self.stack) > 1:
             f = self.stack[-1]
-            raise self.error(f"unbalanced braces: '{{' opened here is never closed", f.line, f.col)
+            raise self.error("unbalanced braces: '{' opened here is never closed", f.line, f.col)
         return self.module
 
     def gather(self, i: int, code: str) -> tuple[str, str, int]:

@@ -84,7 +84,8 @@ def test_version():
 def test_unwritable_output_is_one_line(tmp_path, capsys):
     from iron.tests.golden import TEST1
 
-    out = tmp_path / "no" / "such" / "dir" / "x.json"
+    (tmp_path / "a_file").write_text("not a directory")
+    out = tmp_path / "a_file" / "x.json"
     code = main(
         ["trace", "decode", str(TEST1 / "trace.txt"), "--mlir", str(TEST1 / "aie.mlir"), "-o", str(out)]
     )

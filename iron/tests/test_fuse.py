@@ -4,12 +4,9 @@ Generated MLIR is printed and read back with iron's reader, so these tests check
 what aiecc (or anyone) would see, not iron's in-memory objects.
 """
 
-from pathlib import Path
-
 import pytest
 
 from iron.design import Design
-from iron.errors import IronError
 from iron.fuse import RESET_DEVICE, FuseError, Sequence, fuse
 from iron.lower.materialize import kernel_ops, materialize
 from iron.lower.verify import WiringError, check_wiring, trace_patches, wiring_problems
@@ -18,7 +15,6 @@ from iron.mlir.printer import print_module
 from iron.mlir.reader import parse
 from iron.operators import GEMM, ElementwiseAdd, ElementwiseMul, MemCopy, ReLU
 from iron.options import resolve
-from iron.target import registers
 from iron.target.geometry import get_target
 from iron.trace.codegen import instrument
 from iron.tests.golden import TEST1, TEST1_EVENTS

@@ -1,7 +1,6 @@
 """Trace event tables (iron.target.events) against mlir-aie's numbers and names."""
 
 import json
-from pathlib import Path
 
 import pytest
 

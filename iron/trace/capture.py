@@ -11,10 +11,10 @@ import json
 import os
 import zipfile
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
+from iron.files import atomic_write
 from iron.trace.decode import DecodedSlice, decode_words
 from iron.trace.manifest import Manifest, ManifestError
 from iron.trace.words import TraceInputError
@@ -72,7 +72,7 @@ class DecodedTrace:
         return perfetto_trace(self.slices, m.clock_mhz, {"target": m.target, "kernel": m.kernel})
 
     def to_perfetto(self, path) -> None:
-        Path(path).write_text(json.dumps(self.perfetto()))
+        atomic_write(path, json.dumps(self.perfetto()))
 
     def mlir_aie_records(self) -> list[dict]:
         from iron.trace.perfetto import mlir_aie_records
@@ -82,7 +82,7 @@ class DecodedTrace:
     def to_mlir_aie_json(self, path) -> None:
         from iron.trace.perfetto import dumps_mlir_aie
 
-        Path(path).write_text(dumps_mlir_aie(self.mlir_aie_records()))
+        atomic_write(path, dumps_mlir_aie(self.mlir_aie_records()))
 
     def plot(self, path) -> None:
         from iron.trace.plot import plot_timeline
@@ -138,9 +138,7 @@ class Capture:
             words=self.words.astype("<u4"),
             manifest=np.array(self.manifest.to_json()),
         )
-        tmp = Path(f"{path}.tmp{os.getpid()}")
-        tmp.write_bytes(buf.getvalue())
-        os.replace(tmp, path)
+        atomic_write(path, buf.getvalue())
 
 
 def load_capture(path: str | os.PathLike) -> Capture:

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from iron.errors import IronError
+from iron.files import atomic_write
 
 FORMATS = ("summary", "perfetto", "mlir-aie")
 
@@ -92,7 +93,7 @@ def _write(out: str | None, text: str) -> None:
     if out is None:
         sys.stdout.write(text)
     else:
-        Path(out).write_text(text)
+        atomic_write(out, text)
 
 
 def _prepare(args, *warmers) -> None:

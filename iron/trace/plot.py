@@ -3,7 +3,11 @@ per event slot; slices side by side, separated and labeled with their operator."
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
+
+from iron.files import atomic_write
 
 from iron.trace.decode import DecodedSlice
 from iron.trace.timeline import slice_spans
@@ -78,4 +82,6 @@ def plot_timeline(
     if title:
         ax.set_title(title)
     fig.tight_layout()
-    fig.savefig(path, format="png")
+    png = io.BytesIO()
+    fig.savefig(png, format="png")
+    atomic_write(path, png.getvalue())
