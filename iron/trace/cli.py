@@ -93,7 +93,10 @@ def _write(out: str | None, text: str) -> None:
     if out is None:
         sys.stdout.write(text)
     else:
-        atomic_write(out, text)
+        try:
+            atomic_write(out, text)
+        except OSError as exc:
+            raise IronError(f"{out}: cannot write: {exc.strerror or exc}") from None
 
 
 def _prepare(args, *warmers) -> None:
