@@ -30,43 +30,44 @@ def _unit(kind="core", col=0, row=2, ids=(33, 34, 37, 75, 79, 44, 45, 26)):
 
 
 # --------------------------------------------------------------------------- goldens
+def _api_records(folder):
+    words = parse_text((folder / "trace.txt").read_bytes())
+    return decode_mlir_aie(words, (folder / "aie.mlir").read_text())
+
+
+def _cli_json(folder, tmp_path):
+    out = tmp_path / "out.json"
+    argv = ["trace", "decode", str(folder / "trace.txt"), "--mlir", str(folder / "aie.mlir")]
+    assert main(argv + ["--format", "mlir-aie", "-o", str(out)]) == 0
+    return out.read_bytes()
+
+
 def test_golden_test1_api():
-    words = parse_text((GOLDEN / "trace.txt").read_bytes())
-    records = decode_mlir_aie(words, (GOLDEN / "aie.mlir").read_text())
     expected = json.loads((GOLDEN / "expected.json").read_text())
-    assert len(records) == len(expected) == 366
-    assert records == expected
+    assert len(expected) == 366
+    assert _api_records(GOLDEN) == expected
 
 
 def test_golden_test1_cli_bytes(tmp_path):
-    out = tmp_path / "out.json"
-    rc = main(
-        [
-            "trace",
-            "decode",
-            str(GOLDEN / "trace.txt"),
-            "--mlir",
-            str(GOLDEN / "aie.mlir"),
-            "--format",
-            "mlir-aie",
-            "-o",
-            str(out),
-        ]
-    )
-    assert rc == 0
-    assert out.read_bytes().rstrip(b"\n") == (GOLDEN / "expected.json").read_bytes().rstrip(b"\n")
+    expected = (GOLDEN / "expected.json").read_bytes()
+    assert _cli_json(GOLDEN, tmp_path).rstrip(b"\n") == expected.rstrip(b"\n")
 
 
 def test_golden_test2_core_and_mem_interleaved():
-    """mlir-aie test/parse-trace/test2: core + memory-module packets in one buffer."""
-    words = parse_text((TEST2 / "trace.txt").read_bytes())
-    text = perfetto.dumps_mlir_aie(decode_mlir_aie(words, (TEST2 / "aie.mlir").read_text()))
-    gold = json.loads((TEST2 / "golden_subset.json").read_text())
-    lines = text.splitlines()
-    assert len(lines) == gold["upstream_lines"]
-    assert len(text) == gold["upstream_chars"]  # upstream file size, trailing newline included
-    for n, line in gold["lines"].items():
-        assert lines[int(n) - 1] == line, n
+    """mlir-aie test/parse-trace/test2: core + memory-module packets in one buffer.
+
+    The full upstream golden_json.txt, record for record and in order: the core unit's
+    events first, then the memory module's (pid 1), each keeping mlir-aie's ordering.
+    """
+    expected = json.loads((TEST2 / "expected.json").read_text())
+    assert len(expected) == 396
+    assert _api_records(TEST2) == expected
+
+
+def test_golden_test2_cli_bytes(tmp_path):
+    expected = (TEST2 / "expected.json").read_bytes()
+    assert len(expected) == 32676  # upstream golden_json.txt size
+    assert _cli_json(TEST2, tmp_path).rstrip(b"\n") == expected.rstrip(b"\n")
 
 
 def test_mlir_config_units_and_colshift():
