@@ -100,25 +100,32 @@ class _Err(Exception):
 
 
 # ------------------------------------------------------------------ scanning helpers
+def _unquoted(s: str):
+    """``(index, char)`` of every character of ``s`` outside string literals."""
+    in_str = escaped = False
+    for i, c in enumerate(s):
+        if in_str:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        else:
+            yield i, c
+
+
 def _code(s: str) -> str:
     """``s`` without a trailing ``//`` comment (string literals respected)."""
     if "//" not in s:
         return s
     if '"' not in s:
         return s[: s.index("//")].rstrip()
-    i, n, in_str = 0, len(s), False
-    while i < n:
-        c = s[i]
-        if in_str:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c == "/" and s.startswith("//", i):
+    for i, c in _unquoted(s):
+        if c == "/" and s.startswith("//", i):
             return s[:i].rstrip()
-        i += 1
     return s
 
 
@@ -140,24 +147,15 @@ def _split_top(s: str) -> list[str]:
     """Split on commas outside brackets and strings."""
     if not any(c in s for c in '[(<{"'):
         return s.split(",")
-    parts, depth, start, in_str, i = [], 0, 0, False, 0
-    while i < len(s):
-        c = s[i]
-        if in_str:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        elif c in "[(<{":
+    parts, depth, start = [], 0, 0
+    for i, c in _unquoted(s):
+        if c in "[(<{":
             depth += 1
         elif c in "])>}":
             depth -= 1
         elif c == "," and depth == 0:
             parts.append(s[start:i])
             start = i + 1
-        i += 1
     parts.append(s[start:])
     return parts
 
