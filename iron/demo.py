@@ -44,10 +44,7 @@ def run_demo(
     """Build, run, check and write the trace outputs. Returns a process exit code."""
     from iron.artifact.build import build
 
-    import os
-
-    ntiles = None if "IRON_TRACE_NTILES" in os.environ else NTILES
-    opts = iron_options.resolve(True, size=trace_size, ntiles=ntiles)
+    opts = iron_options.resolve(True, size=trace_size, default_ntiles=NTILES)
     out = Path(out_dir) if out_dir else opts.out_dir
     seq = demo_sequence()
     t0 = time.perf_counter()

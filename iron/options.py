@@ -112,13 +112,15 @@ def resolve(
     select: list[int | str] | str | None = None,
     out_dir: str | os.PathLike | None = None,
     env: Mapping[str, str] | None = None,
+    default_ntiles: int = 1,
 ) -> TraceOptions:
     """Build :class:`TraceOptions` from explicit arguments and the environment.
 
     ``trace=None`` follows ``IRON_TRACE_SIZE`` (unset or 0: untraced);
     ``trace=False`` is untraced whatever the environment says; ``trace=True``
     traces with ``size``, else ``IRON_TRACE_SIZE``, else
-    :data:`DEFAULT_TRACE_SIZE`. Explicit arguments always win.
+    :data:`DEFAULT_TRACE_SIZE`. Explicit arguments always win. ``default_ntiles``
+    applies when neither ``ntiles`` nor ``IRON_TRACE_NTILES`` is given.
     """
     env = os.environ if env is None else env
     if trace is not None and not isinstance(trace, bool):
@@ -143,7 +145,7 @@ def resolve(
     if ntiles is not None:
         n = _int("ntiles", ntiles, minimum=1)
     else:
-        n = _int("IRON_TRACE_NTILES", env.get("IRON_TRACE_NTILES", "1"), minimum=1)
+        n = _int("IRON_TRACE_NTILES", env.get("IRON_TRACE_NTILES", str(default_ntiles)), minimum=1)
 
     if events is not None:
         ev = _events("events", events)

@@ -27,10 +27,7 @@ from iron.operators import (
 from iron.operators._bf16 import from_bf16, to_bf16
 from iron.target.geometry import get_target
 
-try:
-    from iron.mlir.printer import print_module
-except ImportError:  # printer written concurrently
-    print_module = None
+from iron.mlir.printer import print_module
 
 
 def _ops(columns: int = 1, cores: int = 1) -> list:
@@ -230,8 +227,6 @@ KERNELS = {
 
 
 def _printed(op, target="npu2") -> str:
-    if print_module is None:
-        pytest.skip("iron.mlir.printer not available yet")
     dev = op.design(target).device
     dev.symbol = "op0"
     return print_module(ir.Module([dev]))

@@ -90,3 +90,9 @@ def test_directories_must_not_be_files(tmp_path):
     with pytest.raises(OptionError, match="IRON_CACHE_DIR"):
         cache_dir(env={"IRON_CACHE_DIR": str(f)})
     assert cache_dir(env={"IRON_CACHE_DIR": str(tmp_path)}) == tmp_path
+
+
+def test_default_ntiles_yields_to_environment_and_argument():
+    assert resolve(size=64, default_ntiles=4, env={}).ntiles == 4
+    assert resolve(size=64, default_ntiles=4, env={"IRON_TRACE_NTILES": "2"}).ntiles == 2
+    assert resolve(size=64, ntiles=3, default_ntiles=4, env={"IRON_TRACE_NTILES": "2"}).ntiles == 3
