@@ -32,6 +32,12 @@ WRAPPER_DEVICE = "main"
 WRAPPER_SEQUENCE = "sequence"
 RESET_DEVICE = "iron_reset"
 TRACE_BUFFER = "trace"  # name of the trace buffer among a FusedModule's buffers
+SCRATCH_PREFIX = "scratch_"  # + element type: the host buffer that holds every intermediate
+#: Host buffers one dispatch may bind. aiecc's xclbin flow accepts 16 kernel buffer
+#: arguments; see README ("Host buffers") for the source.
+MAX_HOST_BUFFERS = 16
+#: Alignment of each intermediate's window in its scratch buffer (bytes; one shim burst).
+SCRATCH_ALIGN = 64
 DISPATCH_MODES = ("auto", "fused", "separate")
 
 
@@ -90,7 +96,7 @@ class FusedModule:
     dispatch: str  # "fused" or "separate"
     module: ir.Module
     schedule: list[Kernel]  # kernels in dispatch order (a kernel may appear more than once)
-    buffers: dict[str, ir.MemRefType]  # every host buffer, the trace buffer included
+    buffers: dict[str, ir.MemRefType]  # every host buffer (inputs, outputs, scratch, trace) in argument order
     inputs: list[str]
     outputs: list[str]
     call_sites: list[CallSite]
@@ -98,6 +104,8 @@ class FusedModule:
     operators: dict[str, object] = field(default_factory=dict)  # device symbol -> operator
     manifest: Manifest | None = None
     options: TraceOptions = field(default_factory=TraceOptions)
+    #: intermediates: buffer name -> its window in a scratch host buffer
+    windows: dict[str, "Window"] = field(default_factory=dict)
 
     @property
     def traced(self) -> bool:
@@ -158,7 +166,7 @@ def fuse(
     target = get_target(target)
     options = options or TraceOptions()
     mode = resolve_dispatch(dispatch, target)
-    buffers = _buffer_types(seq)
+    named = _buffer_types(seq)
 
     # One device per distinct (operator, traced) pair, named after first use.
     sites: list[CallSite] = []
@@ -191,31 +199,35 @@ def fuse(
 
     spans = layout.slice_layout([s.index for s in sites if s.traced], options.size)
     span_of = {s.site: s for s in spans}
+    buffers, windows = host_buffers(seq, named)
     data_names = list(buffers)
     if spans:
         buffers[TRACE_BUFFER] = ir.MemRefType((layout.total_size(spans),), "i8")
 
     module = ir.Module([d.device for d in designs.values()])
     if mode == "fused":
-        wrapper = _wrapper(seq, target, sites, buffers, span_of, designs, reset_between_same_device)
+        wrapper = _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset_between_same_device)
         if any(isinstance(op, ir.Configure) and op.device == RESET_DEVICE for op in wrapper.sequence().body):
-            module.devices.append(ir.Device(_reset_target(target, designs), RESET_DEVICE))
+            module.devices.append(ir.Device(_widest_device(target, designs), RESET_DEVICE))
         module.devices.append(wrapper)
         main = Kernel(
             f"{WRAPPER_DEVICE}:{WRAPPER_SEQUENCE}", WRAPPER_DEVICE, WRAPPER_SEQUENCE, _wrapper_args(buffers)
         )
         schedule = [main]
     else:
-        schedule = _separate_schedule(seq, sites, buffers, span_of, designs, reset_between_same_device)
+        schedule = _separate_schedule(
+            seq, sites, buffers, windows, span_of, designs, reset_between_same_device
+        )
         if any(k.device == RESET_DEVICE for k in schedule):
-            module.devices.append(_reset_device_with_sequence(_reset_target(target, designs)))
+            module.devices.append(_reset_device_with_sequence(_widest_device(target, designs)))
 
+    _check_budget(seq.name, schedule)
     manifest = None
     if spans:
         manifest = _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffers, data_names)
     return FusedModule(
         seq.name, target, mode, module, schedule, buffers, list(seq.inputs), list(seq.outputs),
-        sites, designs, operators, manifest, options,
+        sites, designs, operators, manifest, options, windows,
     )  # fmt: skip
 
 
@@ -233,8 +245,11 @@ def _buffer_types(seq: Sequence) -> dict[str, ir.MemRefType]:
                 f"({', '.join(s.name for s in specs)}); got {len(names)}: {', '.join(names)}"
             )
         for name, spec in zip(names, specs):
-            if name == TRACE_BUFFER:
-                raise FuseError(f"step {i}: buffer name {TRACE_BUFFER!r} is reserved for the trace buffer")
+            if name == TRACE_BUFFER or name.startswith(SCRATCH_PREFIX):
+                raise FuseError(
+                    f"step {i}: buffer name {name!r} is reserved (iron names its trace buffer "
+                    f"{TRACE_BUFFER!r} and its scratch buffers {SCRATCH_PREFIX}<type>)"
+                )
             if name in seen and not _compatible(seen[name][0].type, spec.type):
                 first, j = seen[name]
                 raise FuseError(
@@ -261,6 +276,59 @@ def _compatible(a: ir.MemRefType, b: ir.MemRefType) -> bool:
     return a.dtype == b.dtype and a.numel == b.numel
 
 
+@dataclass(frozen=True)
+class Window:
+    """Where an intermediate lives: ``type``'s bytes at ``offset`` of host buffer ``buffer``."""
+
+    buffer: str
+    offset: int  # bytes
+    type: ir.MemRefType
+
+
+def host_buffers(seq: Sequence, named: dict[str, ir.MemRefType]):
+    """The host buffers a dispatch binds, and a window for every intermediate.
+
+    Inputs and outputs are host buffers of their own; every intermediate is a
+    window of one scratch buffer per element type (windows keep their element
+    type: ``memref.subview`` + ``reinterpret_cast`` cannot change it), so the
+    host-buffer count does not grow with the number of steps. Windows start at
+    multiples of :data:`SCRATCH_ALIGN` bytes, in first-use order.
+    """
+    io = set(seq.inputs) | set(seq.outputs)
+    host = {n: t for n, t in named.items() if n in io}
+    windows: dict[str, Window] = {}
+    used: dict[str, int] = {}  # scratch buffer -> bytes so far
+    for name, t in named.items():
+        if name in io:
+            continue
+        buf = SCRATCH_PREFIX + t.dtype
+        offset = -(-used.get(buf, 0) // SCRATCH_ALIGN) * SCRATCH_ALIGN
+        windows[name] = Window(buf, offset, t)
+        used[buf] = offset + t.nbytes
+    for buf, nbytes in used.items():
+        dtype = buf[len(SCRATCH_PREFIX) :]
+        host[buf] = ir.MemRefType((nbytes // ir.ELEMENT_BYTES[dtype],), dtype)
+    return host, windows
+
+
+def _check_budget(name: str, schedule: list[Kernel]) -> None:
+    for k in schedule:
+        if len(k.args) > MAX_HOST_BUFFERS:
+            raise FuseError(
+                f"{name}: kernel {k.name} binds {len(k.args)} host buffers "
+                f"({', '.join(a.buffer for a in k.args)}); XRT's xclbin flow accepts at most "
+                f"{MAX_HOST_BUFFERS}: use fewer inputs/outputs per dispatch"
+            )
+
+
+def _bind(name: str, buffers, windows) -> tuple[str, int, ir.MemRefType]:
+    """(host buffer, byte offset, host buffer type) that holds named buffer ``name``."""
+    if name in windows:
+        w = windows[name]
+        return w.buffer, w.offset, buffers[w.buffer]
+    return name, 0, buffers[name]
+
+
 def _wrapper_args(buffers: dict[str, ir.MemRefType]) -> list[KernelArg]:
     return [KernelArg(name, t) for name, t in buffers.items()]
 
@@ -269,7 +337,7 @@ def _needs_reset(prev: CallSite | None, site: CallSite, enabled: bool) -> bool:
     return enabled and prev is not None and prev.traced and site.traced and prev.device == site.device
 
 
-def _wrapper(seq, target, sites, buffers, span_of, designs, reset) -> ir.Device:
+def _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset) -> ir.Device:
     """The wrapper device ``main`` with one configure/run per call site."""
     arg_name = {name: f"arg{i}" for i, name in enumerate(buffers)}
     body: list = []
@@ -283,10 +351,12 @@ def _wrapper(seq, target, sites, buffers, span_of, designs, reset) -> ir.Device:
         args = []
         for j, name in enumerate(names):
             want = callee.args[j].type
-            if buffers[name] == want:
-                args.append(arg_name[name])
-            else:  # same bytes, another shape: pass a reshaped window
-                ops.append(ir.View(f"v{site.index}_{j}", arg_name[name], 0, want))
+            host, offset, host_type = _bind(name, buffers, windows)
+            if host_type == want:
+                args.append(arg_name[host])
+            else:  # a window of the host buffer, or the same bytes in another shape
+                elems = offset // ir.ELEMENT_BYTES[want.dtype]
+                ops.append(ir.View(f"v{site.index}_{j}", arg_name[host], elems, want))
                 args.append(ops[-1].name)
         if site.traced:
             span = span_of[site.index]
@@ -301,12 +371,13 @@ def _wrapper(seq, target, sites, buffers, span_of, designs, reset) -> ir.Device:
     sequence = ir.RuntimeSequence(
         WRAPPER_SEQUENCE, [ir.Argument(arg_name[n], t) for n, t in buffers.items()], body
     )
-    return ir.Device(target.device_name(target.max_columns), WRAPPER_DEVICE, [sequence])
+    # As wide as the widest callee (upstream's fused tests: ``aie.device(npu2_1col) @main``).
+    return ir.Device(_widest_device(target, designs), WRAPPER_DEVICE, [sequence])
 
 
-def _reset_target(target: Target, designs: dict[str, Design]) -> str:
-    """The empty device spans as many columns as the widest design it separates
-    (an xclbin's partition is as wide as its first device)."""
+def _widest_device(target: Target, designs: dict[str, Design]) -> str:
+    """The smallest device name covering every design's columns: the wrapper's and the
+    empty reset device's (an xclbin's partition is as wide as its first device)."""
     return target.device_name(max(device_columns(d.device.target) for d in designs.values()))
 
 
@@ -315,14 +386,17 @@ def _reset_device_with_sequence(device_name: str) -> ir.Device:
     return ir.Device(device_name, RESET_DEVICE, [ir.RuntimeSequence(WRAPPER_SEQUENCE, [], [])])
 
 
-def _separate_schedule(seq, sites, buffers, span_of, designs, reset) -> list[Kernel]:
+def _separate_schedule(seq, sites, buffers, windows, span_of, designs, reset) -> list[Kernel]:
     schedule: list[Kernel] = []
     prev = None
     for site, (_op, *names) in zip(sites, seq.steps):
         if _needs_reset(prev, site, reset):
             schedule.append(Kernel(f"{RESET_DEVICE}:{WRAPPER_SEQUENCE}", RESET_DEVICE, WRAPPER_SEQUENCE, []))
         callee = designs[site.device].runtime_sequence
-        args = [KernelArg(n, buffers[n]) for n in names]
+        args = []
+        for n in names:
+            host, offset, _ = _bind(n, buffers, windows)
+            args.append(KernelArg(host, windows[n].type if n in windows else buffers[n], offset))
         if site.traced:
             span = span_of[site.index]
             args.append(KernelArg(TRACE_BUFFER, ir.MemRefType((span.size,), "i8"), span.offset))

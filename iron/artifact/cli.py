@@ -69,7 +69,7 @@ def inspect_lines(art, max_ops: int | None = None) -> list[str]:
         "buffers:",
     ]
     for n, t in art.buffers.items():
-        lines.append(f"  {n:<12} {str(t):<28} {role.get(n, 'trace' if n == 'trace' else 'intermediate')}")
+        lines.append(f"  {n:<12} {str(t):<28} {role.get(n, 'trace' if n == 'trace' else 'intermediates')}")
     lines.append(f"schedule:  {' -> '.join(d.kernel for d in art.schedule)}")
     for k in art.kernels.values():
         lines.append(f"kernel {k.name} (device {k.device}, sequence {k.sequence})")

@@ -122,7 +122,7 @@ def test_traced_single_operator_artifact(tmp_path):
         ("a", (1024,), "bf16", 0), ("b", (1024,), "bf16", 0), ("c", (1024,), "bf16", 0), ("trace", (4096,), "i8", 0),
     ]  # fmt: skip
     header, ops = k.decode()
-    assert (header.dev_gen, header.columns) == (4, 8)
+    assert (header.dev_gen, header.columns) == (4, 1)  # wrapper as wide as its callee: npu2_1col
     assert ops[0] == txn.LoadPdi(art.pdi_ids["op0_ElementwiseAdd"])
     assert (TRACE_BD_PATCH, 3, 0) in patches(k)  # trace arg = wrapper arg 3 (after a, b, c)
     assert art.pdis[art.pdi_ids["op0_ElementwiseAdd"]].operator == "ElementwiseAdd"
@@ -140,7 +140,13 @@ def two_calls() -> Sequence:
 def test_trace_patches_are_translated_to_the_caller(tmp_path):
     art = build(two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path)
     k = art.kernels["main:sequence"]
-    assert [a.buffer for a in k.args] == ["x", "y", "w", "z", "trace"]
+    assert [a.buffer for a in k.args] == [
+        "x",
+        "y",
+        "w",
+        "scratch_bf16",
+        "trace",
+    ]  # z lives in the scratch buffer
     trace = [p for p in patches(k) if p[0] == TRACE_BD_PATCH]
     assert trace == [(TRACE_BD_PATCH, 4, 0), (TRACE_BD_PATCH, 4, 4096)]  # one slice each
     loads = [o.pdi_id for o in k.decode()[1] if isinstance(o, txn.LoadPdi)]
@@ -182,7 +188,7 @@ def test_separate_dispatch_binds_trace_slices(tmp_path):
 def test_sources_behind_debug_flag(tmp_path, monkeypatch):
     art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path, sources=True)
     assert set(art.sources) == {"fused.mlir", "op0_ElementwiseAdd.mlir"}
-    assert "aie.device(npu2) @main" in art.sources["fused.mlir"]
+    assert "aie.device(npu2_1col) @main" in art.sources["fused.mlir"]
     assert art.manifest.sources == art.sources  # captures carry them too
     for text in art.sources.values():
         assert str(tmp_path) not in text and os.getcwd() not in text
@@ -223,7 +229,7 @@ def test_inspect_traced_artifact_alone(tmp_path, monkeypatch, capsys):
         in out
     )
     assert "INSTR_EVENT_0" in out
-    assert "    3   z            memref<1024xbf16>" in out
+    assert "    3   scratch_bf16 memref<1024xbf16>" in out
     assert sorted(os.listdir(lonely)) == ["a.elf"]  # nothing written next to it
 
 

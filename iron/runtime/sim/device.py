@@ -386,14 +386,15 @@ class SimDevice:
             ch = self.channels[key]
             for arg, _sym in ss:
                 tasks_of[arg] += [(ch, t) for t in ch.queue]
+        base = {a: self._base(where, specs[a], a, ts) for a, ts in tasks_of.items()}
         inputs = []
         for a, spec in enumerate(specs):
             if spec.direction == "out":
                 continue
             data = np.zeros(spec.nbytes, dtype=np.uint8)
             for _ch, t in tasks_of.get(a, []):
-                self._check_span(where, spec, a, t)
-                data[t.offset : t.offset + t.length] = t.buffer.data[t.offset : t.offset + t.length]
+                lo = t.offset - base[a]
+                data[lo : lo + t.length] = t.buffer.data[t.offset : t.offset + t.length]
             inputs.append(data.view(spec.numpy_dtype).reshape(spec.shape))
         outs = op.reference(*inputs)
         outs = outs if isinstance(outs, tuple) else (outs,)
@@ -409,20 +410,35 @@ class SimDevice:
                 .reshape(-1)
             )
             for _ch, t in tasks_of.get(a, []):
-                self._check_span(where, spec, a, t)
-                t.buffer.data[t.offset : t.offset + t.length] = raw[t.offset : t.offset + t.length]
+                lo = t.offset - base[a]
+                t.buffer.data[t.offset : t.offset + t.length] = raw[lo : lo + t.length]
         for key in self.streams:
             ch = self.channels[key]
             for t in list(ch.queue):
                 ch.complete(t)
         self._activity(op)
 
-    def _check_span(self, where, spec, arg: int, t: Task) -> None:
-        if t.offset + t.length > spec.nbytes:
+    def _base(self, where, spec, arg: int, tasks: list) -> int:
+        """Byte offset of argument ``arg`` in its host buffer: its lowest task address.
+
+        An argument may be a window of a larger host buffer (intermediates live in a
+        scratch buffer); every operator moves its arguments from their first byte, so the
+        lowest address any of its tasks touches is where the argument starts.
+        """
+        buffers = {id(t.buffer) for _ch, t in tasks}
+        if len(buffers) > 1:
+            names = sorted({t.buffer.name for _ch, t in tasks})
             raise SimError(
-                f"{where}: task {t.describe()} moves bytes {t.offset}..{t.offset + t.length} of argument {arg} "
-                f"({spec.name}, {spec.nbytes} bytes): outside the argument"
+                f"{where}: argument {arg} ({spec.name}) is moved from several host buffers: {names}"
             )
+        base = min(t.offset for _ch, t in tasks)
+        for _ch, t in tasks:
+            if t.offset + t.length - base > spec.nbytes:
+                raise SimError(
+                    f"{where}: task {t.describe()} moves bytes {t.offset - base}..{t.offset + t.length - base} "
+                    f"of argument {arg} ({spec.name}, {spec.nbytes} bytes): outside the argument"
+                )
+        return base
 
     def _activity(self, op) -> None:
         sym = self.payload.symbol
