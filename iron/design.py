@@ -14,7 +14,9 @@ An operator is a frozen dataclass with these methods (see ``iron/operators``)::
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 
 import numpy as np
 
@@ -50,6 +52,27 @@ class ArgSpec:
 
 
 @dataclass(frozen=True)
+class KernelObject:
+    """One kernel object file a design links (``func.func ... {link_with = name}``).
+
+    ``source`` is relative to mlir-aie's installed ``aie_kernels`` folder
+    (``aie2p/mm.cc``), ``arch`` the core architecture it is compiled for
+    (``aie2`` for npu1, ``aie2p`` for npu2), ``defines`` the ``-D`` values its
+    parameters need. :attr:`name` differs whenever any of the three does, so two
+    instances of one operator with different sizes never share an object.
+    """
+
+    source: str
+    arch: str
+    defines: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def name(self) -> str:
+        digest = hashlib.sha1(repr((self.source, self.arch, self.defines)).encode()).hexdigest()[:8]
+        return f"{PurePosixPath(self.source).stem}_{digest}.o"
+
+
+@dataclass(frozen=True)
 class Stream:
     """Shim DMA tasks on allocation ``symbol`` carry operator argument ``arg``
     (index into ``arg_spec()``); each task's host address says which bytes."""
@@ -80,12 +103,14 @@ class Design:
     ``compute_tiles`` is the stable order in which trace codegen picks tiles
     (the first ``ntiles`` are traced). ``streams`` tells sim which shim channel
     moves which argument. ``sequence`` names the runtime sequence to run.
+    ``kernels`` are the objects the real toolchain compiles and links.
     """
 
     device: ir.Device
     streams: list[Stream]
     sequence: str = "sequence"
     compute_tiles: list[tuple[int, int]] = field(default_factory=list)
+    kernels: list[KernelObject] = field(default_factory=list)  # objects the cores link
 
     def __post_init__(self):
         if not self.compute_tiles:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from iron.design import ArgSpec, Design, Stream
+from iron.design import ArgSpec, Design, KernelObject, Stream
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.target.geometry import (
@@ -89,7 +89,7 @@ class Dataflow:
     ports: tuple[Port, ...]
     calls: tuple[Call, ...]  # per iteration, in order
     iterations: int  # kernel iterations per core
-    object_file: str  # link_with
+    kernel: KernelObject  # what every kernel function links
     columns: int
     cores: int
 
@@ -143,7 +143,7 @@ def build_design(flow: Dataflow, target) -> Design:
 
     body.append(_sequence(flow, ins, outs, allocs))
     device = ir.Device(target.device_name(flow.columns), None, body)
-    return Design(device=device, streams=streams)
+    return Design(device=device, streams=streams, kernels=[flow.kernel])
 
 
 # --------------------------------------------------------------------------- checks
@@ -217,7 +217,9 @@ def _func_decls(flow: Dataflow) -> list[str]:
             continue
         seen.add(call.func)
         types = [o.type if isinstance(o, Scalar) else _port_type(flow, ports[o]) for o in call.operands]
-        out.append(f"func.func private @{call.func}({', '.join(types)})")
+        out.append(
+            f"func.func private @{call.func}({', '.join(types)}) attributes {{link_with = \"{flow.kernel.name}\"}}"
+        )
     return out
 
 
@@ -312,7 +314,7 @@ def _core(flow: Dataflow, c: int, k: int) -> str:
     body += [release(p, "") for p in once]
     body.append("aie.end")
     lines += ["  " + b for b in body]
-    lines.append(f'}} {{link_with = "{flow.object_file}"}}')
+    lines.append("}")
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from iron.design import Activity, ArgSpec, Design
+from iron.design import Activity, ArgSpec, Design, KernelObject
 from iron.operators import _checks
 from iron.operators._bf16 import from_bf16, to_bf16
 from iron.operators._cost import elementwise_activity
@@ -21,9 +21,14 @@ KERNEL_DIRS = {"npu1": "aie2", "npu2": "aie2p"}
 
 def kernel_source(target, file: str) -> str:
     """Path of a kernel source in mlir-aie: ``generic/x.cc`` stays, ``x.cc`` gets the arch dir."""
-    if file.startswith("generic/"):
-        return f"aie_kernels/{file}"
-    return f"aie_kernels/{KERNEL_DIRS[get_target(target).name]}/{file}"
+    return f"aie_kernels/{kernel_object(target, file).source}"
+
+
+def kernel_object(target, file: str, defines: dict | None = None) -> KernelObject:
+    """The object a design links for kernel source ``file`` (``mm.cc`` or ``generic/x.cc``)."""
+    arch = KERNEL_DIRS[get_target(target).name]
+    source = file if file.startswith("generic/") else f"{arch}/{file}"
+    return KernelObject(source, arch, tuple((k, str(v)) for k, v in sorted((defines or {}).items())))
 
 
 def random_values(
@@ -94,7 +99,7 @@ class Elementwise:
     def design(self, target) -> Design:
         names = (*self.INPUTS, self.OUTPUT)
         ports = tuple(Port(i, n, (self.tile_size,)) for i, n in enumerate(names))
-        obj = self.KERNEL_FILE.rsplit("/", 1)[-1].replace(".cc", ".o")
+        obj = kernel_object(target, self.KERNEL_FILE)
         flow = Dataflow(
             type(self).__name__,
             tuple(self.arg_spec()),

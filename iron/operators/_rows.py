@@ -10,7 +10,7 @@ from iron.design import Activity
 from iron.operators import _checks
 from iron.operators._cost import elementwise_activity
 from iron.operators._dataflow import Dataflow, build_design
-from iron.operators._elementwise import kernel_source
+from iron.operators._elementwise import kernel_object, kernel_source
 from iron.target.geometry import get_target
 
 
@@ -52,7 +52,7 @@ class RowWise:
             tuple(ports),
             tuple(calls),
             self.iterations(),
-            self.KERNEL_FILE.replace(".cc", ".o"),
+            kernel_object(target, self.KERNEL_FILE),
             self.columns,
             self.cores_per_column,
         )

@@ -11,7 +11,7 @@ from iron.operators import _checks
 from iron.operators._bf16 import from_bf16, to_bf16
 from iron.operators._cost import matmul_activity
 from iron.operators._dataflow import Call, Dataflow, Port, build_design
-from iron.operators._elementwise import kernel_source, random_values
+from iron.operators._elementwise import kernel_object, kernel_source, random_values
 from iron.target.geometry import get_target
 
 #: input dtype -> output dtype (mm.cc variants matmul_<in>_<out>)
@@ -73,6 +73,15 @@ class GEMM:
         """Row blocks (kernel invocations) per core."""
         return self.M // (self.columns * self.cores_per_column * self.tile_m)
 
+    def kernel_defines(self) -> dict[str, object]:
+        """``-D`` values mm.cc needs: the micro-tile and the one type pair to instantiate."""
+        return {
+            "DIM_M": self.tile_m,
+            "DIM_K": self.tile_k,
+            "DIM_N": self.tile_n,
+            f"{self.dtype}_{self.out_dtype}_ONLY": 1,
+        }
+
     def kernel_sources(self, target) -> list[str]:
         return [kernel_source(target, "mm.cc")]
 
@@ -92,7 +101,7 @@ class GEMM:
             ports,
             calls,
             self.iterations(),
-            "mm.o",
+            kernel_object(target, "mm.cc", self.kernel_defines()),
             self.columns,
             self.cores_per_column,
         )

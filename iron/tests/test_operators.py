@@ -238,7 +238,13 @@ def test_printed_design_has_mlir_aie_constructs(op):
     func, obj = KERNELS[type(op).__name__]
     assert f"func.func private @{func}(" in text
     assert f"func.call @{func}(" in text
-    assert text.count(f'{{link_with = "{obj}"}}') == op.columns * op.cores_per_column
+    # today's mlir-aie links per function (test/parse-trace/test1/aie_test1.mlir at its newest
+    # commit): the declaration names the object, the cores do not
+    stem = obj[: -len(".o")]
+    assert re.search(
+        rf'func\.func private @{func}\(.*\) attributes {{link_with = "{stem}_[0-9a-f]{{8}}\.o"}}', text
+    )
+    assert "} {link_with" not in text
     assert text.count("= aie.core(%tile_") == op.columns * op.cores_per_column
     assert "aie.objectfifo.link [@" in text
     assert "aie.shim_dma_allocation @" in text

@@ -5,8 +5,6 @@ folder test/Targets/NPU); each test names its file and commit. The op lists
 are written by hand from the MLIR ops those files translate.
 """
 
-import time
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -449,7 +447,7 @@ def test_roundtrip(header, ops):
     assert len(data) == words(data)[3]
 
 
-def test_decode_100k_ops_is_fast():
+def test_decode_100k_ops_round_trips():
     pattern = [
         Write(0x06400DEF, 0x42),
         MaskWrite(0x0430567A, 0x1001, 0xF00FF00F),
@@ -459,8 +457,5 @@ def test_decode_100k_ops_is_fast():
     ]
     ops = pattern * 20000
     data = encode(header_for("npu2", 8), ops)
-    start = time.perf_counter()
-    _, decoded = decode(data)
-    elapsed = time.perf_counter() - start
+    _, decoded = decode(data)  # speed: a benchmark's job, never a timed assert
     assert decoded == ops
-    assert elapsed < 1.0, f"decode of 100k ops took {elapsed:.2f} s"
