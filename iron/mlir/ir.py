@@ -93,6 +93,8 @@ class ShimDmaAllocation:
     direction: str  # "MM2S" or "S2MM"
     channel: int
     column: int
+    packet: str | None = None  # ``<pkt_type = 0, pkt_id = 1>`` of a packet-routed channel, verbatim
+    attrs: str | None = None  # trailing attribute dictionary, verbatim
 
 
 @dataclass
@@ -285,6 +287,12 @@ class RuntimeSequence:
         raise IronError(f"runtime sequence @{self.name} has no argument %{name}")
 
 
+#: Symbols mlir-aie gives a device and a runtime sequence declared without one; aie-opt
+#: prints neither (AIEDialect.cpp ``getDefaultDeviceName``, ``RuntimeSequenceOp::print``).
+DEFAULT_DEVICE = "main"
+DEFAULT_SEQUENCE = "sequence"
+
+
 @dataclass
 class Device:
     """``aie.device(target) @symbol { body }``.
@@ -338,6 +346,7 @@ class Module:
     devices: list[Device] = field(default_factory=list)
     #: module-level ops other than devices (read from foreign files), printed first
     extra: list = field(default_factory=list)
+    header: str = "module"  # ``module @name attributes {...}`` of a foreign file, verbatim
 
     def device(self, symbol: str) -> Device:
         for d in self.devices:

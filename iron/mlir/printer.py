@@ -1,17 +1,25 @@
 """Print :mod:`iron.mlir.ir` as mlir-aie textual assembly.
 
-Syntax follows what ``aie-opt`` prints, checked against mlir-aie lit tests:
+Syntax follows what today's ``aie-opt`` prints (mlir-aie ``AIEX.td`` since PR
+#3225), checked against the lit tests in ``iron/tests/data/upstream`` (sources in
+its SOURCES.md):
 
-* npu ops in the attribute form, attributes alphabetical as MLIR prints a
-  dictionary (``test/Targets/NPU/npu_instgen.mlir``, ``npu_dma_memcpy.mlir``,
-  ``test/parse-trace/test1/aie.mlir``);
+* ``write32``, ``maskwrite32`` and ``address_patch`` take SSA operands, each an
+  ``arith.constant`` printed just before its use, as aiecc's own output
+  (``test/parse-trace/test1/aie_test1.mlir``):
+  ``aiex.npu.write32(%a, %v) {column = 0 : i32, row = 2 : i32} : i32, i32``,
+  ``aiex.npu.address_patch(%off : i32) {addr = 119268 : ui32, arg_idx = 4 : i32}``;
+  i32 constants are signed, as MLIR prints them (``0x80000001`` is
+  ``-2147483647 : i32``, ``test/Conversion/DmaToNpu/dma_to_npu_bd_paths.mlir``);
+* other npu ops keep their attribute form, attributes alphabetical as MLIR
+  prints a dictionary (``aiex.npu.writebd {...}``, ``aiex.npu.load_pdi``);
 * ``aie.runtime_sequence @name(...)``, ``aiex.configure @dev {``,
   ``aiex.run @seq(%a) : (memref<..>)``
   (``test/dialect/AIEX/trace/test_trace_configure_run.mlir``);
 * a :class:`~iron.mlir.ir.View` as ``memref.subview`` + ``memref.reinterpret_cast``
   (``test/npu-xrt/trace_slices_configure_run/aie.mlir``);
-* ``aie.shim_dma_allocation @sym(MM2S, channel, col)``
-  (``test/Targets/AIEGenerateJSON/shim_alloc.mlir``).
+* ``aie.shim_dma_allocation @sym(%tile, MM2S, channel)`` (PR #2727;
+  ``test/Conversion/DmaToNpu/dma_operand_widths.mlir``).
 
 Output is deterministic: the same IR always prints the same bytes (it feeds the
 cache key).
@@ -19,10 +27,13 @@ cache key).
 
 from __future__ import annotations
 
+import re
+
 from iron.errors import IronError
 from iron.mlir import ir
 
 INDENT = "  "
+_RE_SSA = re.compile(r"%([A-Za-z0-9_$.\-]+)")
 
 #: Prefix of the ``memref.global`` symbols the printer invents for
 #: :class:`~iron.mlir.ir.BlockWrite` ops without a symbol. The reader folds
@@ -97,6 +108,34 @@ def _opaque_lines(text: str) -> list[str]:
 class _Printer:
     def __init__(self):
         self.out: list[str] = []
+        self.device_now: ir.Device | None = None
+        self.taken: set[str] = set()  # SSA names in use in the current sequence
+        self.clashes = 0
+
+    def const(self, depth: int, value: int, what: str) -> str:
+        """Print ``%cV_i32 = arith.constant V : i32`` and return its SSA name
+        (uniqued with ``_0``, ``_1`` ... as MLIR does)."""
+        v = _signed32(value, what)
+        name = self.fresh(f"c{v}_i32")
+        self.line(depth, f"%{name} = arith.constant {v} : i32")
+        return name
+
+    def fresh(self, stem: str) -> str:
+        """An unused SSA name: ``stem``, else ``stem_<k>`` with one counter for the whole
+        scope, as MLIR's name uniquer does."""
+        name = stem
+        while name in self.taken:
+            name = f"{stem}_{self.clashes}"
+            self.clashes += 1
+        self.taken.add(name)
+        return name
+
+    def ssa_op(self, depth: int, op: str, operands: list[tuple[str, int]], attrs: list) -> None:
+        """``op(%a, %b) {attrs} : i32, i32`` with one constant per operand."""
+        names = [self.const(depth, value, f"{op}.{field}") for field, value in operands]
+        dict_ = f" {_attrs(op, attrs)}" if attrs else ""
+        types = ", ".join("i32" for _ in names)
+        self.line(depth, f"{op}({', '.join('%' + n for n in names)}){dict_} : {types}")
 
     def line(self, depth: int, text: str) -> None:
         self.out.append(INDENT * depth + text)
@@ -107,7 +146,8 @@ class _Printer:
 
     # ------------------------------------------------------------------ device
     def device(self, dev: ir.Device, depth: int) -> None:
-        sym = f" @{dev.symbol}" if dev.symbol else ""
+        self.device_now = dev
+        sym = f" @{dev.symbol}" if dev.symbol and dev.symbol != ir.DEFAULT_DEVICE else ""
         self.line(depth, f"aie.device({dev.target}){sym} {{")
         globals_, bw_symbols = _plan_globals(dev)
         placed = False
@@ -130,11 +170,7 @@ class _Printer:
             self.line(depth + 1, f"aie.packet_dest<%{d.tile}, {d.bundle} : {d.channel}>")
             self.line(depth, "} {keep_pkt_header = true}" if op.keep_pkt_header else "}")
         elif isinstance(op, ir.ShimDmaAllocation):
-            if op.direction not in ("MM2S", "S2MM"):
-                raise IronError(f"aie.shim_dma_allocation @{op.symbol}: direction must be MM2S or S2MM")
-            self.line(
-                depth, f"aie.shim_dma_allocation @{op.symbol}({op.direction}, {op.channel}, {op.column})"
-            )
+            self.line(depth, _shim_alloc_text(op, self.device_now))
         elif isinstance(op, ir.MemrefGlobal):
             self.line(depth, _global_text(op.symbol, op.values))
         elif isinstance(op, ir.RuntimeSequence):
@@ -147,28 +183,29 @@ class _Printer:
     # ---------------------------------------------------------------- sequence
     def sequence(self, seq: ir.RuntimeSequence, depth: int, bw_symbols: dict) -> None:
         args = ", ".join(f"%{a.name}: {a.type}" for a in seq.args)
-        self.line(depth, f"aie.runtime_sequence @{seq.name}({args}) {{")
+        sym = f" @{seq.name}" if seq.name != ir.DEFAULT_SEQUENCE else ""
+        self.line(depth, f"aie.runtime_sequence{sym}({args}) {{")
         scope = {a.name: a.type for a in seq.args}
-        counter = [0]
-        self.body(seq.body, depth + 1, scope, bw_symbols, counter)
+        self.taken = set(scope) | _names_in(seq.body)
+        self.clashes = 0
+        self.body(seq.body, depth + 1, scope, bw_symbols)
         self.line(depth, "}")
 
-    def body(self, ops: list, depth: int, scope: dict, bw_symbols: dict, counter: list) -> None:
+    def body(self, ops: list, depth: int, scope: dict, bw_symbols: dict) -> None:
         for op in ops:
-            self.runtime_op(op, depth, scope, bw_symbols, counter)
+            self.runtime_op(op, depth, scope, bw_symbols)
 
-    def runtime_op(self, op, depth: int, scope: dict, bw_symbols: dict, counter: list) -> None:
+    def runtime_op(self, op, depth: int, scope: dict, bw_symbols: dict) -> None:
         t = type(op)
         if t is ir.Write32:
-            items = [("address", op.address, "ui32"), ("value", op.value, "ui32")] + _col_row(op)
-            self.line(depth, "aiex.npu.write32 " + _attrs("aiex.npu.write32", items))
+            operands = [("address", op.address), ("value", op.value)]
+            self.ssa_op(depth, "aiex.npu.write32", operands, _col_row(op))
         elif t is ir.MaskWrite32:
-            items = [("address", op.address, "ui32"), ("value", op.value, "ui32"), ("mask", op.mask, "ui32")]
-            self.line(depth, "aiex.npu.maskwrite32 " + _attrs("aiex.npu.maskwrite32", items + _col_row(op)))
+            operands = [("address", op.address), ("value", op.value), ("mask", op.mask)]
+            self.ssa_op(depth, "aiex.npu.maskwrite32", operands, _col_row(op))
         elif t is ir.BlockWrite:
             sym = bw_symbols[id(op)]
-            var = f"bw{counter[0]}"
-            counter[0] += 1
+            var = self.fresh("bw")
             typ = f"memref<{len(op.data)}xi32>"
             attrs = _attrs("aiex.npu.blockwrite", [("address", op.address, "ui32")] + _col_row(op))
             self.line(depth, f"%{var} = memref.get_global @{sym} : {typ}")
@@ -177,22 +214,14 @@ class _Printer:
             items = [(k, op.fields[k], "i32") for k in ir.WRITEBD_FIELDS]
             self.line(depth, "aiex.npu.writebd " + _attrs("aiex.npu.writebd", items))
         elif t is ir.AddressPatch:
-            items = [
-                ("addr", op.addr, "ui32"),
-                ("arg_idx", op.arg_idx, "i32"),
-                ("arg_plus", op.arg_plus, "i32"),
-            ]
-            self.line(depth, "aiex.npu.address_patch " + _attrs("aiex.npu.address_patch", items))
+            off = self.const(depth, op.arg_plus, "aiex.npu.address_patch.arg_plus")
+            items = [("addr", op.addr, "ui32"), ("arg_idx", op.arg_idx, "i32")]
+            self.line(
+                depth, f"aiex.npu.address_patch(%{off} : i32) " + _attrs("aiex.npu.address_patch", items)
+            )
         elif t is ir.Sync:
-            items = [
-                ("column", op.column, "i32"),
-                ("row", op.row, "i32"),
-                ("direction", op.direction, "i32"),
-                ("channel", op.channel, "i32"),
-                ("column_num", op.column_num, "i32"),
-                ("row_num", op.row_num, "i32"),
-            ]
-            self.line(depth, "aiex.npu.sync " + _attrs("aiex.npu.sync", items))
+            fields = ("column", "row", "direction", "channel", "column_num", "row_num")
+            self.ssa_op(depth, "aiex.npu.sync", [(f, getattr(op, f)) for f in fields], [])
         elif t is ir.LoadPdi:
             self.line(depth, f"aiex.npu.load_pdi {{device_ref = @{op.device_ref}}}")
         elif t is ir.DmaMemcpyNd:
@@ -201,7 +230,7 @@ class _Printer:
             self.line(depth, f"aiex.npu.dma_wait {{symbol = @{op.symbol}}}")
         elif t is ir.Configure:
             self.line(depth, f"aiex.configure @{op.device} {{")
-            self.body(op.body, depth + 1, scope, bw_symbols, counter)
+            self.body(op.body, depth + 1, scope, bw_symbols)
             self.line(depth, "}")
         elif t is ir.Run:
             if len(op.args) != len(op.types):
@@ -219,6 +248,30 @@ class _Printer:
             self.opaque(depth, op)
         else:
             raise IronError(f"cannot print {t.__name__} in a runtime sequence")
+
+
+def _names_in(ops: list) -> set[str]:
+    """Every SSA name that opaque ops and views of a sequence use or define."""
+    names = set()
+    for op in ir.walk(ops):
+        if isinstance(op, ir.Opaque):
+            names.update(_RE_SSA.findall(op.text))
+        elif isinstance(op, ir.View):
+            names.update((op.name, f"{op.name}_flat", f"{op.name}_subview"))
+    return names
+
+
+def _shim_alloc_text(op: ir.ShimDmaAllocation, device: ir.Device | None) -> str:
+    if op.direction not in ("MM2S", "S2MM"):
+        raise IronError(f"aie.shim_dma_allocation @{op.symbol}: direction must be MM2S or S2MM")
+    tile = device.tile_at(op.column, 0) if device is not None else None
+    if tile is None:
+        raise IronError(
+            f"aie.shim_dma_allocation @{op.symbol}: the device has no shim tile in column {op.column}"
+        )
+    packet = f", {op.packet}" if op.packet else ""
+    attrs = f" {op.attrs}" if op.attrs else ""
+    return f"aie.shim_dma_allocation @{op.symbol}(%{tile.name}, {op.direction}, {op.channel}{packet}){attrs}"
 
 
 def _memcpy_text(op: ir.DmaMemcpyNd, scope: dict) -> str:
@@ -330,14 +383,14 @@ def print_op(op, depth: int = 0, scope: dict | None = None) -> str:
     if isinstance(op, ir.BlockWrite) and not op.symbol:
         raise IronError("print_op: a BlockWrite needs a symbol outside print_module")
     bw = {id(op): op.symbol} if isinstance(op, ir.BlockWrite) else {}
-    p.runtime_op(op, depth, dict(scope or {}), bw, [0])
+    p.runtime_op(op, depth, dict(scope or {}), bw)
     return "\n".join(p.out)
 
 
 def print_module(module: ir.Module) -> str:
     """The whole module as mlir-aie assembly, ending in a newline."""
     p = _Printer()
-    p.line(0, "module {")
+    p.line(0, f"{getattr(module, 'header', 'module')} {{")
     for op in getattr(module, "extra", ()):
         p.opaque(1, op)
     for dev in module.devices:

@@ -40,7 +40,7 @@ _INT = r"-?(?:0x[0-9a-fA-F]+|\d+)"
 
 _RE_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _RE_DEVICE = re.compile(rf"^aie\.device\s*\(\s*(\w+)\s*\)\s*(?:@({_NAME}))?\s*(\{{\}}?)$")
-_RE_MODULE = re.compile(rf"^module\s*(?:@{_NAME}\s*)?(?:attributes\s*\{{.*\}}\s*)?\{{(\}})?$")
+_RE_MODULE = re.compile(rf"^(module\s*(?:@{_NAME}\s*)?(?:attributes\s*\{{.*\}}\s*)?)\{{(\}})?$")
 _RE_SEQUENCE = re.compile(
     rf"^(aiex?)\.runtime_sequence\s*(?:@({_NAME}))?\s*\((.*)\)\s*(?:attributes\s*\{{.*\}}\s*)?\{{(\}})?$"
 )
@@ -57,7 +57,8 @@ _RE_SHIM_ALLOC_OLD = re.compile(
     rf"^aie\.shim_dma_allocation\s+@({_NAME})\s*\(\s*(MM2S|S2MM)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)$"
 )
 _RE_SHIM_ALLOC_NEW = re.compile(
-    rf"^aie\.shim_dma_allocation\s+@({_NAME})\s*\(\s*%({_NAME})\s*,\s*(MM2S|S2MM)\s*,\s*(\d+)\s*\)$"
+    rf"^aie\.shim_dma_allocation\s+@({_NAME})\s*\(\s*%({_NAME})\s*,\s*(MM2S|S2MM)\s*,\s*(\d+)\s*"
+    r"(?:,\s*(<[^<>]*>)\s*)?\)\s*(\{.*\})?$"
 )
 _RE_GLOBAL = re.compile(
     rf'^memref\.global\s+"private"\s+constant\s+@({_NAME})\s*:\s*memref<(\d+)xi32>\s*=\s*dense<(.*)>$', re.S
@@ -254,6 +255,7 @@ class _Dev:
         self.globals: dict[str, ir.MemrefGlobal] = {}
         self.blockwrites: list[ir.BlockWrite] = []
         self.opaque_syms: set[str] = set()  # @symbols mentioned by opaque ops
+        self.consts: dict[str, int] = {}  # device-level arith.constant values (aiecc hoists them there)
 
 
 class _Frame:
@@ -352,8 +354,9 @@ class _Reader:
             m = _RE_MODULE.match(code)
             if not m:
                 return False
+            self.module.header = " ".join(m.group(1).split())
             self.stack.append(_Frame("module", self.module.extra, None, line, col))
-            if m.group(1):
+            if m.group(2):
                 self.close("}", line, col)
             return True
         if code.startswith("aie.device") and kind in ("top", "module"):
@@ -371,7 +374,7 @@ class _Reader:
                         line,
                         col + code.find(target),
                     ) from None
-            dev = ir.Device(target, m.group(2))
+            dev = ir.Device(target, m.group(2) or ir.DEFAULT_DEVICE)
             self.module.devices.append(dev)
             self.dev = _Dev(dev)
             self.stack.append(_Frame("device", dev.body, dev, line, col))
@@ -390,7 +393,7 @@ class _Reader:
                 if typ is None:
                     return False  # scalar or unsupported arguments: keep the sequence opaque
                 args.append(ir.Argument(am.group(1), typ))
-            seq = ir.RuntimeSequence(m.group(2) or "sequence", args)
+            seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args)
             self.dev.dev.body.append(seq)
             self.seq = _Seq(seq)
             self.stack.append(_Frame("sequence", seq.body, seq, line, col))
@@ -447,6 +450,9 @@ class _Reader:
                 tile = ir.Tile(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
                 self.dev.tiles[tile.name] = tile
                 return tile
+            m = _RE_CONST.match(code)
+            if m and m.group(2) not in ("true", "false"):
+                self.dev.consts[m.group(1)] = _parse_int(m.group(2))  # kept verbatim too
             return None
         if code.startswith("aie.packet_flow"):
             m = _RE_PACKET_FLOW.match(code)
@@ -471,7 +477,8 @@ class _Reader:
             m = _RE_SHIM_ALLOC_NEW.match(code)
             if m and m.group(2) in self.dev.tiles:
                 col = self.dev.tiles[m.group(2)].col
-                return ir.ShimDmaAllocation(m.group(1), m.group(3), int(m.group(4)), col)
+                packet = " ".join(m.group(5).split()) if m.group(5) else None
+                return ir.ShimDmaAllocation(m.group(1), m.group(3), int(m.group(4)), col, packet, m.group(6))
             return None
         if code.startswith("memref.global"):
             m = _RE_GLOBAL.match(code)
@@ -587,14 +594,32 @@ class _Reader:
         name = operand.split(":")[0].strip()
         if not name.startswith("%"):
             raise _Err(f"{op}: malformed operand {operand!r}", operand)
-        return self.seq.consts.get(name[1:])
+        value = self.seq.consts.get(name[1:])
+        return self.dev.consts.get(name[1:]) if value is None else value
+
+    def int_list(self, text: str) -> tuple[int, ...] | None:
+        """Static or constant-valued SSA operands (``[0, %c1_i64]``); None if any is dynamic."""
+        out = []
+        for part in text.split(",") if text.strip() else []:
+            part = part.strip()
+            if part.startswith("%"):
+                value = self.const(part, "aiex.npu.dma_memcpy_nd")
+                if value is None:
+                    return None
+                out.append(value)
+            else:
+                try:
+                    out.append(_parse_int(part))
+                except ValueError:
+                    return None
+        return tuple(out)
 
     def memcpy(self, code: str):
         m = _RE_MEMCPY.match(code)
         if not m:
             return None
         arg = m.group(1)
-        offs, sizes, strides = (_int_list(m.group(k)) for k in (2, 3, 4))
+        offs, sizes, strides = (self.int_list(m.group(k)) for k in (2, 3, 4))
         if (
             None in (offs, sizes, strides)
             or not (len(offs) == len(sizes) == len(strides) == 4)
@@ -755,16 +780,21 @@ class _Reader:
         for bw in dv.blockwrites:
             users.setdefault(bw.symbol, []).append(bw)
         in_body = {id(op) for op in dv.dev.body}
+        # Only globals the printer would re-create (iron's own names) fold back into their
+        # blockwrites; a named one stays where the file declared it.
         fold = {
             id(g)
             for sym, g in dv.globals.items()
-            if sym in users and sym not in dv.opaque_syms and id(g) in in_body
+            if sym in users
+            and sym not in dv.opaque_syms
+            and id(g) in in_body
+            and sym.startswith(AUTO_GLOBAL_PREFIX)
         }
         if not fold:
             return
         dv.dev.body[:] = [op for op in dv.dev.body if id(op) not in fold]
         for sym, g in dv.globals.items():
-            if id(g) in fold and sym.startswith(AUTO_GLOBAL_PREFIX):
+            if id(g) in fold:
                 for bw in users[sym]:
                     bw.symbol = None
 

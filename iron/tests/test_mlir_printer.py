@@ -5,39 +5,44 @@ import pytest
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.mlir.printer import print_device, print_module, print_op
-from iron.tests.golden import TEST1
+from iron.tests.upstream import canon, check_lines, source_lines
+
+#: upstream test/parse-trace/test1/aie_test1.mlir: its runtime sequence in today's SSA form
+SSA_TEST1 = source_lines("aie_test1.mlir")
 
 ARGS = {"arg0": ir.MemRefType((4096,), "i16"), "arg2": ir.MemRefType((2, 64, 64), "i32")}
 
 
 def test_write32_with_tile():
-    # test/parse-trace/test1/aie.mlir (= iron/tests/data/mlir-aie-test1/aie.mlir)
-    op = ir.Write32(213200, 2038038528, column=0, row=2)
-    assert print_op(op) == (
-        "aiex.npu.write32 {address = 213200 : ui32, column = 0 : i32, row = 2 : i32, value = 2038038528 : ui32}"
-    )
+    # upstream aie_test1.mlir: Trace_Control0 (0x340D0) of core (0, 2) = 0x797A0000 (DESIGN.md 4)
+    printed = print_op(ir.Write32(0x340D0, 0x797A0000, column=0, row=2))
+    i = SSA_TEST1.index("%cst_npu_0 = arith.constant 213200 : i32")
+    assert canon(printed) == canon(SSA_TEST1[i : i + 3])
 
 
-def test_write32_absolute_address():
-    # test/Targets/NPU/npu_dma_memcpy.mlir CHECK line
-    assert print_op(ir.Write32(119316, 0)) == "aiex.npu.write32 {address = 119316 : ui32, value = 0 : ui32}"
+def test_write32_absolute_address_and_signed_value():
+    # dma_to_npu.mlir CHECK: the queue push of BD 1 with issue token is -2147483647 : i32,
+    # and a write32 without tile attributes has no attribute dictionary
+    lines = print_op(ir.Write32(0x1D214, 0x80000001)).split("\n")
+    assert lines[1].endswith("= arith.constant -2147483647 : i32")
+    assert canon(lines[2:]) == canon(["aiex.npu.write32(%a0, %v0) : i32, i32"])  # coalesce_write32s.mlir
+    assert "aiex.npu.write32(%a0, %v0) : i32, i32" in source_lines("coalesce_write32s.mlir")
 
 
 def test_maskwrite32():
-    # printed form in mlir-aie trace lit tests: alphabetical keys, mask between column and row
-    op = ir.MaskWrite32(119304, 3840, 65280, column=0, row=0)
-    assert print_op(op) == (
-        "aiex.npu.maskwrite32 {address = 119304 : ui32, column = 0 : i32, mask = 65280 : ui32, "
-        "row = 0 : i32, value = 3840 : ui32}"
-    )
-    assert print_op(ir.MaskWrite32(119296, 3840, 7936)) == (
-        "aiex.npu.maskwrite32 {address = 119296 : ui32, mask = 7936 : ui32, value = 3840 : ui32}"
-    )
+    # dma_to_npu.mlir CHECK: operands address, value, mask (3147552, 321, 65535)
+    printed = print_op(ir.MaskWrite32(3147552, 321, 65535)).split("\n")
+    checks = check_lines("dma_to_npu.mlir", after="// CHECK-DAG: %[[MWA")[:4]
+    assert [line.split(" = ", 1)[1] for line in printed[:3]] == [c.split(" = ", 1)[1] for c in checks[:3]]
+    assert canon(printed)[3].startswith(canon(checks)[3])
+    assert printed[3].endswith(" : i32, i32, i32")  # coalesce_write32s.mlir input form
+    with_tile = print_op(ir.MaskWrite32(119304, 3840, 7936, column=0, row=0)).split("\n")[-1]
+    assert with_tile.endswith(") {column = 0 : i32, row = 0 : i32} : i32, i32, i32")
 
 
-def test_writebd_matches_golden_line():
-    # test/parse-trace/test1/aie.mlir
-    golden = next(line.strip() for line in open(TEST1 / "aie.mlir") if "aiex.npu.writebd" in line)
+def test_writebd_matches_upstream_line():
+    # aie_test1.mlir: the trace drain BD, all fields in MLIR's dictionary order
+    golden = next(line for line in SSA_TEST1 if line.startswith("aiex.npu.writebd"))
     op = ir.WriteBd(
         dict(bd_id=15, buffer_length=8192, burst_length=64, enable_packet=1, packet_id=1, valid_bd=1)
     )
@@ -45,18 +50,26 @@ def test_writebd_matches_golden_line():
 
 
 def test_address_patch():
-    # test/Targets/NPU/npu_dma_memcpy.mlir CHECK line
-    assert print_op(ir.AddressPatch(118788, 0, 16384)) == (
-        "aiex.npu.address_patch {addr = 118788 : ui32, arg_idx = 0 : i32, arg_plus = 16384 : i32}"
+    # aie_test1.mlir: BD 15 word 1 (0x1D1E4) patched with host buffer 4
+    printed = print_op(ir.AddressPatch(0x1D1E4, 4, 0))
+    i = SSA_TEST1.index("%cst_npu_14 = arith.constant 0 : i32")
+    assert canon(printed) == canon(SSA_TEST1[i : i + 2])
+    # dma_to_npu_bd_paths.mlir CHECK lines (BD 0 word 1 = 0x1D004 -> 118820 is BD 1)
+    assert canon(print_op(ir.AddressPatch(118820, 0, 0))) == canon(
+        check_lines("dma_to_npu_bd_paths.mlir")[2:4]
     )
 
 
 def test_sync():
-    # CHECK lines of mlir-aie dma-to-npu lit tests
-    assert print_op(ir.Sync(column=0, row=0, direction=0, channel=0)) == (
-        "aiex.npu.sync {channel = 0 : i32, column = 0 : i32, column_num = 1 : i32, direction = 0 : i32, "
-        "row = 0 : i32, row_num = 1 : i32}"
-    )
+    # dma_to_npu.mlir CHECK: a wait on S2MM 0 of column 0 and on MM2S 1 of column 1
+    for op, after in (
+        (ir.Sync(column=0, row=0, direction=0, channel=0), "(0, 0, 0, 0, 1, 1)"),
+        (ir.Sync(column=1, row=0, direction=1, channel=1), "(1, 0, 1, 1, 1, 1)"),
+    ):
+        checks = check_lines("dma_to_npu.mlir", after=after)[:7]
+        printed = print_op(op).split("\n")
+        assert [c.split(" = ", 1)[1] for c in checks[:6]] == [p.split(" = ", 1)[1] for p in printed[:6]]
+        assert canon(printed)[6] == canon(checks)[6] + " : i32, i32, i32, i32, i32, i32"
 
 
 def test_load_pdi():
@@ -107,8 +120,8 @@ def test_view_configure_run():
     )
     text = print_device(ir.Device("npu2_1col", "main", [seq]))
     assert text.split("\n") == [
-        "aie.device(npu2_1col) @main {",
-        "  aie.runtime_sequence @sequence(%out: memref<24xi32>) {",
+        "aie.device(npu2_1col) {",  # aie-opt elides the default symbols @main and @sequence
+        "  aie.runtime_sequence(%out: memref<24xi32>) {",
         "    aiex.configure @dev_b {",
         "      %a1_subview = memref.subview %out[4] [4] [1] : memref<24xi32> to memref<4xi32, strided<[1], offset: 4>>",
         "      %a1 = memref.reinterpret_cast %a1_subview to offset: [0], sizes: [4], strides: [1] : "
@@ -143,9 +156,9 @@ def test_blockwrite_global_and_get_global():
         "  %t00 = aie.tile(0, 0)",
         '  memref.global "private" constant @blockwrite_data_0 : memref<8xi32> = '
         "dense<[2048, 0, 0, 33554432, -2113929153, 2047, 0, 33554432]>",
-        "  aie.runtime_sequence @sequence() {",
-        "    %bw0 = memref.get_global @blockwrite_data_0 : memref<8xi32>",
-        "    aiex.npu.blockwrite(%bw0) {address = 118784 : ui32} : memref<8xi32>",
+        "  aie.runtime_sequence() {",
+        "    %bw = memref.get_global @blockwrite_data_0 : memref<8xi32>",
+        "    aiex.npu.blockwrite(%bw) {address = 118784 : ui32} : memref<8xi32>",
         "  }",
         "}",
     ]
@@ -164,10 +177,10 @@ def test_blockwrite_symbols_deterministic_and_shared():
     assert "@blockwrite_data_2 : memref<4xi32> = dense<5>" in text
     assert text.count("memref.global") == 3
     assert (
-        "aiex.npu.blockwrite(%bw1) {address = 4 : ui32, column = 0 : i32, row = 1 : i32} : memref<4xi32>"
+        "aiex.npu.blockwrite(%bw_0) {address = 4 : ui32, column = 0 : i32, row = 1 : i32} : memref<4xi32>"
         in text
     )
-    assert "%bw2 = memref.get_global @blockwrite_data_1" in text
+    assert "%bw_1 = memref.get_global @blockwrite_data_1" in text
 
 
 def test_device_level_ops():
@@ -175,17 +188,23 @@ def test_device_level_ops():
     dev = ir.Device(
         "npu2",
         "op0_GEMM",
-        [ir.Tile("tile_0_2", 0, 2), flow, ir.ShimDmaAllocation("in0", "MM2S", 0, 0)],
+        [
+            ir.Tile("tile_0_0", 0, 0),
+            ir.Tile("tile_0_2", 0, 2),
+            flow,
+            ir.ShimDmaAllocation("in0", "MM2S", 0, 0),
+        ],
     )
     assert print_device(dev).split("\n") == [
         "aie.device(npu2) @op0_GEMM {",
+        "  %tile_0_0 = aie.tile(0, 0)",
         "  %tile_0_2 = aie.tile(0, 2)",
         "  aie.packet_flow(1) {",
         "    aie.packet_source<%tile_0_2, Trace : 0>",
         "    aie.packet_dest<%tile_0_0, DMA : 1>",
         "  } {keep_pkt_header = true}",
-        # test/Targets/AIEGenerateJSON/shim_alloc.mlir: (direction, channel, column)
-        "  aie.shim_dma_allocation @in0(MM2S, 0, 0)",
+        # dma_operand_widths.mlir: the tile operand, then direction and channel
+        "  aie.shim_dma_allocation @in0(%tile_0_0, MM2S, 0)",
         "}",
     ]
 
@@ -200,4 +219,4 @@ def test_module_wrapper_and_ranges():
     with pytest.raises(IronError, match="out of range"):
         print_op(ir.Write32(1 << 32, 0))
     with pytest.raises(IronError, match="out of range"):
-        print_op(ir.Write32(0, -1))
+        print_op(ir.Write32(0, -(1 << 31) - 1))
