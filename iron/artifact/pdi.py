@@ -14,6 +14,7 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from iron.design import Design, operator_params
+from iron.lower.objectfifo import shim_allocations
 from iron.mlir import ir
 
 
@@ -64,7 +65,7 @@ def payload_for(symbol: str, design: Design | None, op) -> DevicePayload:
         params=operator_params(op),
         arg_types=[[list(a.type.shape), a.type.dtype] for a in design.runtime_sequence.args],
         streams=[[s.arg, s.symbol] for s in design.streams],
-        allocations=[[a.symbol, a.direction, a.channel, a.column] for a in device.allocations],
+        allocations=[[s, a.direction, a.channel, a.column] for s, a in shim_allocations(device).items()],
         packet_flows=[
             {"id": f.id, "source": end(f.source), "dest": end(f.dest)} for f in device.packet_flows
         ],

@@ -42,22 +42,18 @@ def lower_memcpy(op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resol
     bd = ir.WriteBd({"bd_id": op.id, "buffer_length": nbytes // 4, "column": col, "row": 0, "valid_bd": 1})
     word1 = registers.tile_address(col, 0, shim_dma.bd_address(op.id) + 4)
     direction = alloc.direction.lower()
+    # As AIEDmaToNpu.cpp: S2MM pushes always issue a token; a token-issuing push first
+    # names the shim's controller id (aiecc gives every shim tile one) in the channel Ctrl.
+    token = op.issue_token or direction == "s2mm"
+    ops = [bd, ir.AddressPatch(word1, index, base + offset)]
+    if token:
+        ctrl = shim_dma.channel_ctrl(direction, alloc.channel)
+        value = shim_dma.SHIM_CONTROLLER_ID << shim_dma.CTRL_CONTROLLER_ID_SHIFT
+        ops.append(ir.MaskWrite32(ctrl, value, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=0))
     queue = shim_dma.task_queue(direction, alloc.channel)
-    push = shim_dma.pack_task_queue(op.id, repeat=repeat - 1, issue_token=op.issue_token)
-    return [bd, ir.AddressPatch(word1, index, base + offset), ir.Write32(queue, push, column=col, row=0)]
+    push = shim_dma.pack_task_queue(op.id, repeat=repeat - 1, issue_token=token)
+    return ops + [ir.Write32(queue, push, column=col, row=0)]
 
 
 def lower_wait(op: ir.DmaWait, alloc: ir.ShimDmaAllocation) -> ir.Sync:
-    direction = 0 if alloc.direction == "S2MM" else 1
-    return ir.Sync(alloc.column, 0, direction, alloc.channel, 1, 1)
-
-
-def allocations(device: ir.Device) -> dict[str, ir.ShimDmaAllocation]:
-    return {a.symbol: a for a in device.allocations}
-
-
-def allocation(device: ir.Device, symbol: str) -> ir.ShimDmaAllocation:
-    try:
-        return allocations(device)[symbol]
-    except KeyError:
-        raise IronError(f"device @{device.symbol}: no aie.shim_dma_allocation @{symbol}") from None
+    return ir.Sync(alloc.column, 0, shim_dma.SYNC_DIRECTION[alloc.direction.lower()], alloc.channel, 1, 1)

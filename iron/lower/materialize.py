@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.fuse import FusedModule, Kernel
-from iron.lower import dma
+from iron.lower import dma, objectfifo
 from iron.mlir import ir
 
 _PASSTHROUGH = (ir.Write32, ir.MaskWrite32, ir.BlockWrite, ir.WriteBd, ir.Sync, ir.LoadPdi)
@@ -107,7 +107,10 @@ def _run(module, device: ir.Device, run: ir.Run, env, translate: bool) -> list:
 def _inline(module, device: ir.Device, callee: ir.RuntimeSequence, binding, translate: bool) -> list:
     out: list = []
     resolve = lambda name: _as_tuple(_lookup(binding, name))  # noqa: E731
+    allocations = None  # derived once per inlined sequence, when it moves data
     for op in callee.body:
+        if allocations is None and isinstance(op, (ir.DmaMemcpyNd, ir.DmaWait)):
+            allocations = objectfifo.shim_allocations(device)
         if isinstance(op, ir.AddressPatch):
             if not 0 <= op.arg_idx < len(callee.args):
                 raise IronError(
@@ -119,9 +122,9 @@ def _inline(module, device: ir.Device, callee: ir.RuntimeSequence, binding, tran
                 op = ir.AddressPatch(op.addr, b.index, op.arg_plus + b.offset)
             out.append(copy.deepcopy(op))
         elif isinstance(op, ir.DmaMemcpyNd):
-            out += dma.lower_memcpy(op, dma.allocation(device, op.metadata), resolve)
+            out += dma.lower_memcpy(op, _allocation(device, allocations, op.metadata), resolve)
         elif isinstance(op, ir.DmaWait):
-            out.append(dma.lower_wait(op, dma.allocation(device, op.symbol)))
+            out.append(dma.lower_wait(op, _allocation(device, allocations, op.symbol)))
         elif isinstance(op, ir.Configure):
             out += _flatten(module, [op], binding, translate)
         elif isinstance(op, _PASSTHROUGH):
@@ -132,6 +135,15 @@ def _inline(module, device: ir.Device, callee: ir.RuntimeSequence, binding, tran
                 f"@{device.symbol}::@{callee.name}: iron's built-in lowering cannot lower `{text}`"
             )
     return out
+
+
+def _allocation(device: ir.Device, allocations: dict, symbol: str) -> ir.ShimDmaAllocation:
+    try:
+        return allocations[symbol]
+    except KeyError:
+        raise IronError(
+            f"device @{device.symbol}: no object FIFO or aie.shim_dma_allocation @{symbol} with a shim end"
+        ) from None
 
 
 def _lookup(env, name: str) -> _Binding:

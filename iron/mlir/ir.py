@@ -98,6 +98,23 @@ class ShimDmaAllocation:
 
 
 @dataclass
+class ObjectFifo:
+    """``aie.objectfifo @name(%producer, {%consumer, ...}, depth : i32) : !aie.objectfifo<type>``.
+
+    iron reads the endpoints of every object FIFO (the shim allocations mlir-aie's
+    lowering creates follow from them, :mod:`iron.lower.objectfifo`); a FIFO read from
+    a foreign file keeps its ``text`` verbatim (dimensions, attributes ...).
+    """
+
+    name: str
+    producer: str  # SSA name of the producer tile
+    consumers: tuple[str, ...]
+    depth: int = 2
+    type: str = ""  # the element type, e.g. ``memref<1024xbf16>``
+    text: str | None = None  # verbatim op text of a foreign FIFO (printed as is)
+
+
+@dataclass
 class MemrefGlobal:
     """``memref.global "private" constant @sym : memref<8xi32> = dense<[...]>`` (blockwrite data)."""
 

@@ -173,6 +173,16 @@ class _Printer:
             self.line(depth, _shim_alloc_text(op, self.device_now))
         elif isinstance(op, ir.MemrefGlobal):
             self.line(depth, _global_text(op.symbol, op.values))
+        elif isinstance(op, ir.ObjectFifo):
+            if op.text is not None:
+                self.opaque(depth, ir.Opaque(op.text))
+            else:
+                consumers = ", ".join(f"%{c}" for c in op.consumers)
+                self.line(
+                    depth,
+                    f"aie.objectfifo @{op.name}(%{op.producer}, {{{consumers}}}, {op.depth} : i32) "
+                    f": !aie.objectfifo<{op.type}>",
+                )
         elif isinstance(op, ir.RuntimeSequence):
             self.sequence(op, depth, bw_symbols)
         elif isinstance(op, ir.Opaque):

@@ -60,6 +60,11 @@ _RE_SHIM_ALLOC_NEW = re.compile(
     rf"^aie\.shim_dma_allocation\s+@({_NAME})\s*\(\s*%({_NAME})\s*,\s*(MM2S|S2MM)\s*,\s*(\d+)\s*"
     r"(?:,\s*(<[^<>]*>)\s*)?\)\s*(\{.*\})?$"
 )
+_RE_OBJECTFIFO = re.compile(
+    rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b[^{{]*\{{([^}}]*)\}}\s*,\s*(\d+)\s*:\s*i32\s*\)\s*"
+    r":\s*!aie\.objectfifo<(.*)>$",
+    re.S,
+)
 _RE_GLOBAL = re.compile(
     rf'^memref\.global\s+"private"\s+constant\s+@({_NAME})\s*:\s*memref<(\d+)xi32>\s*=\s*dense<(.*)>$', re.S
 )
@@ -480,6 +485,8 @@ class _Reader:
                 packet = " ".join(m.group(5).split()) if m.group(5) else None
                 return ir.ShimDmaAllocation(m.group(1), m.group(3), int(m.group(4)), col, packet, m.group(6))
             return None
+        if code.startswith("aie.objectfifo ") or code.startswith("aie.objectfifo@"):
+            return self.objectfifo(code)
         if code.startswith("memref.global"):
             m = _RE_GLOBAL.match(code)
             if not m:
@@ -502,6 +509,20 @@ class _Reader:
             self.dev.globals[glob.symbol] = glob
             return glob
         return None
+
+    def objectfifo(self, code: str):
+        m = _RE_OBJECTFIFO.match(code)
+        if not m:
+            return None  # depth arrays and other forms stay opaque
+        consumers = tuple(c.strip()[1:] for c in m.group(3).split(","))
+        if not all(c and c in self.dev.tiles for c in consumers) or m.group(2) not in self.dev.tiles:
+            return None
+        simple = (
+            f"aie.objectfifo @{m.group(1)}(%{m.group(2)}, {{{', '.join('%' + c for c in consumers)}}}, "
+            f"{m.group(4)} : i32) : !aie.objectfifo<{m.group(5)}>"
+        )
+        text = None if code == simple else code
+        return ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(4)), m.group(5), text)
 
     def runtime_op(self, code: str, text: str):
         if code[0] == "%":

@@ -16,9 +16,10 @@ Shim channels: inputs use MM2S 0, 1 of their column, outputs S2MM 0. S2MM
 channel 1 of the first column and shim BD 15 are reserved for the trace drain
 (trace codegen adds them), so operators never use S2MM 1 or BD 15.
 
-Each shim stream has its own ``aie.shim_dma_allocation``, named
-``<fifo>_shim_alloc``: the name mlir-aie's objectFIFO lowering looks up (and
-reuses instead of creating) for a shim endpoint of object FIFO ``<fifo>``.
+Shim transfers name their object FIFO (``metadata = @<fifo>``) and the design
+declares no ``aie.shim_dma_allocation``: mlir-aie's object-FIFO lowering creates
+``@<fifo>_shim_alloc`` itself (a hand-made one is a duplicate symbol), and iron's
+built-in lowering derives the same channels (:mod:`iron.lower.objectfifo`).
 """
 
 from __future__ import annotations
@@ -123,20 +124,12 @@ def build_design(flow: Dataflow, target) -> Design:
     ]
     body += shims + mems + computes
 
-    streams: list[Stream] = []
-    allocs: dict[tuple[int, str], str] = {}  # (column, port name) -> allocation symbol
-    for c in cols:
-        for i, p in enumerate(ins):
-            allocs[c, p.name] = sym = f"{_fifo(p, c)}_shim_alloc"
-            body.append(ir.ShimDmaAllocation(sym, "MM2S", i, c))
-        for i, p in enumerate(outs):
-            allocs[c, p.name] = sym = f"{_fifo(p, c)}_shim_alloc"
-            body.append(ir.ShimDmaAllocation(sym, "S2MM", i, c))
-    for p in flow.ports:
-        streams += [Stream(p.arg, allocs[c, p.name]) for c in cols]
+    # Shim transfers name the shim <-> memtile FIFO of their column and port.
+    allocs = {(c, p.name): _fifo(p, c) for c in cols for p in flow.ports}
+    streams = [Stream(p.arg, allocs[c, p.name]) for p in flow.ports for c in cols]
 
     for c in cols:
-        body.append(ir.Opaque(_fifos(flow, ins, outs, c)))
+        body += _fifos(flow, ins, outs, c)
     for c in cols:
         for k in cores:
             body.append(ir.Opaque(_core(flow, c, k)))
@@ -223,35 +216,36 @@ def _func_decls(flow: Dataflow) -> list[str]:
     return out
 
 
-def _fifos(flow: Dataflow, ins: list[Port], outs: list[Port], c: int) -> str:
-    shim, mem = f"%tile_{c}_{SHIM_ROW}", f"%tile_{c}_{MEMTILE_ROW}"
-    cores = [f"%tile_{c}_{FIRST_COMPUTE_ROW + k}" for k in range(flow.cores)]
+def _fifos(flow: Dataflow, ins: list[Port], outs: list[Port], c: int) -> list:
+    """Column ``c``'s object FIFOs and their links, in the order the lowering visits them."""
+    shim, mem = f"tile_{c}_{SHIM_ROW}", f"tile_{c}_{MEMTILE_ROW}"
+    cores = [f"tile_{c}_{FIRST_COMPUTE_ROW + k}" for k in range(flow.cores)]
     dt = lambda p: flow.specs[p.arg].dtype  # noqa: E731
-    lines = []
+    lines: list = []
 
     def fifo(name, src, dsts, depth, typ):
-        lines.append(
-            f"aie.objectfifo @{name}({src}, {{{', '.join(dsts)}}}, {depth} : i32) : !aie.objectfifo<{typ}>"
-        )
+        lines.append(ir.ObjectFifo(name, src, tuple(dsts), depth, typ))
 
     for p in ins:
         if p.broadcast:
             fifo(_fifo(p, c), shim, [mem], BROADCAST_DEPTH, _port_type(flow, p))
             fifo(_core_fifo(p, c, 0), mem, cores, BROADCAST_DEPTH, _port_type(flow, p))
-            lines.append(f"aie.objectfifo.link [@{_fifo(p, c)}] -> [@{_core_fifo(p, c, 0)}]([] [])")
+            lines.append(
+                ir.Opaque(f"aie.objectfifo.link [@{_fifo(p, c)}] -> [@{_core_fifo(p, c, 0)}]([] [])")
+            )
             continue
         fifo(_fifo(p, c), shim, [mem], SPLIT_DEPTH, memref((flow.cores * _numel(p.shape),), dt(p)))
         for k, core in enumerate(cores):
             fifo(_core_fifo(p, c, k), mem, [core], SPLIT_DEPTH, _port_type(flow, p))
         dsts = ", ".join(f"@{_core_fifo(p, c, k)}" for k in range(flow.cores))
-        lines.append(f"aie.objectfifo.link [@{_fifo(p, c)}] -> [{dsts}]([] {_offsets(flow, p)})")
+        lines.append(ir.Opaque(f"aie.objectfifo.link [@{_fifo(p, c)}] -> [{dsts}]([] {_offsets(flow, p)})"))
     for p in outs:
         for k, core in enumerate(cores):
             fifo(_core_fifo(p, c, k), core, [mem], SPLIT_DEPTH, _port_type(flow, p))
         fifo(_fifo(p, c), mem, [shim], SPLIT_DEPTH, memref((flow.cores * _numel(p.shape),), dt(p)))
         srcs = ", ".join(f"@{_core_fifo(p, c, k)}" for k in range(flow.cores))
-        lines.append(f"aie.objectfifo.link [{srcs}] -> [@{_fifo(p, c)}]({_offsets(flow, p)} [])")
-    return "\n".join(lines)
+        lines.append(ir.Opaque(f"aie.objectfifo.link [{srcs}] -> [@{_fifo(p, c)}]({_offsets(flow, p)} [])"))
+    return lines
 
 
 def _offsets(flow: Dataflow, p: Port) -> str:
@@ -285,13 +279,10 @@ def _core(flow: Dataflow, c: int, k: int) -> str:
                 body.append(f"{name} = arith.constant {_format_scalar(o)} : {o.type}")
 
     def acquire(p: Port, indent: str) -> list[str]:
+        # today's acquire returns the buffers themselves (mlir-aie PR #3553; aie_test1.mlir)
         mode = "Consume" if flow.specs[p.arg].direction == "in" else "Produce"
         typ = _port_type(flow, p)
-        sub = f"!aie.objectfifosubview<{typ}>"
-        return [
-            f"{indent}%view_{p.name} = aie.objectfifo.acquire @{_core_fifo(p, c, k)}({mode}, 1) : {sub}",
-            f"{indent}%buf_{p.name} = aie.objectfifo.subview.access %view_{p.name}[0] : {sub} -> {typ}",
-        ]
+        return [f"{indent}%buf_{p.name} = aie.objectfifo.acquire @{_core_fifo(p, c, k)}({mode}, 1) : {typ}"]
 
     def release(p: Port, indent: str) -> str:
         mode = "Consume" if flow.specs[p.arg].direction == "in" else "Produce"

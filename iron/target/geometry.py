@@ -43,7 +43,6 @@ class Target:
     shim_bds: int = 16
     tile_bds: int = 16
     memtile_bds: int = 48
-    shim_dma_channels: int = 2  # per direction
 
     def device_name(self, columns: int) -> str:
         """mlir-aie ``aie.device`` name for a design using ``columns`` columns."""

@@ -189,6 +189,17 @@ CTRL_PAUSE_STREAM_BIT = 2
 CTRL_ENABLE_OUT_OF_ORDER_BIT = 3
 CTRL_CONTROLLER_ID_SHIFT = 8
 CTRL_CONTROLLER_ID_MASK = 0xFF << CTRL_CONTROLLER_ID_SHIFT
+#: The mask today's aiecc writes a controller id with, before a token-issuing push
+#: (AIEDmaToNpu.cpp ``PushQueuetoWrite32Pattern``) and in the trace drain (the 2026
+#: aiecc output in ``shared/external/xdna-emu-vecscalar-hw/input_with_addresses.mlir``:
+#: ``mask = 7936``); older ``-aie-insert-trace-flows`` tests wrote the whole 8-bit field.
+AIECC_CONTROLLER_ID_MASK = 0x1F << CTRL_CONTROLLER_ID_SHIFT
+#: Controller id aiecc's pipeline gives a shim tile (``controller_id =
+#: #aie.packet_info<pkt_type = 0, pkt_id = 15>`` in its input_with_addresses.mlir).
+SHIM_CONTROLLER_ID = 15
+#: ``aiex.npu.sync`` direction operand per channel direction (0 S2MM, 1 MM2S;
+#: test/Conversion/DmaToNpu/dma_to_npu.mlir).
+SYNC_DIRECTION = {"s2mm": 0, "mm2s": 1}
 CTRL_FOT_MODE_SHIFT = 16
 CTRL_FOT_MODE_MASK = 0x3 << CTRL_FOT_MODE_SHIFT
 

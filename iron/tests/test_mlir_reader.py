@@ -58,7 +58,13 @@ def test_golden_structure(golden):
     assert sum(bd.fields.values()) == 15 + 8192 + 1 + 1 + 64 + 1  # every other field is 0
     assert [op for op in seq.body if isinstance(op, ir.AddressPatch)] == [ir.AddressPatch(119268, 4, 0)]
     opaque_dev = [op.text.split("\n")[0] for op in dev.body if isinstance(op, ir.Opaque)]
-    assert [t.split()[0] for t in opaque_dev] == ["aie.objectfifo"] * 3 + ["func.func", "%core_0_2"]
+    assert [t.split()[0] for t in opaque_dev] == ["func.func", "%core_0_2"]
+    fifos = [(f.name, f.producer, f.consumers) for f in dev.body if isinstance(f, ir.ObjectFifo)]
+    assert fifos == [
+        ("infactor", "shim_noc_tile_0_0", ("tile_0_2",)),
+        ("in", "shim_noc_tile_0_0", ("tile_0_2",)),
+        ("out", "tile_0_2", ("shim_noc_tile_0_0",)),
+    ]
     core = next(op for op in dev.body if isinstance(op, ir.Opaque) and op.text.startswith("%core"))
     assert core.text.endswith('} {link_with = "scale.o"}') and core.text.count("\n") == 23
     opaque_seq = [op.text for op in seq.body if isinstance(op, ir.Opaque)]

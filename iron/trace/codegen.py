@@ -33,7 +33,6 @@ STOP_BROADCAST = 14
 TRACE_BD = 15  # shim BD used by the drain (BDs 0..14 are left to data DMAs)
 TRACE_CHANNEL = 1  # shim S2MM channel the trace packets drain through
 TRACE_BURST = 64  # bytes
-TRACE_CONTROLLER_ID = 15
 MAX_PACKET_ID = 31
 
 # Trace port of each unit kind on its tile's stream switch (mlir-aie: Trace : 1 is
@@ -83,7 +82,7 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     sequence = device.sequence(design.sequence)
     trace_arg = len(sequence.args)
     sequence.args.append(ir.Argument(_fresh_arg_name(sequence), ir.MemRefType((options.size,), "i8")))
-    start = _unit_program(units) + _drain_program(shim.col, trace_arg, options.size, units[0].packet_id)
+    start = _unit_program(units) + _drain_program(shim.col, trace_arg, options.size)
     start += _shim_broadcast(shim.col, START_BROADCAST, events.user_event("shim", 1), timer=True)
     stop = _shim_broadcast(shim.col, STOP_BROADCAST, events.user_event("shim", 0), timer=False)
     sequence.body[:0] = start
@@ -176,9 +175,11 @@ def _unit_program(units: list[TraceUnit]) -> list:
                 u.column, u.row, regs.trace_control1, registers.trace_control1(u.packet_type, u.packet_id)
             ),
             _write(u.column, u.row, regs.trace_event0, ev0),
-            _write(u.column, u.row, regs.trace_event1, ev1),
         ]
-        if regs.port_select0 is not None and u.kind in _PORT_MAP:
+        # As aiecc: slots 4-7 and the port selection are written only when something uses them.
+        if any(u.event_ids[4:]):
+            ops.append(_write(u.column, u.row, regs.trace_event1, ev1))
+        if regs.port_select0 is not None and u.kind in _PORT_MAP and _ports(u):
             sel0, sel1 = registers.port_selection(_ports(u))
             ops += [
                 _write(u.column, u.row, regs.port_select0, sel0),
@@ -201,11 +202,12 @@ def _ports(unit: TraceUnit) -> list[tuple[int, bool]]:
     return [_PORT_MAP[unit.kind][n] if n in used else (0, False) for n in range(top + 1)]
 
 
-def _drain_program(col: int, trace_arg: int, size: int, packet_id: int) -> list:
+def _drain_program(col: int, trace_arg: int, size: int) -> list:
     """Shim S2MM channel 1 writes the packets into the trace argument through BD 15.
 
-    The BD carries the first unit's packet id, as mlir-aie's trace setup (and the
-    hardware capture in shared/golden) does.
+    Field for field what today's aiecc emits (``shared/external/xdna-emu-vecscalar-hw/
+    input_with_addresses.mlir``): no packet id in the BD (an S2MM BD does not filter on
+    it), the shim's controller id in the channel Ctrl, and a push that issues a token.
     """
     bd = ir.WriteBd(
         {
@@ -214,23 +216,18 @@ def _drain_program(col: int, trace_arg: int, size: int, packet_id: int) -> list:
             "burst_length": TRACE_BURST,
             "column": col,
             "enable_packet": 1,
-            "packet_id": packet_id,
             "row": 0,
             "valid_bd": 1,
         }
     )
     ctrl = shim_dma.channel_ctrl("s2mm", TRACE_CHANNEL)
+    controller = shim_dma.SHIM_CONTROLLER_ID << shim_dma.CTRL_CONTROLLER_ID_SHIFT
+    push = shim_dma.pack_task_queue(TRACE_BD, issue_token=True)
     return [
         bd,
         ir.AddressPatch(registers.tile_address(col, 0, shim_dma.bd_address(TRACE_BD) + 4), trace_arg, 0),
-        ir.MaskWrite32(
-            ctrl,
-            TRACE_CONTROLLER_ID << shim_dma.CTRL_CONTROLLER_ID_SHIFT,
-            shim_dma.CTRL_CONTROLLER_ID_MASK,
-            column=col,
-            row=0,
-        ),
-        _write(col, 0, shim_dma.task_queue("s2mm", TRACE_CHANNEL), shim_dma.pack_task_queue(TRACE_BD)),
+        ir.MaskWrite32(ctrl, controller, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=0),
+        _write(col, 0, shim_dma.task_queue("s2mm", TRACE_CHANNEL), push),
     ]
 
 
