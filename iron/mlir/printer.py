@@ -112,12 +112,12 @@ class _Printer:
         self.taken: set[str] = set()  # SSA names in use in the current sequence
         self.clashes = 0
 
-    def const(self, depth: int, value: int, what: str) -> str:
-        """Print ``%cV_i32 = arith.constant V : i32`` and return its SSA name
+    def const(self, depth: int, value: int, what: str, typ: str = "i32") -> str:
+        """Print ``%cV_i32 = arith.constant V : i32`` (or i64) and return its SSA name
         (uniqued with ``_0``, ``_1`` ... as MLIR does)."""
-        v = _signed32(value, what)
-        name = self.fresh(f"c{v}_i32")
-        self.line(depth, f"%{name} = arith.constant {v} : i32")
+        v = _signed32(value, what) if typ == "i32" else _check(value, what, _I64)
+        name = self.fresh(f"c{v}_{typ}")
+        self.line(depth, f"%{name} = arith.constant {v} : {typ}")
         return name
 
     def fresh(self, stem: str) -> str:
@@ -224,11 +224,12 @@ class _Printer:
             items = [(k, op.fields[k], "i32") for k in ir.WRITEBD_FIELDS]
             self.line(depth, "aiex.npu.writebd " + _attrs("aiex.npu.writebd", items))
         elif t is ir.AddressPatch:
-            off = self.const(depth, op.arg_plus, "aiex.npu.address_patch.arg_plus")
+            # the offset is i32 unless it needs 64 bits (AIEX.td: I32 or I64)
+            typ = "i32" if _I32[0] <= op.arg_plus < _I32[1] else "i64"
+            off = self.const(depth, op.arg_plus, "aiex.npu.address_patch.arg_plus", typ)
             items = [("addr", op.addr, "ui32"), ("arg_idx", op.arg_idx, "i32")]
-            self.line(
-                depth, f"aiex.npu.address_patch(%{off} : i32) " + _attrs("aiex.npu.address_patch", items)
-            )
+            attrs = _attrs("aiex.npu.address_patch", items)
+            self.line(depth, f"aiex.npu.address_patch(%{off} : {typ}) {attrs}")
         elif t is ir.Sync:
             fields = ("column", "row", "direction", "channel", "column_num", "row_num")
             self.ssa_op(depth, "aiex.npu.sync", [(f, getattr(op, f)) for f in fields], [])

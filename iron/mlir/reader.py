@@ -477,7 +477,8 @@ class _Reader:
             )
         if code.startswith("aie.shim_dma_allocation"):
             m = _RE_SHIM_ALLOC_OLD.match(code)
-            if m:
+            if m and any(t.row == 0 and t.col == int(m.group(4)) for t in self.dev.tiles.values()):
+                # the pre-2026 form prints in today's form only after its shim tile is declared
                 return ir.ShimDmaAllocation(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
             m = _RE_SHIM_ALLOC_NEW.match(code)
             if m and m.group(2) in self.dev.tiles:
