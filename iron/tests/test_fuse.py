@@ -166,7 +166,10 @@ def test_fused_module_structure_reads_back():
     body = module.device("main").sequence().body
     configured = [op.device for op in body]
     # ReLU twice in a row: a reconfiguration in between so the second call drains into its own slice.
+    # Add last and first: the next dispatch on the same context starts where this one ended, with
+    # op0 loaded, so the first call gets one too.
     assert configured == [
+        RESET_DEVICE,
         "op0_ElementwiseAdd",
         "op1_ElementwiseMul",
         "op2_ReLU",
@@ -245,6 +248,7 @@ def test_separate_dispatch_one_kernel_per_call_site():
     assert fm.dispatch == "separate"
     names = [k.name for k in fm.schedule]
     assert names == [
+        f"{RESET_DEVICE}:sequence",
         "op0_ElementwiseAdd:sequence",
         "op1_ElementwiseMul:sequence",
         "op2_ReLU:sequence",

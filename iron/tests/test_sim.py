@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from iron.artifact.build import build
+from iron.fuse import RESET_DEVICE
 from iron.lower import txn
 from iron.operators import ElementwiseAdd
 from iron.runtime.sim import HostMemory, SimDevice, SimError
@@ -37,9 +38,14 @@ def art(cache):
     )
 
 
-def ops_of(art):
+def ops_of(art, *, with_reset=False):
+    """The kernel's ops; without the leading reset-device load unless asked for (most tests
+    here edit the design's own program and rerun it on one device on purpose)."""
     header, ops = txn.decode(art.kernels[art.schedule[0].kernel].control)
-    return header, list(ops)
+    ops = list(ops)
+    if not with_reset and ops and ops[0] == txn.LoadPdi(art.pdi_ids[RESET_DEVICE]):
+        ops = ops[1:]
+    return header, ops
 
 
 def run_ops(art, ops, header=None, *, device=None, memory=None, bind=None):

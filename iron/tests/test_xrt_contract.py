@@ -203,7 +203,8 @@ def test_xclbin_call_sequence_and_sub_buffers(cache, fake, tmp_path):
 
 def test_xclbin_reset_kernel_between_calls_of_one_design(cache, fake, tmp_path):
     """Contract test: separate dispatch of one design called twice in a row (traced): the
-    xclbin's iron_reset kernel runs in between with no data arguments, the design's kernel is
+    xclbin's iron_reset kernel runs before each call (the one before the first because the
+    previous run ended on the same design) with no data arguments, the design's kernel is
     looked up once and both its calls use its one instruction BO, with trace sub-buffers at
     slice offsets 0 and SIZE."""
     seq = Sequence("chain", [(ADD, "x", "y", "z"), (ADD, "z", "y", "w")], ["x", "y"], ["w"])
@@ -211,7 +212,7 @@ def test_xclbin_reset_kernel_between_calls_of_one_design(cache, fake, tmp_path):
         build(seq, trace=True, trace_size=SIZE, ntiles=1, target="npu1", cache_dir=cache), tmp_path
     )
     names = xclbin_names(art)
-    assert names == ["op0_ElementwiseAdd", "iron_reset"]
+    assert names == ["iron_reset", "op0_ElementwiseAdd"]
     m = fake("2.16", xclbin_kernels=names)
     runner.Runner(art, xrt.XrtBackend(art), "xrt")(*ADD.example_inputs(0))
     calls = m.calls
@@ -219,9 +220,10 @@ def test_xclbin_reset_kernel_between_calls_of_one_design(cache, fake, tmp_path):
     instr, written, synced = instruction_bos(calls)
     assert len(instr) == 2 and written == synced == set(instr)
     invocations = [c for c in calls if c[0] == "call"]
-    assert [c[1] for c in invocations] == ["op0_ElementwiseAdd", "iron_reset", "op0_ElementwiseAdd"]
-    first, reset, second = (c[2] for c in invocations)
-    reset_k = art.kernels[art.schedule[1].kernel]
+    assert [c[1] for c in invocations] == ["iron_reset", "op0_ElementwiseAdd"] * 2
+    reset0, first, reset, second = (c[2] for c in invocations)
+    assert reset0 == reset
+    reset_k = art.kernels[art.schedule[0].kernel]
     assert reset[0] == xrt.TXN_OPCODE and reset[2] == len(reset_k.control) // 4 and len(reset) == 3
     assert first[1] == second[1] != reset[1] and {first[1], reset[1]} == set(instr)
     subs = {c[1]: c for c in calls if c[0] == "sub_bo"}
