@@ -98,7 +98,7 @@ def test_register_program_matches_mlir_aie_golden():
 def test_units_packet_ids_and_ntiles():
     op = ElementwiseAdd(size=N * 4, columns=2, cores_per_column=2)
     design = op.design("npu2")
-    opts = traced(events={"core": ["INSTR_EVENT_0"], "mem": ["DMA_S2MM_0_START_TASK"]}, ntiles=3)
+    opts = traced(events={"core": ["INSTR_EVENT_0"], "mem": ["DMA_S2MM_0_FINISHED_BD"]}, ntiles=3)
     td = instrument(design, opts, get_target("npu2"))
     kinds = [(u.kind, u.column, u.row) for u in td.units]
     assert kinds == [(k, c, r) for c, r in design.compute_tiles[:3] for k in ("core", "mem")]
