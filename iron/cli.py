@@ -28,7 +28,8 @@ def _events(args) -> int:
         table = events.event_table(kind)
         print(f"# {kind} (packet type {events.PACKET_TYPE[kind]}): {len(table)} events")
         for name, eid in sorted(table.items(), key=lambda kv: kv[1]):
-            print(f"{eid:4d}  {name}")
+            note = events.caveat(kind, name)
+            print(f"{eid:4d}  {name}" + (f"  # {note}" if note else ""))
     return 0
 
 

@@ -12,7 +12,13 @@ and forwarded to the call's ``aiex.run`` as a window at the position the callee
 expects. Consecutive traced calls of the same device get a reconfiguration in
 between (``aiex.configure @iron_reset {}``): the firmware skips reloading an
 already-loaded PDI, so without it the second call's trace task queues behind the
-first call's never-finished one and its events land in the first slice.
+first call's never-finished one and its events land in the first slice. The same
+holds across dispatches of one loaded artifact (a runner called in a loop): the
+last call site's device is still loaded, with its trace task still active, when
+the next dispatch starts, so the first call site counts the last one as its
+predecessor (:func:`_previous_dispatch_site`) and gets the same reconfiguration
+when they run the same traced device. Why a reconfiguration and not something
+cheaper: docs/ARCHITECTURE.md, "Running an artifact many times".
 """
 
 from __future__ import annotations
@@ -160,7 +166,8 @@ def fuse(
     """Build the fused module, kernel schedule and (when traced) the manifest.
 
     ``reset_between_same_device=False`` drops the reconfiguration between
-    consecutive traced calls of one device: only for negative-control tests.
+    consecutive traced calls of one device, within a dispatch and across
+    dispatches (last call site -> first): only for negative-control tests.
     """
     seq = as_sequence(sequence)
     target = get_target(target)
@@ -333,6 +340,18 @@ def _wrapper_args(buffers: dict[str, ir.MemRefType]) -> list[KernelArg]:
     return [KernelArg(name, t) for name, t in buffers.items()]
 
 
+def _previous_dispatch_site(sites: list[CallSite]) -> CallSite | None:
+    """The call site that ran just before this dispatch's first one on the same context.
+
+    That is the last call site of the previous dispatch of this same artifact: its
+    device stays loaded and its trace task stays active (a drain BD is never filled),
+    and a fresh context has nothing loaded, so pairing the first site with the last
+    is right for every run. Costs one reset PDI load per dispatch only when the
+    first and last sites run the same traced device.
+    """
+    return sites[-1] if sites else None
+
+
 def _needs_reset(prev: CallSite | None, site: CallSite, enabled: bool) -> bool:
     return enabled and prev is not None and prev.traced and site.traced and prev.device == site.device
 
@@ -341,7 +360,7 @@ def _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset) -> i
     """The wrapper device ``main`` with one configure/run per call site."""
     arg_name = {name: f"arg{i}" for i, name in enumerate(buffers)}
     body: list = []
-    prev = None
+    prev = _previous_dispatch_site(sites)
     for site, (_op, *names) in zip(sites, seq.steps):
         if _needs_reset(prev, site, reset):
             body.append(ir.Configure(RESET_DEVICE, []))
@@ -388,7 +407,7 @@ def _reset_device_with_sequence(device_name: str) -> ir.Device:
 
 def _separate_schedule(seq, sites, buffers, windows, span_of, designs, reset) -> list[Kernel]:
     schedule: list[Kernel] = []
-    prev = None
+    prev = _previous_dispatch_site(sites)
     for site, (_op, *names) in zip(sites, seq.steps):
         if _needs_reset(prev, site, reset):
             schedule.append(Kernel(f"{RESET_DEVICE}:{WRAPPER_SEQUENCE}", RESET_DEVICE, WRAPPER_SEQUENCE, []))

@@ -12,7 +12,7 @@ size                IRON_TRACE_SIZE      bytes of trace buffer per traced call s
 ntiles              IRON_TRACE_NTILES    compute tiles traced per design (default 1)
 events              IRON_TRACE_EVENTS    events per unit kind, e.g.
                                          ``INSTR_EVENT_0,LOCK_STALL`` (core) or
-                                         ``core=INSTR_EVENT_0;mem=DMA_S2MM_0_START_TASK``
+                                         ``core=INSTR_EVENT_0;mem=DMA_S2MM_0_FINISHED_BD``
 select              IRON_TRACE_OP        call sites to trace: comma-separated indices
                                          (``0,2``), ``op<N>`` or operator names
 out_dir             IRON_TRACE_DIR       where tests and the CLI write decoded traces

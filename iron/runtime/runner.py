@@ -16,6 +16,15 @@ intermediates and the trace buffer). Each kernel argument is bound to
 ``[offset, offset + size)`` of its buffer, so separate dispatch binds each
 call site's trace argument to its slice of the one host trace buffer and the
 capture has the same layout in both dispatch modes.
+
+A runner is one hardware context (sim models one too): device state persists
+from one call to the next, and the host buffers are allocated once and reused
+by every call, so the device never holds the address of a buffer the runner
+gave back. ``run.close()`` (or ``with artifact.load() as run:``) releases the
+context first and the buffers after it. Calling a runner in a loop is the
+intended use: each call's ``trace`` holds that call's events only (the
+artifact starts every traced dispatch whose first device may still be loaded
+with a reconfiguration, see :mod:`iron.fuse`).
 """
 
 from __future__ import annotations
@@ -100,7 +109,21 @@ class Runner:
         ``.to_perfetto(path)``, ``.plot(path)`` and ``.save(path)``."""
         return self.capture
 
+    def close(self) -> None:
+        """Release the device context, then the host buffers. The runner is unusable after."""
+        backend, self.backend = self.backend, None
+        if backend is not None:
+            backend.close()
+
+    def __enter__(self) -> "Runner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
     def __call__(self, *inputs, **named):
+        if self.backend is None:
+            raise RunError(f"{self.artifact.name}: this runner was closed; load the artifact again")
         arrays = self.check_inputs(inputs, named)
         outputs, trace = self.backend.run(arrays)
         art = self.artifact

@@ -25,6 +25,15 @@ each call site's trace slice that way) are sub-buffers
 ``pyxrt.bo(parent, size, offset)``. Inputs are synced TO_DEVICE before the
 first kernel; outputs and the trace buffer FROM_DEVICE after the last one.
 
+Buffer lifetime: BOs and sub-BOs are created at the first run and reused by
+every later run of the backend; each run rewrites inputs and zeroes the rest.
+A trace drain task never completes, so after a run the device still holds the
+trace BO's address in an active task (the next traced dispatch removes it with
+a reconfiguration, :mod:`iron.fuse`). Giving that BO back while the context
+lives would let the device write into freed memory; so :meth:`XrtBackend.close`
+drops the run handles, kernels and the hardware context first and the BOs
+after them, and no BO is ever freed between runs.
+
 Which XRT offers what (XRT release history of pyxrt.cpp):
 ``pyxrt.elf`` 2.19 (2025.1), ``pyxrt.ext`` / ``module`` 2.20 (2025.2),
 ``hw_context(device, elf)`` 2.23 (2026.1).
@@ -122,6 +131,9 @@ class XrtBackend:
         self.full_elf = artifact.backend == "aiecc-full-elf"
         self.kernels = {}
         self.instr = {}  # kernel name -> (instruction BO, word count)
+        self.bos: dict | None = None  # host buffer name -> BO, for the backend's life
+        self.sub_bos: dict = {}  # (buffer, offset, size) -> sub-BO, for the backend's life
+        self.context = None
         if self.full_elf:
             self._open_full_elf()
         else:
@@ -207,13 +219,20 @@ class XrtBackend:
         parent = bos[a.buffer]
         if a.offset == 0 and a.type.nbytes == self.artifact.buffers[a.buffer].nbytes:
             return parent
-        return self.px.bo(parent, a.type.nbytes, a.offset)
+        key = (a.buffer, a.offset, a.type.nbytes)
+        if key not in self.sub_bos:
+            self.sub_bos[key] = self.px.bo(parent, a.type.nbytes, a.offset)
+        return self.sub_bos[key]
 
     def run(self, inputs: dict[str, np.ndarray]):
         px, art = self.px, self.artifact
+        if self.context is None:
+            raise XrtError(f"{art.name}: the XRT backend was closed")
         to_dev = px.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE
         from_dev = px.xclBOSyncDirection.XCL_BO_SYNC_BO_FROM_DEVICE
-        bos = self._buffers()
+        if self.bos is None:
+            self.bos = self._buffers()
+        bos = self.bos
         for name, bo in bos.items():
             data = inputs[name].tobytes() if name in inputs else bytes(art.buffers[name].nbytes)
             bo.write(data, 0)  # zero outputs and the trace buffer: "empty" must mean empty
@@ -231,6 +250,7 @@ class XrtBackend:
                 instr_bo, n_words = self.instr[name]
                 run = self.kernels[name](TXN_OPCODE, instr_bo, n_words, *args)
                 state = run.wait()
+            del run  # the command is done; only the context and the BOs outlive it
             if not _completed(px, state):
                 raise XrtError(f"kernel {name!r} of {art.name} did not complete: {state}")
         outputs = {}
@@ -244,3 +264,15 @@ class XrtBackend:
                 np.asarray(bos[TRACE_BUFFER].read(art.buffers[TRACE_BUFFER].nbytes, 0)).view(np.uint8).copy()
             )
         return outputs, trace
+
+    def close(self) -> None:
+        """Release the hardware context (and the kernels on it), then the BOs.
+
+        Order matters: the device may still hold a BO's address in an active
+        task (a trace drain task never completes) until its context is gone.
+        """
+        self.kernels.clear()  # pyxrt kernels keep their context alive: drop them first
+        self.context = None
+        self.instr.clear()
+        self.sub_bos.clear()
+        self.bos = None

@@ -30,6 +30,8 @@ mirrors that exactly (see :data:`UNKNOWN_EVENT`).
 from __future__ import annotations
 
 import difflib
+import re
+import warnings
 from types import MappingProxyType
 from typing import Mapping
 
@@ -101,6 +103,9 @@ _CORE = (
     + _numbered(124, "USER_EVENT_{}", 4)
 )
 
+#: Lock-selection blocks per memory module / memtile (LOCK_SELn_*, LOCK_n_REL for n < 8).
+LOCK_SELECTION_BLOCKS = 8
+
 # "aie2" -> "memory" (122 entries; ids 13, 14, 85, 103-105 unused)
 _MEM = (
     _COMMON_HEAD
@@ -125,7 +130,7 @@ _MEM = (
             "LOCK_{}_REL",
             "LOCK_SEL{}_EQUAL_TO_VALUE",
         ),
-        8,
+        LOCK_SELECTION_BLOCKS,
     )
     + _run(76, "GROUP_MEMORY_CONFLICT")
     + _numbered(77, "CONFLICT_DM_BANK_{}", 8)
@@ -199,7 +204,7 @@ _MEMTILE = (
             "LOCK_SEL{}_REL",
             "LOCK_SEL{}_EQUAL_TO_VALUE",
         ),
-        8,
+        LOCK_SELECTION_BLOCKS,
     )
     + _run(78, "GROUP_STREAM_SWITCH")
     + _groups(79, _PORT, 8)
@@ -306,3 +311,53 @@ def user_event(kind: str, n: int) -> int:
     if not 0 <= n < count:
         raise IronError(f"{kind!r} module has USER_EVENT_0..{count - 1}; got {n}")
     return _BY_NAME["aie2", kind][f"USER_EVENT_{n}"]
+
+
+# ---- selections that read misleadingly on hardware ---------------------------
+# Facts: DESIGN.md 9.3 (FIM43-Redeye/xdna-emu hardware runs on Phoenix and their notes).
+# Every iron design is an object-FIFO design (iron/operators/_dataflow.py): the tiles'
+# BD rings are started by the PDI at load and loop forever.
+
+_OBJECT_FIFO_TASK = (
+    "does not fire inside the trace window on object-FIFO designs (every iron design): the "
+    "BD ring is queued once at load and never finishes; {bd} fires once per buffer"
+)
+_LOCK_SELECTION = (
+    "is raised by lock-selection block {n} (Locks_Event_Selection_{n}), not by lock {n}: every "
+    "block watches lock 0 after reset and iron programs no selection, so it shows lock 0's activity"
+)
+_SHIM_MM2S_LEVEL = (
+    "is an MM2S-direction level event in a shim slot, reported to wedge Phoenix's management "
+    "firmware after about 30 runs (xdna-emu hardware notes); prefer the S2MM or FINISHED_BD events"
+)
+
+
+def caveat(kind: str, name: str) -> str | None:
+    """Why selecting event ``name`` on a ``kind`` unit would mislead (None: it does not).
+
+    Memory-module and memtile DMA ``START_TASK``/``FINISHED_TASK`` never fire inside the
+    trace window of an object-FIFO design; ``LOCK_n_REL`` / ``LOCK_SELn_*`` watch lock 0
+    whatever ``n`` without a lock-selection program; MM2S-direction level events
+    (stalls, backpressure, starvation) in shim slots are reported to wedge Phoenix.
+    """
+    _check(kind, "aie2")
+    if kind in ("mem", "memtile"):
+        m = re.fullmatch(r"DMA_(S2MM|MM2S)_(SEL)?([01])_(START_TASK|FINISHED_TASK)", name)
+        if m:
+            return _OBJECT_FIFO_TASK.format(bd=f"DMA_{m[1]}_{m[2] or ''}{m[3]}_FINISHED_BD")
+        m = re.fullmatch(r"LOCK_SEL(\d)_\w+|LOCK_(\d)_REL", name)
+        if m:
+            return _LOCK_SELECTION.format(n=m[1] or m[2])
+    if kind == "shim" and re.fullmatch(
+        r"DMA_MM2S_[01]_(STALLED_LOCK|STREAM_BACKPRESSURE|MEMORY_STARVATION)", name
+    ):
+        return _SHIM_MM2S_LEVEL
+    return None
+
+
+def warn_misleading(kind: str, names, stacklevel: int = 2) -> None:
+    """A UserWarning naming each selected event whose :func:`caveat` applies."""
+    for name in names:
+        why = caveat(kind, name)
+        if why:
+            warnings.warn(f"trace event {name} on {kind} units {why}", UserWarning, stacklevel=stacklevel + 1)

@@ -203,6 +203,16 @@ SYNC_DIRECTION = {"s2mm": 0, "mm2s": 1}
 CTRL_FOT_MODE_SHIFT = 16
 CTRL_FOT_MODE_MASK = 0x3 << CTRL_FOT_MODE_SHIFT
 
+# Task queue depth: tasks a channel holds (the running one included), per aie-rt
+# ``XAIE_DMA_MAX_QUEUE_SIZE 4U`` (driver/src/dma/xaie_dma.c) and ``StartQSizeMax = 4U``
+# of ``AieMlShimDmaChProp`` (driver/src/global/xaie2ipugbl_reginit.c, commit
+# 0118cd870a985f29456f6f882b79c8b2536c520e). A push onto a full queue is dropped and
+# sets the sticky ``task_queue_overflow`` status bit. The same ChProp has a Reset
+# field of 0 and ``XAie_DmaChannelReset`` refuses SHIMNOC tiles ("Returns error for
+# SHIMNOC tiles"): a queued shim task cannot be dropped by a register write (pausing
+# keeps it), only by reconfiguration.
+TASK_QUEUE_DEPTH = 4
+
 # Task_Queue fields.
 TQ_START_BD_MASK = 0xF
 TQ_REPEAT_SHIFT = 16

@@ -6,6 +6,9 @@ real bytes (sub-buffers share their parent's), and ``module.on_start(kernel,
 args)`` lets a test play the device (write outputs, trace words).
 ``xclbin_kernels`` are the kernel names the registered xclbin carries;
 ``kernel(ctx, name)`` with another name fails as XRT does.
+Objects that XRT frees when their last reference goes (hardware contexts, BOs,
+sub-BOs) record ``("release", kind, id)`` then, so a test can check the order
+in which a runner gives them back.
 Feature sets mirror XRT releases: ``"2.23"`` (full-ELF context), ``"2.20"``
 (ext/module, no ``hw_context(device, elf)``), ``"2.19"`` (elf only), ``"2.16"``.
 """
@@ -71,7 +74,16 @@ def make(
             self.path = path
             rec(("elf", path))
 
+    def released(kind, obj):
+        try:
+            rec(("release", kind, getattr(obj, "id", None)))
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
     class hw_context:
+        def __del__(self):
+            released("hw_context", self)
+
         def __init__(self, dev, what):
             if isinstance(what, elf):
                 if features != "2.23":
@@ -82,6 +94,9 @@ def make(
 
     class bo:
         normal, cacheable, device_only, host_only = "normal", "cacheable", "device_only", "host_only"
+
+        def __del__(self):
+            released("sub_bo" if getattr(self, "parent", None) is not None else "bo", self)
 
         def __init__(self, *args):
             counter["bo"] += 1

@@ -125,7 +125,7 @@ def test_trace_program_matches_todays_aiecc_op_for_op():
 def test_units_packet_ids_and_ntiles():
     op = ElementwiseAdd(size=N * 4, columns=2, cores_per_column=2)
     design = op.design("npu2")
-    opts = traced(events={"core": ["INSTR_EVENT_0"], "mem": ["DMA_S2MM_0_START_TASK"]}, ntiles=3)
+    opts = traced(events={"core": ["INSTR_EVENT_0"], "mem": ["DMA_S2MM_0_FINISHED_BD"]}, ntiles=3)
     td = instrument(design, opts, get_target("npu2"))
     kinds = [(u.kind, u.column, u.row) for u in td.units]
     assert kinds == [(k, c, r) for c, r in design.compute_tiles[:3] for k in ("core", "mem")]
@@ -198,7 +198,10 @@ def test_fused_module_structure_reads_back():
     body = module.device("main").sequence().body
     configured = [op.device for op in body]
     # ReLU twice in a row: a reconfiguration in between so the second call drains into its own slice.
+    # Add last and first: the next dispatch on the same context starts where this one ended, with
+    # op0 loaded, so the first call gets one too.
     assert configured == [
+        RESET_DEVICE,
         "op0_ElementwiseAdd",
         "op1_ElementwiseMul",
         "op2_ReLU",
@@ -277,6 +280,7 @@ def test_separate_dispatch_one_kernel_per_call_site():
     assert fm.dispatch == "separate"
     names = [k.name for k in fm.schedule]
     assert names == [
+        f"{RESET_DEVICE}:sequence",
         "op0_ElementwiseAdd:sequence",
         "op1_ElementwiseMul:sequence",
         "op2_ReLU:sequence",

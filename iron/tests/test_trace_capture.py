@@ -129,10 +129,28 @@ def test_save_load_in_fresh_process(tmp_path):
     assert out.stdout.strip() == "5"
 
 
-def test_plot_png(tmp_path):
+# matplotlib's tab20 colors 0..5 (its documented palette): one per event name, first use first.
+TAB20 = [(31, 119, 180), (174, 199, 232), (255, 127, 14), (255, 187, 120), (44, 160, 44), (152, 223, 138)]
+
+
+def test_plot_png_shows_the_promised_regions(tmp_path):
+    """The timeline promises one row per unit, one color per event that fired and a separator
+    between slices. _capture() has 3 distinct units (core(0,2), mem(0,2), core(1,2)): the figure
+    is 14 x (1.2 + 0.8 * 3) inches at 100 dpi; 5 events fire (INSTR_EVENT_0, INSTR_EVENT_1,
+    INSTR_VECTOR, LOCK_STALL on cores, START_TASK on the memory module): tab20 colors 0-4 and
+    not 5; 3 slices: 2 gray (0.6) separator lines."""
+    from matplotlib import image
+
     path = tmp_path / "t.png"
     _capture().plot(path)
-    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 5000
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    px = np.rint(image.imread(str(path))[..., :3] * 255).astype(int)
+    assert px.shape[:2] == (360, 1400)
+    colors = {tuple(c) for c in px.reshape(-1, 3)}
+    assert [c in colors for c in TAB20] == [True] * 5 + [False]
+    gray = (px == 153).all(axis=2)
+    columns = np.flatnonzero(gray.sum(axis=0) > px.shape[0] // 2)
+    assert len(columns) and int((np.diff(columns) > 1).sum()) + 1 == 2  # two separator lines
 
 
 def test_cli_formats_and_inputs(tmp_path, capsys):

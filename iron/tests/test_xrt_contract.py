@@ -203,7 +203,8 @@ def test_xclbin_call_sequence_and_sub_buffers(cache, fake, tmp_path):
 
 def test_xclbin_reset_kernel_between_calls_of_one_design(cache, fake, tmp_path):
     """Contract test: separate dispatch of one design called twice in a row (traced): the
-    xclbin's iron_reset kernel runs in between with no data arguments, the design's kernel is
+    xclbin's iron_reset kernel runs before each call (the one before the first because the
+    previous run ended on the same design) with no data arguments, the design's kernel is
     looked up once and both its calls use its one instruction BO, with trace sub-buffers at
     slice offsets 0 and SIZE."""
     seq = Sequence("chain", [(ADD, "x", "y", "z"), (ADD, "z", "y", "w")], ["x", "y"], ["w"])
@@ -211,7 +212,7 @@ def test_xclbin_reset_kernel_between_calls_of_one_design(cache, fake, tmp_path):
         build(seq, trace=True, trace_size=SIZE, ntiles=1, target="npu1", cache_dir=cache), tmp_path
     )
     names = xclbin_names(art)
-    assert names == ["op0_ElementwiseAdd", "iron_reset"]
+    assert names == ["iron_reset", "op0_ElementwiseAdd"]
     m = fake("2.16", xclbin_kernels=names)
     runner.Runner(art, xrt.XrtBackend(art), "xrt")(*ADD.example_inputs(0))
     calls = m.calls
@@ -219,9 +220,10 @@ def test_xclbin_reset_kernel_between_calls_of_one_design(cache, fake, tmp_path):
     instr, written, synced = instruction_bos(calls)
     assert len(instr) == 2 and written == synced == set(instr)
     invocations = [c for c in calls if c[0] == "call"]
-    assert [c[1] for c in invocations] == ["op0_ElementwiseAdd", "iron_reset", "op0_ElementwiseAdd"]
-    first, reset, second = (c[2] for c in invocations)
-    reset_k = art.kernels[art.schedule[1].kernel]
+    assert [c[1] for c in invocations] == ["iron_reset", "op0_ElementwiseAdd"] * 2
+    reset0, first, reset, second = (c[2] for c in invocations)
+    assert reset0 == reset
+    reset_k = art.kernels[art.schedule[0].kernel]
     assert reset[0] == xrt.TXN_OPCODE and reset[2] == len(reset_k.control) // 4 and len(reset) == 3
     assert first[1] == second[1] != reset[1] and {first[1], reset[1]} == set(instr)
     subs = {c[1]: c for c in calls if c[0] == "sub_bo"}
@@ -292,3 +294,103 @@ def test_pyxrt_is_not_imported_with_iron(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert out.returncode == 0, out.stderr
+
+
+RUNS = 5
+
+
+def by_run(calls, marker):
+    """Split the call log at each occurrence of ``marker`` (a predicate): one chunk per run."""
+    starts = [i for i, c in enumerate(calls) if marker(c)] + [len(calls)]
+    return [calls[a:b] for a, b in zip(starts, starts[1:])]
+
+
+def play_add(art, names_of):
+    """A fake NPU for ElementwiseAdd: c = a + b from the bound BOs, a trace capture from sim."""
+    _s, words = sim_reference(art, *ADD.example_inputs(0))
+
+    def device(kname, args):
+        bound = names_of(kname, args)
+        if "c" in bound:
+            a, b = (bound[n].mem.view(np.int32) for n in ("a", "b"))
+            bound["c"].mem.view(np.int32)[:] = a + b
+            bound["trace"].mem[:] = words.view(np.uint8)
+
+    return device
+
+
+def test_xclbin_loop_reuses_buffers_and_releases_the_context_first(cache, fake, tmp_path):
+    """Contract test: five calls of one runner (xclbin flow, one traced design): every call runs
+    iron_reset then the design, binding the same BOs (created once, at the first call), writes
+    and syncs TO_DEVICE every input and zeroed output before it and syncs the outputs and the
+    trace FROM_DEVICE after it; nothing is released until close(), which releases the hardware
+    context before any data BO."""
+    art = as_xclbin(
+        build(ADD, trace=True, trace_size=SIZE, ntiles=1, target="npu1", cache_dir=cache), tmp_path
+    )
+    names = xclbin_names(art)
+    assert names == ["iron_reset", "op0_ElementwiseAdd"]
+    m = fake("2.16", xclbin_kernels=names)
+    design = art.schedule[1]
+
+    def names_of(kname, args):
+        if kname != "op0_ElementwiseAdd":
+            return {}
+        return {a.buffer: args[xrt.XCLBIN_ARG_OFFSET + i] for i, a in enumerate(design.args)}
+
+    m.on_start = play_add(art, names_of)
+    run = runner.Runner(art, xrt.XrtBackend(art), "xrt")
+    setup = len(m.calls)
+    for i in range(RUNS):
+        x, y = ADD.example_inputs(i)
+        assert np.array_equal(run(x, y), x + y)
+        assert [s.status for s in run.trace.slices] == ["ok"]
+    calls = m.calls[setup:]
+    data_bos = [c for c in calls if c[0] == "bo"]
+    assert [(c[2], c[3]) for c in data_bos] == [(t.nbytes, "host_only") for t in art.buffers.values()]
+    ids = {name: c[1] for name, c in zip(art.buffers, data_bos)}
+    assert not [c for c in calls if c[0] in ("sub_bo", "release")]  # whole buffers; nothing freed
+    runs = by_run(calls, lambda c: c[0] == "write" and c[1] == ids["a"])
+    assert len(runs) == RUNS
+    for chunk in runs:
+        invocations = [c for c in chunk if c[0] == "call"]
+        assert [c[1] for c in invocations] == names
+        assert invocations[1][2][3:] == tuple(ids[a.buffer] for a in design.args)
+        first = chunk.index(invocations[0])
+        before, after = chunk[:first], chunk[chunk.index(invocations[-1]) :]
+        assert [c[1] for c in before if c[0] == "write"] == list(ids.values())
+        assert [c[1] for c in before if c[0] == "sync"] == list(ids.values())
+        assert {c[2] for c in before if c[0] == "sync"} == {"XCL_BO_SYNC_BO_TO_DEVICE"}
+        assert [(c[1], c[2]) for c in after if c[0] == "sync"] == [
+            (ids["c"], "XCL_BO_SYNC_BO_FROM_DEVICE"),
+            (ids["trace"], "XCL_BO_SYNC_BO_FROM_DEVICE"),
+        ]
+    mark = len(m.calls)
+    run.close()
+    released = [c for c in m.calls[mark:] if c[0] == "release"]
+    assert released[0][1] == "hw_context"
+    assert {c[2] for c in released if c[1] == "bo"} >= set(ids.values())
+    with pytest.raises(runner.RunError, match="closed"):
+        run(*ADD.example_inputs(0))
+
+
+def test_full_elf_loop_binds_the_same_buffers_every_run(cache, fake):
+    """Contract test: five calls through the full-ELF flow: ext.bo once per host buffer, every
+    run's set_arg(i, bo) names the same BOs, close() releases the context before them."""
+    art = as_full_elf(build(ADD, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache))
+    m = fake("2.23")
+    kernel = art.kernels["main:sequence"]
+    m.on_start = play_add(art, lambda _k, args: {a.buffer: args[i] for i, a in enumerate(kernel.args)})
+    run = runner.load(art, "xrt")
+    for i in range(RUNS):
+        x, y = ADD.example_inputs(i)
+        assert np.array_equal(run(x, y), x + y)
+        assert [s.status for s in run.trace.slices] == ["ok"]
+    created = [c[1] for c in m.calls if c[0] == "ext.bo"]
+    assert len(created) == len(art.buffers)
+    set_args = [(c[1], c[2]) for c in m.calls if c[0] == "set_arg"]
+    assert set_args == list(enumerate(created)) * RUNS
+    mark = len(m.calls)
+    run.close()
+    released = [c for c in m.calls[mark:] if c[0] == "release"]
+    assert released[0][1] == "hw_context" and {c[2] for c in released[1:]} >= set(created)

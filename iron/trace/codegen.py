@@ -118,6 +118,8 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
         places += [("memtile", c, MEMTILE_ROW) for c in columns if device.tile_at(c, MEMTILE_ROW)]
     if options.events_for("shim"):
         places.append(("shim", shim.col, 0))
+    for kind in dict.fromkeys(kind for kind, _c, _r in places):
+        events.warn_misleading(kind, options.events_for(kind), stacklevel=3)
     units = []
     for kind, col, row in places:
         names = list(options.events_for(kind))

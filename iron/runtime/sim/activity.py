@@ -7,7 +7,11 @@ hardware raises: pulses (INSTR_EVENT_0/1 from the kernels' event0()/event1(),
 DMA task starts) and levels that stay asserted for many cycles (INSTR_VECTOR
 while vector instructions issue, stalls, PORT_RUNNING while a stream moves
 data). A level held for n cycles fires on each of them, which the trace unit
-encodes as one frame plus repeats. The seed comes from the device symbol, how
+encodes as one frame plus repeats. Events the hardware does not produce in the
+trace window are never made (see :func:`iron.target.events.caveat`): no
+memory-module or memtile DMA START_TASK/FINISHED_TASK on these object-FIFO
+designs, and lock events only for lock 0, the lock every selection block
+watches after reset. The seed comes from the device symbol, how
 many times that device ran and the tile, so a traced run is reproducible.
 """
 
@@ -98,16 +102,19 @@ def _invocation(kind: str, i: int, start: int, end: int, act: Activity, rng) -> 
         ev += [(f, n, "STREAM_STALL") for f, n in _bursts(rng, *inner, stall // 3, 1)]
         return ev
     if kind == "mem":
+        # Object-FIFO BD rings are queued once at load: no START_TASK/FINISHED_TASK in the
+        # window, one FINISHED_BD per buffer. Every lock-selection block watches lock 0 (no
+        # Locks_Event_Selection program), so lock 0's acquire and release raise all of them.
         return [
-            (start - transfer - 4, 1, "DMA_S2MM_0_START_TASK"), (start - 3, 1, "DMA_S2MM_0_FINISHED_BD"),
-            (start - 1, 1, "LOCK_SEL0_ACQ_GE"), (end, 1, "LOCK_1_REL"),
-            (end + 1, 1, "DMA_MM2S_0_START_TASK"), (end + 2 + transfer, 1, "DMA_MM2S_0_FINISHED_BD"),
+            (start - 3, 1, "DMA_S2MM_0_FINISHED_BD"), (end + 2 + transfer, 1, "DMA_MM2S_0_FINISHED_BD"),
+            *_lock0(start - 1, "LOCK_SEL{}_ACQ_GE"), *_lock0(end, "LOCK_{}_REL"),
         ]  # fmt: skip
     if kind == "memtile":
+        # Its BD rings are started at load the same way: FINISHED_BD per buffer, no task events.
         return [
-            (start - 2 * transfer, 1, "DMA_S2MM_SEL0_START_TASK"), (start - 2 * transfer, transfer, "PORT_RUNNING_0"),
-            (start - transfer, 1, "DMA_MM2S_SEL0_START_TASK"), (start - transfer, transfer, "PORT_RUNNING_1"),
-            (end + 3, 1, "DMA_S2MM_SEL1_START_TASK"),
+            (start - transfer, 1, "DMA_S2MM_SEL0_FINISHED_BD"), (start - 2 * transfer, transfer, "PORT_RUNNING_0"),
+            (start - 1, 1, "DMA_MM2S_SEL0_FINISHED_BD"), (start - transfer, transfer, "PORT_RUNNING_1"),
+            (end + 3 + transfer, 1, "DMA_S2MM_SEL1_FINISHED_BD"),
         ]  # fmt: skip
     if kind == "shim":
         return [
@@ -115,6 +122,11 @@ def _invocation(kind: str, i: int, start: int, end: int, act: Activity, rng) -> 
             (end + 2 * transfer, 1, "DMA_S2MM_0_START_TASK"), (end + 2 * transfer, transfer, "PORT_RUNNING_1"),
         ]  # fmt: skip
     return []
+
+
+def _lock0(first: int, fmt: str) -> list[Interval]:
+    """One lock-0 pulse as every lock-selection block reports it (8 blocks per module)."""
+    return [(first, 1, fmt.format(n)) for n in range(events.LOCK_SELECTION_BLOCKS)]
 
 
 def runs(ivs: list[Interval], kind: str, slot_ids: list[int], origin: int) -> list[tuple[int, int, int, int]]:

@@ -1,8 +1,15 @@
 """Runs an artifact's kernels on :class:`iron.runtime.sim.SimDevice`.
 
-Every runner call starts from a freshly reset device (nothing loaded); state
-then persists across the kernels of that call, which is where stale PDI and
-task state matters (separate dispatch runs several kernels per call).
+One backend is one loaded artifact, i.e. one hardware context: its device is
+created at load and keeps its state from one run to the next (loaded PDI,
+registers, DMA channels with their queued and active tasks), exactly where a
+stale task left by run ``n`` meets run ``n + 1``. A new ``load()`` is a new
+context and starts clean.
+
+Host buffers mirror the XRT runner (:mod:`iron.runtime.xrt`): allocated at the
+first run and kept for the runner's life, inputs written and outputs and the
+trace buffer zeroed before every run, released by :meth:`SimBackend.close`.
+A device write into a released buffer is a :class:`~iron.runtime.sim.SimError`.
 """
 
 from __future__ import annotations
@@ -26,16 +33,28 @@ class SimBackend:
                     f"(backend {artifact.backend}); sim runs built-in artifacts and aiecc xclbin builds"
                 )
         self.memory: HostMemory | None = None
+        self.runs = 0
+        #: Per stop event of the last run: the units it flushed (see SimDevice.flushed).
+        self.last_flushed: list = []
+
+    def _buffers(self) -> HostMemory:
+        if self.memory is None:
+            self.memory = HostMemory()
+            for name, t in self.artifact.buffers.items():
+                self.memory.allocate(name, t.nbytes)
+        return self.memory
 
     def run(self, inputs: dict[str, np.ndarray]):
         art = self.artifact
         dev = self.device
-        dev.reset()
-        mem = HostMemory()
-        for name, t in art.buffers.items():
-            buf = mem.allocate(name, t.nbytes)
+        mem = self._buffers()
+        for name in art.buffers:
+            buf = mem[name].data
             if name in inputs:
-                buf.data[:] = np.frombuffer(inputs[name].tobytes(), dtype=np.uint8)
+                buf[:] = np.frombuffer(inputs[name].tobytes(), dtype=np.uint8)
+            else:
+                buf[:] = 0  # outputs, intermediates, trace: "empty" must mean empty
+        first = len(dev.flushed)
         for dispatch in art.schedule:
             name = dispatch.kernel
             k = art.kernels[name]
@@ -47,7 +66,13 @@ class SimBackend:
             # aiecc's xclbin instruction streams hold no PDI load: the host loads the kernel's PDI.
             pdi = art.pdi_ids[k.device] if art.backend == "aiecc-xclbin" else None
             dev.run(k.control, args, art.pdis, name, pdi=pdi)
-        self.memory = mem
+        self.runs += 1
+        self.last_flushed = dev.flushed[first:]
         outputs = {n: mem[n].data.copy() for n in art.outputs}
         trace = mem[TRACE_BUFFER].data.copy() if TRACE_BUFFER in mem.buffers else None
         return outputs, trace
+
+    def close(self) -> None:
+        """Release the host buffers (the device keeps whatever tasks it holds)."""
+        if self.memory is not None:
+            self.memory.release()

@@ -1,9 +1,11 @@
 """The sim device: executes kernels' transaction streams as the NPU firmware would.
 
-State lives across kernel dispatches (that is the point: stale state between
-consecutive runs is what must be modelled): the loaded PDI, a register file
-per tile, shim BDs (registers ``0x1D000 + 0x20 * n``), channel task queues with
-their in-flight tasks, trace units.
+State lives across kernel dispatches and across runs, as on one hardware
+context (that is the point: stale state between consecutive runs is what must
+be modelled): the loaded PDI, a register file per tile, shim BDs (registers
+``0x1D000 + 0x20 * n``), channel task queues with their in-flight tasks, trace
+units. Only a PDI load of another device (or a new :class:`SimDevice`, i.e. a
+new context) clears it.
 
 Op semantics:
 
@@ -21,6 +23,10 @@ Op semantics:
   Loading another one reconfigures: registers wiped, DMA channels reset (queued
   and in-flight tasks dropped), trace units dropped, the payload's operator and
   packet routes installed.
+* A Task_Queue write onto a full queue (4 tasks, the active one included) is
+  dropped and sets the channel's sticky overflow; the kernel then ends with a
+  :class:`SimError` naming the channel and the lost push (hardware drops it
+  silently: its data or trace never moves).
 * SYNC consumes a task-complete token of its channel; if none can ever come
   (the awaited task never completes), :class:`SimError` instead of a hang.
 * MASKPOLL must already hold (sim has no concurrent agent that could change it).
@@ -57,7 +63,10 @@ OP_CYCLES = 8
 TRACE_PORT = {"core": 0, "mem": 1, "memtile": 0, "shim": 0}
 _BROADCASTS = 16
 _STATUS_REGISTERS = {shim_dma.channel_status(d, c): (d, c) for d in shim_dma.DIRECTIONS for c in (0, 1)}
-_RUNNING_BIT, _QUEUE_SIZE_SHIFT = 19, 20  # shim_dma.STATUS_FIELDS
+_STATUS_FIELDS = shim_dma.STATUS_FIELDS["s2mm"]  # the bits below are common to both directions
+_OVERFLOW_BIT = _STATUS_FIELDS["task_queue_overflow"][0]
+_RUNNING_BIT = _STATUS_FIELDS["channel_running"][0]
+_QUEUE_SIZE_SHIFT = _STATUS_FIELDS["task_queue_size"][0]
 
 
 def _op_text(i: int, op) -> str:
@@ -81,6 +90,7 @@ class SimDevice:
         self.log: list[str] = []
         #: One entry per stop event that flushed units: the units it stopped (with their records).
         self.flushed: list[list[tu.Unit]] = []
+        self._lost_pushes: list[str] = []
         self._reconfigure(None)
 
     def _reconfigure(self, payload: DevicePayload | None) -> None:
@@ -135,6 +145,7 @@ class SimDevice:
                 f"sim models {self.target.name} ({self.target.dev_gen})"
             )
         self._kernel, self._args, self._pdis = kernel, list(args), pdis
+        self._lost_pushes: list[str] = []
         if pdi is not None:
             self._load_pdi(-1, txn.LoadPdi(pdi))
         for i, op in enumerate(ops):
@@ -142,6 +153,10 @@ class SimDevice:
             self._op(i, op)
         if self._all_streams_pending():
             self._execute(f"end of kernel {kernel!r}")
+        if self._lost_pushes:
+            raise SimError(
+                "task queue overflow (sticky Task_Queue_Overflow set): " + "; ".join(self._lost_pushes)
+            )
 
     def _op(self, i: int, op) -> None:
         if isinstance(op, txn.Write):
@@ -183,7 +198,8 @@ class SimDevice:
             d, c = _STATUS_REGISTERS[off]
             ch = self.channels.get((col, d, c))
             n = len(ch.queue) if ch else 0
-            return (n and 1 << _RUNNING_BIT) | min(n, 7) << _QUEUE_SIZE_SHIFT
+            overflow = bool(ch and ch.overflow)
+            return (n and 1 << _RUNNING_BIT) | min(n, 7) << _QUEUE_SIZE_SHIFT | overflow << _OVERFLOW_BIT
         return self.regs[col, row].get(off, 0)
 
     def _store(self, i: int, op, address: int, value: int) -> None:
@@ -253,7 +269,13 @@ class SimDevice:
                 )
         task = Task(bd_id, buf, address - buf.address, nbytes, q["repeat"], q["issue_token"],
                     bool(bd["enable_packet"]), f"op #{i} of {self._kernel!r}")  # fmt: skip
-        self.channel(key).push(task)
+        ch = self.channel(key)
+        if not ch.push(task):
+            waiting = ", ".join(t.describe() for t in ch.queue)
+            self._lost_pushes.append(
+                f"{where} was dropped: the queue already holds {len(ch.queue)} tasks "
+                f"(depth {shim_dma.TASK_QUEUE_DEPTH}, aie-rt XAIE_DMA_MAX_QUEUE_SIZE): {waiting}"
+            )
 
     def _sync(self, i: int, op: txn.Sync) -> None:
         direction = "s2mm" if op.direction == 0 else "mm2s"

@@ -5,8 +5,13 @@ BD as it is at push time (later BD writes do not change a queued task). The
 head of the queue is the active task. A task completes only when all its bytes
 moved (``buffer_length`` words, times ``1 + repeat``); tasks behind it wait.
 A completed task whose push set the issue-token bit leaves a task-complete
-token that one SYNC consumes. Reconfiguration (a PDI load) resets the channel:
-queued and active tasks are dropped.
+token that one SYNC consumes. A channel holds at most
+:data:`iron.target.shim_dma.TASK_QUEUE_DEPTH` tasks (the active one included):
+a push onto a full queue is dropped and sets the sticky ``overflow`` flag,
+which the status register shows and only a reconfiguration clears.
+Reconfiguration (a PDI load) resets the channel: queued and active tasks are
+dropped. Nothing else does: the state of a channel, a never-completing trace
+task included, outlives the kernel and the run that pushed it.
 
 Register layout: :mod:`iron.target.shim_dma` (the one table of those offsets).
 """
@@ -18,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.memory import HostBuffer
 from iron.target import shim_dma
 
@@ -67,6 +73,8 @@ class Channel:
     queue: deque = field(default_factory=deque)
     tokens: int = 0
     dropped: int = 0  # bytes that arrived with no task to take them (S2MM)
+    overflow: bool = False  # sticky Task_Queue_Overflow
+    lost: list = field(default_factory=list)  # tasks whose push found the queue full
 
     @property
     def name(self) -> str:
@@ -77,9 +85,15 @@ class Channel:
     def active(self) -> Task | None:
         return self.queue[0] if self.queue else None
 
-    def push(self, task: Task) -> None:
+    def push(self, task: Task) -> bool:
+        """Queue ``task``; False (and the sticky overflow set) when the queue is full."""
+        if len(self.queue) >= shim_dma.TASK_QUEUE_DEPTH:
+            self.overflow = True
+            self.lost.append(task)
+            return False
         self.queue.append(task)
         self._retire()
+        return True
 
     def _retire(self) -> None:
         # A zero-length task completes immediately (the hardware moves nothing).
@@ -102,6 +116,11 @@ class Channel:
         pos = 0
         while pos < src.size and self.queue:
             task = self.queue[0]
+            if task.buffer.released:
+                raise SimError(
+                    f"{self.name}: the device writes into host buffer {task.buffer.name!r} after the "
+                    f"runner released it (active task {task.describe()})"
+                )
             rep_pos = task.moved % task.length  # a repeated BD restarts at its address
             n = min(task.length - rep_pos, src.size - pos, task.capacity - task.moved)
             at = task.offset + rep_pos
@@ -119,3 +138,4 @@ class Channel:
     def reset(self) -> None:
         self.queue.clear()
         self.tokens = 0
+        self.overflow = False

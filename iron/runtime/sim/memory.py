@@ -26,6 +26,14 @@ class HostBuffer:
     name: str
     address: int
     data: np.ndarray  # uint8, writable; a view into the parent for windows
+    parent: "HostBuffer | None" = None
+
+    @property
+    def released(self) -> bool:
+        """The runner gave this buffer (or its parent) back: the device must not write it."""
+        return self._released or (self.parent is not None and self.parent.released)
+
+    _released: bool = False
 
     @property
     def size(self) -> int:
@@ -42,7 +50,7 @@ class HostBuffer:
                 f"({self.size} bytes) is out of range"
             )
         return HostBuffer(name or f"{self.name}[{offset}:{offset + size}]", self.address + offset,
-                          self.data[offset:offset + size])  # fmt: skip
+                          self.data[offset:offset + size], parent=self)  # fmt: skip
 
 
 class HostMemory:
@@ -62,3 +70,8 @@ class HostMemory:
 
     def __getitem__(self, name: str) -> HostBuffer:
         return self.buffers[name]
+
+    def release(self) -> None:
+        """Give every buffer back (what freeing a runner's BOs does); later device writes are errors."""
+        for buf in self.buffers.values():
+            buf._released = True
