@@ -12,7 +12,11 @@ derives them here for its built-in lowering, following
   then each consumer end (S2MM on its tile); each end takes the lowest free
   channel of its tile and direction (a shim has 2 per direction);
 * the allocation is named after the FIFO (``<fifo>_shim_alloc``), also for a
-  shim consumer.
+  shim consumer; further shim ends of one FIFO get MLIR's unique suffixes
+  (``<fifo>_shim_alloc_0`` ...), and a transfer naming the FIFO uses the last one
+  (``test/objectFifo-stateful-transform/data_movement_patterns/broadcast_to_two_shim_tiles.mlir``);
+* an allocation the design declares under the FIFO's own name is that FIFO's shim
+  end: nothing is created for it (``dma_channel_alloc/shimtileDMA_allocOp_test.mlir``).
 """
 
 from __future__ import annotations
@@ -44,16 +48,21 @@ def shim_allocations(device: ir.Device) -> dict[str, ir.ShimDmaAllocation]:
             f"(mlir-aie: 'number of {word} DMA channel exceeded')"
         )
 
+    declared = set(out)
     for fifo in (op for op in device.body if isinstance(op, ir.ObjectFifo)):
+        if fifo.name in declared:
+            continue  # the design bound this FIFO's shim end itself
         ends = [(fifo.producer, "MM2S")] + [(c, "S2MM") for c in fifo.consumers]
+        n = 0
         for name, direction in ends:
             tile = tiles.get(name)
             if tile is None:
                 raise IronError(f"object FIFO @{fifo.name}: unknown tile %{name}")
             if tile.row != SHIM_ROW:
                 continue
-            symbol = fifo.name + SUFFIX
-            if symbol in out:
+            symbol = fifo.name + SUFFIX + (f"_{n - 1}" if n else "")
+            n += 1
+            if symbol in declared:
                 raise IronError(
                     f"object FIFO @{fifo.name}: the design declares @{symbol}, which mlir-aie's "
                     f"object-FIFO lowering creates itself (duplicate symbol)"

@@ -63,3 +63,43 @@ def test_operator_designs_declare_none_and_keep_s2mm_1_free_for_the_trace():
     assert sorted((a.column, a.direction, a.channel) for a in allocs.values()) == [
         (c, d, ch) for c in (0, 1) for d, ch in (("MM2S", 0), ("MM2S", 1), ("S2MM", 0))
     ]
+
+
+def _derived(name: str, chunk: int = 0) -> dict:
+    text = (UPSTREAM / name).read_text().split("// -----")[chunk]
+    dev = parse(text).devices[0]
+    return {s: (a.column, a.direction, a.channel) for s, a in shim_allocations(dev).items()}
+
+
+def test_two_fifos_out_of_one_shim_take_channels_in_order():
+    # access_patterns/AIE2_single_multiple_release.mlir:
+    # CHECK: aie.shim_dma_allocation @of_shim_alloc(%[[VAL_0]], MM2S, 0)
+    # CHECK: aie.shim_dma_allocation @of2_shim_alloc(%[[VAL_0]], MM2S, 1)
+    got = _derived("AIE2_single_multiple_release.mlir")
+    assert (got["of_shim_alloc"], got["of2_shim_alloc"]) == ((0, "MM2S", 0), (0, "MM2S", 1))
+
+
+def test_shim_consumers_are_named_after_the_producer_fifo():
+    # dynamic_lowering/core_flag_test.mlir CHECK-DAG lines
+    got = _derived("core_flag_test.mlir")
+    assert {s: v for s, v in got.items() if s.endswith("_shim_alloc")} == {
+        "input_fifo_shim_alloc": (0, "MM2S", 0),
+        "output_fifo_shim_alloc": (0, "S2MM", 0),
+        "input_fifo2_shim_alloc": (0, "MM2S", 1),
+        "output_fifo2_shim_alloc": (0, "S2MM", 1),
+    }
+
+
+def test_a_fifo_into_two_shims_gets_uniqued_names_and_the_transfer_uses_the_last():
+    # data_movement_patterns/broadcast_to_two_shim_tiles.mlir (npu1 case, after "// -----"):
+    # CHECK-DAG: @of_shim_alloc(...shim_noc_tile_0_0, S2MM, 0), @of_shim_alloc_0(...tile_1_0, S2MM, 0)
+    # CHECK-DAG: aiex.npu.dma_memcpy_nd{{.*}}metadata = @of_shim_alloc_0
+    got = _derived("broadcast_to_two_shim_tiles.mlir", 1)
+    assert (got["of_shim_alloc"], got["of_shim_alloc_0"]) == ((0, "S2MM", 0), (1, "S2MM", 0))
+    assert got["of"] == got["of_shim_alloc_0"]
+
+
+def test_an_allocation_declared_under_the_fifo_name_binds_it():
+    # dma_channel_alloc/shimtileDMA_allocOp_test.mlir: the pass keeps @objfifo(S2MM, 1, 2), adds none
+    got = _derived("shimtileDMA_allocOp_test.mlir")
+    assert got == {"objfifo": (2, "S2MM", 1)}
