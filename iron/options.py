@@ -285,3 +285,17 @@ def debug_sources(explicit: bool | None = None, env=None) -> bool:
     if value in ("1", "true", "yes", "on"):
         return True
     raise OptionError(f"IRON_DEBUG_SOURCES={value!r}: accepted: 0 or 1")
+
+
+# --------------------------------------------------------------------------- toolchain locations
+def toolchain_dirs(env=None) -> dict[str, Path | None]:
+    """Install folders named by mlir-aie's own variables (``PEANO_INSTALL_DIR`` for the
+    llvm-aie compiler, ``MLIR_AIE_INSTALL_DIR`` for mlir-aie); None where unset."""
+    env = os.environ if env is None else env
+    out = {}
+    for var in ("PEANO_INSTALL_DIR", "MLIR_AIE_INSTALL_DIR"):
+        value = env.get(var) or None
+        if value is not None and not Path(value).is_dir():
+            raise OptionError(f"{var}={value!r}: not a directory")
+        out[var] = Path(value) if value else None
+    return out

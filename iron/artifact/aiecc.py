@@ -58,6 +58,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
+from iron.artifact import kernels, toolchain
 from iron.errors import IronError
 
 EXE = "aiecc"
@@ -68,7 +69,10 @@ OUTPUT_FLAGS = {
     "xclbin": "--aie-generate-xclbin",
     "npu-insts": "--aie-generate-npu-insts",
 }
-#: Legacy drivers compile cores with Chess and build host code unless told not to.
+#: Switches that turn off Chess (cores and linker), host code and the simulator on drivers
+#: that default to them. Each is passed when the driver lists it, whatever its output-flag
+#: style: the declarative driver's first releases still compiled with Chess by default, and
+#: its newest one (Peano by default) rejects them as unknown.
 LEGACY_OFF = ["--no-aiesim", "--no-xchesscc", "--no-xbridge", "--no-compile-host"]
 #: Instruction-binary name templates. Legacy: {0} device, {1} sequence; the
 #: declarative driver expands {0} to its device/sequence key.
@@ -127,18 +131,12 @@ def xclbin_kernel_id(index: int) -> str:
     return f"{kid:#x}"
 
 
-@functools.lru_cache(maxsize=None)
 def toolchain_identity(exe: str = EXE) -> str:
-    """``aiecc-<version>`` from ``aiecc --version`` (or ``--aie-version``), part of the cache key."""
-    for flag in ("--version", "--aie-version"):
-        try:
-            out = subprocess.run([exe, flag], capture_output=True, text=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        text = " ".join((out.stdout or out.stderr).split())
-        if out.returncode == 0 and text:
-            return f"aiecc-{text}"
-    raise AieccError(f"cannot read the version of {exe} (tried --version and --aie-version)")
+    """The toolchain's part of the cache key (:func:`iron.artifact.toolchain.identity`)."""
+    return toolchain.identity(exe)
+
+
+toolchain_identity.cache_clear = toolchain.identity.cache_clear  # tests swap the executable
 
 
 @functools.lru_cache(maxsize=None)
@@ -166,17 +164,28 @@ def _output(style: str, name: str) -> str:
     return f"--get-{name}" if style == "get" else OUTPUT_FLAGS[name]
 
 
-def _base(exe: str, style: str, tmpdir: str) -> list[str]:
+def _base(exe: str, style: str, tmpdir: str, off: list[str] | None = None) -> list[str]:
     if style not in INSTS:
         raise AieccError(f"unknown aiecc flag style {style!r}")
-    return [exe, f"--tmpdir={tmpdir}"] + (LEGACY_OFF if style == "legacy" else [])
+    return [exe, f"--tmpdir={tmpdir}"] + (LEGACY_OFF if off is None else off)
+
+
+def off_switches(exe: str = EXE) -> list[str]:
+    """The Chess/host/simulator-off switches this driver lists in ``--help``."""
+    return [flag for flag in LEGACY_OFF if supports(flag, exe)]
 
 
 def fused_command(
-    mlir: str, *, style: str = "legacy", exe: str = EXE, no_materialize: bool = False
+    mlir: str,
+    *,
+    style: str = "legacy",
+    exe: str = EXE,
+    no_materialize: bool = False,
+    off: list[str] | None = None,
 ) -> list[str]:
-    """The aiecc argv that compiles the whole module into one full ELF (:data:`FULL_ELF`)."""
-    argv = _base(exe, style, "prj") + [_output(style, "full-elf"), f"--full-elf-name={FULL_ELF}"]
+    """The aiecc argv that compiles the whole module into one full ELF (:data:`FULL_ELF`).
+    ``off``: the off-switches to pass (default: all of :data:`LEGACY_OFF`)."""
+    argv = _base(exe, style, "prj", off) + [_output(style, "full-elf"), f"--full-elf-name={FULL_ELF}"]
     return argv + (["--no-materialize"] if no_materialize else []) + [mlir]
 
 
@@ -195,12 +204,13 @@ def device_command(
     style: str = "legacy",
     exe: str = EXE,
     no_materialize: bool = False,
+    off: list[str] | None = None,
 ) -> list[str]:
     """The aiecc argv of separate dispatch's run ``index``: ``device``'s xclbin (linked onto
     ``xclbin_input``) and instruction binaries, written under :func:`device_dir`."""
     out = device_dir(index)
     name = xclbin_kernel_name(device)
-    argv = _base(exe, style, f"prj{index}") + [f"--device-name={device}"]
+    argv = _base(exe, style, f"prj{index}", off) + [f"--device-name={device}"]
     if sequence is not None:
         argv.append(f"--sequence-name={sequence}")
     argv += [
@@ -267,6 +277,7 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
     fm = ctx.fm
     style = style or flag_style(exe)
     no_materialize = supports("--no-materialize", exe)
+    off = off_switches(exe)
     if fm.dispatch not in ("fused", "separate"):
         raise AieccError(f"dispatch {fm.dispatch!r}: expected 'fused' or 'separate'")
     with tempfile.TemporaryDirectory(prefix="iron-aiecc-") as tmp:
@@ -276,6 +287,8 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
             module = _without_own_pdi_loads(module, fm)
         src = "fused.mlir"
         (work / src).write_text(print_module(module))
+        objects = [k for d in fm.designs.values() for k in d.kernels]
+        kernels.compile_kernels(objects, work, ctx.cache_dir, ctx.status)  # where link_with resolves
 
         dev_sections, pdis = b.pdi_sections(ctx)  # sim can still run the artifact
         texts = b.source_texts(ctx)
@@ -290,12 +303,12 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
 
         if fm.dispatch == "fused":
             ctx.status.step("aiecc")
-            _run(fused_command(src, style=style, exe=exe, no_materialize=no_materialize), work)
+            _run(fused_command(src, style=style, exe=exe, no_materialize=no_materialize, off=off), work)
             out = work / FULL_ELF
             if not out.exists():
                 raise AieccError(f"aiecc did not write {out}")
-            kernels = [b.kernel_entry(k, None) for k in fm.kernels]
-            meta = b.meta_json(ctx, kernels, pdis, src_names, "aiecc-full-elf")
+            entries = [b.kernel_entry(k, None) for k in fm.kernels]
+            meta = b.meta_json(ctx, entries, pdis, src_names, "aiecc-full-elf")
             sections = {elf.META: meta, **dev_sections, **extra}
             sections[elf.CHECKSUM] = elf.checksum(sections).encode()
             sidecars = elf.add_sections(out, sections)
@@ -328,6 +341,7 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
                 style=style,
                 exe=exe,
                 no_materialize=no_materialize,
+                off=off,
             )
             ctx.status.step(f"aiecc {device}")
             _run(argv, work)
@@ -337,16 +351,16 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
                 insts[device, seq] = find_insts(out, device, seq).read_bytes()
 
         sections = {}
-        kernels = []
+        entries = []
         for i, k in enumerate(fm.kernels):
             sections[elf.code_section(i)] = insts[k.device, k.sequence]
             entry = b.kernel_entry(k, elf.code_section(i))
             entry["xclbin_kernel"] = xclbin_kernel_name(k.device)
-            kernels.append(entry)
+            entries.append(entry)
         sections[elf.XCLBIN] = xclbin.read_bytes()  # the last one: it carries every kernel
         return elf.write_elf(
             {
-                elf.META: b.meta_json(ctx, kernels, pdis, src_names, "aiecc-xclbin"),
+                elf.META: b.meta_json(ctx, entries, pdis, src_names, "aiecc-xclbin"),
                 **sections,
                 **dev_sections,
                 **extra,

@@ -15,6 +15,7 @@ import json
 from iron import options as opts_mod
 from iron import progress
 from iron.artifact import aiecc, cache, elf
+from iron.artifact import toolchain as toolchain_mod
 from iron.artifact.artifact import META_SCHEMA, Artifact, memref_json
 from iron.artifact.pdi import payload_for
 from iron.errors import IronError
@@ -59,6 +60,8 @@ def build(
     with_sources = opts_mod.debug_sources(sources)
     tgt = get_target(target)
     use_aiecc = aiecc.available()
+    if use_aiecc:
+        toolchain_mod.require_supported()  # one clear message for an mlir-aie too old for iron
     toolchain = aiecc.toolchain_identity() if use_aiecc else cache.builtin_toolchain()
 
     fm = fuse(
@@ -87,7 +90,7 @@ def build(
             hit = store.lookup(path, key)  # another process may have built it meanwhile
             if hit is not None:
                 return hit
-            ctx = _Context(fm, key, toolchain, mlir, emulate_bug, with_sources, status)
+            ctx = _Context(fm, key, toolchain, mlir, emulate_bug, with_sources, status, store.dir)
             data = aiecc.build_elf(ctx) if use_aiecc else builtin_elf(ctx)
             status.step("writing")
             store.store(path, data)
@@ -98,8 +101,9 @@ def build(
 class _Context:
     """What the back ends need to produce an artifact."""
 
-    def __init__(self, fm: FusedModule, key, toolchain, mlir, emulate_bug, with_sources, status):
+    def __init__(self, fm: FusedModule, key, toolchain, mlir, emulate_bug, with_sources, status, cache_dir):
         self.fm = fm
+        self.cache_dir = cache_dir  # compiled kernel objects live under it too
         self.key = key
         self.toolchain = toolchain
         self.mlir = mlir

@@ -12,12 +12,13 @@ import time
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from iron.artifact import aiecc, elf
+from iron.artifact import aiecc, elf, toolchain
 from iron.artifact.build import build
 from iron.artifact.cli import main as cli_main
 from iron.errors import IronError
 from iron.fuse import RESET_DEVICE, Sequence, fuse
 from iron.lower import txn
+from iron.operators import GEMM
 from iron.operators.binary import ElementwiseAdd
 from iron.options import resolve
 from iron.target import shim_dma
@@ -253,8 +254,13 @@ def test_aiecc_commands():
         "aiecc", "--tmpdir=prj", "--no-aiesim", "--no-xchesscc", "--no-xbridge", "--no-compile-host",
         "--generate-full-elf", "--full-elf-name=aie.elf", "--no-materialize", "fused.mlir",
     ]  # fmt: skip
-    assert aiecc.fused_command("fused.mlir", style="get") == [
+    # the declarative driver (CommandLineOptions.h): Peano by default, no --no-* switches
+    assert aiecc.fused_command("fused.mlir", style="get", off=[]) == [
         "aiecc", "--tmpdir=prj", "--get-full-elf", "--full-elf-name=aie.elf", "fused.mlir",
+    ]  # fmt: skip
+    # its first releases still defaulted to Chess: the off-switches go with --get-* outputs
+    assert aiecc.fused_command("fused.mlir", style="get", off=["--no-xchesscc", "--no-xbridge"])[2:4] == [
+        "--no-xchesscc", "--no-xbridge",
     ]  # fmt: skip
     first = aiecc.device_command("f.mlir", "op0_GEMM", 0, sequence="sequence", style="legacy")
     assert first[6:] == [
@@ -264,7 +270,13 @@ def test_aiecc_commands():
         "--aie-generate-npu-insts", "--npu-insts-name=dev0/insts_{0}_{1}.bin", "f.mlir",
     ]  # fmt: skip
     second = aiecc.device_command(
-        "f.mlir", "iron_reset", 1, xclbin_input="dev0/op0_GEMM.xclbin", style="get", no_materialize=True
+        "f.mlir",
+        "iron_reset",
+        1,
+        xclbin_input="dev0/op0_GEMM.xclbin",
+        style="get",
+        no_materialize=True,
+        off=[],
     )
     assert second == [
         "aiecc", "--tmpdir=prj1", "--device-name=iron_reset",
@@ -293,9 +305,9 @@ def test_xclbin_kernel_names_and_ids():
 
 FAKE_AIECC = """\
 #!{python}
-import json, os, shutil, sys
+import json, os, re, shutil, sys
 args = sys.argv[1:]
-if "--version" in args:
+if "--version" in args or "--aie-version" in args:
     print("fake 1.0"); sys.exit(0)
 if "--help" in args:
     print({help!r}); sys.exit(0)
@@ -303,6 +315,9 @@ n = sum(1 for _ in open({log!r})) if os.path.exists({log!r}) else 0
 with open({log!r}, "a") as f:
     f.write(json.dumps(args) + "\\n")
 shutil.copy(args[-1], os.path.join({inputs!r}, f"input{{n}}.mlir"))
+for obj in re.findall(r'link_with = "([^"]+)"', open(args[-1]).read()):  # resolved against the cwd
+    if not os.path.isfile(obj):
+        print(f"error: cannot find {{obj}} in {{os.getcwd()}}", file=sys.stderr); sys.exit(1)
 opt = dict(a[2:].split("=", 1) for a in args if a.startswith("--") and "=" in a)
 if "full-elf-name" in opt:
     open(opt["full-elf-name"], "wb").write(bytes.fromhex({elf!r}))
@@ -316,9 +331,22 @@ insts = opt["npu-insts-name"].format(dev + "_" + seq) if get else opt["npu-insts
 open(insts, "wb").write((dev + ":" + seq).encode().ljust(64, b"."))  # a device-specific stream
 """
 HELP = {
-    "legacy": "--generate-full-elf --aie-generate-xclbin --aie-generate-npu-insts --no-materialize",
+    "legacy": "--generate-full-elf --aie-generate-xclbin --aie-generate-npu-insts --no-materialize "
+    "--no-aiesim --no-xchesscc --no-xbridge --no-compile-host",
     "get": "--get-<name> --device-name --xclbin-input --no-materialize-runtime",  # no --no-materialize
 }
+#: A stand-in for Peano's clang++: records its argv, writes the object it was asked for.
+FAKE_CLANG = """\
+#!{python}
+import json, sys
+args = sys.argv[1:]
+if args == ["--version"]:
+    print("clang version 19.0.0 (fake llvm-aie)"); sys.exit(0)
+with open({log!r}, "a") as f:
+    f.write(json.dumps(args) + "\\n")
+open(args[args.index("-o") + 1], "w").write("OBJ " + args[0])
+"""
+KERNEL_FILES = ["add.cc", "mul.cc", "relu.cc", "silu.cc", "gelu.cc", "mm.cc", "softmax.cc", "rms_norm.cc"]
 
 
 @pytest.fixture
@@ -336,8 +364,24 @@ def fake_aiecc(tmp_path, monkeypatch):
         )
         script.write_text(text)
         script.chmod(0o755)
+        # an mlir-aie install around it: kernel sources and a Peano whose clang++ records its argv
+        root = bindir.parent
+        for arch in ("aie2", "aie2p"):
+            for name in KERNEL_FILES:
+                (root / "aie_kernels" / arch).mkdir(parents=True, exist_ok=True)
+                (root / "aie_kernels" / arch / name).write_text("// kernel\n")
+        (root / "aie_kernels" / "generic").mkdir(exist_ok=True)
+        for name in ("axpy.cc", "passThrough.cc"):
+            (root / "aie_kernels" / "generic" / name).write_text("// kernel\n")
+        clang = root / "peano" / "bin" / "clang++"
+        clang.parent.mkdir(parents=True)
+        clang.write_text(FAKE_CLANG.format(python=sys.executable, log=str(tmp_path / "clang.log")))
+        clang.chmod(0o755)
         monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+        monkeypatch.delenv("PEANO_INSTALL_DIR", raising=False)
+        monkeypatch.delenv("MLIR_AIE_INSTALL_DIR", raising=False)
         monkeypatch.setattr(aiecc, "available", lambda: True)
+        monkeypatch.setattr(toolchain, "installed_version", lambda: "1.4.2")
         for cached in (aiecc.toolchain_identity, aiecc.help_text):
             cached.cache_clear()
         runs = lambda: [json.loads(line) for line in log.read_text().splitlines()]  # noqa: E731
@@ -354,7 +398,7 @@ def test_build_through_fake_aiecc(tmp_path, fake_aiecc):
     builtin = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache2")
     runs, _ = fake_aiecc("legacy")
     art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache")
-    assert art.toolchain == "aiecc-fake 1.0" and art.backend == "aiecc-full-elf"
+    assert art.toolchain == "mlir_aie-1.4.2 aiecc-fake 1.0" and art.backend == "aiecc-full-elf"
     assert art.kernels["main:sequence"].control == b""  # control code is in aiebu's sections
     assert elf.read_sections(art.path)[".text"] == b"\x01\x02\x03\x04" * 8
     assert elf.read_manifest(art.path) == art.manifest and art.traced
@@ -428,3 +472,51 @@ def test_progress_only_for_slow_work():
         time.sleep(0.05)
         raise ValueError
     assert failed.getvalue().endswith(" failed\n")
+
+
+def test_kernels_compiled_with_peano_and_placed_where_aiecc_links(tmp_path, fake_aiecc):
+    """Recording fakes: one clang++ run per distinct object (mlir-aie's compile_cxx_core_function
+    flags, the GEMM's tile defines), every link_with object in aiecc's cwd (the fake fails
+    otherwise), and a second build takes the objects from the cache."""
+    runs, inputs = fake_aiecc("legacy")
+    small, big = GEMM(M=32, K=32, N=32), GEMM(M=64, K=64, N=64, tile_m=32)
+    seq = Sequence(
+        "two_gemms", [(small, "a", "b", "c"), (big, "x", "y", "z")], ["a", "b", "x", "y"], ["c", "z"]
+    )
+    build(seq, trace=False, cache_dir=tmp_path / "cache")
+    compiles = [json.loads(line) for line in (tmp_path / "clang.log").read_text().splitlines()]
+    assert len(compiles) == 2  # one object per distinct (source, arch, defines)
+    for argv, m in zip(compiles, (16, 32)):
+        assert argv[0].endswith("aie_kernels/aie2p/mm.cc") and argv[1:3] == ["-c", "-o"]
+        assert argv[4:12] == [
+            "-std=c++20", "-Wno-parentheses", "-Wno-attributes", "-Wno-macro-redefined", "-Wno-empty-body",
+            "-O2", "-DNDEBUG", "--target=aie2p-none-unknown-elf",
+        ]  # fmt: skip
+        assert argv[-4:] == [f"-DDIM_K=32", f"-DDIM_M={m}", "-DDIM_N=32", "-Dbf16_bf16_ONLY=1"]
+        assert any(a.endswith("aie_runtime_lib/AIE2P") for a in argv)
+    linked = re.findall(r'link_with = "([^"]+)"', inputs(0))
+    assert len(set(linked)) == 2 and all(n.startswith("mm_") for n in linked)
+    build(seq, trace=True, trace_size=4096, cache_dir=tmp_path / "cache")  # another key, same objects
+    assert len((tmp_path / "clang.log").read_text().splitlines()) == 2 and len(runs()) == 2
+
+
+def test_kernel_source_missing_is_one_clear_error(tmp_path, fake_aiecc):
+    fake_aiecc("legacy")
+    (tmp_path / "aie_kernels" / "aie2p" / "add.cc").unlink()
+    with pytest.raises(toolchain.ToolchainError, match=r"kernel source aie2p/add.cc not found .*looked at"):
+        build(ADD, trace=False, cache_dir=tmp_path / "cache")
+
+
+@pytest.mark.parametrize(
+    "version", ["1.4.1", "1.4.2.dev16+g7e00b57", "0.0.1.2026033104+e4f35d6", "1.3.5.dev52"]
+)
+def test_older_mlir_aie_is_refused_naming_the_minimum(tmp_path, fake_aiecc, monkeypatch, version):
+    # version strings as mlir-aie's wheels spell them (utils/mlir_aie_wheels/_version_helper.py)
+    fake_aiecc("legacy")
+    monkeypatch.setattr(toolchain, "installed_version", lambda: version)
+    with pytest.raises(
+        toolchain.ToolchainError, match=rf"mlir-aie {re.escape(version)} is older than 1\.4\.2"
+    ):
+        build(ADD, trace=False, cache_dir=tmp_path / "cache")
+    for ok in ("1.4.2", "1.4.3.dev4+gabc", "1.5.0"):
+        toolchain.check_version(ok)

@@ -17,6 +17,7 @@ configuration (tested against ``test/parse-trace/test1/aie.mlir``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import warnings
 from dataclasses import dataclass
 
@@ -88,7 +89,7 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     sequence.body[:0] = start
     sequence.body.extend(stop)
 
-    traced = Design(device, list(design.streams), design.sequence, list(design.compute_tiles))
+    traced = dataclasses.replace(design, device=device, streams=list(design.streams))
     return TracedDesign(traced, units, trace_arg, shim.col)
 
 
