@@ -220,3 +220,24 @@ def test_module_wrapper_and_ranges():
         print_op(ir.Write32(1 << 32, 0))
     with pytest.raises(IronError, match="out of range"):
         print_op(ir.Write32(0, -(1 << 31) - 1))
+
+
+def test_memref_global_signed_words():
+    # npu_blockwrite_data.mlir: i32 dense elements print signed (0xFFFFFFFF is -1)
+    want = next(
+        line for line in source_lines("npu_blockwrite_data.mlir") if "@words" in line and "global " in line
+    )
+    dev = ir.Device("npu2", None, [ir.MemrefGlobal("words", (305419896, 0xFFFFFFFF))])
+    assert print_device(dev).split("\n")[1].strip() == want
+
+
+def test_blockwrite_matches_upstream_check():
+    # dma_to_npu_bd_paths.mlir CHECK: get_global, then blockwrite with the address attribute only
+    seq = ir.RuntimeSequence("s", [], [ir.BlockWrite(118816, tuple(range(8)), symbol="g")])
+    dev = ir.Device("npu2", None, [ir.MemrefGlobal("g", tuple(range(8))), seq])
+    lines = print_device(dev).split("\n")
+    # the CHECK line stops before the type; dma_to_npu.mlir's CHECK shows it: ": memref<4xi32>"
+    assert canon([lines[-3].strip()]) == canon(
+        [check_lines("dma_to_npu_bd_paths.mlir")[1] + " : memref<8xi32>"]
+    )
+    assert lines[-4].strip().startswith("%bw = memref.get_global @g : memref<8xi32>")
