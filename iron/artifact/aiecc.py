@@ -278,6 +278,8 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
     style = style or flag_style(exe)
     no_materialize = supports("--no-materialize", exe)
     off = off_switches(exe)
+    if supports("--peano", exe):  # link the cores with the Peano that compiled the kernels
+        off.append(f"--peano={kernels.find_peano()}")
     if fm.dispatch not in ("fused", "separate"):
         raise AieccError(f"dispatch {fm.dispatch!r}: expected 'fused' or 'separate'")
     with tempfile.TemporaryDirectory(prefix="iron-aiecc-") as tmp:

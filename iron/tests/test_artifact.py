@@ -332,7 +332,7 @@ open(insts, "wb").write((dev + ":" + seq).encode().ljust(64, b"."))  # a device-
 """
 HELP = {
     "legacy": "--generate-full-elf --aie-generate-xclbin --aie-generate-npu-insts --no-materialize "
-    "--no-aiesim --no-xchesscc --no-xbridge --no-compile-host",
+    "--no-aiesim --no-xchesscc --no-xbridge --no-compile-host --peano",
     "get": "--get-<name> --device-name --xclbin-input --no-materialize-runtime",  # no --no-materialize
 }
 #: A stand-in for Peano's clang++: records its argv, writes the object it was asked for.
@@ -404,6 +404,7 @@ def test_build_through_fake_aiecc(tmp_path, fake_aiecc):
     assert elf.read_manifest(art.path) == art.manifest and art.traced
     [cmd] = runs()
     assert "--generate-full-elf" in cmd and "--full-elf-name=aie.elf" in cmd and "--no-materialize" in cmd
+    assert f"--peano={tmp_path / 'peano'}" in cmd  # the compiler of the kernels links the cores
     assert "--expand-load-pdis" not in cmd and cmd[-1] == "fused.mlir"
     assert art.key != builtin.key  # toolchain identity is part of the key
 
