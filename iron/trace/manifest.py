@@ -33,6 +33,7 @@ class TraceUnit:
     event_ids: list[int]  # 8 slot ids
     start_event: int
     stop_event: int
+    mode: int = 0  # Trace_Control0 [1:0]: 0 event-time, 1 event-PC, 2 execution (iron.trace.modes)
 
     @property
     def label(self) -> str:
