@@ -206,6 +206,7 @@ class DecodedUnit:
     summary: dict | None = None  # filled by iron.trace.summary when decoding without keeping ops
     mode: int = 0  # trace mode the unit was decoded in (iron.trace.modes); see unit_mode
     pc_events: object = None  # iron.trace.event_pc.PcEvents of a mode-1 unit
+    pcmap: object = None  # iron.trace.pcmap.PcMap of the core's ELF, when given (mode-1 core units)
 
     @property
     def kind(self) -> str:

@@ -144,4 +144,79 @@ def slot_occurrences(events: PcEvents) -> tuple[np.ndarray, np.ndarray, np.ndarr
     return occ.astype(np.int64), slot.astype(np.uint8), pcs[occ]
 
 
-__all__ = ["PcEvents", "parse_event_pc", "slot_occurrences", "F"]
+def mlir_aie_pc_records(du, pid: int, names: list[str]) -> list[dict]:
+    """mlir-aie format records of a mode-1 unit: one instant (``"ph": "i"``) per
+    fired slot, in capture order (``ts`` = position in the stream, since the
+    frames carry no cycles), the PC in ``args.pc``. Empty for a mode-2 unit."""
+    if du.pc_events is None:
+        return []
+    occ, slot, pc = slot_occurrences(du.pc_events)
+    return [
+        {"name": names[s], "ts": o, "ph": "i", "pid": pid, "tid": s, "args": {"pc": p}}
+        for o, s, p in zip(occ.tolist(), slot.tolist(), pc.tolist())
+    ]
+
+
+def perfetto_pc_events(du, pid: int, base_tid: int, offset: int, us: float) -> list[dict]:
+    """iron Perfetto events of a mode-1 unit: per slot a track of instants
+    (``args.pc``, and ``args.function`` with the core ELF), and with the ELF a
+    track of function slices. Positions are capture order (one cycle apart
+    from the slice start), as EVENT_PC frames carry no time."""
+    if du.pc_events is None:
+        return []
+    occ, slot, pc = slot_occurrences(du.pc_events)
+    fn = du.pcmap.functions(pc) if du.pcmap is not None else None
+    out = []
+    for s in sorted(set(slot.tolist())):
+        tid = base_tid + 1 + s
+        out.append(
+            {
+                "name": "thread_name",
+                "ph": "M",
+                "pid": pid,
+                "tid": tid,
+                "args": {"name": f"{du.label} {du.events[s]} (event-PC)"},
+            }
+        )
+    for i, (o, s, p) in enumerate(zip(occ.tolist(), slot.tolist(), pc.tolist())):
+        args = {"pc": p, "order": o}
+        if fn is not None:
+            args["function"] = fn[i]
+        out.append(
+            {
+                "name": du.events[s],
+                "cat": du.kind,
+                "ph": "i",
+                "s": "t",
+                "ts": round((offset + o) * us, 6),
+                "pid": pid,
+                "tid": base_tid + 1 + s,
+                "args": args,
+            }
+        )
+    if du.pcmap is not None:
+        from iron.trace.pcmap import function_runs
+
+        out.append(
+            {
+                "name": "thread_name",
+                "ph": "M",
+                "pid": pid,
+                "tid": base_tid,
+                "args": {"name": f"{du.label} functions"},
+            }
+        )
+        for name, a, b in function_runs(du.pcmap, du.pc_events.expand()[1]):
+            out.append(
+                {
+                    "name": name,
+                    "cat": du.kind,
+                    "ph": "X",
+                    "ts": round((offset + a) * us, 6),
+                    "dur": round((b - a) * us, 6),
+                    "pid": pid,
+                    "tid": base_tid,
+                    "args": {"samples": b - a},
+                }
+            )
+    return out

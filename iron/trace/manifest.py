@@ -54,6 +54,7 @@ class Slice:
     units: list[TraceUnit] = field(default_factory=list)
     kernel: str = ""  # kernel whose control code drains into this slice
     arg_index: int = -1  # that kernel's trace argument (separate dispatch binds a sub-buffer there)
+    upstream_index: int = -1  # index in upstream mlir-aie's trace_slices (>= 0: read from that attribute)
 
     @property
     def label(self) -> str:

@@ -137,7 +137,9 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
             units = units_from_module(module, e.device)
             call = sum(1 for p in entries[:i] if (p.device, p.sequence) == (e.device, e.sequence))
             slices.append(
-                Slice(i, e.sequence, call, e.device, e.sequence, e.offset, e.size, units, f"{dev}:{seq}")
+                Slice(
+                    i, e.sequence, call, e.device, e.sequence, e.offset, e.size, units, f"{dev}:{seq}", -1, i
+                )
             )
         if not any(s.units for s in slices):
             raise MlirConfigError(f"{where}: no device named in trace_slices configures a trace unit")
