@@ -108,21 +108,16 @@ def parse_event_pc(data: np.ndarray) -> tuple[PcEvents, list[dict], dict]:
     reps = np.bincount(owner[sel], weights=count[sel], minlength=int(is_ev.sum())).astype(np.int64)
     diag["orphan_repeats"] = int((is_rep & (owner < 0)).sum())
     commands = []
+    ev = iter(zip(mask.tolist(), pc.tolist()))  # the same fields as the events: one reading of the bits
     for k, s, c in zip(kind.tolist(), starts.tolist(), count.tolist()):
         if k == K_EVENT:
-            commands.append(
-                {
-                    "type": "EventPC",
-                    "event_bits": int(pad[s] & 3) << 6 | int(pad[s + 1]) >> 2,
-                    "pc": (int(pad[s + 2]) & 0x3F) << 8 | int(pad[s + 3]),
-                }
-            )
+            m, p = next(ev)
+            commands.append({"type": "EventPC", "event_bits": m, "pc": p})
         elif k in (K_REPEAT0, K_REPEAT1):
             commands.append({"type": "Repeat", "count": c})
         elif k == K_START:
-            commands.append(
-                {"type": "Start", "timer_value": int.from_bytes(data[s + 1 : s + 8].tobytes(), "big")}
-            )
+            timer = int.from_bytes(data[s + 1 : s + 8].tobytes(), "big")
+            commands.append({"type": "Start", "timer_value": timer})
         elif k == K_SYNC:
             commands.append({"type": "Sync"})
     return PcEvents(mask, pc, reps), commands, diag

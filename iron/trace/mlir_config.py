@@ -138,7 +138,17 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
             call = sum(1 for p in entries[:i] if (p.device, p.sequence) == (e.device, e.sequence))
             slices.append(
                 Slice(
-                    i, e.sequence, call, e.device, e.sequence, e.offset, e.size, units, f"{dev}:{seq}", -1, i
+                    i,
+                    f"{e.device}:{e.sequence}",
+                    call,
+                    e.device,
+                    e.sequence,
+                    e.offset,
+                    e.size,
+                    units,
+                    f"{dev}:{seq}",
+                    -1,
+                    i,
                 )
             )
         if not any(s.units for s in slices):
