@@ -295,6 +295,8 @@ class RuntimeSequence:
     name: str
     args: list[Argument]
     body: list = field(default_factory=list)
+    #: ``{...}`` after ``attributes`` in the header, verbatim (e.g. upstream's ``trace_slices``)
+    attributes: str | None = None
 
     def arg_index(self, name: str) -> int:
         """Host-buffer index of argument ``name`` (all iron arguments are memrefs)."""

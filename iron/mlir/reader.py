@@ -42,8 +42,10 @@ _RE_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _RE_DEVICE = re.compile(rf"^aie\.device\s*\(\s*(\w+)\s*\)\s*(?:@({_NAME}))?\s*(\{{\}}?)$")
 _RE_MODULE = re.compile(rf"^(module\s*(?:@{_NAME}\s*)?(?:attributes\s*\{{.*\}}\s*)?)\{{(\}})?$")
 _RE_SEQUENCE = re.compile(
-    rf"^(aiex?)\.runtime_sequence\s*(?:@({_NAME}))?\s*\((.*)\)\s*(?:attributes\s*\{{.*\}}\s*)?\{{(\}})?$"
+    rf"^(aiex?)\.runtime_sequence\s*(?:@({_NAME}))?\s*\((.*)\)\s*(?:attributes\s*(\{{.*\}})\s*)?\{{(\}})?$",
+    re.S,
 )
+_SEQUENCE_HEADS = ("aie.runtime_sequence", "aiex.runtime_sequence")
 _RE_CONFIGURE = re.compile(rf"^aiex\.configure\s+@({_NAME})\s*\{{(\}})?$")
 _RE_TILE = re.compile(rf"^%({_NAME})\s*=\s*aie\.tile\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(\{{.*\}})?$")
 _RE_PACKET_FLOW = re.compile(
@@ -293,6 +295,8 @@ class _Reader:
                 continue
             col = len(raw) - len(raw.lstrip()) + 1
             code = _code(s)
+            if code.startswith(_SEQUENCE_HEADS) and not code.endswith("{"):
+                code, i = self.sequence_header(i, code)
             if code[0] == "}":
                 self.close(code, i + 1, col)
                 i += 1
@@ -314,6 +318,19 @@ class _Reader:
             f = self.stack[-1]
             raise self.error("unbalanced braces: '{' opened here is never closed", f.line, f.col)
         return self.module
+
+    def sequence_header(self, i: int, code: str) -> tuple[str, int]:
+        """A runtime sequence header that aie-opt wrapped over several lines (long
+        ``attributes {trace_buffer = ...}``): the lines joined, and the index of its last line."""
+        parts, j = [code], i
+        while j + 1 < len(self.lines):
+            joined = " ".join(parts)
+            if joined.endswith("{") and _depth(joined[:-1]) == 0:
+                break
+            j += 1
+            parts.append(_code(self.lines[j].strip()))
+        joined = " ".join(p for p in parts if p)
+        return (joined, j) if joined.endswith("{") else (code, i)
 
     def gather(self, i: int, code: str) -> tuple[str, str, int]:
         """Collect one statement starting at line ``i`` (brackets balanced).
@@ -398,11 +415,11 @@ class _Reader:
                 if typ is None:
                     return False  # scalar or unsupported arguments: keep the sequence opaque
                 args.append(ir.Argument(am.group(1), typ))
-            seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args)
+            seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args, attributes=m.group(4))
             self.dev.dev.body.append(seq)
             self.seq = _Seq(seq)
             self.stack.append(_Frame("sequence", seq.body, seq, line, col))
-            if m.group(4):
+            if m.group(5):
                 self.close("}", line, col)
             return True
         if code.startswith("aiex.configure") and kind in ("sequence", "configure"):

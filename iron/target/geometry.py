@@ -43,6 +43,7 @@ class Target:
     shim_bds: int = 16
     tile_bds: int = 16
     memtile_bds: int = 48
+    arch: str = "aie2"  # event table (iron.target.events.ARCHES) of this generation's tiles
 
     def device_name(self, columns: int) -> str:
         """mlir-aie ``aie.device`` name for a design using ``columns`` columns."""
@@ -68,7 +69,14 @@ TARGETS = {
         "npu1", max_columns=4, rows=6, dev_gen=3, column_offset=1, clock_mhz=1000.0, full_elf=False
     ),
     "npu2": Target(
-        "npu2", max_columns=8, rows=6, dev_gen=4, column_offset=0, clock_mhz=1000.0, full_elf=True
+        "npu2",
+        max_columns=8,
+        rows=6,
+        dev_gen=4,
+        column_offset=0,
+        clock_mhz=1000.0,
+        full_elf=True,
+        arch="aie2p",
     ),
 }
 

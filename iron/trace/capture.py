@@ -79,10 +79,30 @@ class DecodedTrace:
 
         return mlir_aie_records(self.slices)
 
-    def to_mlir_aie_json(self, path) -> None:
+    def to_mlir_aie_json(self, path) -> list[str]:
+        """Write mlir-aie's JSON; returns the paths written.
+
+        Slices read from upstream's ``trace_slices`` are written as upstream's
+        ``TraceConfig.trace_to_json`` does: one file per populated slice, named
+        ``<stem>_<index>_<device>_<sequence><suffix>``, each decoded alone
+        (pids from 0); otherwise one file with every slice."""
         from iron.trace.perfetto import dumps_mlir_aie
 
-        atomic_write(path, dumps_mlir_aie(self.mlir_aie_records()))
+        if not any(ds.slice is not None and ds.slice.upstream_index >= 0 for ds in self.slices):
+            atomic_write(path, dumps_mlir_aie(self.mlir_aie_records()))
+            return [str(path)]
+        written = []
+        for ds, records in self.mlir_aie_slice_records():
+            name = per_slice_path(path, ds.slice)
+            atomic_write(name, dumps_mlir_aie(records))
+            written.append(name)
+        return written
+
+    def mlir_aie_slice_records(self) -> list[tuple[DecodedSlice, list[dict]]]:
+        """(slice, mlir-aie records of that slice alone) for every populated slice."""
+        from iron.trace.perfetto import mlir_aie_records
+
+        return [(ds, mlir_aie_records([ds])) for ds in self.slices if ds.status != "empty"]
 
     def plot(self, path) -> None:
         from iron.trace.plot import plot_timeline
@@ -98,15 +118,20 @@ class Capture:
     and the manifest, which :func:`load_capture` reads back anywhere.
     """
 
-    def __init__(self, manifest: Manifest, words: np.ndarray, colshift: int | None = None):
+    def __init__(self, manifest: Manifest, words: np.ndarray, colshift: int | None = None, core_elfs=()):
         self.manifest = manifest
         self.words = np.ascontiguousarray(words, dtype=np.uint32).ravel()
         self.colshift = colshift
+        self.core_elfs = list(core_elfs)  # see iron.trace.pcmap.attach_core_elfs
         self._decoded: DecodedTrace | None = None
 
     def decode(self) -> DecodedTrace:
         if self._decoded is None:
             self._decoded = decode_manifest(self.manifest, self.words, colshift=self.colshift)
+            if self.core_elfs:
+                from iron.trace.pcmap import attach_core_elfs
+
+                attach_core_elfs(self._decoded.slices, self.core_elfs)
         return self._decoded
 
     @property
@@ -122,8 +147,8 @@ class Capture:
     def to_perfetto(self, path) -> None:
         self.decode().to_perfetto(path)
 
-    def to_mlir_aie_json(self, path) -> None:
-        self.decode().to_mlir_aie_json(path)
+    def to_mlir_aie_json(self, path) -> list[str]:
+        return self.decode().to_mlir_aie_json(path)
 
     def plot(self, path) -> None:
         self.decode().plot(path)
@@ -159,6 +184,23 @@ def load_capture(path: str | os.PathLike) -> Capture:
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
         raise TraceInputError(f"{path}: cannot read capture: {exc}") from None
     return Capture(manifest, words)
+
+
+def per_slice_path(path, sl) -> str:
+    """``out.json`` -> ``out_<index>_<device>_<sequence>.json`` (upstream's per-slice names)."""
+    p = os.fspath(path)
+    stem, ext = os.path.splitext(p)
+    return f"{stem}_{sl.upstream_index}_{sl.device}_{sl.sequence}{ext or '.json'}"
+
+
+def capture_from_mlir(words, mlir_text: str, filename: str | None = None) -> Capture:
+    """A :class:`Capture` of raw ``words`` configured by mlir-aie MLIR (register
+    writes, ``aie.trace`` ops, upstream ``trace_slices``: see
+    :func:`iron.trace.mlir_config.manifest_from_mlir`)."""
+    from iron.trace.mlir_config import manifest_from_mlir
+
+    words = np.asarray(words, dtype=np.uint32).ravel()
+    return Capture(manifest_from_mlir(mlir_text, len(words) * 4, filename), words)
 
 
 def decode_mlir_aie(words, mlir_text: str, colshift: int | None = None) -> list[dict]:

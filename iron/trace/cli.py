@@ -34,6 +34,12 @@ def _config_args(p: argparse.ArgumentParser) -> None:
     src.add_argument("--manifest", metavar="FILE", help="iron trace manifest (JSON)")
     src.add_argument("--artifact", metavar="FILE", help="iron artifact (ELF) with an embedded manifest")
     p.add_argument("--colshift", type=int, default=None, help="column shift added to the configured columns")
+    p.add_argument(
+        "--core-elf",
+        action="append",
+        metavar="[COL,ROW=]PATH",
+        help="core ELF mapping event-PC (trace mode 1) program counters to functions (repeatable)",
+    )
 
 
 def add_subcommands(subparsers) -> None:
@@ -133,18 +139,33 @@ def cmd_decode(args) -> int:
         words, manifest = _load(args)
         # Summaries straight from each unit's bytes: no per-frame arrays (bounded memory).
         decoded = decode_manifest(manifest, words, colshift=args.colshift, analyze=summarize_unit)
+        _attach(decoded, args)
         _write(args.output, summary_text(decoded.slices))
         return 0
     _prepare(args)
     words, manifest = _load(args)
     decoded = decode_manifest(manifest, words, colshift=args.colshift)
+    _attach(decoded, args)
     if args.format == "mlir-aie":
         from iron.trace.perfetto import dumps_mlir_aie
 
-        _write(args.output, dumps_mlir_aie(decoded.mlir_aie_records()))
+        if args.output is not None:  # upstream fused traces: one file per populated slice
+            try:
+                decoded.to_mlir_aie_json(args.output)
+            except OSError as exc:
+                raise IronError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+        else:
+            _write(None, dumps_mlir_aie(decoded.mlir_aie_records()))
     else:
         _write(args.output, json.dumps(decoded.perfetto()) + "\n")
     return 0
+
+
+def _attach(decoded, args) -> None:
+    if getattr(args, "core_elf", None):
+        from iron.trace.pcmap import attach_core_elfs
+
+        attach_core_elfs(decoded.slices, args.core_elf)
 
 
 def cmd_plot(args) -> int:

@@ -204,6 +204,9 @@ class DecodedUnit:
     ops: Ops = field(default_factory=lambda: EMPTY_OPS)
     diagnostics: dict = field(default_factory=dict)
     summary: dict | None = None  # filled by iron.trace.summary when decoding without keeping ops
+    mode: int = 0  # trace mode the unit was decoded in (iron.trace.modes); see unit_mode
+    pc_events: object = None  # iron.trace.event_pc.PcEvents of a mode-1 unit
+    pcmap: object = None  # iron.trace.pcmap.PcMap of the core's ELF, when given (mode-1 core units)
 
     @property
     def kind(self) -> str:
@@ -904,6 +907,14 @@ def decode_words(
         rows = groups[key]
         data, idle = unit_payload(words, pk.start[rows], pk.words[rows], method)
         du = DecodedUnit(*key, by_key.get(key), packets=len(rows), nbytes=len(data))
+        du.mode, mode_diag = unit_mode(du.unit, data)
+        if du.mode != 0:  # event-PC / execution trace: their own decoders (rare, small streams)
+            from iron.trace.modes_decode import decode_other_mode
+
+            decode_other_mode(du, data, mode_diag)
+            return du, idle
+        if mode_diag:
+            du.diagnostics.update(mode_diag)
         if analyze is not None:
             analyze(du, data, method)
         else:
@@ -925,10 +936,32 @@ def decode_words(
         totals["unconfigured_units"] += du.unit is None
         for k in ("frames", "unknown_frames", "truncated_frames"):
             totals[k] += du.diagnostics[k]
+        for k in ("mode_mismatch", "undecoded"):
+            if k in du.diagnostics:
+                diag.setdefault(k, []).append({"unit": du.label, **du.diagnostics[k]})
     diag.update(totals)
     status = slice_status(words, diag)
     units_out = [du for du, _ in done]
     return DecodedSlice(slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift)
+
+
+def unit_mode(unit: TraceUnit | None, data: np.ndarray) -> tuple[int, dict]:
+    """(mode to decode in, diagnostics) of one unit's stream.
+
+    The Start frame that opens the stream names the mode the hardware ran in;
+    the configuration (``unit.mode``) names the one asked for. When both are
+    known and differ, the stream is decoded as its Start frame says and the
+    disagreement is reported (``mode_mismatch``), never chosen silently.
+    """
+    from iron.trace.modes import start_frame_mode
+
+    configured = unit.mode if unit is not None else None
+    started = start_frame_mode(int(data[0])) if len(data) else None
+    if started is None:
+        return (configured or 0), {}
+    if configured is not None and configured != started:
+        return started, {"mode_mismatch": {"configured": configured, "start_frame": started}}
+    return started, {}
 
 
 def unit_packet_type(unit: TraceUnit) -> int:

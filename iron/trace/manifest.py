@@ -33,6 +33,7 @@ class TraceUnit:
     event_ids: list[int]  # 8 slot ids
     start_event: int
     stop_event: int
+    mode: int = 0  # Trace_Control0 [1:0]: 0 event-time, 1 event-PC, 2 execution (iron.trace.modes)
 
     @property
     def label(self) -> str:
@@ -53,6 +54,7 @@ class Slice:
     units: list[TraceUnit] = field(default_factory=list)
     kernel: str = ""  # kernel whose control code drains into this slice
     arg_index: int = -1  # that kernel's trace argument (separate dispatch binds a sub-buffer there)
+    upstream_index: int = -1  # index in upstream mlir-aie's trace_slices (>= 0: read from that attribute)
 
     @property
     def label(self) -> str:

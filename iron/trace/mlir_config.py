@@ -20,7 +20,9 @@ from iron.mlir import ir, reader
 from iron.target import geometry
 from iron.target.events import PACKET_TYPE, event_name
 from iron.target.registers import TRACE_REGISTERS, split_address, unpack_trace_control0, unpack_trace_control1
+from iron.trace.declarative import declared_units
 from iron.trace.manifest import Manifest, Slice, TraceUnit
+from iron.trace.upstream_meta import trace_slices
 
 SLOT_FIELD_MASK = 0xFF  # mlir-aie keeps whole bytes (memtile ids go beyond 127)
 
@@ -40,12 +42,15 @@ def _register_kind(offset: int, row: int) -> tuple[str, str] | None:
     return None
 
 
-def units_from_module(module: ir.Module) -> list[TraceUnit]:
-    """Traced units of every device of ``module``, in first Trace_Event write order."""
+def units_from_module(module: ir.Module, device: str | None = None) -> list[TraceUnit]:
+    """Traced units of ``module`` (of the device with symbol ``device`` if given,
+    else of every device), in first Trace_Event write order; units that only a
+    declarative ``aie.trace`` op configures follow in op order."""
+    devices = module.devices if device is None else [d for d in module.devices if d.symbol == device]
     slots: dict[tuple[str, int, int], list[int]] = {}
     control: dict[tuple[str, int, int], dict] = {}
-    for device in module.devices:
-        for seq in device.sequences:
+    for dev in devices:
+        for seq in dev.sequences:
             for op in ir.walk(seq.body):
                 if not isinstance(op, ir.Write32):
                     continue
@@ -66,6 +71,7 @@ def units_from_module(module: ir.Module) -> list[TraceUnit]:
                     control.setdefault(key, {}).update(unpack_trace_control0(op.value, kind))
                 else:
                     control.setdefault(key, {}).update(unpack_trace_control1(op.value))
+    arch = _arch(devices)
     units = []
     for (kind, col, row), ids in slots.items():
         ctl = control.get((kind, col, row), {})
@@ -76,13 +82,29 @@ def units_from_module(module: ir.Module) -> list[TraceUnit]:
                 kind=kind,
                 packet_type=PACKET_TYPE[kind],
                 packet_id=ctl.get("packet_id", 0),
-                events=[event_name(kind, e) for e in ids],
+                events=[event_name(kind, e, arch) for e in ids],
                 event_ids=list(ids),
                 start_event=ctl.get("start", 0),
                 stop_event=ctl.get("stop", 0),
+                mode=ctl.get("mode", 0),
             )
         )
+    seen = {(u.kind, u.column, u.row) for u in units}
+    for dev in devices:
+        for u in declared_units(dev, arch):
+            if (u.kind, u.column, u.row) not in seen:
+                seen.add((u.kind, u.column, u.row))
+                units.append(u)
     return units
+
+
+def _arch(devices: list[ir.Device]) -> str:
+    """Event table of the devices' generation (aie2 unless every device is npu2)."""
+    try:
+        arches = {geometry.target_for_device(d.target).arch for d in devices}
+    except IronError:
+        return "aie2"
+    return arches.pop() if len(arches) == 1 else "aie2"
 
 
 def units_from_mlir(text: str, filename: str | None = None) -> list[TraceUnit]:
@@ -90,16 +112,16 @@ def units_from_mlir(text: str, filename: str | None = None) -> list[TraceUnit]:
 
 
 def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) -> Manifest:
-    """A one-slice :class:`Manifest` covering the whole buffer (``total_size``
-    bytes), configured from the MLIR's trace register writes."""
+    """A :class:`Manifest` configured from the MLIR's trace register writes and
+    declarative ``aie.trace`` ops.
+
+    A runtime sequence with upstream's ``trace_slices`` attribute (fused trace,
+    :mod:`iron.trace.upstream_meta`) gives one slice per entry, each with the
+    units of its own device; otherwise one slice covers the whole buffer
+    (``total_size`` bytes) with the units of every device.
+    """
     module = reader.parse(text, filename)
-    units = units_from_module(module)
     where = filename or "MLIR input"
-    if not units:
-        raise MlirConfigError(
-            f"{where}: no aiex.npu.write32 to a Trace_Event0/1 register (0x340E0/4, 0x140E0/4, 0x940E0/4): "
-            "nothing is traced (use the lowered MLIR with constant write32 operands)"
-        )
     device = module.devices[0] if module.devices else None
     target_name = device.target if device else "npu1"
     try:
@@ -107,6 +129,46 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
         columns = geometry.device_columns(target_name)
     except IronError:
         target, columns = geometry.get_target("npu1"), 1
+    fused = _fused_sequence(module, where)
+    if fused is not None:
+        dev, seq, entries = fused
+        slices = []
+        for i, e in enumerate(entries):
+            units = units_from_module(module, e.device)
+            call = sum(1 for p in entries[:i] if (p.device, p.sequence) == (e.device, e.sequence))
+            slices.append(
+                Slice(
+                    i,
+                    f"{e.device}:{e.sequence}",
+                    call,
+                    e.device,
+                    e.sequence,
+                    e.offset,
+                    e.size,
+                    units,
+                    f"{dev}:{seq}",
+                    -1,
+                    i,
+                )
+            )
+        if not any(s.units for s in slices):
+            raise MlirConfigError(f"{where}: no device named in trace_slices configures a trace unit")
+        return Manifest(
+            target=target.name,
+            columns=columns,
+            column_offset=0,
+            clock_mhz=target.clock_mhz,
+            kernel=f"{dev}:{seq}",
+            trace_arg_index=-1,
+            total_size=max(int(total_size), max(e.offset + e.size for e in entries)),
+            slices=slices,
+        )
+    units = units_from_module(module)
+    if not units:
+        raise MlirConfigError(
+            f"{where}: no aiex.npu.write32 to a Trace_Event0/1 register (0x340E0/4, 0x140E0/4, 0x940E0/4) "
+            "and no aie.trace op: nothing is traced (use the lowered MLIR with constant write32 operands)"
+        )
     seq = device.sequences[0].name if device and device.sequences else "sequence"
     dev = (device.symbol or "main") if device else "main"
     return Manifest(
@@ -119,3 +181,20 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
         total_size=int(total_size),
         slices=[Slice(0, "mlir-aie", 0, dev, seq, 0, int(total_size), units, f"{dev}:{seq}", -1)],
     )
+
+
+def _fused_sequence(module: ir.Module, where: str):
+    """(device, sequence, slices) of the first runtime sequence with ``trace_slices``, else None."""
+    for dev in module.devices:
+        for seq in dev.sequences:
+            entries = trace_slices(seq.attributes, f"{where}: @{seq.name}")
+            if entries:
+                known = {d.symbol for d in module.devices}
+                for e in entries:
+                    if e.device not in known:
+                        raise MlirConfigError(
+                            f"{where}: trace_slices names device {e.device!r}, which the module does not "
+                            f"define (devices: {', '.join(sorted(known))})"
+                        )
+                return dev.symbol or ir.DEFAULT_DEVICE, seq.name, entries
+    return None

@@ -23,6 +23,7 @@ import numpy as np
 
 from iron.target.events import MODULE_KINDS
 from iron.trace.decode import DecodedSlice, mlir_aie_events
+from iron.trace.event_pc import mlir_aie_pc_records, perfetto_pc_events
 from iron.trace.summary import KERNEL_END, KERNEL_START, invocations
 from iron.trace.timeline import slice_spans
 
@@ -69,6 +70,9 @@ def mlir_aie_records(slices: list[DecodedSlice]) -> list[dict]:
             if hit is None:
                 continue  # not configured: counted in the slice diagnostics
             pid, u = hit
+            if du.mode != 0:  # event-PC instants (iron.trace.event_pc); execution trace: not decoded
+                out.extend(mlir_aie_pc_records(du, pid, u.events))
+                continue
             ts, ph, slot = mlir_aie_events(du.ops)
             names = u.events
             phs = ("E", "B")
@@ -128,6 +132,9 @@ def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | No
         for ui, du in enumerate(ds.units):
             base = ui * (SLOTS + 1) + 1
             names = list(du.events)
+            if du.mode != 0:  # event-PC instants and function slices; execution trace: metadata only
+                events += perfetto_pc_events(du, pid, base, offset, us)
+                continue
             if KERNEL_START in names and KERNEL_END in names:
                 begin, end = invocations(
                     du.runs.intervals(names.index(KERNEL_START))[0],

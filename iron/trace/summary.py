@@ -170,7 +170,29 @@ def _summary(du: DecodedUnit, fig: dict, kernel: dict | None) -> dict:
         "kernel": kernel,
         "stalls": {k.split(":", 1)[1]: v for k, v in events.items() if "STALL" in k},
         "cycles": events,
+        **_mode_summary(du),
     }
+
+
+def _mode_summary(du: DecodedUnit) -> dict:
+    """Extra figures of a unit not in event-time mode (mode 1: events per slot
+    and, with the core ELF, event samples per function; mode 2: bytes left undecoded)."""
+    if du.mode == 0:
+        return {}
+    out = {"mode": du.mode}
+    if du.pc_events is not None:
+        from iron.trace.event_pc import slot_occurrences
+
+        _occ, slot, pc = slot_occurrences(du.pc_events)
+        counts = np.bincount(slot, minlength=8)
+        out["event_pc"] = {f"{i}:{n}": int(counts[i]) for i, n in enumerate(du.events) if counts[i]}
+        if du.pcmap is not None:
+            from iron.trace.pcmap import function_counts
+
+            out["functions"] = function_counts(du.pcmap, du.pc_events.expand()[1])
+    if "undecoded" in du.diagnostics:
+        out["undecoded_bytes"] = du.diagnostics["undecoded"]["bytes"]
+    return out
 
 
 def slice_summary(ds: DecodedSlice) -> dict:
@@ -215,6 +237,14 @@ def summary_text(slices: list[DecodedSlice]) -> str:
             )
             if d.get(k)
         ]
+        problems += [
+            f"mode mismatch {m['unit']}: configured {m['configured']}, Start frame {m['start_frame']}"
+            for m in d.get("mode_mismatch", ())
+        ]
+        problems += [
+            f"{m['unit']} in mode {m['mode']} ({m['mode_name']}): not decoded, {m['bytes']} bytes"
+            for m in d.get("undecoded", ())
+        ]
         if problems:
             lines.append("  diagnostics: " + ", ".join(problems))
         if not s["units"]:
@@ -231,6 +261,14 @@ def summary_text(slices: list[DecodedSlice]) -> str:
             )
             if u["stalls"]:
                 lines.append("    stall cycles: " + ", ".join(f"{n} {c}" for n, c in u["stalls"].items()))
+            if "event_pc" in u:
+                lines.append(
+                    "    event-PC events: " + ", ".join(f"{n} {c}" for n, c in u["event_pc"].items())
+                )
+            if u.get("functions"):
+                lines.append(
+                    "    samples per function: " + ", ".join(f"{n} {c}" for n, c in u["functions"].items())
+                )
     return "\n".join(lines) + "\n"
 
 

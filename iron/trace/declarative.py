@@ -1,0 +1,122 @@
+"""Trace units from mlir-aie's declarative ``aie.trace`` ops (source-level MLIR).
+
+mlir-aie lets a design say what to trace before any register is written
+(``test/dialect/AIE/trace/test_trace_parse.mlir``,
+``test/dialect/AIEX/trace/test_trace_end_to_end.mlir``)::
+
+    aie.trace @t(%tile_0_2) {
+      aie.trace.mode "Event-Time"
+      aie.trace.packet id=1 type=core
+      aie.trace.event<"INSTR_EVENT_0"> label="kernel_start"
+      aie.trace.start broadcast=15
+      aie.trace.stop broadcast=14
+    }
+
+``-aie-trace-to-config`` gives the events slots in op order (slot 0 first);
+unused slots are NONE. iron's MLIR reader keeps these ops as opaque text in the
+device body; this module reads them so a capture decodes with the MLIR the
+user wrote, not only with aiecc's lowered intermediate.
+"""
+
+from __future__ import annotations
+
+import re
+
+from iron.errors import IronError
+from iron.mlir import ir
+from iron.target import events as EV
+from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
+from iron.trace.manifest import TraceUnit
+from iron.trace.modes import mode_number
+
+_NAME = r"[A-Za-z_$.][\w$.-]*"
+_RE_TRACE = re.compile(rf"^aie\.trace\s+@({_NAME})\s*\(\s*%({_NAME})\s*\)\s*\{{(.*)\}}\s*$", re.S)
+_RE_EVENT = re.compile(r'^aie\.trace\.event\s*<\s*"?(\w+)"?\s*>')
+_RE_MODE = re.compile(r'^aie\.trace\.mode\s+"?([\w-]+)"?')
+_RE_PACKET = re.compile(r"^aie\.trace\.packet\s+(.*)$")
+_RE_START_STOP = re.compile(r"^aie\.trace\.(start|stop)\s+(.*)$")
+_RE_KV = re.compile(r'(\w+)\s*=\s*(<\s*"?\w+"?\s*>|"[^"]*"|[\w-]+)')
+
+#: ``aie.trace.packet type=...`` spellings (mlir-aie ``PacketType``) -> iron's module kind.
+PACKET_KINDS = {"core": "core", "mem": "mem", "shim": "shim", "shimtile": "shim", "memtile": "memtile"}
+
+
+class DeclarativeTraceError(IronError):
+    """An ``aie.trace`` op iron cannot read."""
+
+
+def _kv(text: str) -> dict[str, str]:
+    return {k: v.strip('"<> ') for k, v in _RE_KV.findall(text)}
+
+
+def _kind_of_row(row: int) -> str:
+    return "shim" if row == SHIM_ROW else "memtile" if row == MEMTILE_ROW else "core"
+
+
+def _boundary_event(kind: str, spec: dict[str, str], what: str, arch: str) -> int:
+    if "broadcast" in spec:
+        return EV.broadcast_event(kind, int(spec["broadcast"], 0))
+    if "event" in spec:
+        return EV.event_id(kind, spec["event"], arch)
+    raise DeclarativeTraceError(f'{what}: expected broadcast=N or event=<"NAME">')
+
+
+def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> TraceUnit | None:
+    """The unit one ``aie.trace`` op configures (None if ``text`` is not one)."""
+    m = _RE_TRACE.match(text.strip())
+    if not m:
+        return None
+    name, tile_name, body = m.groups()
+    what = f"aie.trace @{name}"
+    tile = tiles.get(tile_name)
+    if tile is None:
+        raise DeclarativeTraceError(f"{what}: %{tile_name} is not an aie.tile of this device")
+    kind, packet_id, mode, names = _kind_of_row(tile.row), 0, 0, []
+    start = stop = None
+    lines = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("//")]
+    for ln in lines:  # kind first: event names are looked up in its table
+        pm = _RE_PACKET.match(ln)
+        if pm:
+            spec = _kv(pm.group(1))
+            if "type" in spec:
+                kind = PACKET_KINDS.get(spec["type"].lower())
+                if kind is None:
+                    raise DeclarativeTraceError(
+                        f"{what}: packet type {spec['type']!r}; accepted: {', '.join(PACKET_KINDS)}"
+                    )
+            packet_id = int(spec.get("id", "0"), 0)
+    for ln in lines:
+        if em := _RE_EVENT.match(ln):
+            names.append(em.group(1))
+        elif mm := _RE_MODE.match(ln):
+            mode = mode_number(mm.group(1), f"{what}: aie.trace.mode")
+        elif sm := _RE_START_STOP.match(ln):
+            ev = _boundary_event(kind, _kv(sm.group(2)), f"{what}: {ln}", arch)
+            start, stop = (ev, stop) if sm.group(1) == "start" else (start, ev)
+    if len(names) > 8:
+        raise DeclarativeTraceError(f"{what}: {len(names)} events; a trace unit has 8 slots")
+    ids = [EV.event_id(kind, n, arch) for n in names] + [0] * (8 - len(names))
+    return TraceUnit(
+        column=tile.col,
+        row=tile.row,
+        kind=kind,
+        packet_type=EV.PACKET_TYPE[kind],
+        packet_id=packet_id,
+        events=[EV.event_name(kind, e, arch) for e in ids],
+        event_ids=ids,
+        start_event=start or 0,
+        stop_event=stop or 0,
+        mode=mode,
+    )
+
+
+def declared_units(device: ir.Device, arch: str = "aie2") -> list[TraceUnit]:
+    """Units of every ``aie.trace`` op of ``device``, in op order."""
+    tiles = {t.name: t for t in device.tiles}
+    out = []
+    for op in device.body:
+        if isinstance(op, ir.Opaque) and op.text.lstrip().startswith("aie.trace "):
+            unit = parse_trace_op(op.text, tiles, arch)
+            if unit is not None:
+                out.append(unit)
+    return out

@@ -1,0 +1,145 @@
+"""Program counters of EVENT_PC traces -> functions (and lines) of the core's ELF.
+
+The core ELF (Peano/Chess output, one per core) is read with pyelftools: its
+function symbols (``STT_FUNC`` with a size; symbols without a size end at the
+next symbol) and, when present, the DWARF line table. A PC outside every
+function maps to None.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numpy as np
+
+from iron.errors import IronError
+
+
+class CoreElfError(IronError):
+    """A core ELF cannot be read."""
+
+
+@dataclass
+class PcMap:
+    """Sorted function ranges of one core ELF."""
+
+    path: str
+    starts: np.ndarray  # int64, ascending
+    ends: np.ndarray  # int64, exclusive
+    names: list[str]
+    lines: dict[int, tuple[str, int]]  # address -> (file, line), from DWARF
+
+    def function(self, pc: int) -> str | None:
+        i = int(np.searchsorted(self.starts, pc, side="right")) - 1
+        if i >= 0 and pc < self.ends[i]:
+            return self.names[i]
+        return None
+
+    def functions(self, pcs: np.ndarray) -> list[str | None]:
+        """Vectorized :meth:`function`."""
+        pcs = np.asarray(pcs, dtype=np.int64)
+        i = np.searchsorted(self.starts, pcs, side="right") - 1
+        ok = (i >= 0) & (pcs < self.ends[np.maximum(i, 0)])
+        return [self.names[j] if k else None for j, k in zip(i.tolist(), ok.tolist())]
+
+    def line(self, pc: int) -> tuple[str, int] | None:
+        """(file, line) of the last line-table row at or before ``pc``, if any."""
+        if not self.lines:
+            return None
+        addrs = sorted(self.lines)
+        i = int(np.searchsorted(addrs, pc, side="right")) - 1
+        return self.lines[addrs[i]] if i >= 0 else None
+
+
+def read_core_elf(path: str | os.PathLike) -> PcMap:
+    """Function ranges (and DWARF lines) of a core ELF."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+    from elftools.elf.sections import SymbolTableSection
+
+    p = os.fspath(path)
+    try:
+        with open(p, "rb") as fh:
+            elf = ELFFile(fh)
+            syms = []
+            for sec in elf.iter_sections():
+                if isinstance(sec, SymbolTableSection):
+                    for s in sec.iter_symbols():
+                        if s["st_info"]["type"] == "STT_FUNC" and s.name and s["st_shndx"] != "SHN_UNDEF":
+                            syms.append((int(s["st_value"]), int(s["st_size"]), s.name))
+            lines = _dwarf_lines(elf) if elf.has_dwarf_info() else {}
+    except OSError as exc:
+        raise CoreElfError(f"{p}: cannot read core ELF: {exc.strerror or exc}") from None
+    except ELFError as exc:
+        raise CoreElfError(f"{p}: not an ELF file: {exc}") from None
+    if not syms:
+        raise CoreElfError(f"{p}: no function symbols (STT_FUNC) in the ELF: cannot map PCs")
+    syms.sort()
+    starts = np.array([s for s, _, _ in syms], np.int64)
+    nxt = np.append(starts[1:], np.iinfo(np.int64).max)
+    ends = np.array([s + n if n else e for (s, n, _), e in zip(syms, nxt.tolist())], np.int64)
+    return PcMap(p, starts, ends, [n for _, _, n in syms], lines)
+
+
+def _dwarf_lines(elf) -> dict[int, tuple[str, int]]:
+    out = {}
+    for cu in elf.get_dwarf_info().iter_CUs():
+        lp = elf.get_dwarf_info().line_program_for_CU(cu)
+        if lp is None:
+            continue
+        files = lp["file_entry"]
+        for entry in lp.get_entries():
+            st = entry.state
+            if st is None or st.end_sequence:
+                continue
+            idx = st.file - 1 if lp.header["version"] < 5 else st.file
+            name = files[idx].name.decode() if 0 <= idx < len(files) else "?"
+            out[int(st.address)] = (name, int(st.line))
+    return out
+
+
+def function_counts(pcmap: PcMap, pcs: np.ndarray) -> dict[str, int]:
+    """Event samples per function (PCs outside every function under "?"),
+    most frequent first."""
+    names = pcmap.functions(pcs)
+    counts: dict[str, int] = {}
+    for n in names:
+        counts[n or "?"] = counts.get(n or "?", 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def function_runs(pcmap: PcMap, pcs: np.ndarray) -> list[tuple[str, int, int]]:
+    """Consecutive samples in one function: ``(name, first index, end index)``,
+    the slices a Perfetto track draws (positions are capture order)."""
+    names = pcmap.functions(pcs)
+    runs = []
+    for i, n in enumerate(names):
+        n = n or "?"
+        if runs and runs[-1][0] == n:
+            runs[-1] = (n, runs[-1][1], i + 1)
+        else:
+            runs.append((n, i, i + 1))
+    return runs
+
+
+def attach_core_elfs(slices, specs) -> None:
+    """Give every decoded event-PC core unit of ``slices`` the PC map of its
+    core ELF. ``specs``: paths (one ELF for every core) or ``"COL,ROW=PATH"``
+    (column as in the packet headers) for one core."""
+    default, per_tile = None, {}
+    for spec in specs or ():
+        spec = os.fspath(spec)
+        tile, eq, path = spec.partition("=")
+        if eq and "," in tile:
+            try:
+                col, row = (int(x) for x in tile.split(","))
+            except ValueError:
+                raise CoreElfError(f"--core-elf {spec!r}: expected PATH or COL,ROW=PATH") from None
+            per_tile[col, row] = read_core_elf(path)
+        else:
+            default = read_core_elf(spec)
+    for ds in slices:
+        for du in ds.units:
+            if du.pc_events is not None and du.kind == "core":
+                du.pcmap = per_tile.get((du.column, du.row), default)
