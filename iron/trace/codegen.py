@@ -27,7 +27,7 @@ from iron.options import TraceOptions
 from iron.target import events, registers, shim_dma
 from iron.target.geometry import MEMTILE_ROW, Target
 from iron.trace.manifest import TraceUnit
-from iron.trace.resources import used_shim_resources
+from iron.trace.resources import used_packet_ids, used_shim_resources
 
 START_BROADCAST = 15
 STOP_BROADCAST = 14
@@ -164,7 +164,7 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
 
 def _assign_packet_ids(device: ir.Device, units: list[TraceUnit]) -> None:
     """Packet ids 1..31, unique per device, skipping ids the design already routes."""
-    taken = {flow.id for flow in device.packet_flows}
+    taken = used_packet_ids(device)
     free = (i for i in range(1, MAX_PACKET_ID + 1) if i not in taken)
     for unit in units:
         unit.packet_id = next(free, None)

@@ -60,3 +60,21 @@ def used_shim_resources(device: ir.Device, sequence: str | None = None):
                     for bd in _RE_BD_ID.findall(op.text):
                         bds.setdefault((allocs[sym.group(1)].column, int(bd)), f"DMA task on @{sym.group(1)}")
     return channels, bds
+
+
+_RE_PACKET_FLOW_ID = re.compile(r"aie\.packet_flow\s*\(\s*(0x[0-9a-fA-F]+|\d+)\s*\)")
+_RE_PKT_ID = re.compile(r"\bpkt_id\s*=\s*(\d+)")
+
+
+def used_packet_ids(device: ir.Device) -> set[int]:
+    """Packet ids the design routes or stamps: structured packet flows, and the ones only
+    opaque text names (quoted-bundle packet flows, BD and controller ``packet_info``)."""
+    ids = {f.id for f in device.packet_flows}
+    texts = [op.text for op in device.body if isinstance(op, ir.Opaque)]
+    texts += [t.attrs for t in device.tiles if t.attrs]
+    for seq in device.sequences:
+        texts += [op.text for op in ir.walk(seq.body) if isinstance(op, ir.Opaque)]
+    for text in texts:
+        ids.update(int(m, 0) for m in _RE_PACKET_FLOW_ID.findall(text))
+        ids.update(int(m) for m in _RE_PKT_ID.findall(text))
+    return ids
