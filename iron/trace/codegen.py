@@ -80,14 +80,7 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     at = min(i for i, op in enumerate(device.body) if isinstance(op, ir.RuntimeSequence))
     device.body[at:at] = flows
 
-    sequence = device.sequence(design.sequence)
-    trace_arg = len(sequence.args)
-    sequence.args.append(ir.Argument(_fresh_arg_name(sequence), ir.MemRefType((options.size,), "i8")))
-    start = _unit_program(units) + _drain_program(shim.col, trace_arg, options.size, channel)
-    start += _shim_broadcast(shim.col, START_BROADCAST, events.user_event("shim", 1), timer=True)
-    stop = _shim_broadcast(shim.col, STOP_BROADCAST, events.user_event("shim", 0), timer=False)
-    sequence.body[:0] = start
-    sequence.body.extend(stop)
+    trace_arg = program_sequence(device.sequence(design.sequence), units, shim.col, channel, options.size)
 
     traced = Design(device, list(design.streams), design.sequence, list(design.compute_tiles))
     return TracedDesign(traced, units, trace_arg, shim.col)
@@ -98,6 +91,22 @@ def _shim_tile(device: ir.Device) -> ir.Tile:
     if not shims:
         raise IronError(f"design {device.symbol or device.target} has no shim tile to drain the trace")
     return shims[0]
+
+
+def program_sequence(
+    sequence: ir.RuntimeSequence, units: list[TraceUnit], col: int, channel: int, size: int
+) -> int:
+    """Give ``sequence`` a trailing trace argument and the register program of ``units``
+    draining through shim ``col`` S2MM ``channel`` (one more sequence of a device that
+    :func:`instrument` already routed). Returns the trace argument's index."""
+    trace_arg = len(sequence.args)
+    sequence.args.append(ir.Argument(_fresh_arg_name(sequence), ir.MemRefType((size,), "i8")))
+    start = _unit_program(units) + _drain_program(col, trace_arg, size, channel)
+    start += _shim_broadcast(col, START_BROADCAST, events.user_event("shim", 1), timer=True)
+    stop = _shim_broadcast(col, STOP_BROADCAST, events.user_event("shim", 0), timer=False)
+    sequence.body[:0] = start
+    sequence.body.extend(stop)
+    return trace_arg
 
 
 def _drain_endpoint(device: ir.Device, design: Design) -> tuple[ir.Tile, int]:
