@@ -32,4 +32,12 @@ def build(op_or_sequence, **kwargs):
     return _build(op_or_sequence, **kwargs)
 
 
-__all__ = ["IronError", "Sequence", "TraceOptions", "build", "__version__"]
+def from_mlir(source, **kwargs):
+    """An operator from an mlir-aie design (MLIR text, a path, an ``aie.iron`` Program or an
+    ``aie.ir`` Module): see :func:`iron.foreign.from_mlir`."""
+    from iron.foreign import from_mlir as _from_mlir
+
+    return _from_mlir(source, **kwargs)
+
+
+__all__ = ["IronError", "Sequence", "TraceOptions", "build", "from_mlir", "__version__"]

@@ -135,7 +135,7 @@ def as_sequence(op_or_sequence) -> Sequence:
     specs = op_or_sequence.arg_spec()
     names = [s.name for s in specs]
     return Sequence(
-        type(op_or_sequence).__name__,
+        op_name(op_or_sequence),
         [(op_or_sequence, *names)],
         [s.name for s in specs if s.direction != "out"],
         [s.name for s in specs if s.direction != "in"],
@@ -183,8 +183,9 @@ def fuse(
     operators: dict[str, object] = {}
     calls: dict[str, int] = {}
     for i, (op, *_names) in enumerate(seq.steps):
-        cls = type(op).__name__
-        traced = options.selects(i, cls)
+        cls = op_name(op)
+        # A foreign design that keeps its own trace configuration gets none of iron's.
+        traced = options.selects(i, cls) and getattr(op, "traceable", True)
         key = (op, traced)
         if key not in devices:
             symbol = f"op{len(devices)}_{cls}"
@@ -201,7 +202,7 @@ def fuse(
     if options.enabled and options.select is not None and not any(s.traced for s in sites):
         raise FuseError(
             f"IRON_TRACE_OP={','.join(map(str, options.select))} selects no call site of {seq.name}; "
-            f"call sites: {', '.join(f'{s.index}:{type(s.op).__name__}' for s in sites)}"
+            f"call sites: {', '.join(f'{s.index}:{op_name(s.op)}' for s in sites)}"
         )
 
     spans = layout.slice_layout([s.index for s in sites if s.traced], options.size)
@@ -212,6 +213,7 @@ def fuse(
         buffers[TRACE_BUFFER] = ir.MemRefType((layout.total_size(spans),), "i8")
 
     module = ir.Module([d.device for d in designs.values()])
+    module.foreign = {sym for sym, op in operators.items() if getattr(op, "foreign", False)}
     if mode == "fused":
         wrapper = _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset_between_same_device)
         if any(isinstance(op, ir.Configure) and op.device == RESET_DEVICE for op in wrapper.sequence().body):
@@ -238,6 +240,12 @@ def fuse(
     )  # fmt: skip
 
 
+def op_name(op) -> str:
+    """An operator's name in device symbols, manifests and selections: its class name,
+    or the ``op_name`` a foreign design was given (:mod:`iron.foreign`)."""
+    return getattr(op, "op_name", None) or type(op).__name__
+
+
 def _buffer_types(seq: Sequence) -> dict[str, ir.MemRefType]:
     """Every named buffer's type: inputs, outputs, then intermediates in first-use order."""
     if not seq.steps:
@@ -248,7 +256,7 @@ def _buffer_types(seq: Sequence) -> dict[str, ir.MemRefType]:
         specs = op.arg_spec()
         if len(names) != len(specs):
             raise FuseError(
-                f"step {i} ({type(op).__name__}) takes {len(specs)} buffers "
+                f"step {i} ({op_name(op)}) takes {len(specs)} buffers "
                 f"({', '.join(s.name for s in specs)}); got {len(names)}: {', '.join(names)}"
             )
         for name, spec in zip(names, specs):
@@ -440,7 +448,7 @@ def _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffe
         slices.append(
             Slice(
                 index=site.index,
-                operator=type(site.op).__name__,
+                operator=op_name(site.op),
                 call=site.call,
                 device=site.device,
                 sequence=td.design.sequence,

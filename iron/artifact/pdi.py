@@ -17,6 +17,8 @@ from iron.design import Design, operator_params
 from iron.lower.objectfifo import shim_allocations
 from iron.mlir import ir
 
+_FOREIGN = "<foreign>"  # operator name of a foreign design (iron.foreign) in a payload
+
 
 @dataclass
 class DevicePayload:
@@ -37,10 +39,21 @@ class DevicePayload:
     def from_json(cls, text: str | bytes) -> "DevicePayload":
         return cls(**json.loads(text))
 
+    @property
+    def operator_name(self) -> str:
+        """The operator's name for messages (a foreign design's own name)."""
+        if self.operator == _FOREIGN:
+            return repr(self.params.get("name", "?"))
+        return str(self.operator)
+
     def build_operator(self):
         """Rebuild the operator object (``None`` for the reset device)."""
         if self.operator is None:
             return None
+        if self.operator == _FOREIGN:
+            from iron.foreign import rebuild
+
+            return rebuild(self.params)
         from iron.operators import OPERATORS
 
         params = {k: tuple(v) if isinstance(v, list) else v for k, v in self.params.items()}
@@ -61,8 +74,9 @@ def payload_for(symbol: str, design: Design | None, op) -> DevicePayload:
     return DevicePayload(
         symbol=symbol,
         device=device.target,
-        operator=type(op).__name__,
-        params=operator_params(op),
+        # A foreign design (iron.foreign) describes itself: its reference is not data.
+        operator=_FOREIGN if hasattr(op, "payload_params") else type(op).__name__,
+        params=op.payload_params() if hasattr(op, "payload_params") else operator_params(op),
         arg_types=[[list(a.type.shape), a.type.dtype] for a in design.runtime_sequence.args],
         streams=[[s.arg, s.symbol] for s in design.streams],
         allocations=[[s, a.direction, a.channel, a.column] for s, a in shim_allocations(device).items()],

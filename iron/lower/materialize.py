@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.fuse import FusedModule, Kernel
-from iron.lower import dma, objectfifo
+from iron.lower import dma, dma_task, objectfifo
 from iron.mlir import ir
 
 _PASSTHROUGH = (ir.Write32, ir.MaskWrite32, ir.BlockWrite, ir.WriteBd, ir.Sync, ir.LoadPdi)
@@ -108,6 +108,14 @@ def _inline(module, device: ir.Device, callee: ir.RuntimeSequence, binding, tran
     out: list = []
     resolve = lambda name: _as_tuple(_lookup(binding, name))  # noqa: E731
     allocations = None  # derived once per inlined sequence, when it moves data
+
+    def derived():
+        nonlocal allocations
+        if allocations is None:
+            allocations = objectfifo.shim_allocations(device)
+        return allocations
+
+    tasks = dma_task.TaskLowering(device, callee, derived, resolve, foreign=_is_foreign(module, device))
     for op in callee.body:
         if allocations is None and isinstance(op, (ir.DmaMemcpyNd, ir.DmaWait)):
             allocations = objectfifo.shim_allocations(device)
@@ -129,12 +137,20 @@ def _inline(module, device: ir.Device, callee: ir.RuntimeSequence, binding, tran
             out += _flatten(module, [op], binding, translate)
         elif isinstance(op, _PASSTHROUGH):
             out.append(copy.deepcopy(op))
+        elif isinstance(op, ir.Opaque) and (lowered := tasks.lower(op)) is not None:
+            out += lowered
         else:
             text = op.text.splitlines()[0] if isinstance(op, ir.Opaque) else type(op).__name__
             raise IronError(
                 f"@{device.symbol}::@{callee.name}: iron's built-in lowering cannot lower `{text}`"
             )
     return out
+
+
+def _is_foreign(module, device: ir.Device) -> bool:
+    # Set by iron.foreign on the devices it reads: their sequences may hold ops that act on
+    # core-tile state only aiecc can lower (rtp writes, locks), which sim does not model.
+    return device.symbol in module.foreign
 
 
 def _allocation(device: ir.Device, allocations: dict, symbol: str) -> ir.ShimDmaAllocation:

@@ -135,7 +135,19 @@ class Runner:
         else:
             self.raw_trace = self.capture = None
         result = []
+        unmodelled = getattr(self.backend, "not_modelled", {})
+        if unmodelled:
+            log.warning(
+                "%s: outputs not modelled on sim: %s",
+                art.name,
+                "; ".join(f"{n}: {w}" for n, w in unmodelled.items()),
+            )
         for name in art.outputs:
+            if name in unmodelled:  # never zeros passed off as results
+                from iron.foreign import NotModelled
+
+                result.append(NotModelled(name, unmodelled[name]))
+                continue
             t = art.buffers[name]
             raw = np.frombuffer(bytes(outputs[name]), dtype=np.uint8)
             result.append(raw.view(numpy_dtype(t.dtype)).reshape(t.shape).copy())

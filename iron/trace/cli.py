@@ -45,7 +45,7 @@ def _config_args(p: argparse.ArgumentParser) -> None:
 def add_subcommands(subparsers) -> None:
     """Register ``trace decode`` and ``trace plot`` on an argparse subparsers object."""
     trace = subparsers.add_parser("trace", help="decode and plot NPU trace captures")
-    sub = trace.add_subparsers(dest="trace_command", metavar="{decode,plot}")
+    sub = trace.add_subparsers(dest="trace_command", metavar="{decode,plot,wire}")
     sub.required = True
     dec = sub.add_parser("decode", help="decode a trace capture")
     _config_args(dec)
@@ -56,6 +56,13 @@ def add_subcommands(subparsers) -> None:
     _config_args(plot)
     plot.add_argument("-o", "--output", metavar="OUT.png", required=True)
     plot.set_defaults(func=cmd_plot)
+    wire = sub.add_parser("wire", help="apply iron's trace wiring to a fused module (aiex.configure/run)")
+    wire.add_argument("input", metavar="FUSED.mlir")
+    wire.add_argument(
+        "--trace-size", type=int, default=0, help="bytes per run whose callee has no host_config"
+    )
+    wire.add_argument("-o", "--output", metavar="TRACED.mlir", required=True)
+    wire.set_defaults(func=cmd_wire)
 
 
 def _load(args):
@@ -173,6 +180,14 @@ def cmd_plot(args) -> int:
 
     words, manifest = _load(args)
     decode_manifest(manifest, words, colshift=args.colshift).plot(args.output)
+    return 0
+
+
+def cmd_wire(args) -> int:
+    """Write the wired module and its manifest (``<output stem>.manifest.json``) beside it."""
+    from iron.trace.wire import write_wired
+
+    write_wired(args.input, args.output, trace_size=args.trace_size)
     return 0
 
 

@@ -28,6 +28,7 @@ from iron.options import TraceOptions
 from iron.target import events, registers, shim_dma
 from iron.target.geometry import MEMTILE_ROW, Target
 from iron.trace.manifest import TraceUnit
+from iron.trace.resources import used_packet_ids, used_shim_resources
 
 START_BROADCAST = 15
 STOP_BROADCAST = 14
@@ -64,7 +65,7 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     if not options.enabled:
         raise IronError("instrument() needs tracing enabled (options.size > 0)")
     device = copy.deepcopy(design.device)
-    shim = _shim_tile(device)
+    shim, channel = _drain_endpoint(device, design)
     units = _choose_units(design, device, options, shim)
     _assign_packet_ids(device, units)
 
@@ -73,21 +74,14 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
         ir.PacketFlow(
             unit.packet_id,
             ir.PacketEnd(device.tile_at(unit.column, unit.row).name, "Trace", _TRACE_PORT[unit.kind]),
-            ir.PacketEnd(shim.name, "DMA", TRACE_CHANNEL),
+            ir.PacketEnd(shim.name, "DMA", channel),
         )
         for unit in units
     ]
     at = min(i for i, op in enumerate(device.body) if isinstance(op, ir.RuntimeSequence))
     device.body[at:at] = flows
 
-    sequence = device.sequence(design.sequence)
-    trace_arg = len(sequence.args)
-    sequence.args.append(ir.Argument(_fresh_arg_name(sequence), ir.MemRefType((options.size,), "i8")))
-    start = _unit_program(units) + _drain_program(shim.col, trace_arg, options.size)
-    start += _shim_broadcast(shim.col, START_BROADCAST, events.user_event("shim", 1), timer=True)
-    stop = _shim_broadcast(shim.col, STOP_BROADCAST, events.user_event("shim", 0), timer=False)
-    sequence.body[:0] = start
-    sequence.body.extend(stop)
+    trace_arg = program_sequence(device.sequence(design.sequence), units, shim.col, channel, options.size)
 
     traced = dataclasses.replace(design, device=device, streams=list(design.streams))
     return TracedDesign(traced, units, trace_arg, shim.col)
@@ -98,6 +92,47 @@ def _shim_tile(device: ir.Device) -> ir.Tile:
     if not shims:
         raise IronError(f"design {device.symbol or device.target} has no shim tile to drain the trace")
     return shims[0]
+
+
+def program_sequence(
+    sequence: ir.RuntimeSequence, units: list[TraceUnit], col: int, channel: int, size: int
+) -> int:
+    """Give ``sequence`` a trailing trace argument and the register program of ``units``
+    draining through shim ``col`` S2MM ``channel`` (one more sequence of a device that
+    :func:`instrument` already routed). Returns the trace argument's index."""
+    trace_arg = len(sequence.args)
+    sequence.args.append(ir.Argument(_fresh_arg_name(sequence), ir.MemRefType((size,), "i8")))
+    start = _unit_program(units) + _drain_program(col, trace_arg, size, channel)
+    start += _shim_broadcast(col, START_BROADCAST, events.user_event("shim", 1), timer=True)
+    stop = _shim_broadcast(col, STOP_BROADCAST, events.user_event("shim", 0), timer=False)
+    sequence.body[:0] = start
+    sequence.body.extend(stop)
+    return trace_arg
+
+
+def _drain_endpoint(device: ir.Device, design: Design) -> tuple[ir.Tile, int]:
+    """The shim tile and S2MM channel the trace drains through, with BD :data:`TRACE_BD`.
+
+    iron's operators leave S2MM :data:`TRACE_CHANNEL` and BD 15 of their first shim
+    free. A foreign design may use them: the first shim tile (by column) whose BD 15
+    is free and one of whose S2MM channels (TRACE_CHANNEL first) is free is taken.
+    """
+    shims = sorted((t for t in device.tiles if t.row == 0), key=lambda t: t.col)
+    if not shims:
+        _shim_tile(device)  # raises the usual error
+    channels, bds = used_shim_resources(device, design.sequence)
+    for tile in shims:
+        if (tile.col, TRACE_BD) in bds:
+            continue
+        for ch in (TRACE_CHANNEL, 1 - TRACE_CHANNEL):
+            if (tile.col, ch) not in channels:
+                return tile, ch
+    taken = [f"({c},0) S2MM {ch} by {who}" for (c, ch), who in sorted(channels.items())]
+    taken += [f"({c},0) BD {bd} by {who}" for (c, bd), who in sorted(bds.items()) if bd == TRACE_BD]
+    raise IronError(
+        f"design {device.symbol or device.target}: no shim tile has a free S2MM channel and BD {TRACE_BD} "
+        f"for the trace drain; in use: {'; '.join(taken)}"
+    )
 
 
 def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim: ir.Tile) -> list[TraceUnit]:
@@ -139,7 +174,7 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
 
 def _assign_packet_ids(device: ir.Device, units: list[TraceUnit]) -> None:
     """Packet ids 1..31, unique per device, skipping ids the design already routes."""
-    taken = {flow.id for flow in device.packet_flows}
+    taken = used_packet_ids(device)
     free = (i for i in range(1, MAX_PACKET_ID + 1) if i not in taken)
     for unit in units:
         unit.packet_id = next(free, None)
@@ -205,7 +240,7 @@ def _ports(unit: TraceUnit) -> list[tuple[int, bool]]:
     return [_PORT_MAP[unit.kind][n] if n in used else (0, False) for n in range(top + 1)]
 
 
-def _drain_program(col: int, trace_arg: int, size: int) -> list:
+def _drain_program(col: int, trace_arg: int, size: int, channel: int = TRACE_CHANNEL) -> list:
     """Shim S2MM channel 1 writes the packets into the trace argument through BD 15.
 
     Field for field what today's aiecc emits (``shared/external/xdna-emu-vecscalar-hw/
@@ -223,14 +258,14 @@ def _drain_program(col: int, trace_arg: int, size: int) -> list:
             "valid_bd": 1,
         }
     )
-    ctrl = shim_dma.channel_ctrl("s2mm", TRACE_CHANNEL)
+    ctrl = shim_dma.channel_ctrl("s2mm", channel)
     controller = shim_dma.SHIM_CONTROLLER_ID << shim_dma.CTRL_CONTROLLER_ID_SHIFT
     push = shim_dma.pack_task_queue(TRACE_BD, issue_token=True)
     return [
         bd,
         ir.AddressPatch(registers.tile_address(col, 0, shim_dma.bd_address(TRACE_BD) + 4), trace_arg, 0),
         ir.MaskWrite32(ctrl, controller, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=0),
-        _write(col, 0, shim_dma.task_queue("s2mm", TRACE_CHANNEL), push),
+        _write(col, 0, shim_dma.task_queue("s2mm", channel), push),
     ]
 
 

@@ -55,6 +55,7 @@ class SimBackend:
             else:
                 buf[:] = 0  # outputs, intermediates, trace: "empty" must mean empty
         first = len(dev.flushed)
+        dev.not_modelled = []
         for dispatch in art.schedule:
             name = dispatch.kernel
             k = art.kernels[name]
@@ -71,6 +72,18 @@ class SimBackend:
         outputs = {n: mem[n].data.copy() for n in art.outputs}
         trace = mem[TRACE_BUFFER].data.copy() if TRACE_BUFFER in mem.buffers else None
         return outputs, trace
+
+    @property
+    def not_modelled(self) -> dict[str, str]:
+        """Output buffers of the last run sim wrote no values into: name -> why."""
+        out = {}
+        for name in self.artifact.outputs:
+            buf = self.memory[name] if self.memory is not None else None
+            for addr, n, why in self.device.not_modelled if buf is not None else ():
+                if addr < buf.address + buf.size and buf.address < addr + n:
+                    out[name] = why
+                    break
+        return out
 
     def close(self) -> None:
         """Release the host buffers (the device keeps whatever tasks it holds)."""

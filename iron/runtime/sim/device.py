@@ -91,6 +91,9 @@ class SimDevice:
         #: One entry per stop event that flushed units: the units it stopped (with their records).
         self.flushed: list[list[tu.Unit]] = []
         self._lost_pushes: list[str] = []
+        #: Host bytes sim wrote no values into, (address, bytes, why): outputs of foreign
+        #: operators without a reference and everything computed from them. Per run.
+        self.not_modelled: list[tuple[int, int, str]] = []
         self._reconfigure(None)
 
     def _reconfigure(self, payload: DevicePayload | None) -> None:
@@ -418,9 +421,17 @@ class SimDevice:
                 lo = t.offset - base[a]
                 data[lo : lo + t.length] = t.buffer.data[t.offset : t.offset + t.length]
             inputs.append(data.view(spec.numpy_dtype).reshape(spec.shape))
-        outs = op.reference(*inputs)
-        outs = outs if isinstance(outs, tuple) else (outs,)
         out_specs = [(a, s) for a, s in enumerate(specs) if s.direction != "in"]
+        why = self._unmodelled_inputs(op, specs, tasks_of)
+        if why is not None:  # nothing to compute with: write nothing, say so
+            for a, _spec in out_specs:
+                for _ch, t in tasks_of.get(a, []):
+                    self.not_modelled.append((t.buffer.address + t.offset, t.length, why))
+            outs = ()
+            out_specs = []
+        else:
+            outs = op.reference(*inputs)
+            outs = outs if isinstance(outs, tuple) else (outs,)
         if len(outs) != len(out_specs):
             raise SimError(
                 f"{type(op).__name__}.reference returned {len(outs)} outputs for {len(out_specs)} output arguments"
@@ -439,6 +450,23 @@ class SimDevice:
             for t in list(ch.queue):
                 ch.complete(t)
         self._activity(op)
+
+    def _unmodelled_inputs(self, op, specs, tasks_of) -> str | None:
+        """Why this call's outputs cannot be modelled (None: they can)."""
+        if not getattr(op, "has_reference", True):
+            return (
+                f"foreign operator {self.payload.operator_name} (@{self.payload.symbol}) has no reference; "
+                "pass reference= to iron.from_mlir"
+            )
+        for a, spec in enumerate(specs):
+            if spec.direction == "out":
+                continue
+            for _ch, t in tasks_of.get(a, []):
+                lo = t.buffer.address + t.offset
+                for addr, n, why in self.not_modelled:
+                    if lo < addr + n and addr < lo + t.length:
+                        return f"input {spec.name!r} of @{self.payload.symbol} is not modelled ({why})"
+        return None
 
     def _base(self, where, spec, arg: int, tasks: list) -> int:
         """Byte offset of argument ``arg`` in its host buffer: its lowest task address.

@@ -1,0 +1,386 @@
+"""Any mlir-aie design as an iron operator: :func:`from_mlir`.
+
+A kernel developer's design (hand-written MLIR, or what mlir-aie's ``aie.iron``
+Python API prints) becomes a :class:`ForeignOperator` that :func:`iron.build` and
+:class:`iron.Sequence` accept like the built-in operators:
+
+* its arguments are the runtime sequence's signature; an argument moved by an MM2S
+  shim transfer is an input, by an S2MM one an output, by both ``inout``; an
+  argument no transfer moves is an input (the caller still binds a buffer to it);
+* its data streams are its ``dma_memcpy_nd`` ops and shim DMA tasks
+  (``dma_configure_task_for`` ...) with the object FIFO or ``shim_dma_allocation``
+  each names;
+* its compute tiles are the device's tiles at rows >= 2.
+
+What iron changes when it builds the design untraced: the device symbol (fusion names
+every device ``op<i>_<name>``), SSA value names, comments and the spelling the printer
+normalises (see README, "Foreign designs"). Everything else is printed as read.
+
+On sim a foreign design runs its control path and its trace; its traced tiles follow
+a generic activity model (``activity=`` replaces it). Without ``reference`` (a numpy
+function ``reference(*inputs) -> outputs``) sim cannot know what its cores compute:
+the outputs it writes, and everything computed from them, come back as
+:class:`NotModelled` values that raise one clear error when used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from iron.design import Activity, ArgSpec, Design, Stream
+from iron.errors import IronError
+from iron.lower import objectfifo
+from iron.mlir import ir
+from iron.mlir.printer import print_device
+from iron.mlir.reader import parse
+from iron.target.geometry import target_for_device
+
+#: Activity of a foreign design's traced tiles on sim unless ``activity=`` says otherwise.
+DEFAULT_ACTIVITY = Activity(invocations=8, cycles=256, vector_fraction=0.3, stall_fraction=0.2)
+#: ``existing_trace=`` values: what to do with a trace configuration the design already has.
+EXISTING_TRACE = ("keep", "replace")
+
+_SYMBOL = re.compile(r"[^A-Za-z0-9_]")
+_RE_TASK_FOR = re.compile(r"aiex\.dma_configure_task_for\s+@([A-Za-z0-9_$.\-]+)")
+_RE_BD_ARG = re.compile(r"aie\.dma_bd\s*\(\s*%([A-Za-z0-9_$.\-]+)")
+
+
+class ForeignDesignError(IronError):
+    """A design iron cannot take as an operator; the message names what and where."""
+
+
+class NotModelledError(IronError):
+    """A value sim did not compute (a foreign operator without ``reference``)."""
+
+
+@dataclass(frozen=True)
+class NotModelled:
+    """Stands in for an output sim did not compute; any use as an array raises."""
+
+    name: str
+    reason: str
+
+    def message(self) -> str:
+        return f"output {self.name!r} is not modelled on sim: {self.reason}"
+
+    def __array__(self, *args, **kwargs):
+        raise NotModelledError(self.message())
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        raise NotModelledError(self.message())
+
+    def __repr__(self) -> str:
+        return f"NotModelled({self.name!r})"
+
+
+@dataclass(frozen=True, eq=False)
+class ForeignOperator:
+    """An mlir-aie design used as an operator (see :func:`from_mlir`).
+
+    Compared by identity: one object is one design, fused into one device however
+    many times a :class:`~iron.Sequence` calls it.
+    """
+
+    name: str
+    text: str  # the device as iron prints it
+    sequence: str
+    args: tuple[ArgSpec, ...]
+    streams: tuple[Stream, ...]
+    origin: str  # file:line:column of its aie.device
+    reference_fn: Callable | None = None
+    activity_model: Activity = DEFAULT_ACTIVITY
+    existing_trace: str = "keep"
+    trace_config: tuple[str, ...] = ()  # the design's own trace ops, verbatim (first lines)
+
+    foreign = True  # iron.fuse marks its device; iron.lower lowers its DMA tasks
+
+    @property
+    def op_name(self) -> str:
+        """Name in device symbols, manifests and ``IRON_TRACE_OP`` selections."""
+        return self.name
+
+    @property
+    def has_reference(self) -> bool:
+        return self.reference_fn is not None
+
+    @property
+    def traceable(self) -> bool:
+        """False when the design keeps a trace configuration of its own (iron adds none)."""
+        return not (self.trace_config and self.existing_trace == "keep")
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha1(repr((self.name, self.text, self.sequence)).encode()).hexdigest()[:16]
+
+    def arg_spec(self) -> list[ArgSpec]:
+        return list(self.args)
+
+    def design(self, target) -> Design:
+        module = parse(self.text, self.origin)
+        device = module.devices[0]
+        family = target_for_device(device.target).name
+        wanted = getattr(target, "name", target)
+        if family != wanted:
+            raise ForeignDesignError(
+                f"{self.origin}: design {self.name!r} is for {device.target} ({family}); "
+                f"build it with target={family!r} (asked for {wanted!r})"
+            )
+        return Design(device, list(self.streams), self.sequence)
+
+    def reference(self, *inputs):
+        if self.reference_fn is None:
+            raise NotModelledError(
+                f"foreign operator {self.name!r} has no reference: pass reference= to iron.from_mlir"
+            )
+        return self.reference_fn(*inputs)
+
+    def activity(self, target) -> Activity:
+        return self.activity_model
+
+    def payload_params(self) -> dict:
+        """What sim's PDI payload carries to rebuild this operator without the Python object."""
+        a = self.activity_model
+        return {
+            "name": self.name,
+            "digest": self.digest,
+            "sequence": self.sequence,
+            "args": [[s.name, s.direction, list(s.shape), s.dtype] for s in self.args],
+            "activity": [a.invocations, a.cycles, a.vector_fraction, a.stall_fraction],
+        }
+
+
+#: Operators made in this process, by digest: sim finds their ``reference`` here.
+_LIVE: dict[str, ForeignOperator] = {}
+
+
+def rebuild(params: dict) -> ForeignOperator:
+    """The operator a payload describes: the live one (with its reference) when this
+    process made it, else one without a reference (its outputs are not modelled)."""
+    live = _LIVE.get(params.get("digest", ""))
+    if live is not None:
+        return live
+    args = tuple(ArgSpec(n, d, tuple(shape), t) for n, d, shape, t in params["args"])
+    inv, cycles, vec, stall = params["activity"]
+    return ForeignOperator(
+        params["name"], "", params["sequence"], args, (), "<payload>", None, Activity(inv, cycles, vec, stall)
+    )
+
+
+def from_mlir(
+    source,
+    *,
+    sequence: str | None = None,
+    name: str | None = None,
+    reference: Callable | None = None,
+    activity: Activity | None = None,
+    device: str | None = None,
+    existing_trace: str = "keep",
+) -> ForeignOperator:
+    """An operator from an mlir-aie design.
+
+    ``source``: MLIR text, a path to a ``.mlir`` file, or (with mlir-aie installed) an
+    ``aie.iron`` Program or an ``aie.ir`` Module. ``device`` / ``sequence`` pick one
+    ``aie.device`` / runtime sequence when the design has several. ``name`` names the
+    operator (default: the device symbol, else the file stem). ``reference``: numpy
+    function of the inputs returning the outputs (one per ``out``/``inout``
+    argument), for sim. ``activity``: sim's workload for its traced tiles.
+    ``existing_trace``: a design that already configures trace is either kept as it is
+    (``"keep"``: iron adds no trace to it) or has its ``aie.trace`` configuration
+    removed so iron's takes its place (``"replace"``).
+
+    Raises :class:`ForeignDesignError` naming the file, line and column for a design
+    with several devices or sequences and no choice, no runtime sequence, or one iron
+    cannot read.
+    """
+    text, filename = _source_text(source)
+    if existing_trace not in EXISTING_TRACE:
+        raise ForeignDesignError(f"existing_trace={existing_trace!r}; accepted: {', '.join(EXISTING_TRACE)}")
+    module = parse(text, filename)
+    where = _positions(text, filename)
+    dev = _pick_device(module, device, where, filename)
+    seq = _pick_sequence(dev, sequence, where, filename)
+    origin = where["device"].get(dev.symbol or "", f"{filename}:1:1")
+    trace_ops = _trace_ops(dev)
+    if trace_ops and existing_trace == "replace":
+        _strip_trace(dev, origin)
+    streams, directions = _streams(dev, seq, origin)
+    args = tuple(
+        ArgSpec(a.name, directions.get(i, "in"), tuple(a.type.shape), a.type.dtype)
+        for i, a in enumerate(seq.args)
+    )
+    op_name = _SYMBOL.sub("_", name or dev.symbol or Path(filename).stem or "design")
+    if activity is not None and not isinstance(activity, Activity):
+        raise ForeignDesignError(f"activity={activity!r}: expected an iron.design.Activity")
+    if reference is not None and not callable(reference):
+        raise ForeignDesignError(f"reference={reference!r}: expected a function of the inputs")
+    op = ForeignOperator(
+        op_name, print_device(dev), seq.name, args, tuple(streams), origin, reference,
+        activity or DEFAULT_ACTIVITY, existing_trace, tuple(trace_ops),
+    )  # fmt: skip
+    _LIVE[op.digest] = op
+    return op
+
+
+def _source_text(source) -> tuple[str, str]:
+    if isinstance(source, os.PathLike) or (
+        isinstance(source, str) and "\n" not in source and source.rstrip().endswith(".mlir")
+    ):
+        path = Path(source)
+        if not path.is_file():
+            raise ForeignDesignError(f"from_mlir: {str(path)!r} is not a file")
+        return path.read_text(encoding="utf-8"), str(path)
+    if isinstance(source, str):
+        return source, "<mlir>"
+    if hasattr(source, "resolve_program"):  # an aie.iron Program
+        return str(source.resolve_program()), "<aie.iron Program>"
+    if hasattr(source, "operation"):  # an aie.ir Module
+        return str(source), "<aie.ir Module>"
+    raise ForeignDesignError(
+        f"from_mlir: cannot read a {type(source).__name__}; accepted: MLIR text, a .mlir path, "
+        "an aie.iron Program or an aie.ir Module"
+    )
+
+
+_RE_DEVICE_AT = re.compile(r"aie\.device\s*\(\s*(\w+)\s*\)\s*(?:@([A-Za-z0-9_$.\-]+))?")
+_RE_SEQ_AT = re.compile(r"(?:aiex?\.runtime_sequence|func\.func)\s*(?:@([A-Za-z0-9_$.\-]+))?\s*\(")
+
+
+def _positions(text: str, filename: str) -> dict:
+    """``file:line:column`` of every device and runtime sequence, by symbol."""
+    out = {"device": {}, "sequence": {}}
+    for n, line in enumerate(text.splitlines(), 1):
+        code = line.split("//", 1)[0]
+        for m in _RE_DEVICE_AT.finditer(code):
+            out["device"].setdefault(m.group(2) or ir.DEFAULT_DEVICE, f"{filename}:{n}:{m.start() + 1}")
+        for m in _RE_SEQ_AT.finditer(code):
+            out["sequence"].setdefault(m.group(1) or ir.DEFAULT_SEQUENCE, f"{filename}:{n}:{m.start() + 1}")
+    return out
+
+
+def _pick_device(module: ir.Module, wanted: str | None, where, filename) -> ir.Device:
+    devices = [d for d in module.devices if d.sequences]
+    if wanted is not None:
+        for d in module.devices:
+            if (d.symbol or ir.DEFAULT_DEVICE) == wanted:
+                if not d.sequences:
+                    raise ForeignDesignError(
+                        f"{where['device'].get(wanted, filename)}: device @{wanted} has no runtime sequence"
+                    )
+                return d
+        raise ForeignDesignError(
+            f"{filename}: no aie.device @{wanted}; devices: "
+            + ", ".join(f"@{d.symbol or ir.DEFAULT_DEVICE}" for d in module.devices)
+        )
+    if not module.devices:
+        raise ForeignDesignError(f"{filename}:1:1: no aie.device in the design")
+    if not devices:
+        d = module.devices[0]
+        raise ForeignDesignError(
+            f"{where['device'].get(d.symbol or ir.DEFAULT_DEVICE, filename)}: device @{d.symbol or ir.DEFAULT_DEVICE} "
+            "has no runtime sequence (aie.runtime_sequence): nothing for a host to run"
+        )
+    if len(devices) > 1:
+        listed = "; ".join(
+            f"@{d.symbol or ir.DEFAULT_DEVICE} at {where['device'].get(d.symbol or ir.DEFAULT_DEVICE, '?')}"
+            for d in devices
+        )
+        first = where["device"].get(devices[0].symbol or ir.DEFAULT_DEVICE, filename)
+        raise ForeignDesignError(
+            f"{first}: the design has {len(devices)} devices with runtime sequences ({listed}); "
+            "pick one with device=, or wire a fused module with `iron trace wire`"
+        )
+    return devices[0]
+
+
+def _pick_sequence(dev: ir.Device, wanted: str | None, where, filename) -> ir.RuntimeSequence:
+    seqs = dev.sequences
+    if wanted is not None:
+        for s in seqs:
+            if s.name == wanted:
+                return s
+        raise ForeignDesignError(
+            f"{filename}: device @{dev.symbol or ir.DEFAULT_DEVICE} has no runtime sequence @{wanted}; "
+            f"sequences: {', '.join('@' + s.name for s in seqs)}"
+        )
+    if len(seqs) > 1:
+        listed = "; ".join(f"@{s.name} at {where['sequence'].get(s.name, '?')}" for s in seqs)
+        raise ForeignDesignError(
+            f"{where['sequence'].get(seqs[0].name, filename)}: device @{dev.symbol or ir.DEFAULT_DEVICE} has "
+            f"{len(seqs)} runtime sequences ({listed}); pick one with sequence="
+        )
+    if any(isinstance(op, (ir.Configure, ir.Run)) for op in ir.walk(seqs[0].body)):
+        raise ForeignDesignError(
+            f"{where['sequence'].get(seqs[0].name, filename)}: @{seqs[0].name} configures other devices "
+            "(aiex.configure): a fused module, not one design; use `iron trace wire` on it"
+        )
+    return seqs[0]
+
+
+def _trace_ops(dev: ir.Device) -> list[str]:
+    """The design's own trace configuration: ``aie.trace`` ops, trace packet flows."""
+    found = [
+        op.text.splitlines()[0]
+        for op in dev.body
+        if isinstance(op, ir.Opaque) and op.text.startswith("aie.trace")
+    ]
+    found += [
+        f"aie.packet_flow({f.id}) from %{f.source.tile} Trace : {f.source.channel}"
+        for f in dev.packet_flows
+        if f.source.bundle == "Trace"
+    ]
+    return found
+
+
+def _strip_trace(dev: ir.Device, origin: str) -> None:
+    lowered = [f for f in dev.packet_flows if f.source.bundle == "Trace"]
+    if lowered:
+        f = lowered[0]
+        raise ForeignDesignError(
+            f"{origin}: existing_trace='replace': the design's trace is already lowered (packet flow {f.id} from "
+            f"%{f.source.tile} Trace : {f.source.channel} plus its register writes); iron replaces aie.trace "
+            "configurations only; use existing_trace='keep'"
+        )
+    dev.body = [op for op in dev.body if not (isinstance(op, ir.Opaque) and op.text.startswith("aie.trace"))]
+    for seq in dev.sequences:
+        seq.body = [
+            op for op in seq.body if not (isinstance(op, ir.Opaque) and op.text.startswith("aie.trace"))
+        ]
+
+
+def _streams(dev: ir.Device, seq: ir.RuntimeSequence, origin: str):
+    """(streams, {arg index: direction}) from the sequence's shim transfers."""
+    allocs = objectfifo.shim_allocations(dev)
+    streams: list[Stream] = []
+    directions: dict[int, str] = {}
+
+    def add(arg: str, symbol: str, what: str):
+        alloc = allocs.get(symbol)
+        if alloc is None:
+            raise ForeignDesignError(
+                f"{origin}: `{what}` names @{symbol}, which is no object FIFO with a shim end and no "
+                "aie.shim_dma_allocation of the device"
+            )
+        index = seq.arg_index(arg)
+        stream = Stream(index, alloc.symbol)
+        if stream not in streams:
+            streams.append(stream)
+        d = "in" if alloc.direction == "MM2S" else "out"
+        directions[index] = d if directions.get(index, d) == d else "inout"
+
+    for op in seq.body:
+        if isinstance(op, ir.DmaMemcpyNd):
+            add(op.arg, op.metadata, f"aiex.npu.dma_memcpy_nd(%{op.arg} ...)")
+        elif isinstance(op, ir.Opaque) and (m := _RE_TASK_FOR.search(op.text)):
+            for arg in _RE_BD_ARG.findall(op.text):
+                add(arg, m.group(1), op.text.splitlines()[0].strip())
+    return streams, directions
+
+
+__all__ = ["ForeignOperator", "ForeignDesignError", "NotModelled", "NotModelledError", "from_mlir", "rebuild"]

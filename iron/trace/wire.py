@@ -1,0 +1,276 @@
+"""``iron trace wire``: iron's trace wiring applied to an existing fused module.
+
+Input: a module whose wrapper device's runtime sequence runs other devices with
+``aiex.configure @dev { aiex.run @seq(...) }`` (mlir-aie's ``Program.compose``,
+amd/IRON's fused operators, upstream's ``test/dialect/AIEX/trace`` inputs).
+
+Per call site (every ``aiex.run``, in program order) the trace size is the callee
+sequence's own ``aie.trace.host_config {buffer_size = N}`` when it has one, else
+``trace_size`` (untraced when neither). A callee's ``aie.trace`` configuration is
+replaced by iron's (units from ``options``: the first ``ntiles`` compute tiles and
+its events), so the output holds iron's explicit wiring, which aiecc compiles as is:
+one ``memref<total x i8>`` trace argument appended after the wrapper's data
+arguments (:mod:`iron.trace.layout`), each traced run given the window of its slice,
+the callee sequence its own trace argument and drain program. The wrapper's own
+traced units (its ``aie.trace`` + ``host_config``) take the front of the buffer, as
+upstream's ``-aie-fuse-trace-buffers`` places them.
+
+Where iron differs from upstream on purpose: consecutive runs of one traced device
+get a reconfiguration in between (``aiex.configure @iron_reset {}``; a run block
+holding two runs is split), for the reason given in :mod:`iron.fuse`. Offsets,
+sizes and the trace argument index are upstream's.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+
+from iron.design import Design
+from iron.errors import IronError
+from iron.fuse import RESET_DEVICE, CallSite, _needs_reset, _previous_dispatch_site
+from iron.mlir import ir
+from iron.mlir.reader import parse
+from iron.options import TraceOptions
+from iron.target.geometry import device_columns, target_for_device
+from iron.trace import codegen, layout
+from iron.trace.manifest import Manifest, Slice
+
+_RE_HOST_CONFIG = re.compile(r"^aie\.trace\.host_config\s*\{[^}]*\bbuffer_size\s*=\s*(\d+)")
+
+
+class WireError(IronError):
+    """A module ``iron trace wire`` cannot wire; the message names what and where."""
+
+
+@dataclass
+class Wired:
+    module: ir.Module
+    manifest: Manifest | None
+    wrapper: str  # "<device>:<sequence>" of the dispatched wrapper
+
+
+def _host_size(seq: ir.RuntimeSequence) -> int | None:
+    for op in seq.body:
+        if isinstance(op, ir.Opaque) and (m := _RE_HOST_CONFIG.match(op.text)):
+            return int(m.group(1))
+    return None
+
+
+def _strip_trace(dev: ir.Device) -> None:
+    keep = lambda op: not (isinstance(op, ir.Opaque) and op.text.startswith("aie.trace"))  # noqa: E731
+    dev.body = [op for op in dev.body if keep(op)]
+    for seq in dev.sequences:
+        seq.body = [op for op in seq.body if keep(op)]
+
+
+def _wrapper(module: ir.Module, filename: str) -> tuple[ir.Device, ir.RuntimeSequence]:
+    found = [
+        (d, s)
+        for d in module.devices
+        for s in d.sequences
+        if any(isinstance(op, ir.Configure) for op in s.body)
+    ]
+    if len(found) != 1:
+        what = ", ".join(f"@{d.symbol}::@{s.name}" for d, s in found) or "none"
+        raise WireError(
+            f"{filename}: expected one wrapper sequence running other devices with aiex.configure; found {what}"
+        )
+    return found[0]
+
+
+def wire(
+    text: str, *, trace_size: int = 0, options: TraceOptions | None = None, filename: str = "<mlir>"
+) -> Wired:
+    """Apply iron's wiring to fused module ``text`` (see the module docstring).
+
+    ``trace_size`` traces runs whose callee has no ``host_config`` of its own;
+    ``options`` (a :class:`TraceOptions`) chooses units and events (its ``size`` is
+    ignored).
+    """
+    module = parse(text, filename)
+    options = options or TraceOptions(size=max(trace_size, layout_quantum()))
+    wdev, wseq = _wrapper(module, filename)
+    target = target_for_device(wdev.target)
+
+    # Call sites in program order; a configure block with several runs is split into one
+    # configure per run (iron's rule needs a reconfiguration between two of them).
+    sites: list[tuple[CallSite, ir.Run, list]] = []
+    body: list = []
+    for op in wseq.body:
+        if not isinstance(op, ir.Configure):
+            body.append(op)
+            continue
+        pending: list = []
+        for inner in op.body:
+            pending.append(inner)
+            if isinstance(inner, ir.Run):
+                callee = module.device(op.device).sequence(inner.sequence)
+                size = _host_size(callee) or trace_size
+                site = CallSite(len(sites), None, f"{op.device}::{inner.sequence}", size > 0, 0)
+                block = ir.Configure(op.device, pending)
+                sites.append((site, inner, size))
+                body.append(block)
+                pending = []
+        if pending:
+            raise WireError(f"{filename}: aiex.configure @{op.device} ends with ops after its last aiex.run")
+
+    own = _host_size(wseq)
+    spans, offset = {}, 0
+    if own:
+        spans["wrapper"] = (0, own)
+        offset = own
+    for site, _run, size in sites:
+        if site.traced:
+            spans[site.index] = (offset, size)
+            offset += size
+    if not spans:
+        return Wired(module, None, f"{wdev.symbol}:{wseq.name}")
+
+    # Instrument each traced callee sequence once (its size is its host_config's or trace_size).
+    traced: dict[str, codegen.TracedDesign] = {}
+    routed: dict[str, codegen.TracedDesign] = {}  # device symbol -> its first instrumentation
+    for site, run, size in sites:
+        if not site.traced or site.device in traced:
+            continue
+        dev_sym = site.device.split("::")[0]
+        dev = module.device(dev_sym)
+        if dev_sym in routed:  # another sequence of a routed device: same units and flows
+            first = routed[dev_sym]
+            flow = next(f for f in dev.packet_flows if f.id == first.units[0].packet_id)
+            codegen.program_sequence(
+                dev.sequence(run.sequence), first.units, first.shim_column, flow.dest.channel, size
+            )
+            traced[site.device] = first
+            continue
+        _strip_trace(dev)
+        td = codegen.instrument(Design(dev, [], run.sequence), _sized(options, size), target)
+        _adopt(module, dev, td, run.sequence)
+        traced[site.device] = routed[dev_sym] = td
+
+    # The wrapper: trace argument after the data arguments, a window per traced run.
+    trace_arg = layout.trace_arg_index(len(wseq.args))
+    trace_name = codegen._fresh_arg_name(wseq)  # the name instrument() gives it, too
+    out: list = []
+    plain = [s for s, _r, _z in sites]
+    prev = _previous_dispatch_site(plain)
+    for op in body:
+        if not isinstance(op, ir.Configure):
+            out.append(op)
+            continue
+        site, run, _size = next(x for x in sites if x[1] is op.body[-1])
+        if _needs_reset(prev, site, True):
+            out.append(ir.Configure(RESET_DEVICE, []))
+        if site.traced:
+            off, size = spans[site.index]
+            view = ir.View(f"trace{site.index}", trace_name, off, ir.MemRefType((size,), "i8"))
+            op.body.insert(len(op.body) - 1, view)
+            run.args.append(view.name)
+            run.types.append(view.type)
+        out.append(op)
+        prev = site
+    wseq.body = out
+    total = ir.MemRefType((offset,), "i8")
+    wrapper_units = []
+    if own:  # the wrapper's own units drain into the front of the buffer
+        _strip_trace(wdev)
+        td = codegen.instrument(Design(wdev, [], wseq.name), _sized(options, own), target)
+        wrapper_units = td.units
+        _adopt(module, wdev, td, wseq.name)
+        wseq = wdev.sequence(wseq.name)
+        wseq.args[-1] = ir.Argument(trace_name, total)
+    else:
+        wseq.args.append(ir.Argument(trace_name, total))
+    if any(isinstance(op, ir.Configure) and op.device == RESET_DEVICE for op in out):
+        module.devices.insert(module.devices.index(wdev), ir.Device(wdev.target, RESET_DEVICE))
+    module.foreign = {d.symbol for d in module.devices if d is not wdev}
+
+    kernel = f"{wdev.symbol}:{wseq.name}"
+    slices = []
+    if own:
+        slices.append(
+            Slice(0, wdev.symbol, 0, wdev.symbol, wseq.name, 0, own, wrapper_units, kernel, trace_arg)
+        )
+    calls: dict[str, int] = {}
+    for site, run, _size in sites:
+        if not site.traced:
+            continue
+        dev_sym = site.device.split("::")[0]
+        off, size = spans[site.index]
+        index = site.index + (1 if own else 0)
+        units = [copy.deepcopy(u) for u in traced[site.device].units]
+        slices.append(
+            Slice(
+                index,
+                dev_sym,
+                calls.get(dev_sym, 0),
+                dev_sym,
+                run.sequence,
+                off,
+                size,
+                units,
+                kernel,
+                trace_arg,
+            )
+        )
+        calls[dev_sym] = calls.get(dev_sym, 0) + 1
+    manifest = Manifest(
+        target=target.name,
+        columns=max(device_columns(d.target) for d in module.devices),
+        column_offset=target.column_offset,
+        clock_mhz=target.clock_mhz,
+        kernel=kernel,
+        trace_arg_index=trace_arg,
+        total_size=offset,
+        slices=slices,
+    )
+    return Wired(module, manifest, kernel)
+
+
+def layout_quantum() -> int:
+    from iron.options import TRACE_SIZE_QUANTUM
+
+    return TRACE_SIZE_QUANTUM
+
+
+def _sized(options: TraceOptions, size: int) -> TraceOptions:
+    from dataclasses import replace
+
+    return replace(options, size=size)
+
+
+def _adopt(module: ir.Module, dev: ir.Device, td: codegen.TracedDesign, sequence: str) -> None:
+    """Put the instrumented copy of ``dev`` in its place in ``module``."""
+    new = td.design.device
+    dev.body = new.body
+
+
+def manifest_path(output) -> "Path":
+    """Where :func:`write_wired` puts the manifest: ``traced.mlir`` -> ``traced.manifest.json``."""
+    from pathlib import Path
+
+    out = Path(output)
+    return out.with_name(out.stem + ".manifest.json")
+
+
+def write_wired(input_path, output_path, *, trace_size: int = 0) -> Wired:
+    """``iron trace wire``: read ``input_path``, write the wired MLIR and its manifest."""
+    from pathlib import Path
+
+    from iron import options as opts
+    from iron.files import atomic_write
+    from iron.mlir.printer import print_module
+
+    if trace_size:
+        trace_size = opts.resolve(True, size=trace_size, env={}).size
+    text = Path(input_path).read_text(encoding="utf-8")
+    wired = wire(text, trace_size=trace_size, filename=str(input_path))
+    if wired.manifest is None:
+        raise WireError(
+            f"{input_path}: no run is traced (no aie.trace.host_config and no --trace-size); nothing to wire"
+        )
+    mlir = print_module(wired.module)
+    atomic_write(manifest_path(output_path), wired.manifest.to_json(indent=1))
+    atomic_write(output_path, mlir)
+    return wired
