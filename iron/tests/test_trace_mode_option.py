@@ -23,11 +23,12 @@ import numpy as np
 import pytest
 
 from iron.artifact.build import build
-from iron.errors import OptionError
+from iron.errors import IronError, OptionError
 from iron.lower import txn
 from iron.operators import ElementwiseAdd
 from iron.options import resolve
 from iron.runtime.sim import activity
+from iron.target import registers
 from iron.trace import decode as D
 from iron.trace import encode, perfetto
 from iron.trace.event_pc import parse_event_pc
@@ -106,6 +107,12 @@ def test_codegen_writes_event_pc_into_core_trace_control0_only(pc_art):
     assert pc.path != et.path  # a different cache entry
 
 
+def test_only_core_trace_control0_takes_a_mode():
+    assert registers.trace_control0(122, 121, mode=1, kind="core") == 0x797A0001
+    with pytest.raises(IronError, match="only core modules"):
+        registers.trace_control0(122, 121, mode=1, kind="mem")
+
+
 # --------------------------------------------------------------------------- frame bytes
 def test_event_pc_frame_bytes_derived_by_hand():
     # mask 0b1000_0101 (slots 0, 2, 7), pc 0x2ABC, laid out as 110001mm mmmmmm00 00pppppp pppppppp:
@@ -114,6 +121,11 @@ def test_event_pc_frame_bytes_derived_by_hand():
     # upstream field vectors (test_event_pc_fields): slot 3 at pc 336; slots 0, 3, 7 at pc 336
     assert encode.event_pc_frame(1 << 3, 336) == bytes([0xC4, 0x20, 0x01, 0x50])
     assert encode.event_pc_frame(1 | 1 << 3 | 1 << 7, 336) == bytes([0xC6, 0x24, 0x01, 0x50])
+    # Repeats (frames.py layouts, from mlir-aie): Repeat0 1110rrrr up to 15, then Repeat1
+    # 110110rr rrrrrrrr: 15 replays -> 0xEF, 16 -> 0xD8 0x10.
+    frame = [0xC4, 0x20, 0x01, 0x50]
+    assert encode.encode_event_pc_unit([(8, 336, 16)], stop=False) == bytes(frame + [0xEF])
+    assert encode.encode_event_pc_unit([(8, 336, 17)], stop=False) == bytes(frame + [0xD8, 0x10])
     with pytest.raises(encode.EncodeError, match="14-bit"):
         encode.event_pc_frame(1, 1 << 14)
 
