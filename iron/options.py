@@ -15,6 +15,8 @@ events              IRON_TRACE_EVENTS    events per unit kind, e.g.
                                          ``core=INSTR_EVENT_0;mem=DMA_S2MM_0_FINISHED_BD``
 select              IRON_TRACE_OP        call sites to trace: comma-separated indices
                                          (``0,2``), ``op<N>`` or operator names
+trace_mode          IRON_TRACE_MODE      mode of core units: ``event-time`` (default) or
+                                         ``event-pc``; other units stay event-time
 out_dir             IRON_TRACE_DIR       where tests and the CLI write decoded traces
 cache_dir           IRON_CACHE_DIR       build cache location (see iron.artifact.cache)
 sources             IRON_DEBUG_SOURCES   1: embed design sources in artifacts (debug_sources)
@@ -51,6 +53,11 @@ DEFAULT_CORE_EVENTS = (
     "PORT_RUNNING_1",
 )
 SLOTS_PER_UNIT = 8
+#: Modes a build may ask of core units (names from iron.trace.modes). Only the core
+#: module's Trace_Control0 has a Mode field (mlir-aie AIETraceToConfig.cpp), so the
+#: memory module, memtile and shim units are always event-time. Execution trace (2)
+#: has no public format to decode, so iron does not configure it.
+CORE_TRACE_MODES = ("event-time", "event-pc")
 DEFAULT_OUT_DIR = "iron-traces"
 
 
@@ -62,6 +69,7 @@ class TraceOptions:
     trace. ``events`` maps unit kind -> up to 8 event names; kinds other than
     ``core`` are traced only when listed. ``select`` is ``None`` (trace every
     call site) or a tuple of call-site indices (int) and operator names (str).
+    ``core_mode`` is the trace mode of core units (``event-time`` or ``event-pc``).
     """
 
     size: int = 0
@@ -69,6 +77,13 @@ class TraceOptions:
     events: tuple[tuple[str, tuple[str, ...]], ...] = (("core", DEFAULT_CORE_EVENTS),)
     select: tuple[int | str, ...] | None = None
     out_dir: Path = field(default=Path(DEFAULT_OUT_DIR), compare=False)
+    core_mode: str = "event-time"  # one of CORE_TRACE_MODES
+
+    def mode_for(self, kind: str) -> int:
+        """Trace_Control0 mode (iron.trace.modes number) of units of ``kind``."""
+        from iron.trace.modes import EVENT_TIME, mode_number
+
+        return mode_number(self.core_mode) if kind == "core" else EVENT_TIME
 
     @property
     def enabled(self) -> bool:
@@ -100,6 +115,7 @@ class TraceOptions:
             "ntiles": self.ntiles,
             "events": {k: list(v) for k, v in self.events},
             "select": None if self.select is None else list(self.select),
+            "core_mode": self.core_mode,
         }
 
 
@@ -113,6 +129,7 @@ def resolve(
     out_dir: str | os.PathLike | None = None,
     env: Mapping[str, str] | None = None,
     default_ntiles: int = 1,
+    trace_mode: str | None = None,
 ) -> TraceOptions:
     """Build :class:`TraceOptions` from explicit arguments and the environment.
 
@@ -121,6 +138,8 @@ def resolve(
     traces with ``size``, else ``IRON_TRACE_SIZE``, else
     :data:`DEFAULT_TRACE_SIZE`. Explicit arguments always win. ``default_ntiles``
     applies when neither ``ntiles`` nor ``IRON_TRACE_NTILES`` is given.
+    ``trace_mode`` (else ``IRON_TRACE_MODE``) is the mode of core units:
+    ``event-time`` (default) or ``event-pc``.
     """
     env = os.environ if env is None else env
     if trace is not None and not isinstance(trace, bool):
@@ -160,7 +179,14 @@ def resolve(
         sel = _select("IRON_TRACE_OP", env["IRON_TRACE_OP"])
     else:
         sel = None
-    return TraceOptions(size=nbytes, ntiles=n, events=ev, select=sel, out_dir=out)
+
+    if trace_mode is not None:
+        mode = _trace_mode("trace_mode", trace_mode)
+    elif env.get("IRON_TRACE_MODE"):
+        mode = _trace_mode("IRON_TRACE_MODE", env["IRON_TRACE_MODE"])
+    else:
+        mode = CORE_TRACE_MODES[0]
+    return TraceOptions(size=nbytes, ntiles=n, events=ev, select=sel, out_dir=out, core_mode=mode)
 
 
 def cache_dir(explicit: str | os.PathLike | None = None, env=None) -> Path:
@@ -246,6 +272,16 @@ def _events(name: str, value) -> tuple[tuple[str, tuple[str, ...]], ...]:
     if not result:
         raise OptionError(f"{name}={value!r}: no events given")
     return tuple(result)
+
+
+def _trace_mode(name: str, value) -> str:
+    accepted = f"accepted: {' or '.join(CORE_TRACE_MODES)} (the mode of core units)"
+    if not isinstance(value, str):
+        raise OptionError(f"{name}={value!r}: not a mode name; {accepted}")
+    key = value.strip().lower().replace("_", "-")
+    if key not in CORE_TRACE_MODES:
+        raise OptionError(f"{name}={value!r}: {accepted}")
+    return key
 
 
 _SELECT_ITEM = re.compile(r"(?:op)?(\d+)(?:_\w*)?$|([A-Za-z_]\w*)$")

@@ -38,6 +38,7 @@ def build(
     ntiles: int | None = None,
     events=None,
     select=None,
+    trace_mode: str | None = None,
     target: str = "npu2",
     dispatch: str = "auto",
     cache_dir=None,
@@ -47,7 +48,8 @@ def build(
     """Build (or fetch from the cache) the artifact of an operator or a Sequence.
 
     ``trace=None`` follows the environment (``IRON_TRACE_SIZE`` ...); explicit
-    arguments (``trace_size``, ``ntiles``, ``events``, ``select``) win
+    arguments (``trace_size``, ``ntiles``, ``events``, ``select``, ``trace_mode``:
+    ``event-time`` or ``event-pc`` for core units) win
     (:func:`iron.options.resolve` documents their forms). ``sources`` embeds the design
     sources (``None``: ``IRON_DEBUG_SOURCES``). ``emulate_bug`` reproduces a
     fixed bug for negative-control tests: ``"own-arg-patch"`` (callee patches
@@ -56,7 +58,9 @@ def build(
     """
     if emulate_bug not in EMULATED_BUGS:
         raise IronError(f"emulate_bug={emulate_bug!r}; accepted: {', '.join(map(repr, EMULATED_BUGS))}")
-    options = opts_mod.resolve(trace, size=trace_size, ntiles=ntiles, events=events, select=select)
+    options = opts_mod.resolve(
+        trace, size=trace_size, ntiles=ntiles, events=events, select=select, trace_mode=trace_mode
+    )
     with_sources = opts_mod.debug_sources(sources)
     tgt = get_target(target)
     use_aiecc = aiecc.available()

@@ -80,10 +80,19 @@ def _event(value: int, what: str, kind: str) -> int:
     return value
 
 
+#: Trace_Control0 [1:0]: the unit's trace mode (numbers in iron.trace.modes). Only the
+#: core module has this field (mlir-aie AIETraceToConfig.cpp emits "Mode" for core
+#: traces only), so other kinds must keep it 0 (event-time).
+TRACE_MODE_MASK = 0x3
+
+
 def trace_control0(start_event: int, stop_event: int, mode: int = 0, kind: str = "core") -> int:
-    """Trace_Control0: stop event [30:24], start event [22:16], mode [1:0] (0 = event-time)."""
+    """Trace_Control0: stop event [30:24], start event [22:16], mode [1:0] (0 = event-time,
+    1 = event-PC, 2 = execution; non-zero only for ``kind="core"``)."""
     if mode not in (0, 1, 2):
         raise IronError(f"trace mode {mode} not in 0 (event-time), 1 (event-PC), 2 (execution)")
+    if mode and kind != "core":
+        raise IronError(f"trace mode {mode} on a {kind} module: only core modules have a mode field")
     return _event(stop_event, "stop", kind) << 24 | _event(start_event, "start", kind) << 16 | mode
 
 
@@ -125,7 +134,7 @@ def timer_control(reset_event: int, kind: str = "core") -> int:
 
 def unpack_trace_control0(value: int, kind: str = "core") -> dict:
     mask = event_mask(kind)
-    return {"mode": value & 3, "start": (value >> 16) & mask, "stop": (value >> 24) & mask}
+    return {"mode": value & TRACE_MODE_MASK, "start": (value >> 16) & mask, "stop": (value >> 24) & mask}
 
 
 def unpack_trace_control1(value: int) -> dict:

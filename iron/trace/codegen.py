@@ -4,7 +4,8 @@
 
 * one ``aie.packet_flow`` per traced unit (unit trace port -> shim ``DMA : 1``),
 * a trailing ``memref<trace_size x i8>`` argument on its runtime sequence,
-* the register program at the start of the sequence: per unit Trace_Control0/1,
+* the register program at the start of the sequence: per unit Trace_Control0 (with
+  the unit's mode: event-PC for core units when the options ask), Trace_Control1,
   Trace_Event0/1, port selection, Timer_Control; on the shim the drain BD, its
   address patch (against the sequence's own trace argument; fusion translates
   it), channel control, task queue, and the start broadcast,
@@ -168,7 +169,8 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
         else:
             start = events.broadcast_event(kind, START_BROADCAST)
             stop = events.broadcast_event(kind, STOP_BROADCAST)
-        units.append(TraceUnit(col, row, kind, events.PACKET_TYPE[kind], 0, names, ids, start, stop))
+        mode = options.mode_for(kind)
+        units.append(TraceUnit(col, row, kind, events.PACKET_TYPE[kind], 0, names, ids, start, stop, mode))
     return units
 
 
@@ -207,7 +209,7 @@ def _unit_program(units: list[TraceUnit]) -> list:
                 u.column,
                 u.row,
                 regs.trace_control0,
-                registers.trace_control0(u.start_event, u.stop_event, kind=u.kind),
+                registers.trace_control0(u.start_event, u.stop_event, mode=u.mode, kind=u.kind),
             ),
             _write(
                 u.column, u.row, regs.trace_control1, registers.trace_control1(u.packet_type, u.packet_id)

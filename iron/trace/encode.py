@@ -6,6 +6,10 @@ Records follow the decoder's timing model: cycles since the trace start
 ``(time, mask, count[, step])`` meaning ``mask`` asserted at
 ``time + i*step`` for ``i < count`` (step defaults to 1: an event held for
 ``count`` cycles). ``decode(encode(x))`` gives the same occurrences back.
+
+:func:`encode_event_pc_unit` writes a core unit's EVENT_PC (trace mode 1)
+stream instead: ``(mask, pc[, count])`` samples in capture order, the frame
+layout of :mod:`iron.trace.event_pc`.
 """
 
 from __future__ import annotations
@@ -162,6 +166,67 @@ def encode_unit(records, *, start_timer: int | None = None, t0: int = 0, use_rep
             raise EncodeError(f"start timer {start_timer} does not fit 56 bits")
         head = bytes([F.START_BYTE]) + int(start_timer).to_bytes(7, "big")
     return head + out.tobytes()
+
+
+def event_pc_frame(mask: int, pc: int) -> bytes:
+    """One EventPC frame: ``110001mm mmmmmm00 00pppppp pppppppp`` (8-bit slot
+    mask, 14-bit PC; the bits the layout leaves free are written 0, as in the
+    Phoenix captures)."""
+    from iron.trace.event_pc import EVENT_PC_VALUE, PC_BITS
+
+    if not 1 <= mask <= 255:
+        raise EncodeError(f"slot mask {mask} not in 1..255")
+    if not 0 <= pc < 1 << PC_BITS:
+        raise EncodeError(f"pc {pc} does not fit the {PC_BITS}-bit PC field")
+    return bytes([EVENT_PC_VALUE | mask >> 6, (mask & 0x3F) << 2, pc >> 8, pc & 0xFF])
+
+
+def _repeat_frames(n: int) -> bytes:
+    """``n`` replays of the previous frame as Repeat1 (10-bit count) / Repeat0 (4-bit) frames."""
+    out = bytearray()
+    while n > 0:
+        k = min(n, F.MAX_REPEAT)
+        out += bytes([0xE0 | k]) if k < 16 else bytes([0xD8 | k >> 8, k & 0xFF])
+        n -= k
+    return bytes(out)
+
+
+#: Word a unit sends when it stops (first byte 0xDC; the Phoenix captures end each
+#: unit's stream with one, e.g. ``dc001c4d``). Decoders skip it; its low 24 bits are
+#: not documented, so iron writes them 0.
+STOP_WORD = bytes([0xDC, 0, 0, 0])
+
+
+def encode_event_pc_unit(samples, *, start_timer: int | None = None, stop: bool = True) -> bytes:
+    """Frame bytes of one EVENT_PC (mode 1) unit.
+
+    ``samples`` are ``(mask, pc)`` or ``(mask, pc, count)`` in capture order:
+    ``count`` consecutive cycles in which the slots of ``mask`` fired at ``pc``.
+    Equal consecutive samples become one EventPC frame and Repeat frames, as
+    the hardware compresses them. ``start_timer`` puts a Start frame
+    (``0xF1``) first; ``stop`` ends the stream with :data:`STOP_WORD`.
+    """
+    from iron.trace.modes import EVENT_PC
+
+    merged: list[list[int]] = []
+    for s in samples:
+        mask, pc, count = (tuple(s) + (1,))[:3]
+        if count < 1:
+            raise EncodeError(f"sample {tuple(s)}: count must be >= 1")
+        if merged and merged[-1][:2] == [mask, pc]:
+            merged[-1][2] += count
+        else:
+            merged.append([mask, pc, count])
+    out = bytearray()
+    if start_timer is not None:
+        if not 0 <= start_timer < 1 << 56:
+            raise EncodeError(f"start timer {start_timer} does not fit 56 bits")
+        out += bytes([F.START_BYTE | EVENT_PC]) + int(start_timer).to_bytes(7, "big")
+    for mask, pc, count in merged:
+        out += event_pc_frame(mask, pc) + _repeat_frames(count - 1)
+    if stop:
+        out += STOP_WORD
+    return bytes(out)
 
 
 def _expand(r: Runs):

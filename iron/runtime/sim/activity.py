@@ -13,6 +13,14 @@ memory-module or memtile DMA START_TASK/FINISHED_TASK on these object-FIFO
 designs, and lock events only for lock 0, the lock every selection block
 watches after reset. The seed comes from the device symbol, how
 many times that device ran and the tile, so a traced run is reproducible.
+
+For a core unit in EVENT_PC mode (trace mode 1) :func:`pc_samples` adds the
+program counter: sim has no core ELF, so each kernel gets a synthetic code
+range (:func:`code_range`) that every invocation walks from its first
+instruction (at INSTR_EVENT_0) to its last (at INSTR_EVENT_1); a core outside
+an invocation waits in its lock loop at the range's base, and an event held
+for several cycles stays at one PC (a stalled core does not advance), which
+the encoder turns into Repeat frames.
 """
 
 from __future__ import annotations
@@ -32,6 +40,11 @@ INVOCATION_GAP = 16
 MAX_INVOCATIONS = 256
 
 Interval = tuple[int, int, str]  # (first cycle, cycles asserted, event name)
+
+#: Bytes of a kernel's synthetic code range, and the bases it may get: 4-byte
+#: aligned, inside the 14-bit PC of EVENT_PC frames (iron.trace.event_pc.PC_BITS).
+CODE_SPAN = 0x300
+CODE_BASES = range(0x100, 0x2100, 0x40)
 
 
 def seed_for(device: str, call: int, column: int = 0, row: int = 0) -> int:
@@ -167,3 +180,34 @@ def runs(ivs: list[Interval], kind: str, slot_ids: list[int], origin: int) -> li
     t = points[:-1][keep]
     n = np.diff(points)[keep]
     return [(int(a), int(b), int(c), 1) for a, b, c in zip(t, seg_mask[keep], n)]
+
+
+def code_range(kernel: str) -> tuple[int, int]:
+    """``[lo, hi)`` program-counter range modelled for ``kernel``'s code (stable per name)."""
+    lo = CODE_BASES[zlib.crc32(kernel.encode()) % len(CODE_BASES)]
+    return lo, lo + CODE_SPAN
+
+
+def pc_samples(
+    ivs: list[Interval], records: list[tuple[int, int, int, int]], origin: int, code: tuple[int, int]
+) -> list[tuple[int, int, int]]:
+    """EVENT_PC samples ``(mask, pc, cycles)`` of the runs :func:`runs` made from ``ivs``.
+
+    ``origin`` is the one given to :func:`runs` (records are cycles since it);
+    ``code`` is the kernel's :func:`code_range`. A run's PC is the one at its
+    first cycle: inside an invocation (INSTR_EVENT_0 .. INSTR_EVENT_1) the PC
+    advances linearly from ``lo`` to ``hi - 4``; outside, the core is at ``lo``.
+    """
+    lo, hi = code
+    starts = np.array(sorted(f for f, _n, name in ivs if name == "INSTR_EVENT_0"), np.int64)
+    ends = np.array(sorted(f for f, _n, name in ivs if name == "INSTR_EVENT_1"), np.int64)
+    words = (hi - lo) // 4 - 1
+    out = []
+    for t, mask, n, _step in records:
+        c = t + origin
+        k = int(np.searchsorted(starts, c, side="right")) - 1
+        pc = lo
+        if 0 <= k < len(ends) and c <= ends[k]:
+            pc = lo + 4 * (int(c - starts[k]) * words // max(int(ends[k] - starts[k]), 1))
+        out.append((int(mask), pc, int(n)))
+    return out

@@ -56,6 +56,7 @@ from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.memory import HostBuffer
 from iron.target import events, registers, shim_dma
 from iron.target.geometry import SHIM_ROW, get_target
+from iron.trace.modes import EVENT_PC
 
 #: Nominal cycles per control op (only orders events in time).
 OP_CYCLES = 8
@@ -345,6 +346,7 @@ class SimDevice:
             self.units[key] = tu.Unit(
                 col, row, kind, cfg["start"], cfg["stop"], cfg["packet_type"], cfg["packet_id"],
                 cfg["slots"], origin=self.now, start_timer=self.now - self.timer_base.get(key, 0),
+                mode=cfg["mode"],
             )  # fmt: skip
 
     def _route(self, unit: tu.Unit) -> ChannelKey | None:
@@ -499,5 +501,9 @@ class SimDevice:
             if not unit.running:
                 continue
             ivs = act_model.intervals(model, unit.kind, act_model.seed_for(sym, call, unit.column, unit.row))
-            unit.records += act_model.runs(ivs, unit.kind, unit.slot_ids, unit.origin - self.now)
+            recs = act_model.runs(ivs, unit.kind, unit.slot_ids, unit.origin - self.now)
+            unit.records += recs
+            if unit.mode == EVENT_PC:
+                code = act_model.code_range(type(op).__name__)
+                unit.pc_samples += act_model.pc_samples(ivs, recs, unit.origin - self.now, code)
         self.now += act_model.duration(model)

@@ -4,9 +4,11 @@ A unit exists for a module (core, core-tile memory module, memtile, shim) once
 its Trace_Control0 holds a start event. Its configuration is read from the
 register file when it starts (registers: :data:`iron.target.registers.TRACE_REGISTERS`):
 start/stop events from Trace_Control0, packet type and id from Trace_Control1,
-the 8 slot event ids from Trace_Event0/1. A running unit keeps the activity
-events that match its slots; on its stop event it hands its frames, encoded
-and packetized with the real header, to the device for routing. A
+the 8 slot event ids from Trace_Event0/1, the mode from Trace_Control0 [1:0].
+A running unit keeps the activity events that match its slots (in EVENT_PC
+mode with the program counter of each); on its stop event it hands its frames,
+encoded in its mode and packetized with the real header, to the device for
+routing. A
 reconfiguration wipes the registers and drops every unit: a unit whose
 registers were never (re)written records nothing.
 """
@@ -59,6 +61,8 @@ class Unit:
     start_timer: int  # the module timer at start (carried by the Start frame)
     records: list[tuple[int, int, int, int]] = field(default_factory=list)  # (cycles since start, mask, n, 1)
     running: bool = True
+    mode: int = 0  # Trace_Control0 [1:0] (iron.trace.modes)
+    pc_samples: list[tuple[int, int, int]] = field(default_factory=list)  # EVENT_PC: (mask, pc, cycles)
 
     @property
     def key(self) -> UnitKey:
@@ -93,9 +97,19 @@ def timer_reset_event(tile_regs: dict[int, int], kind: str) -> int:
 
 def packet_words(unit: Unit, column_offset: int) -> np.ndarray:
     """The unit's trace as 8-word packets (header with the absolute column)."""
+    from iron.runtime.sim.errors import SimError
     from iron.trace import encode
+    from iron.trace.modes import EVENT_PC, EVENT_TIME, MODES
 
-    payload = encode.encode_unit(unit.records, start_timer=unit.start_timer)
+    if unit.mode == EVENT_PC:
+        payload = encode.encode_event_pc_unit(unit.pc_samples, start_timer=unit.start_timer)
+    elif unit.mode == EVENT_TIME:
+        payload = encode.encode_unit(unit.records, start_timer=unit.start_timer)
+    else:
+        raise SimError(
+            f"{unit.kind}({unit.column},{unit.row}): trace mode {unit.mode} ({MODES.get(unit.mode, '?')}) "
+            "is not modelled by sim (event-time and event-pc are)"
+        )
     return np.asarray(
         encode.packetize(unit.column + column_offset, unit.row, unit.packet_type, unit.packet_id, payload),
         dtype=np.uint32,
