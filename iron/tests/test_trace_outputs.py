@@ -49,3 +49,90 @@ def test_package_root_names_still_resolve():
         "import iron; iron.Sequence, iron.TraceOptions, iron.build; from iron import Sequence"
     )
     assert "iron.fuse" in mods and "iron.options" in mods
+
+
+# --------------------------------------------------------------------------- text rows
+def test_render_matches_python_formatting():
+    """Rows rendered from arrays equal Python's own formatting of the same values."""
+    import json
+    from decimal import Decimal
+
+    import numpy as np
+
+    from iron.trace.textout import Choice, Fixed, render
+
+    rng = np.random.default_rng(1)
+    v = np.concatenate([[0, 1, 9, 10, 99, 100, 10**6, 10**12 + 7], rng.integers(0, 10**13, 500)])
+    names = [b"a", b"LOCK_STALL", b""]
+    got = render(len(v), [b"{", v, b",", Fixed(v, 6), b",", Choice(v % 3, names), b"}\n"]).tobytes()
+
+    def fixed(x):  # shortest decimal of x / 1e6, as Decimal prints it normalized
+        s = format(Decimal(int(x)).scaleb(-6).normalize(), "f")
+        return s
+
+    want = "".join("{%s,%s,%s}\n" % (json.dumps(x), fixed(x), names[x % 3].decode()) for x in v.tolist())
+    assert got.decode() == want
+    assert render(0, [b"x", v[:0]]).tobytes() == b""
+
+
+# --------------------------------------------------------------------------- mlir-aie JSON
+def _golden_decoded(folder):
+    from iron.trace.capture import decode_manifest
+    from iron.trace.mlir_config import manifest_from_mlir
+    from iron.trace.words import parse_text
+
+    words = parse_text((folder / "trace.txt").read_bytes())
+    return decode_manifest(manifest_from_mlir((folder / "aie.mlir").read_text(), len(words) * 4), words)
+
+
+def test_mlir_aie_stream_in_tiny_chunks_is_the_golden(monkeypatch):
+    """mlir-aie's own output for its test captures, byte for byte, however small the
+    chunks the events and the text are made in (state carried across every boundary)."""
+    import io
+
+    from iron.tests.golden import TEST1, TEST2
+    from iron.trace import decode as D
+    from iron.trace import perfetto as P
+
+    for folder in (TEST1, TEST2):
+        expected = (folder / "expected.json").read_bytes().rstrip(b"\n") + b"\n"
+        decoded = _golden_decoded(folder)
+        for chunk_ops, rows in ((1, 1), (2, 3), (7, 5), (1 << 16, 1 << 16)):
+            monkeypatch.setattr(D, "CHUNK_OPS", chunk_ops)
+            monkeypatch.setattr(D.mlir_aie_event_chunks, "__defaults__", (chunk_ops,))
+            monkeypatch.setattr(P, "ROWS", rows)
+            buf = io.BytesIO()
+            P.write_mlir_aie(decoded.slices, buf)
+            assert buf.getvalue() == expected, (folder.name, chunk_ops, rows)
+
+
+# --------------------------------------------------------------------------- Perfetto JSON
+def test_perfetto_json_gz_and_compact(tmp_path):
+    """A ``.json.gz`` name gives the same trace gzipped; the JSON is compact."""
+    import gzip
+    import json
+
+    from iron.tests.golden import TEST2
+
+    decoded = _golden_decoded(TEST2)
+    decoded.to_perfetto(tmp_path / "t.json")
+    decoded.to_perfetto(tmp_path / "t.json.gz")
+    text = (tmp_path / "t.json").read_bytes()
+    assert gzip.decompress((tmp_path / "t.json.gz").read_bytes()) == text
+    assert b', "' not in text and b'": ' not in text  # compact separators
+    obj = json.loads(text)
+    x = [e for e in obj["traceEvents"] if e["ph"] == "X"]
+    # every B of mlir-aie's golden begins one interval of iron's (its E may close several)
+    golden = json.loads((TEST2 / "expected.json").read_text())
+    begins = sum(r["ph"] == "B" for r in golden)
+    kernel = [e for e in x if e["name"] == "mlir-aie"]
+    assert len(x) - len(kernel) <= begins and len(x) > 0
+    assert oct((tmp_path / "t.json").stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+
+
+def _umask() -> int:
+    import os
+
+    m = os.umask(0)
+    os.umask(m)
+    return m

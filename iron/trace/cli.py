@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import atexit
 import gc
-import json
 import os
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 from iron.errors import IronError
 from iron.files import atomic_write
 
-FORMATS = ("summary", "perfetto", "mlir-aie")
+FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")  # the last three: capture.OUTPUT_FORMATS
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:
@@ -43,8 +42,15 @@ def add_subcommands(subparsers) -> None:
     sub.required = True
     dec = sub.add_parser("decode", help="decode a trace capture")
     _config_args(dec)
-    dec.add_argument("--format", choices=FORMATS, default="summary")
-    dec.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+    dec.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="summary",
+        help="summary table, Perfetto JSON, Perfetto's native trace (protobuf) or mlir-aie's JSON",
+    )
+    dec.add_argument(
+        "-o", "--output", metavar="OUT", help="output file (default: stdout); a name ending in .gz is gzipped"
+    )
     dec.set_defaults(func=cmd_decode)
     plot = sub.add_parser("plot", help="draw a timeline PNG")
     _config_args(plot)
@@ -138,12 +144,14 @@ def cmd_decode(args) -> int:
     _prepare(args)
     words, manifest = _load(args)
     decoded = decode_manifest(manifest, words, colshift=args.colshift)
-    if args.format == "mlir-aie":
-        from iron.trace.perfetto import dumps_mlir_aie
-
-        _write(args.output, dumps_mlir_aie(decoded.mlir_aie_records()))
-    else:
-        _write(args.output, json.dumps(decoded.perfetto()) + "\n")
+    if args.output is None:
+        decoded.write(sys.stdout.buffer, args.format)
+        sys.stdout.buffer.flush()
+        return 0
+    try:
+        decoded.write(args.output, args.format)
+    except OSError as exc:
+        raise IronError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     return 0
 
 
