@@ -136,3 +136,78 @@ def _umask() -> int:
     m = os.umask(0)
     os.umask(m)
     return m
+
+
+# --------------------------------------------------------------------------- native Perfetto trace
+def _read_pftrace(data: bytes):
+    """Parse with the perfetto package's protos: per event name, begin and end times."""
+    import collections
+
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+    trace = pb.Trace.FromString(data)
+    names, begins, ends, tracks = {}, collections.defaultdict(list), collections.defaultdict(list), []
+    for p in trace.packet:
+        if p.HasField("track_descriptor") and p.track_descriptor.HasField("process"):
+            tracks.append(p.track_descriptor.process.process_name)
+        elif p.HasField("track_descriptor"):
+            names[p.trusted_packet_sequence_id] = p.interned_data.event_names[0].name
+            tracks.append(p.track_descriptor.name)
+        elif p.HasField("track_event"):
+            name = names[p.trusted_packet_sequence_id]
+            if p.track_event.type == pb.TrackEvent.TYPE_SLICE_BEGIN:
+                assert p.track_event.name_iid == 1
+                begins[name].append(p.timestamp)
+            else:
+                assert p.track_event.type == pb.TrackEvent.TYPE_SLICE_END
+                ends[name].append(p.timestamp)
+    return trace, tracks, begins, ends
+
+
+def test_pftrace_parses_back_to_the_golden_events(tmp_path):
+    """The native trace, read with Perfetto's own protos, holds one slice per
+    B record of mlir-aie's golden output for its test1 capture, at its time
+    (1000 MHz: ns = cycles), named after its slot's event; the bulk packets
+    made from arrays are the bytes the protos themselves would write."""
+    import collections
+    import json
+
+    from iron.tests.golden import TEST1
+
+    decoded = _golden_decoded(TEST1)
+    path = tmp_path / "t.pftrace"
+    decoded.to_perfetto(path)
+    data = path.read_bytes()
+    trace, tracks, begins, ends = _read_pftrace(data)
+    assert trace.SerializeToString() == data
+    golden = json.loads((TEST1 / "expected.json").read_text())
+    tid = {r["tid"]: r["args"]["name"] for r in golden if r["name"] == "thread_name"}
+    want = collections.defaultdict(list)
+    for r in golden:
+        if r.get("ph") == "B":
+            want[tid[r["tid"]]].append(r["ts"])
+    assert sum(map(len, want.values())) == 179
+    for name, ts in want.items():
+        assert begins[name] == sorted(ts), name
+        assert len(ends[name]) == len(ts)
+    assert tracks[0] == "0: mlir-aie #0" and tracks[1] == "core(0,2) kernel"
+    assert len(begins["mlir-aie"]) == 4  # one per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation
+
+
+def test_pftrace_and_json_hold_the_same_intervals(tmp_path):
+    """Both Perfetto outputs of a multi-slice capture: same tracks, same intervals."""
+    import json
+
+    from iron.tests.golden import TEST2
+
+    decoded = _golden_decoded(TEST2)
+    decoded.to_perfetto(tmp_path / "t.pftrace")
+    _trace, tracks, begins, ends = _read_pftrace((tmp_path / "t.pftrace").read_bytes())
+    obj = json.loads(json.dumps(decoded.perfetto()))
+    threads = [e["args"]["name"] for e in obj["traceEvents"] if e["name"] == "thread_name"]
+    procs = [e["args"]["name"] for e in obj["traceEvents"] if e["name"] == "process_name"]
+    assert tracks == procs[:1] + threads
+    for name in begins:
+        x = [e for e in obj["traceEvents"] if e["ph"] == "X" and e["name"] == name]
+        assert [round(e["ts"] * 1000) for e in x] == begins[name]
+        assert [round((e["ts"] + e["dur"]) * 1000) for e in x] == ends[name]

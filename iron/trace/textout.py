@@ -1,8 +1,9 @@
-"""Text rows straight from numpy arrays: one byte buffer per chunk of rows.
+"""Text (and binary) rows straight from numpy arrays: one byte buffer per chunk of rows.
 
-The JSON writers (:mod:`iron.trace.perfetto`) describe a row as a list of
-pieces: constant bytes, a choice among a few constant strings per row, a
-non-negative integer per row, or a fixed-point number per row. :func:`render`
+The writers (:mod:`iron.trace.perfetto`, :mod:`iron.trace.pftrace`) describe a
+row as a list of pieces: constant bytes, a choice among a few constant strings
+per row, a non-negative integer per row (decimal, or a protobuf varint), or a
+fixed-point number per row. :func:`render`
 lays out every row's bytes with vector operations (digit by digit, template
 byte by template byte), so no Python object is made per row.
 """
@@ -32,6 +33,32 @@ class Fixed:
         self.places = places
 
 
+class Varint:
+    """Per row, ``value`` (non-negative) as a protobuf base-128 varint."""
+
+    def __init__(self, value: np.ndarray):
+        self.value = np.asarray(value, dtype=np.uint64)
+
+
+def varint_size(value: np.ndarray) -> np.ndarray:
+    """Bytes of the varint of each (non-negative) value."""
+    v = np.asarray(value, dtype=np.uint64)
+    n = np.ones(v.shape, np.int64)
+    for k in range(1, 10):
+        n += v >= np.uint64(1 << (7 * k))
+    return n
+
+
+def varint(n: int) -> bytes:
+    """One non-negative integer as a protobuf varint."""
+    out = bytearray()
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
 def _ndigits(v: np.ndarray) -> np.ndarray:
     return 1 + np.searchsorted(_POW10[1:], v, side="right").astype(np.int64)
 
@@ -46,7 +73,8 @@ def _digit_columns(buf, keep, col, v, nd, width) -> None:
 
 def render(n: int, pieces: list) -> np.ndarray:
     """The bytes of ``n`` rows, each the concatenation of ``pieces`` (bytes,
-    :class:`Choice`, :class:`Fixed`, or an integer array of values >= 0).
+    :class:`Choice`, :class:`Fixed`, :class:`Varint`, or an integer array of
+    values >= 0 written in decimal), as a uint8 array.
 
     Every piece gets a fixed column range of its widest form in an ``n`` x width
     byte matrix, filled column-wise; a mask of the bytes each row really uses
@@ -78,6 +106,11 @@ def render(n: int, pieces: list) -> np.ndarray:
             w = int(wd.max())
             plan.append(("fixed", (whole, wd, w, frac, fd, p.places), width))
             width += w + 1 + p.places
+        elif isinstance(p, Varint):
+            nb = varint_size(p.value)
+            w = int(nb.max())
+            plan.append(("varint", (p.value, nb, w), width))
+            width += w
         else:
             v = np.asarray(p, dtype=np.int64)
             nd = _ndigits(v)
@@ -93,6 +126,12 @@ def render(n: int, pieces: list) -> np.ndarray:
             index, table, used = data
             buf[:, col : col + table.shape[1]] = table[index]
             keep[:, col : col + table.shape[1]] = used[index]
+        elif kind == "varint":
+            v, nb, w = data
+            for k in range(w):
+                more = (nb > k + 1).astype(np.uint8) << 7
+                buf[:, col + k] = ((v >> np.uint64(7 * k)) & np.uint64(0x7F)).astype(np.uint8) | more
+            keep[:, col : col + w] = np.arange(w) < nb[:, None]
         elif kind == "int":
             v, nd, w = data
             _digit_columns(buf, keep, col, v, nd, w)
