@@ -105,7 +105,7 @@ def _write(out: str | None, text: str) -> None:
             raise IronError(f"{out}: cannot write: {exc.strerror or exc}") from None
 
 
-def _prepare(args, *warmers) -> None:
+def _prepare(args, *warmers, kernels=None) -> None:
     """For a big INPUT: load the compiled decoder kernels on a thread while the
     input and its configuration are read (``warmers``: see
     :func:`iron.trace.decode.load_kernels_async`), and skip the interpreter's
@@ -119,7 +119,7 @@ def _prepare(args, *warmers) -> None:
     if big:
         from iron.trace.decode import load_kernels_async
 
-        load_kernels_async(*warmers)
+        load_kernels_async(*warmers, kernels=kernels, nbytes=os.path.getsize(args.input))
         if not _FREEZE_AT_EXIT:
             # Frozen objects are only left uncollected at exit; every file of ours is closed by then.
             atexit.register(gc.freeze)
@@ -135,13 +135,15 @@ def cmd_decode(args) -> int:
     if args.format == "summary":
         from iron.trace.summary import summarize_unit, summary_text
 
-        _prepare(args, summarize_unit.warm)
+        _prepare(args, summarize_unit.warm, kernels=summarize_unit.kernels)
         words, manifest = _load(args)
         # Summaries straight from each unit's bytes: no per-frame arrays (bounded memory).
         decoded = decode_manifest(manifest, words, colshift=args.colshift, analyze=summarize_unit)
         _write(args.output, summary_text(decoded.slices))
         return 0
-    _prepare(args)
+    from iron.trace.decode import _ops_kernels
+
+    _prepare(args, kernels=_ops_kernels)
     words, manifest = _load(args)
     decoded = decode_manifest(manifest, words, colshift=args.colshift)
     if args.output is None:

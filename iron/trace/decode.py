@@ -40,6 +40,7 @@ import numpy as np
 
 from iron.target.events import MODULE_KINDS
 from iron.trace import frames as F
+from iron.trace.kernels import COMPILED_BYTES, choose_method
 from iron.trace.manifest import Slice, TraceUnit
 
 # Op kinds kept per unit (the frames that matter for timing).
@@ -692,11 +693,21 @@ def jit(pyfunc):
             except ImportError:
                 _JIT[pyfunc] = None
             else:
+                from iron.trace.kernels import install_locator
+
+                install_locator(numba)  # a cache that survives reinstalls
                 _JIT[pyfunc] = numba.njit(cache=True, nogil=True)(pyfunc)
         return _JIT[pyfunc]
 
 
-def _load_kernels(warmers) -> None:
+def _ops_kernels() -> list:
+    """The compiled kernels :func:`decode_words` calls without ``analyze``."""
+    return [jit(_gather), jit(_scan_ops)]
+
+
+def _load_kernels(warmers, kernels=None, nbytes: int = 0) -> None:
+    if kernels is not None and choose_method(nbytes, kernels) == "numpy":
+        return  # not worth importing numba or compiling for this input (see iron.trace.kernels)
     gather = jit(_gather)
     if gather is None:
         return
@@ -710,15 +721,18 @@ _LOADER: list[threading.Thread] = []
 _LOADER_LOCK = threading.Lock()
 
 
-def load_kernels_async(*warmers) -> None:
+def load_kernels_async(*warmers, kernels=None, nbytes: int = 0) -> None:
     """Start importing numba and loading the compiled kernels from the on-disk
     cache on a thread (once per process): in a fresh process this takes longer
     than finding the packets, which it overlaps. ``warmers``: functions that
     call a kernel on tiny inputs (the payload gather is always loaded; no
-    warmers: the frame scan of :func:`parse_stream`)."""
+    warmers: the frame scan of :func:`parse_stream`). With ``kernels`` (a
+    function returning the dispatchers) nothing is loaded when
+    :func:`iron.trace.kernels.choose_method` picks numpy for ``nbytes``."""
     with _LOADER_LOCK:
         if not _LOADER:
-            loader = threading.Thread(target=_load_kernels, args=(warmers or (_warm_ops,),), daemon=True)
+            args = (warmers or (_warm_ops,), kernels, nbytes)
+            loader = threading.Thread(target=_load_kernels, args=args, daemon=True)
             _LOADER.append(loader)
             _LOADER[0].start()
 
@@ -942,14 +956,17 @@ def decode_words(
     words = np.asarray(words)
     if words.dtype != np.uint32:
         words = words.astype(np.uint32)
-    if len(words) * 4 >= PARALLEL_BYTES and method == "auto":
+    kernels = getattr(analyze, "kernels", _ops_kernels) if analyze is not None else _ops_kernels
+    if len(words) * 4 >= COMPILED_BYTES and method == "auto":
         # Load the compiled kernels while numpy finds the packets (the big
         # numpy passes release the GIL).
-        load_kernels_async(getattr(analyze, "warm", _warm_ops))
+        load_kernels_async(getattr(analyze, "warm", _warm_ops), kernels=kernels, nbytes=len(words) * 4)
     pk = packet_table(words)
     groups = pk.units()
     diag = pk.diagnostics
     _kernels_loaded()
+    if method == "auto":  # one choice for the whole slice: numba only where it pays off
+        method = choose_method(len(words) * 4, kernels)
     diag = {"words": int(len(words)), "used_bytes": diag.pop("used_words") * 4, **diag}
     diag["size_bytes"] = int(len(words)) * 4
     cfg = [(unit_packet_type(u), u.column + column_offset, u.row) for u in units]
