@@ -211,3 +211,49 @@ def test_pftrace_and_json_hold_the_same_intervals(tmp_path):
         x = [e for e in obj["traceEvents"] if e["ph"] == "X" and e["name"] == name]
         assert [round(e["ts"] * 1000) for e in x] == begins[name]
         assert [round((e["ts"] + e["dur"]) * 1000) for e in x] == ends[name]
+
+
+# --------------------------------------------------------------------------- first run
+def test_compiled_kernels_only_where_they_pay_off(monkeypatch):
+    """numpy below the import break-even (numba not even asked); with no cached
+    kernels numpy below the compile break-even and a compile for later; numba otherwise."""
+    from iron.trace import kernels as K
+
+    spawned = []
+    monkeypatch.setattr(K, "compile_later", lambda: spawned.append(1))
+
+    def never():
+        raise AssertionError("numba consulted for a small slice")
+
+    assert K.choose_method(K.COMPILED_BYTES - 1, never) == "numpy"
+
+    class Disp:
+        def __init__(self, cached):
+            self.cached = cached
+
+    monkeypatch.setattr(K, "cached", lambda d: d.cached)
+    assert K.choose_method(K.COMPILED_BYTES, lambda: [Disp(True), Disp(True)]) == "numba"
+    assert not spawned
+    assert K.choose_method(K.COMPILED_BYTES, lambda: [Disp(True), Disp(False)]) == "numpy"
+    assert spawned == [1]
+    assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [Disp(False)]) == "numba"
+    assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [None]) == "numpy"  # no numba
+
+
+def test_kernel_cache_is_outside_the_package():
+    """The compiled kernels land in iron's user cache folder, not next to the installed sources."""
+    import numpy as np
+
+    from iron.trace import decode as D
+    from iron.trace import kernels as K
+
+    disp = D.jit(D._scan_starts)
+    if disp is None:
+        return  # numba not installed
+    disp(np.ones(4, np.uint8), np.empty(4, np.int64))
+    index = disp._cache._cache_file._index_path
+    import os
+
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return  # numba's own setting wins
+    assert index.startswith(str(K.CACHE_DIR / "iron.trace.decode")) and os.path.exists(index)

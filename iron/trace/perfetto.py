@@ -5,14 +5,20 @@ configured unit (packet types 0..3, units in configuration order) a
 ``process_name`` record "<core|mem|shim|memtile>_trace for tile<row>,<col>" and
 8 ``thread_name`` records (one per slot, named by its event); then per unit
 seen in the data (types 0..3, first-seen order) its B/E records with ``ts`` in
-cycles. Its CLI writes one record per line: :func:`dumps_mlir_aie`.
+cycles. Its CLI writes one record per line; :func:`write_mlir_aie` writes
+the same bytes.
 
 iron format: ``{"traceEvents": [...], "displayTimeUnit": "ns", "metadata": {...}}``
 with ``ts``/``dur`` in microseconds (cycles / AIE clock MHz), one process per
 slice ("<index>: <operator> #<call>"), per unit a kernel track (one event per
-invocation) and one thread per slot, complete ``X`` events, name and sort-index
-metadata, slice diagnostics in ``metadata``. Slices sit one after another
+invocation) and one thread per slot, complete ``X`` events (name, ``ts``,
+``dur``, pid, tid: a cycle within the slice follows from ``ts`` and the slice's
+offset in ``metadata``), name and sort-index metadata, slice diagnostics in
+``metadata``; compact separators. Slices sit one after another
 (:mod:`iron.trace.timeline`).
+
+Both are written by streaming writers: the events of one unit at a time, made
+into text a chunk of rows at a time from the numpy arrays (:mod:`iron.trace.textout`).
 """
 
 from __future__ import annotations
