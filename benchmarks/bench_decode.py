@@ -1,26 +1,32 @@
-"""Decode throughput and memory of ``iron trace decode BIG.bin --mlir ... --format summary``.
+"""Decode throughput, memory and output size of every ``iron trace decode`` format.
 
-Generates a trace buffer (default 64 MiB) of several units' packets interleaved
-(4 core modules + 2 memory modules, made with iron's encoder from a random
-activity model), writes it as ``.bin`` with a matching mlir-aie MLIR file, then
-decodes it through the CLI path in-process (wall time; peak traced memory with
-tracemalloc in a second run) and in a subprocess (wall time, peak RSS).
+Generates trace buffers (default 1, 16 and 64 MiB) of several units' packets
+interleaved (4 core modules + 2 memory modules, made with iron's encoder from a
+random activity model), written as ``.bin`` with a matching mlir-aie MLIR file,
+then decodes each with every output format in fresh processes (``python -m
+iron trace decode``): a first run with an empty compiled-kernel cache (as on a
+machine that never ran iron; ``NUMBA_CACHE_DIR`` set to a new folder) and a warm
+run. Prints wall time, MiB/s, peak RSS (of that process alone), output bytes and,
+for the native Perfetto trace, bytes per interval.
 
-    python benchmarks/bench_decode.py [--mib 64] [--dir DIR] [--keep] [--runs N]
+    python benchmarks/bench_decode.py [--mib 1 16 64] [--formats ...] [--dir DIR]
+                                      [--mlir-aie-parse PATH/TO/parse.py]
 
-Targets (2-core machine): >= 50 MiB/s, peak memory <= 8x the buffer.
+With ``--mlir-aie-parse`` mlir-aie's parser runs on the same words (as
+``trace.txt``) in the same run (``python parse.py --input --mlir --output``,
+which needs mlir-aie's Python package) and the speed ratios are printed.
+Goals (issue 16; 2-core machine): see README "Measured".
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import resource
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +37,6 @@ sys.path.insert(0, str(ROOT))
 from iron.target.registers import TRACE_REGISTERS, trace_events, tile_address  # noqa: E402
 from iron.trace import encode as E  # noqa: E402
 from iron.trace import frames as F  # noqa: E402
-from iron.trace.cli import main as cli_main  # noqa: E402
 
 CORE_EVENTS = [33, 34, 37, 23, 24, 26, 75, 79]  # the default core set (DESIGN.md 3.1)
 MEM_EVENTS = [21, 22, 19, 20, 23, 24, 25, 26]
@@ -92,56 +97,104 @@ def generate(path: Path, mib: float, seed: int = 0) -> int:
     return words.nbytes
 
 
+FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")
+SUFFIX = {"summary": "txt", "perfetto": "json", "pftrace": "pftrace", "mlir-aie": "json"}
+
+
+def run(cmd: list[str], env: dict | None = None) -> tuple[float, int, int]:
+    """(wall s, peak RSS bytes of that process alone, exit status) of a fresh process.
+
+    GNU time measures the RSS: a child forked from this (big) process would count
+    this process's pages until it execs."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as rep:
+        timer = ["/usr/bin/time", "-q", "-f", "%M", "-o", rep.name] if os.path.exists("/usr/bin/time") else []
+        t = time.perf_counter()
+        proc = subprocess.run(
+            timer + cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        dt = time.perf_counter() - t
+        lines = [x for x in open(rep.name).read().split() if x.isdigit()]
+    if proc.returncode:
+        print(f"  failed ({proc.returncode}): {proc.stderr.decode().strip()[-500:]}")
+    return dt, int(lines[-1]) * 1024 if lines else 0, proc.returncode
+
+
+def count_intervals(big: Path, mlir: Path) -> int:
+    """Intervals in the Perfetto outputs (slot intervals + kernel invocations)."""
+    code = (
+        "import sys; from pathlib import Path; import numpy as np\n"
+        "from iron.trace.mlir_config import manifest_from_mlir\n"
+        "from iron.trace.capture import decode_manifest\n"
+        "from iron.trace.perfetto import unit_tracks\n"
+        "w = np.fromfile(sys.argv[1], '<u4')\n"
+        "d = decode_manifest(manifest_from_mlir(Path(sys.argv[2]).read_text(), len(w) * 4), w)\n"
+        "print(sum(len(t[3]) for s in d.slices for u in s.units for t in unit_tracks(u, None)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(big), str(mlir)], cwd=ROOT, capture_output=True)
+    return int(out.stdout or 0)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mib", type=float, default=64.0)
-    ap.add_argument("--dir", default=None)
-    ap.add_argument("--keep", action="store_true")
-    ap.add_argument("--runs", type=int, default=1, help="fresh-process runs")
+    ap.add_argument("--mib", type=float, nargs="+", default=[1.0, 16.0, 64.0])
+    ap.add_argument("--formats", nargs="+", default=list(FORMATS), choices=FORMATS)
+    ap.add_argument("--dir", default=None, help="work folder (default: a temporary one, removed)")
+    ap.add_argument("--mlir-aie-parse", default=None, metavar="PARSE_PY", help="mlir-aie's parse.py")
     args = ap.parse_args()
     tmp = Path(args.dir or tempfile.mkdtemp(prefix="iron-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)
-    big, mlir, out = tmp / "BIG.bin", tmp / "trace.mlir", tmp / "summary.txt"
+    mlir = tmp / "trace.mlir"
     mlir.write_text(make_mlir())
-    t = time.perf_counter()
-    nbytes = generate(big, args.mib)
-    mib = nbytes / 2**20
-    print(
-        f"generated {mib:.1f} MiB ({len(UNITS)} units interleaved) in {time.perf_counter() - t:.1f} s: {big}"
-    )
-    argv = ["trace", "decode", str(big), "--mlir", str(mlir), "--format", "summary", "-o", str(out)]
+    print("size      format     run     wall s   MiB/s  peak RSS MiB  xbuffer  output MB  B/interval")
+    for size in args.mib:
+        big = tmp / f"trace-{size:g}MiB.bin"
+        nbytes = generate(big, size)
+        mib = nbytes / 2**20
+        intervals = count_intervals(big, mlir) if "pftrace" in args.formats else 0
+        speed = {}
+        for fmt in args.formats:
+            out = tmp / f"out-{size:g}.{SUFFIX[fmt]}"
+            cmd = [sys.executable, "-m", "iron", "trace", "decode", str(big), "--mlir", str(mlir)]
+            cmd += ["--format", fmt, "-o", str(out)]
+            cold = tempfile.mkdtemp(prefix="numba-", dir=tmp)
+            for label, env in (
+                ("first", {**os.environ, "NUMBA_CACHE_DIR": cold}),
+                (None, {**os.environ, "NUMBA_CACHE_DIR": cold}),  # fills the cache (not shown)
+                ("warm", {**os.environ, "NUMBA_CACHE_DIR": cold}),
+            ):
+                dt, rss, rc = run(cmd, env)
+                if label is None:
+                    time.sleep(0.5)
+                    continue
+                size_out = out.stat().st_size if out.exists() and not rc else 0
+                per = f"{size_out / intervals:10.1f}" if fmt == "pftrace" and intervals else ""
+                print(
+                    f"{mib:5.0f} MiB {fmt:10s} {label:6s} {dt:8.2f} {mib / dt:7.1f} {rss / 2**20:13.0f} "
+                    f"{rss / nbytes:8.2f} {size_out / 1e6:10.1f}  {per}",
+                    flush=True,
+                )
+                speed[(fmt, label)] = dt
+            shutil.rmtree(cold, ignore_errors=True)
+            out.unlink(missing_ok=True)
+        if intervals:
+            print(f"{mib:5.0f} MiB: {intervals} intervals")
+        if args.mlir_aie_parse:
+            txt = tmp / f"trace-{size:g}MiB.txt"
+            from iron.trace.words import format_text
 
-    cli_main(argv)  # warm-up: numba JIT cache, imports
-    t = time.perf_counter()
-    rc = cli_main(argv)
-    dt = time.perf_counter() - t
-    print(f"in-process CLI decode: {dt:.2f} s, {mib / dt:.0f} MiB/s (rc {rc})")
-
-    tracemalloc.start()
-    cli_main(argv)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    print(f"in-process peak traced memory: {peak / 2**20:.0f} MiB = {peak / nbytes:.2f}x the buffer")
-
-    # A fresh process through the `iron` command (iron.cli:main), as a user runs it.
-    cmd = [sys.executable, "-m", "iron", *argv]
-    for _ in range(args.runs):
-        t = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-        dt_sub = time.perf_counter() - t
-        # peak over the children so far (KiB on Linux): these runs, the largest
-        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-        print(
-            f"subprocess CLI decode: {dt_sub:.2f} s wall incl. interpreter start, {mib / dt_sub:.0f} MiB/s "
-            f"(rc {proc.returncode}); peak RSS {rss / 2**20:.0f} MiB = {rss / nbytes:.2f}x the buffer"
-        )
-    if proc.returncode:
-        print(proc.stderr, file=sys.stderr)
-    print(out.read_text())
-    if not args.keep and not args.dir:
-        for p in (big, mlir, out):
-            p.unlink(missing_ok=True)
-        os.rmdir(tmp)
+            txt.write_text(format_text(np.fromfile(big, "<u4")))
+            out = tmp / "mlir-aie.json"
+            cmd = [sys.executable, args.mlir_aie_parse, "--input", str(txt), "--mlir", str(mlir)]
+            dt, rss, rc = run(cmd + ["--output", str(out)])
+            print(f"{mib:5.0f} MiB mlir-aie parse.py  {dt:8.2f} s, peak RSS {rss / 2**20:.0f} MiB (rc {rc})")
+            for (fmt, label), t in speed.items():
+                if label == "warm":
+                    print(f"          iron {fmt} warm is {dt / t:.1f}x faster than mlir-aie's parser")
+            txt.unlink(missing_ok=True)
+            out.unlink(missing_ok=True)
+        big.unlink(missing_ok=True)
+    if not args.dir:
+        shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 

@@ -15,8 +15,24 @@ See README.md for the command line (``iron demo``, ``iron trace decode`` ...).
 __version__ = "0.1.0"
 
 from iron.errors import IronError  # noqa: E402
-from iron.fuse import Sequence  # noqa: E402
-from iron.options import TraceOptions  # noqa: E402
+
+# The build side (fuse -> design -> mlir ...) loads on first use, so that decoding a
+# capture (``iron trace decode``, ``import iron.trace.decode``) imports none of it.
+_LAZY = {"Sequence": "iron.fuse", "TraceOptions": "iron.options"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # once
+        return value
+    raise AttributeError(f"module 'iron' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 
 def build(op_or_sequence, **kwargs):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import gzip
 import os
 import tempfile
 from pathlib import Path
@@ -32,3 +34,30 @@ def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
             os.close(dfd)
     except OSError:
         pass
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | os.PathLike, *, gzip_level: int | None = None):
+    """A binary file to stream a large result into; it appears at ``path`` only
+    when the ``with`` block ends without an error (same rules as :func:`atomic_write`).
+    ``gzip_level``: compress the stream with gzip at that level."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            if gzip_level is None:
+                yield raw
+            else:
+                # mtime=0: the same trace gives the same bytes
+                with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=gzip_level, mtime=0) as gz:
+                    yield gz
+            raw.flush()
+            os.fsync(raw.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; results are ordinary files
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

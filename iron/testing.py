@@ -8,7 +8,8 @@ and runs it traced and checks that
 * traced outputs equal untraced outputs bitwise,
 * every slice decodes with status ``ok`` and holds only its own call's units,
 
-then writes ``trace.json`` (Perfetto) and ``summary.txt`` under
+then writes ``trace.pftrace`` (Perfetto's native trace), ``summary.txt`` and
+``capture.npz`` (``iron trace decode capture.npz --format perfetto`` gives JSON) under
 ``IRON_TRACE_DIR/<test node id>/``. The ``check_operator`` fixture of
 ``iron/tests/conftest.py`` passes the pytest request along::
 
@@ -147,7 +148,7 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     node = request.node.nodeid if request is not None else seq.name
     out = Path(options.out_dir) / slug(node)
     out.mkdir(parents=True, exist_ok=True)
-    trace.to_perfetto(out / "trace.json")
+    trace.to_perfetto(out / "trace.pftrace")
     atomic_write(out / "summary.txt", trace.summary())
     runner.capture.save(out / "capture.npz")
     result.trace_dir = out

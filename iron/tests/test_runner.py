@@ -117,7 +117,7 @@ def test_check_operator_traced_writes_perfetto_and_summary(request, monkeypatch,
         monkeypatch.delenv(var, raising=False)
     result = testing.check_operator(PAIR, request=request, cache_dir=cache)
     assert result.trace_dir == tmp_path / testing.slug(request.node.nodeid)
-    assert (result.trace_dir / "trace.json").stat().st_size > 0
+    assert (result.trace_dir / "trace.pftrace").stat().st_size > 0
     assert "slice 1:ElementwiseMul#0: status ok" in (result.trace_dir / "summary.txt").read_text()
     assert all(testing.same_bits(a, b) for a, b in zip(result.outputs, result.traced_outputs))
 

@@ -7,20 +7,28 @@ JSON, so it decodes on any machine in a fresh process without MLIR or a build.
 from __future__ import annotations
 
 import io
-import json
 import os
 import zipfile
 from dataclasses import dataclass
 
 import numpy as np
 
-from iron.files import atomic_write
+from iron.files import atomic_open, atomic_write
 from iron.trace.decode import DecodedSlice, decode_words
 from iron.trace.manifest import Manifest, ManifestError
 from iron.trace.words import TraceInputError
 
+#: What :meth:`DecodedTrace.write` writes: Perfetto JSON, Perfetto's protobuf trace, mlir-aie's JSON.
+OUTPUT_FORMATS = ("perfetto", "pftrace", "mlir-aie")
+GZIP_LEVEL = 1  # .gz outputs: the fastest level (traces compress about 10x at any level)
+
 CAPTURE_FORMAT = "iron-trace-capture"
 CAPTURE_VERSION = 1
+
+
+def perfetto_format(path) -> str:
+    """The Perfetto output a file name asks for: "pftrace" for ``*.pftrace``, else "perfetto" (JSON)."""
+    return "pftrace" if str(path).endswith(".pftrace") else "perfetto"
 
 
 def slice_words(manifest: Manifest, words: np.ndarray, sl) -> np.ndarray:
@@ -66,13 +74,42 @@ class DecodedTrace:
         return summary_dict(self.slices)
 
     def perfetto(self) -> dict:
+        """iron's Perfetto JSON as Python objects (small traces; files stream: :meth:`write`)."""
         from iron.trace.perfetto import perfetto_trace
 
-        m = self.manifest
-        return perfetto_trace(self.slices, m.clock_mhz, {"target": m.target, "kernel": m.kernel})
+        return perfetto_trace(self.slices, self.manifest.clock_mhz, self._meta())
+
+    def _meta(self) -> dict:
+        return {"target": self.manifest.target, "kernel": self.manifest.kernel}
+
+    def write(self, out, fmt: str) -> None:
+        """Stream the output ``fmt`` (one of :data:`OUTPUT_FORMATS`) to the path
+        ``out`` (atomically; a name ending in ``.gz`` is gzipped) or, when ``out``
+        is a binary file object, into it."""
+        if fmt not in OUTPUT_FORMATS:
+            raise ValueError(f"output format {fmt!r}: expected one of {', '.join(OUTPUT_FORMATS)}")
+        if isinstance(out, (str, os.PathLike)):
+            gz = str(out).endswith(".gz")
+            with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None) as f:
+                self.write(f, fmt)
+            return
+        if fmt == "mlir-aie":
+            from iron.trace.perfetto import write_mlir_aie
+
+            write_mlir_aie(self.slices, out)
+        elif fmt == "pftrace":
+            from iron.trace.pftrace import write_pftrace
+
+            write_pftrace(self.slices, self.manifest.clock_mhz, out, self._meta())
+        else:
+            from iron.trace.perfetto import write_perfetto_json
+
+            write_perfetto_json(self.slices, self.manifest.clock_mhz, out, self._meta())
 
     def to_perfetto(self, path) -> None:
-        atomic_write(path, json.dumps(self.perfetto()))
+        """Write a trace for ui.perfetto.dev: the native protobuf trace when the
+        name ends in ``.pftrace``, else iron's Perfetto JSON (``.json.gz``: gzipped)."""
+        self.write(path, perfetto_format(path))
 
     def mlir_aie_records(self) -> list[dict]:
         from iron.trace.perfetto import mlir_aie_records
@@ -80,21 +117,24 @@ class DecodedTrace:
         return mlir_aie_records(self.slices)
 
     def to_mlir_aie_json(self, path) -> list[str]:
-        """Write mlir-aie's JSON; returns the paths written.
+        """Write mlir-aie's JSON (streamed); returns the paths written.
 
         Slices read from upstream's ``trace_slices`` are written as upstream's
         ``TraceConfig.trace_to_json`` does: one file per populated slice, named
         ``<stem>_<index>_<device>_<sequence><suffix>``, each decoded alone
         (pids from 0); otherwise one file with every slice."""
-        from iron.trace.perfetto import dumps_mlir_aie
+        from iron.trace.perfetto import write_mlir_aie
 
         if not any(ds.slice is not None and ds.slice.upstream_index >= 0 for ds in self.slices):
-            atomic_write(path, dumps_mlir_aie(self.mlir_aie_records()))
+            self.write(path, "mlir-aie")
             return [str(path)]
         written = []
-        for ds, records in self.mlir_aie_slice_records():
+        for ds in self.slices:
+            if ds.status == "empty":
+                continue
             name = per_slice_path(path, ds.slice)
-            atomic_write(name, dumps_mlir_aie(records))
+            with atomic_open(name, gzip_level=GZIP_LEVEL if str(name).endswith(".gz") else None) as f:
+                write_mlir_aie([ds], f)
             written.append(name)
         return written
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import atexit
 import gc
-import json
 import os
 import sys
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 from iron.errors import IronError
 from iron.files import atomic_write
 
-FORMATS = ("summary", "perfetto", "mlir-aie")
+FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")  # the last three: capture.OUTPUT_FORMATS
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:
@@ -49,8 +48,15 @@ def add_subcommands(subparsers) -> None:
     sub.required = True
     dec = sub.add_parser("decode", help="decode a trace capture")
     _config_args(dec)
-    dec.add_argument("--format", choices=FORMATS, default="summary")
-    dec.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+    dec.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="summary",
+        help="summary table, Perfetto JSON, Perfetto's native trace (protobuf) or mlir-aie's JSON",
+    )
+    dec.add_argument(
+        "-o", "--output", metavar="OUT", help="output file (default: stdout); a name ending in .gz is gzipped"
+    )
     dec.set_defaults(func=cmd_decode)
     plot = sub.add_parser("plot", help="draw a timeline PNG")
     _config_args(plot)
@@ -112,7 +118,7 @@ def _write(out: str | None, text: str) -> None:
             raise IronError(f"{out}: cannot write: {exc.strerror or exc}") from None
 
 
-def _prepare(args, *warmers) -> None:
+def _prepare(args, *warmers, kernels=None) -> None:
     """For a big INPUT: load the compiled decoder kernels on a thread while the
     input and its configuration are read (``warmers``: see
     :func:`iron.trace.decode.load_kernels_async`), and skip the interpreter's
@@ -126,7 +132,7 @@ def _prepare(args, *warmers) -> None:
     if big:
         from iron.trace.decode import load_kernels_async
 
-        load_kernels_async(*warmers)
+        load_kernels_async(*warmers, kernels=kernels, nbytes=os.path.getsize(args.input))
         if not _FREEZE_AT_EXIT:
             # Frozen objects are only left uncollected at exit; every file of ours is closed by then.
             atexit.register(gc.freeze)
@@ -142,29 +148,30 @@ def cmd_decode(args) -> int:
     if args.format == "summary":
         from iron.trace.summary import summarize_unit, summary_text
 
-        _prepare(args, summarize_unit.warm)
+        _prepare(args, summarize_unit.warm, kernels=summarize_unit.kernels)
         words, manifest = _load(args)
         # Summaries straight from each unit's bytes: no per-frame arrays (bounded memory).
         decoded = decode_manifest(manifest, words, colshift=args.colshift, analyze=summarize_unit)
         _attach(decoded, args)
         _write(args.output, summary_text(decoded.slices))
         return 0
-    _prepare(args)
+    from iron.trace.decode import _ops_kernels
+
+    _prepare(args, kernels=_ops_kernels)
     words, manifest = _load(args)
     decoded = decode_manifest(manifest, words, colshift=args.colshift)
     _attach(decoded, args)
-    if args.format == "mlir-aie":
-        from iron.trace.perfetto import dumps_mlir_aie
-
-        if args.output is not None:  # upstream fused traces: one file per populated slice
-            try:
-                decoded.to_mlir_aie_json(args.output)
-            except OSError as exc:
-                raise IronError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    if args.output is None:
+        decoded.write(sys.stdout.buffer, args.format)
+        sys.stdout.buffer.flush()
+        return 0
+    try:
+        if args.format == "mlir-aie":  # upstream fused traces: one file per populated slice
+            decoded.to_mlir_aie_json(args.output)
         else:
-            _write(None, dumps_mlir_aie(decoded.mlir_aie_records()))
-    else:
-        _write(args.output, json.dumps(decoded.perfetto()) + "\n")
+            decoded.write(args.output, args.format)
+    except OSError as exc:
+        raise IronError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     return 0
 
 

@@ -40,6 +40,7 @@ import numpy as np
 
 from iron.target.events import MODULE_KINDS
 from iron.trace import frames as F
+from iron.trace.kernels import COMPILED_BYTES, choose_method
 from iron.trace.manifest import Slice, TraceUnit
 
 # Op kinds kept per unit (the frames that matter for timing).
@@ -225,6 +226,17 @@ class DecodedUnit:
     @cached_property
     def runs(self) -> Runs:
         return ops_to_runs(self.ops)
+
+    def runs_unkept(self) -> Runs:
+        """:attr:`runs` without keeping them on the unit when they were not kept
+        already (the streamed outputs hold one unit's runs at a time)."""
+        return self.__dict__.get("runs") or ops_to_runs(self.ops)
+
+    def last_time(self) -> int | None:
+        """Time of the unit's last event (None: no events)."""
+        if self.summary is not None:
+            return self.summary["last"]
+        return self.runs_unkept().last_time()
 
 
 @dataclass
@@ -684,11 +696,21 @@ def jit(pyfunc):
             except ImportError:
                 _JIT[pyfunc] = None
             else:
+                from iron.trace.kernels import install_locator
+
+                install_locator(numba)  # a cache that survives reinstalls
                 _JIT[pyfunc] = numba.njit(cache=True, nogil=True)(pyfunc)
         return _JIT[pyfunc]
 
 
-def _load_kernels(warmers) -> None:
+def _ops_kernels() -> list:
+    """The compiled kernels :func:`decode_words` calls without ``analyze``."""
+    return [jit(_gather), jit(_scan_ops)]
+
+
+def _load_kernels(warmers, kernels=None, nbytes: int = 0) -> None:
+    if kernels is not None and choose_method(nbytes, kernels) == "numpy":
+        return  # not worth importing numba or compiling for this input (see iron.trace.kernels)
     gather = jit(_gather)
     if gather is None:
         return
@@ -702,15 +724,18 @@ _LOADER: list[threading.Thread] = []
 _LOADER_LOCK = threading.Lock()
 
 
-def load_kernels_async(*warmers) -> None:
+def load_kernels_async(*warmers, kernels=None, nbytes: int = 0) -> None:
     """Start importing numba and loading the compiled kernels from the on-disk
     cache on a thread (once per process): in a fresh process this takes longer
     than finding the packets, which it overlaps. ``warmers``: functions that
     call a kernel on tiny inputs (the payload gather is always loaded; no
-    warmers: the frame scan of :func:`parse_stream`)."""
+    warmers: the frame scan of :func:`parse_stream`). With ``kernels`` (a
+    function returning the dispatchers) nothing is loaded when
+    :func:`iron.trace.kernels.choose_method` picks numpy for ``nbytes``."""
     with _LOADER_LOCK:
         if not _LOADER:
-            loader = threading.Thread(target=_load_kernels, args=(warmers or (_warm_ops,),), daemon=True)
+            args = (warmers or (_warm_ops,), kernels, nbytes)
+            loader = threading.Thread(target=_load_kernels, args=args, daemon=True)
             _LOADER.append(loader)
             _LOADER[0].start()
 
@@ -770,26 +795,65 @@ def _bits(mask: np.ndarray) -> np.ndarray:
     return np.unpackbits(np.asarray(mask, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(bool)
 
 
+CHUNK_OPS = 1 << 16  # folded ops per step of the streamed outputs (bounds their memory)
+
+
 def mlir_aie_events(ops: Ops) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """B/E events exactly as mlir-aie's ``convert_commands_to_json`` emits them
     for one unit: arrays ``(ts, phase, slot)`` in output order, phase 0 = "E",
     1 = "B". Its quirks are kept: Event_Sync and Start frames do not move the
     timer; a Repeat after a zero-cycle frame only advances the timer; a Repeat
     after a frame with cycles re-begins only the last *Single* frame's slot,
-    and nothing when the last frame was a Multiple of several slots."""
-    ops = ops.split()
-    n = len(ops)
-    if not n:
+    and nothing when the last frame was a Multiple of several slots.
+    All at once; :func:`mlir_aie_event_chunks` gives the same in pieces."""
+    parts = list(mlir_aie_event_chunks(ops))
+    if not parts:
         z = np.zeros(0, np.int64)
         return z, z.astype(np.uint8), z.astype(np.uint8)
-    before, after, base, cb = _timer(ops, 0)
-    is_ev = ops.kind == OP_EVENT
+    return tuple(np.concatenate(c) for c in zip(*parts))
+
+
+@dataclass
+class _MlirAieState:
+    """What mlir-aie's timing carries from one chunk of ops to the next."""
+
+    timer: int = 0
+    base: tuple | None = None  # (mask, cycles, single) of the last event frame
+    single_mask: int = 0  # slot mask of the last Single frame
+    active: int = 0  # slots the last setter left begun
+
+
+def mlir_aie_event_chunks(ops: Ops, chunk_ops: int = CHUNK_OPS):
+    """:func:`mlir_aie_events` as a sequence of ``(ts, phase, slot)`` chunks,
+    ``chunk_ops`` folded ops at a time (memory bounded by a chunk's events)."""
+    st = _MlirAieState()
+    for a in range(0, len(ops), chunk_ops):
+        part = Ops(*(getattr(ops, f)[a : a + chunk_ops] for f in OPS_FIELDS)).split()
+        out = _mlir_aie_chunk(part, st)
+        if len(out[0]):
+            yield out
+
+
+def _mlir_aie_chunk(ops: Ops, st: _MlirAieState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One chunk (ops in :meth:`Ops.split` form); updates ``st`` for the next."""
+    n = len(ops)
     idx = np.arange(n)
+    is_ev = ops.kind == OP_EVENT
+    base = np.maximum.accumulate(np.where(is_ev, idx, -1))
+    hb, bi = base >= 0, np.maximum(base, 0)
+    b_mask, b_cyc, b_single = st.base if st.base is not None else (0, 0, False)
+    cb = np.where(hb, ops.value[bi], b_cyc).astype(np.int64)
+    bmask = np.where(hb, ops.mask[bi], b_mask).astype(np.uint8)
+    bsingle = np.where(hb, ops.single[bi], b_single)
+    bhas = hb | (st.base is not None)
+    v = ops.value.astype(np.int64)
+    delta = np.where(is_ev, 1 + v, np.where(ops.kind == OP_REPEAT, v * (1 + cb), 0))
+    after = np.cumsum(delta) + st.timer
+    before = after - delta
     # `event`: slot of the last Single frame; `multiple_list`: slots of the last event frame.
     last_single = np.maximum.accumulate(np.where(is_ev & ops.single, idx, -1))
-    ev_mask = np.where(last_single >= 0, ops.mask[np.maximum(last_single, 0)], 0).astype(np.uint8)
-    bmask = ops.mask[np.maximum(base, 0)]
-    ml_len = np.where(base < 0, 0, np.where(ops.single[np.maximum(base, 0)], 1, np.bitwise_count(bmask)))
+    ev_mask = np.where(last_single >= 0, ops.mask[np.maximum(last_single, 0)], st.single_mask)
+    ml_len = np.where(~bhas, 0, np.where(bsingle, 1, np.bitwise_count(bmask)))
     x = np.where(ml_len <= 1, ev_mask, 0).astype(np.uint8)
     r = np.where(ops.kind == OP_REPEAT, ops.value, 0).astype(np.int64)
     rep = (ops.kind == OP_REPEAT) & (cb > 0) & (r >= 1)
@@ -797,7 +861,14 @@ def mlir_aie_events(ops: Ops) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     new_a = np.where(is_ev, ops.mask, x).astype(np.uint8)
     ps = np.maximum.accumulate(np.where(setter, idx, -1))
     prev = np.concatenate([[-1], ps[:-1]])
-    a = np.where(prev >= 0, new_a[np.maximum(prev, 0)], 0).astype(np.uint8)
+    a = np.where(prev >= 0, new_a[np.maximum(prev, 0)], st.active).astype(np.uint8)
+    # carried to the next chunk
+    st.timer = int(after[-1])
+    if base[-1] >= 0:
+        st.base = (int(ops.mask[base[-1]]), int(ops.value[base[-1]]), bool(ops.single[base[-1]]))
+    st.single_mask = int(ev_mask[-1])
+    if ps[-1] >= 0:
+        st.active = int(new_a[ps[-1]])
     m = ops.mask
     c = np.where(is_ev, ops.value, 0)
     # Items: (op, iteration, phase, mask, ts)
@@ -822,14 +893,14 @@ def mlir_aie_events(ops: Ops) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         ops_i = np.repeat(idx[more], cnt)
         first = np.cumsum(cnt) - cnt
         iters = np.arange(int(cnt.sum()), dtype=np.int64) - np.repeat(first, cnt) + 1
-        st = 1 + cb[ops_i]
-        t0 = before[ops_i] + iters * st
+        st_ = 1 + cb[ops_i]
+        t0 = before[ops_i] + iters * st_
         it_op += [ops_i, ops_i]
         it_it += [iters, iters]
         it_ph += [np.zeros(len(ops_i), np.uint8), np.ones(len(ops_i), np.uint8)]
         xm = x[ops_i]
         it_mask += [xm, xm]
-        it_ts += [t0 + 1, t0 + st]
+        it_ts += [t0 + 1, t0 + st_]
     op_a = np.concatenate(it_op).astype(np.int64)
     it_a = np.concatenate(it_it)
     ph_a = np.concatenate(it_ph)
@@ -837,7 +908,9 @@ def mlir_aie_events(ops: Ops) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     ts_a = np.concatenate(it_ts).astype(np.int64)
     bits = _bits(mk_a)
     item, slot = np.nonzero(bits)
-    key = ((op_a[item] * (F.MAX_REPEAT + 1) + it_a[item]) * 2 + ph_a[item]) * F.SLOTS + slot
+    # order: op, then replay iteration, then E before B, then slot
+    iters = int(it_a.max()) + 1 if len(it_a) else 1
+    key = ((op_a[item] * iters + it_a[item]) * 2 + ph_a[item]) * F.SLOTS + slot
     order = np.argsort(key, kind="stable")
     item, slot = item[order], slot[order]
     return ts_a[item], ph_a[item], slot.astype(np.uint8)
@@ -886,14 +959,17 @@ def decode_words(
     words = np.asarray(words)
     if words.dtype != np.uint32:
         words = words.astype(np.uint32)
-    if len(words) * 4 >= PARALLEL_BYTES and method == "auto":
+    kernels = getattr(analyze, "kernels", _ops_kernels) if analyze is not None else _ops_kernels
+    if len(words) * 4 >= COMPILED_BYTES and method == "auto":
         # Load the compiled kernels while numpy finds the packets (the big
         # numpy passes release the GIL).
-        load_kernels_async(getattr(analyze, "warm", _warm_ops))
+        load_kernels_async(getattr(analyze, "warm", _warm_ops), kernels=kernels, nbytes=len(words) * 4)
     pk = packet_table(words)
     groups = pk.units()
     diag = pk.diagnostics
     _kernels_loaded()
+    if method == "auto":  # one choice for the whole slice: numba only where it pays off
+        method = choose_method(len(words) * 4, kernels)
     diag = {"words": int(len(words)), "used_bytes": diag.pop("used_words") * 4, **diag}
     diag["size_bytes"] = int(len(words)) * 4
     cfg = [(unit_packet_type(u), u.column + column_offset, u.row) for u in units]

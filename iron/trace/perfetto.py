@@ -5,34 +5,42 @@ configured unit (packet types 0..3, units in configuration order) a
 ``process_name`` record "<core|mem|shim|memtile>_trace for tile<row>,<col>" and
 8 ``thread_name`` records (one per slot, named by its event); then per unit
 seen in the data (types 0..3, first-seen order) its B/E records with ``ts`` in
-cycles. Its CLI writes one record per line: :func:`dumps_mlir_aie`.
+cycles. Its CLI writes one record per line; :func:`write_mlir_aie` writes
+the same bytes.
 
 iron format: ``{"traceEvents": [...], "displayTimeUnit": "ns", "metadata": {...}}``
 with ``ts``/``dur`` in microseconds (cycles / AIE clock MHz), one process per
 slice ("<index>: <operator> #<call>"), per unit a kernel track (one event per
-invocation) and one thread per slot, complete ``X`` events, name and sort-index
-metadata, slice diagnostics in ``metadata``. Slices sit one after another
+invocation) and one thread per slot, complete ``X`` events (name, ``ts``,
+``dur``, pid, tid: a cycle within the slice follows from ``ts`` and the slice's
+offset in ``metadata``), name and sort-index metadata, slice diagnostics in
+``metadata``; compact separators. Slices sit one after another
 (:mod:`iron.trace.timeline`).
+
+Both are written by streaming writers: the events of one unit at a time, made
+into text a chunk of rows at a time from the numpy arrays (:mod:`iron.trace.textout`).
 """
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
 
 from iron.target.events import MODULE_KINDS
-from iron.trace.decode import DecodedSlice, mlir_aie_events
+from iron.trace.decode import DecodedSlice, DecodedUnit, mlir_aie_event_chunks
 from iron.trace.event_pc import mlir_aie_pc_records, perfetto_pc_events
 from iron.trace.summary import KERNEL_END, KERNEL_START, invocations
+from iron.trace.textout import Choice, Fixed, render
 from iron.trace.timeline import slice_spans
 
 SLOTS = 8
+ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
 
 
-def mlir_aie_records(slices: list[DecodedSlice]) -> list[dict]:
-    """mlir-aie's JSON list for decoded slices (pids continue across slices)."""
-    out: list[dict] = []
+def _mlir_aie_layout(slices: list[DecodedSlice]):
+    """mlir-aie's record order: ``("meta", record)`` and ``("unit", pid, names, unit)`` items."""
     pid0 = 0
     for ds in slices:
         pids = {}
@@ -46,113 +54,122 @@ def mlir_aie_records(slices: list[DecodedSlice]) -> list[dict]:
                 continue
             pid = pid0 + len(pids)
             pids[key] = (pid, u)
-            out.append(
-                {
-                    "name": "process_name",
+            yield "meta", {
+                "name": "process_name",
+                "ph": "M",
+                "pid": pid,
+                "args": {"name": f"{u.kind}_trace for tile{u.row},{col}"},
+            }
+            for tid in range(SLOTS):
+                yield "meta", {
+                    "name": "thread_name",
                     "ph": "M",
                     "pid": pid,
-                    "args": {"name": f"{u.kind}_trace for tile{u.row},{col}"},
+                    "tid": tid,
+                    "args": {"name": u.events[tid]},
                 }
-            )
-            for tid in range(SLOTS):
-                out.append(
-                    {
-                        "name": "thread_name",
-                        "ph": "M",
-                        "pid": pid,
-                        "tid": tid,
-                        "args": {"name": u.events[tid]},
-                    }
-                )
         units = sorted(ds.units, key=lambda du: du.packet_type)  # stable: first-seen order within a type
         for du in units:
             hit = pids.get((du.packet_type, du.column, du.row))
-            if hit is None:
-                continue  # not configured: counted in the slice diagnostics
-            pid, u = hit
-            if du.mode != 0:  # event-PC instants (iron.trace.event_pc); execution trace: not decoded
-                out.extend(mlir_aie_pc_records(du, pid, u.events))
-                continue
-            ts, ph, slot = mlir_aie_events(du.ops)
-            names = u.events
-            phs = ("E", "B")
-            out.extend(
-                {"name": names[s], "ts": t, "ph": phs[p], "pid": pid, "tid": s, "args": {}}
-                for t, p, s in zip(ts.tolist(), ph.tolist(), slot.tolist())
-            )
+            if hit is not None:  # not configured: counted in the slice diagnostics
+                yield "unit", hit[0], hit[1].events, du
         pid0 += len(pids)
-    return out
+
+
+def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
+    """Write the text mlir-aie's ``parse.py`` writes (a JSON list, one record per
+    line) to the binary file ``f``, rendered from the event arrays a chunk at a time."""
+    sep = b"["
+    for item in _mlir_aie_layout(slices):
+        if item[0] == "meta":
+            f.write(sep + json.dumps(item[1]).encode())
+            sep = b",\n"
+            continue
+        _, pid, names, du = item
+        if du.mode != 0:  # event-PC instants (iron.trace.event_pc); execution trace: not decoded
+            for rec in mlir_aie_pc_records(du, pid, names):
+                f.write(sep + json.dumps(rec).encode())
+                sep = b",\n"
+            continue
+        # per slot: the record up to its time; per (phase, slot): the rest
+        head = [b'{"name": %s, "ts": ' % json.dumps(n).encode() for n in names]
+        tail = [
+            b', "ph": "%c", "pid": %d, "tid": %d, "args": {}}' % (ph, pid, s)
+            for ph in b"EB"
+            for s in range(SLOTS)
+        ]
+        for ts, ph, slot in mlir_aie_event_chunks(du.ops):
+            for a in range(0, len(ts), ROWS):
+                sl = slice(a, a + ROWS)
+                rows = render(
+                    len(ts[sl]),
+                    [
+                        b",\n",
+                        Choice(slot[sl], head),
+                        ts[sl],
+                        Choice(ph[sl].astype(np.int64) * SLOTS + slot[sl], tail),
+                    ],
+                )
+                if sep == b"[":  # the document's first record
+                    f.write(sep)
+                    rows = rows[2:]
+                f.write(rows)
+                sep = b",\n"
+    f.write(b"[]\n" if sep == b"[" else b"]\n")
+
+
+def mlir_aie_text(slices: list[DecodedSlice]) -> bytes:
+    """:func:`write_mlir_aie` into memory."""
+    buf = io.BytesIO()
+    write_mlir_aie(slices, buf)
+    return buf.getvalue()
+
+
+def mlir_aie_records(slices: list[DecodedSlice]) -> list[dict]:
+    """mlir-aie's JSON list for decoded slices (pids continue across slices), as
+    Python objects (one dict per event: for small traces; big ones stream with
+    :func:`write_mlir_aie`)."""
+    return json.loads(mlir_aie_text(slices))
 
 
 def dumps_mlir_aie(records: list[dict]) -> str:
-    """The text mlir-aie's parse.py writes: one record per line, newline at the end."""
+    """The text mlir-aie's parse.py writes for ``records``: one record per line, newline at the end."""
     return json.dumps(records).replace(", {", ",\n{") + "\n"
 
 
 # --------------------------------------------------------------------------- iron
-def _track(pid, tid, label, name, kind, begin, end, offset, us) -> list[dict]:
-    """Metadata of one track and its complete (``X``) events; ``args.cycle`` is slice-relative."""
-    out = [
-        {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": label}},
-        {"name": "thread_sort_index", "ph": "M", "pid": pid, "tid": tid, "args": {"sort_index": tid}},
-    ]
-    ts = np.round((offset + begin) * us, 6).tolist()
-    dur = np.round((end - begin) * us, 6).tolist()
-    out.extend(
-        {
-            "name": name,
-            "cat": kind,
-            "ph": "X",
-            "ts": t,
-            "dur": d,
-            "pid": pid,
-            "tid": tid,
-            "args": {"cycle": c},
-        }
-        for t, d, c in zip(ts, dur, begin.tolist())
-    )
-    return out
+def unit_tracks(du: DecodedUnit, operator: str | None):
+    """The tracks of one unit: ``(track index, label, event name, begin, end)``,
+    cycles slice-relative, end exclusive. Track 0 is the kernel track (one event
+    per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation, named after the operator)
+    when both events are traced; track 1 + slot holds a slot's intervals (a slot
+    named NONE without events has no track)."""
+    runs = du.runs_unkept()
+    names = list(du.events)
+    if KERNEL_START in names and KERNEL_END in names:
+        begin, end = invocations(
+            runs.intervals(names.index(KERNEL_START))[0], runs.intervals(names.index(KERNEL_END))[0]
+        )
+        yield 0, f"{du.label} kernel", operator or "kernel", begin, end + 1
+    for slot in range(SLOTS):
+        begin, end = runs.intervals(slot)
+        if len(begin) or names[slot] != "NONE":
+            yield 1 + slot, f"{du.label} {names[slot]}", names[slot], begin, end
 
 
-def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | None = None) -> dict:
-    """iron's Perfetto JSON object for decoded slices.
+def process_name(ds: DecodedSlice, si: int) -> str:
+    s = ds.slice
+    return f"{s.index}: {s.operator} #{s.call}" if s else f"{si}: trace"
 
-    Per unit: a "kernel" track with one event per invocation (INSTR_EVENT_0 ->
-    INSTR_EVENT_1, named after the slice's operator) when both events are
-    traced, then one track per slot.
-    """
-    events: list[dict] = []
+
+def trace_metadata(slices: list[DecodedSlice], clock_mhz: float, meta: dict | None) -> dict:
+    """The slice diagnostics and time axis description written beside the events."""
     us = 1.0 / float(clock_mhz)
-    for si, (ds, (offset, _length)) in enumerate(zip(slices, slice_spans(slices))):
-        pid = si + 1
-        s = ds.slice
-        pname = f"{s.index}: {s.operator} #{s.call}" if s else f"{si}: trace"
-        events.append({"name": "process_name", "ph": "M", "pid": pid, "args": {"name": pname}})
-        events.append({"name": "process_sort_index", "ph": "M", "pid": pid, "args": {"sort_index": si}})
-        for ui, du in enumerate(ds.units):
-            base = ui * (SLOTS + 1) + 1
-            names = list(du.events)
-            if du.mode != 0:  # event-PC instants and function slices; execution trace: metadata only
-                events += perfetto_pc_events(du, pid, base, offset, us)
-                continue
-            if KERNEL_START in names and KERNEL_END in names:
-                begin, end = invocations(
-                    du.runs.intervals(names.index(KERNEL_START))[0],
-                    du.runs.intervals(names.index(KERNEL_END))[0],
-                )
-                kernel = s.operator if s else "kernel"
-                events += _track(pid, base, f"{du.label} kernel", kernel, du.kind, begin, end + 1, offset, us)
-            for slot in range(SLOTS):
-                begin, end = du.runs.intervals(slot)
-                if len(begin) or names[slot] != "NONE":
-                    label = f"{du.label} {names[slot]}"
-                    events += _track(
-                        pid, base + 1 + slot, label, names[slot], du.kind, begin, end, offset, us
-                    )
-    metadata = {
+    return {
         "clock_mhz": clock_mhz,
         "time_origin": "slices in program order, each from its own trace start (timers reset by the start "
-        "broadcast), a small gap between slices; args.cycle is the cycle within the slice",
+        "broadcast), a small gap between slices; an event's cycle within its slice is "
+        "ts * clock_mhz - the slice's offset",
         "slice_offsets_us": [round(off * us, 6) for off, _ in slice_spans(slices)],
         "slices": [
             {
@@ -175,4 +192,63 @@ def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | No
         ],
         **(meta or {}),
     }
-    return {"traceEvents": events, "displayTimeUnit": "ns", "metadata": metadata}
+
+
+def _meta(obj: dict) -> bytes:
+    return json.dumps(obj, separators=(",", ":")).encode()
+
+
+def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | None = None) -> None:
+    """Write iron's Perfetto JSON (module docstring) to the binary file ``f``:
+    compact, the events rendered from the interval arrays a chunk at a time.
+
+    Per slice a process; per unit a kernel track then one track per slot (see
+    :func:`unit_tracks`), each a thread with a name and a sort index; complete
+    ``X`` events with ``ts``/``dur`` in microseconds."""
+    ps_per_cycle = 1e6 / float(clock_mhz)  # ts in us with 6 decimals: integer picoseconds
+    f.write(b'{"traceEvents":[')
+    sep = b""
+    for si, (ds, (offset, _length)) in enumerate(zip(slices, slice_spans(slices))):
+        pid = si + 1
+        for rec in (
+            {"name": "process_name", "ph": "M", "pid": pid, "args": {"name": process_name(ds, si)}},
+            {"name": "process_sort_index", "ph": "M", "pid": pid, "args": {"sort_index": si}},
+        ):
+            f.write(sep + _meta(rec))
+            sep = b","
+        operator = ds.slice.operator if ds.slice else None
+        for ui, du in enumerate(ds.units):
+            if du.mode != 0:  # event-PC instants and function slices; execution trace: metadata only
+                for rec in perfetto_pc_events(du, pid, ui * (SLOTS + 1) + 1, offset, 1.0 / float(clock_mhz)):
+                    f.write(sep + _meta(rec))
+                    sep = b","
+                continue
+            for track, label, name, begin, end in unit_tracks(du, operator):
+                tid = ui * (SLOTS + 1) + 1 + track
+                for rec in (
+                    {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": label}},
+                    {
+                        "name": "thread_sort_index",
+                        "ph": "M",
+                        "pid": pid,
+                        "tid": tid,
+                        "args": {"sort_index": tid},
+                    },
+                ):
+                    f.write(sep + _meta(rec))
+                head = b',{"name":%s,"ph":"X","ts":' % json.dumps(name).encode()
+                tail = b',"pid":%d,"tid":%d}' % (pid, tid)
+                for a in range(0, len(begin), ROWS):
+                    b, e = begin[a : a + ROWS], end[a : a + ROWS]
+                    ts = np.rint((offset + b) * ps_per_cycle).astype(np.int64)
+                    dur = np.rint((e - b) * ps_per_cycle).astype(np.int64)
+                    f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail]))
+    f.write(b'],"displayTimeUnit":"ns","metadata":' + _meta(trace_metadata(slices, clock_mhz, meta)) + b"}\n")
+
+
+def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | None = None) -> dict:
+    """iron's Perfetto JSON object for decoded slices (as Python objects: for
+    small traces; big ones stream with :func:`write_perfetto_json`)."""
+    buf = io.BytesIO()
+    write_perfetto_json(slices, clock_mhz, buf, meta)
+    return json.loads(buf.getvalue())

@@ -14,7 +14,7 @@ GAP_FRACTION = 0.02  # of the summed slice lengths, between two slices
 
 def slice_spans(slices: list[DecodedSlice]) -> list[tuple[int, int]]:
     """``(offset, length)`` in cycles of each slice on the shared axis."""
-    lengths = [max([u.runs.last_time() or 0 for u in ds.units] + [1]) + 1 for ds in slices]
+    lengths = [max([u.last_time() or 0 for u in ds.units] + [1]) + 1 for ds in slices]
     gap = int(sum(lengths) * GAP_FRACTION)
     spans, offset = [], 0
     for length in lengths:

@@ -1,0 +1,254 @@
+"""Decoder outputs at scale: streamed JSON, the native Perfetto trace, import laziness."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _modules_after(code: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", code + "; import sys; print(' '.join(sorted(sys.modules)))"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr
+    return set(out.stdout.split())
+
+
+BUILD_SIDE = {
+    "iron.fuse",
+    "iron.design",
+    "iron.operators",
+    "iron.lower",
+    "iron.artifact.build",
+    "iron.runtime",
+}
+
+
+def test_decoding_imports_nothing_from_the_build_side():
+    mods = _modules_after("import iron.trace.decode, iron.trace.capture, iron.trace.cli, iron.trace.perfetto")
+    assert not mods & BUILD_SIDE, mods & BUILD_SIDE
+    assert "numba" not in mods  # loaded only when a big input needs the compiled scans
+
+
+def test_cli_decode_imports_nothing_from_the_build_side(tmp_path):
+    g = ROOT / "iron" / "tests" / "data" / "mlir-aie-test1"
+    argv = ["trace", "decode", str(g / "trace.txt"), "--mlir", str(g / "aie.mlir"), "-o", str(tmp_path / "o")]
+    for fmt in ("summary", "mlir-aie", "perfetto"):
+        mods = _modules_after(f"from iron.cli import main; main({argv + ['--format', fmt]!r})")
+        assert not mods & BUILD_SIDE, (fmt, mods & BUILD_SIDE)
+
+
+def test_package_root_names_still_resolve():
+    mods = _modules_after(
+        "import iron; iron.Sequence, iron.TraceOptions, iron.build; from iron import Sequence"
+    )
+    assert "iron.fuse" in mods and "iron.options" in mods
+
+
+# --------------------------------------------------------------------------- text rows
+def test_render_matches_python_formatting():
+    """Rows rendered from arrays equal Python's own formatting of the same values."""
+    import json
+    from decimal import Decimal
+
+    import numpy as np
+
+    from iron.trace.textout import Choice, Fixed, render
+
+    rng = np.random.default_rng(1)
+    v = np.concatenate([[0, 1, 9, 10, 99, 100, 10**6, 10**12 + 7], rng.integers(0, 10**13, 500)])
+    names = [b"a", b"LOCK_STALL", b""]
+    got = render(len(v), [b"{", v, b",", Fixed(v, 6), b",", Choice(v % 3, names), b"}\n"]).tobytes()
+
+    def fixed(x):  # shortest decimal of x / 1e6, as Decimal prints it normalized
+        s = format(Decimal(int(x)).scaleb(-6).normalize(), "f")
+        return s
+
+    want = "".join("{%s,%s,%s}\n" % (json.dumps(x), fixed(x), names[x % 3].decode()) for x in v.tolist())
+    assert got.decode() == want
+    assert render(0, [b"x", v[:0]]).tobytes() == b""
+
+
+# --------------------------------------------------------------------------- mlir-aie JSON
+def _golden_decoded(folder):
+    from iron.trace.capture import decode_manifest
+    from iron.trace.mlir_config import manifest_from_mlir
+    from iron.trace.words import parse_text
+
+    words = parse_text((folder / "trace.txt").read_bytes())
+    return decode_manifest(manifest_from_mlir((folder / "aie.mlir").read_text(), len(words) * 4), words)
+
+
+def test_mlir_aie_stream_in_tiny_chunks_is_the_golden(monkeypatch):
+    """mlir-aie's own output for its test captures, byte for byte, however small the
+    chunks the events and the text are made in (state carried across every boundary)."""
+    import io
+
+    from iron.tests.golden import TEST1, TEST2
+    from iron.trace import decode as D
+    from iron.trace import perfetto as P
+
+    for folder in (TEST1, TEST2):
+        expected = (folder / "expected.json").read_bytes().rstrip(b"\n") + b"\n"
+        decoded = _golden_decoded(folder)
+        for chunk_ops, rows in ((1, 1), (2, 3), (7, 5), (1 << 16, 1 << 16)):
+            monkeypatch.setattr(D, "CHUNK_OPS", chunk_ops)
+            monkeypatch.setattr(D.mlir_aie_event_chunks, "__defaults__", (chunk_ops,))
+            monkeypatch.setattr(P, "ROWS", rows)
+            buf = io.BytesIO()
+            P.write_mlir_aie(decoded.slices, buf)
+            assert buf.getvalue() == expected, (folder.name, chunk_ops, rows)
+
+
+# --------------------------------------------------------------------------- Perfetto JSON
+def test_perfetto_json_gz_and_compact(tmp_path):
+    """A ``.json.gz`` name gives the same trace gzipped; the JSON is compact."""
+    import gzip
+    import json
+
+    from iron.tests.golden import TEST2
+
+    decoded = _golden_decoded(TEST2)
+    decoded.to_perfetto(tmp_path / "t.json")
+    decoded.to_perfetto(tmp_path / "t.json.gz")
+    text = (tmp_path / "t.json").read_bytes()
+    assert gzip.decompress((tmp_path / "t.json.gz").read_bytes()) == text
+    assert b', "' not in text and b'": ' not in text  # compact separators
+    obj = json.loads(text)
+    x = [e for e in obj["traceEvents"] if e["ph"] == "X"]
+    # every B of mlir-aie's golden begins one interval of iron's (its E may close several)
+    golden = json.loads((TEST2 / "expected.json").read_text())
+    begins = sum(r["ph"] == "B" for r in golden)
+    kernel = [e for e in x if e["name"] == "mlir-aie"]
+    assert len(x) - len(kernel) <= begins and len(x) > 0
+    assert oct((tmp_path / "t.json").stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+
+
+def _umask() -> int:
+    import os
+
+    m = os.umask(0)
+    os.umask(m)
+    return m
+
+
+# --------------------------------------------------------------------------- native Perfetto trace
+def _read_pftrace(data: bytes):
+    """Parse with the perfetto package's protos: per event name, begin and end times."""
+    import collections
+
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+    trace = pb.Trace.FromString(data)
+    names, begins, ends, tracks = {}, collections.defaultdict(list), collections.defaultdict(list), []
+    for p in trace.packet:
+        if p.HasField("track_descriptor") and p.track_descriptor.HasField("process"):
+            tracks.append(p.track_descriptor.process.process_name)
+        elif p.HasField("track_descriptor"):
+            names[p.trusted_packet_sequence_id] = p.interned_data.event_names[0].name
+            tracks.append(p.track_descriptor.name)
+        elif p.HasField("track_event"):
+            name = names[p.trusted_packet_sequence_id]
+            if p.track_event.type == pb.TrackEvent.TYPE_SLICE_BEGIN:
+                assert p.track_event.name_iid == 1
+                begins[name].append(p.timestamp)
+            else:
+                assert p.track_event.type == pb.TrackEvent.TYPE_SLICE_END
+                ends[name].append(p.timestamp)
+    return trace, tracks, begins, ends
+
+
+def test_pftrace_parses_back_to_the_golden_events(tmp_path):
+    """The native trace, read with Perfetto's own protos, holds one slice per
+    B record of mlir-aie's golden output for its test1 capture, at its time
+    (1000 MHz: ns = cycles), named after its slot's event; the bulk packets
+    made from arrays are the bytes the protos themselves would write."""
+    import collections
+    import json
+
+    from iron.tests.golden import TEST1
+
+    decoded = _golden_decoded(TEST1)
+    path = tmp_path / "t.pftrace"
+    decoded.to_perfetto(path)
+    data = path.read_bytes()
+    trace, tracks, begins, ends = _read_pftrace(data)
+    assert trace.SerializeToString() == data
+    golden = json.loads((TEST1 / "expected.json").read_text())
+    tid = {r["tid"]: r["args"]["name"] for r in golden if r["name"] == "thread_name"}
+    want = collections.defaultdict(list)
+    for r in golden:
+        if r.get("ph") == "B":
+            want[tid[r["tid"]]].append(r["ts"])
+    assert sum(map(len, want.values())) == 179
+    for name, ts in want.items():
+        assert begins[name] == sorted(ts), name
+        assert len(ends[name]) == len(ts)
+    assert tracks[0] == "0: mlir-aie #0" and tracks[1] == "core(0,2) kernel"
+    assert len(begins["mlir-aie"]) == 4  # one per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation
+
+
+def test_pftrace_and_json_hold_the_same_intervals(tmp_path):
+    """Both Perfetto outputs of a multi-slice capture: same tracks, same intervals."""
+    import json
+
+    from iron.tests.golden import TEST2
+
+    decoded = _golden_decoded(TEST2)
+    decoded.to_perfetto(tmp_path / "t.pftrace")
+    _trace, tracks, begins, ends = _read_pftrace((tmp_path / "t.pftrace").read_bytes())
+    obj = json.loads(json.dumps(decoded.perfetto()))
+    threads = [e["args"]["name"] for e in obj["traceEvents"] if e["name"] == "thread_name"]
+    procs = [e["args"]["name"] for e in obj["traceEvents"] if e["name"] == "process_name"]
+    assert tracks == procs[:1] + threads
+    for name in begins:
+        x = [e for e in obj["traceEvents"] if e["ph"] == "X" and e["name"] == name]
+        assert [round(e["ts"] * 1000) for e in x] == begins[name]
+        assert [round((e["ts"] + e["dur"]) * 1000) for e in x] == ends[name]
+
+
+# --------------------------------------------------------------------------- first run
+def test_compiled_kernels_only_where_they_pay_off(monkeypatch):
+    """numpy below the import break-even (numba not even asked); with no cached
+    kernels numpy below the compile break-even; numba otherwise."""
+    from iron.trace import kernels as K
+
+    def never():
+        raise AssertionError("numba consulted for a small slice")
+
+    assert K.choose_method(K.COMPILED_BYTES - 1, never) == "numpy"
+
+    class Disp:
+        def __init__(self, cached):
+            self.cached = cached
+
+    monkeypatch.setattr(K, "cached", lambda d: d.cached)
+    assert K.choose_method(K.COMPILED_BYTES, lambda: [Disp(True), Disp(True)]) == "numba"
+    assert K.choose_method(K.COMPILED_BYTES, lambda: [Disp(True), Disp(False)]) == "numpy"
+    assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [Disp(False)]) == "numba"
+    assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [None]) == "numpy"  # no numba
+
+
+def test_kernel_cache_is_outside_the_package():
+    """The compiled kernels land in iron's user cache folder, not next to the installed sources."""
+    import numpy as np
+
+    from iron.trace import decode as D
+    from iron.trace import kernels as K
+
+    disp = D.jit(D._scan_starts)
+    if disp is None:
+        return  # numba not installed
+    disp(np.ones(4, np.uint8), np.empty(4, np.int64))
+    index = disp._cache._cache_file._index_path
+    import os
+
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return  # numba's own setting wins
+    assert index.startswith(str(K.CACHE_DIR / "iron.trace.decode")) and os.path.exists(index)

@@ -1,0 +1,104 @@
+"""Where the decoder's compiled (numba) kernels are cached, and when to use them.
+
+numba compiles a kernel the first time it runs (seconds for the decoder's
+scans) and caches the machine code. Two rules keep that off a user's first decode:
+
+* The cache lives in the user's cache directory (``~/.cache/iron/numba``), keyed
+  by each source file's content, not in the installed package's ``__pycache__``:
+  reinstalling iron (a new virtual environment, ``pip install --force-reinstall``)
+  keeps it. numba's own ``NUMBA_CACHE_DIR`` still wins when set.
+* :func:`choose_method` picks the numpy paths below the input size where
+  importing numba pays off (:data:`COMPILED_BYTES`), and, while the kernels are
+  not cached yet, below the size where compiling them pays off
+  (:data:`COLD_COMPILED_BYTES`). A decode never starts a process behind the
+  user's back: ``python -m iron.trace.kernels`` compiles them ahead of time, and
+  the first decode of a slice of 48 MiB or more compiles them otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+#: Slices smaller than this decode with numpy (importing numba costs ~0.4 s; numpy runs ~10 MiB/s+).
+COMPILED_BYTES = 4 << 20
+#: With no cached kernels, slices smaller than this decode with numpy (compiling costs ~4 s).
+COLD_COMPILED_BYTES = 48 << 20
+CACHE_DIR = Path("~/.cache/iron/numba").expanduser()
+
+_LOCK = threading.Lock()
+_STATE: dict = {}
+
+
+def install_locator(numba) -> None:
+    """Make numba cache iron's kernels under :data:`CACHE_DIR` (once per process)."""
+    with _LOCK:
+        if "locator" in _STATE:
+            return
+        from numba.core import caching
+
+        _STATE["locator"] = None
+
+        class IronCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+            """iron's modules: one cache folder per module; numba checks each file's content hash."""
+
+            def __init__(self, py_func, py_file):
+                self._py_file = py_file
+                self._lineno = py_func.__code__.co_firstlineno
+                self._cache_path = str(CACHE_DIR / py_func.__module__)
+
+            def get_cache_path(self):
+                return self._cache_path
+
+            @classmethod
+            def from_function(cls, py_func, py_file):
+                if not (py_func.__module__ or "").startswith("iron."):
+                    return None
+                return super().from_function(py_func, py_file)
+
+        impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+        if impl is None:  # another numba's internals: its own cache places stay
+            return
+        classes = impl._locator_classes
+        # after numba's NUMBA_CACHE_DIR locator, before the in-tree one
+        classes.insert(
+            1 if classes and classes[0] is caching.UserProvidedCacheLocator else 0, IronCacheLocator
+        )
+        _STATE["locator"] = IronCacheLocator
+
+
+def cached(dispatcher) -> bool:
+    """Whether a numba dispatcher (``cache=True``) has an on-disk cache index."""
+    try:
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
+    except AttributeError:  # another numba's internals: assume it is cached
+        return True
+
+
+def choose_method(nbytes: int, kernels) -> str:
+    """ "numba" or "numpy" for a slice of ``nbytes`` (see the module docstring).
+    ``kernels``: a function returning the dispatchers the decode will call
+    (None when numba is not installed); it is only called for big slices."""
+    if nbytes < COMPILED_BYTES:
+        return "numpy"
+    disps = kernels()
+    if not disps or any(d is None for d in disps):
+        return "numpy"
+    if all(cached(d) for d in disps) or nbytes >= COLD_COMPILED_BYTES:
+        return "numba"
+    return "numpy"
+
+
+def warm_all() -> None:
+    """Compile (or load) every decoder kernel on tiny inputs."""
+    from iron.trace import decode as D
+    from iron.trace import summary as S
+
+    D._load_kernels((D._warm_ops, S.summarize_unit.warm))
+
+
+if __name__ == "__main__":
+    if hasattr(os, "nice"):
+        os.nice(10)
+    warm_all()

@@ -1,0 +1,147 @@
+"""Text (and binary) rows straight from numpy arrays: one byte buffer per chunk of rows.
+
+The writers (:mod:`iron.trace.perfetto`, :mod:`iron.trace.pftrace`) describe a
+row as a list of pieces: constant bytes, a choice among a few constant strings
+per row, a non-negative integer per row (decimal, or a protobuf varint), or a
+fixed-point number per row. :func:`render`
+lays out every row's bytes with vector operations (digit by digit, template
+byte by template byte), so no Python object is made per row.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+_POW10 = 10 ** np.arange(19, dtype=np.int64)
+_ZERO = ord("0")
+
+
+class Choice:
+    """Per row, one of a few constant strings: ``strings[index[row]]``."""
+
+    def __init__(self, index: np.ndarray, strings: list[bytes]):
+        self.index = np.asarray(index)
+        self.strings = [bytes(s) for s in strings]
+
+
+class Fixed:
+    """Per row, ``value / 10**places`` written in the shortest decimal form
+    (``12``, ``12.5``, ``0.055``): ``value`` is a non-negative integer array."""
+
+    def __init__(self, value: np.ndarray, places: int):
+        self.value = np.asarray(value, dtype=np.int64)
+        self.places = places
+
+
+class Varint:
+    """Per row, ``value`` (non-negative) as a protobuf base-128 varint."""
+
+    def __init__(self, value: np.ndarray):
+        self.value = np.asarray(value, dtype=np.uint64)
+
+
+def varint_size(value: np.ndarray) -> np.ndarray:
+    """Bytes of the varint of each (non-negative) value."""
+    v = np.asarray(value, dtype=np.uint64)
+    n = np.ones(v.shape, np.int64)
+    for k in range(1, 10):
+        n += v >= np.uint64(1 << (7 * k))
+    return n
+
+
+def varint(n: int) -> bytes:
+    """One non-negative integer as a protobuf varint."""
+    out = bytearray()
+    while True:
+        b, n = n & 0x7F, n >> 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _ndigits(v: np.ndarray) -> np.ndarray:
+    return 1 + np.searchsorted(_POW10[1:], v, side="right").astype(np.int64)
+
+
+def _digit_columns(buf, keep, col, v, nd, width) -> None:
+    """Right-aligned decimal digits of ``v`` in ``buf[:, col:col+width]``; ``keep``
+    marks the ``nd`` used columns of each row."""
+    for d in range(int(nd.max()) if len(nd) else 0):
+        buf[:, col + width - 1 - d] = _ZERO + (v // _POW10[d]) % 10
+    keep[:, col : col + width] = np.arange(width) >= (width - nd)[:, None]
+
+
+def render(n: int, pieces: list) -> np.ndarray:
+    """The bytes of ``n`` rows, each the concatenation of ``pieces`` (bytes,
+    :class:`Choice`, :class:`Fixed`, :class:`Varint`, or an integer array of
+    values >= 0 written in decimal), as a uint8 array.
+
+    Every piece gets a fixed column range of its widest form in an ``n`` x width
+    byte matrix, filled column-wise; a mask of the bytes each row really uses
+    then packs the matrix into the text (no per-row Python, no scattered writes)."""
+    if n == 0:
+        return np.zeros(0, np.uint8)
+    plan, width = [], 0
+    for p in pieces:
+        if isinstance(p, (bytes, bytearray)):
+            plan.append(("const", bytes(p), width))
+            width += len(p)
+        elif isinstance(p, Choice):
+            w = max(len(s) for s in p.strings)
+            table = np.zeros((len(p.strings), w), np.uint8)
+            used = np.zeros((len(p.strings), w), bool)
+            for i, s in enumerate(p.strings):
+                table[i, : len(s)] = np.frombuffer(s, np.uint8)
+                used[i, : len(s)] = True
+            plan.append(("choice", (p.index, table, used), width))
+            width += w
+        elif isinstance(p, Fixed):
+            whole, frac = np.divmod(p.value, _POW10[p.places])
+            # trailing zeros of the fraction are dropped, and the point when nothing is left
+            tz = np.zeros(n, np.int64)
+            for d in range(1, p.places):
+                tz += (frac % _POW10[d] == 0) & (frac != 0)
+            fd = np.where(frac == 0, 0, p.places - tz)
+            wd = _ndigits(whole)
+            w = int(wd.max())
+            plan.append(("fixed", (whole, wd, w, frac, fd, p.places), width))
+            width += w + 1 + p.places
+        elif isinstance(p, Varint):
+            nb = varint_size(p.value)
+            w = int(nb.max())
+            plan.append(("varint", (p.value, nb, w), width))
+            width += w
+        else:
+            v = np.asarray(p, dtype=np.int64)
+            nd = _ndigits(v)
+            w = int(nd.max())
+            plan.append(("int", (v, nd, w), width))
+            width += w
+    buf = np.empty((n, width), np.uint8)
+    keep = np.ones((n, width), bool)
+    for kind, data, col in plan:
+        if kind == "const":
+            buf[:, col : col + len(data)] = np.frombuffer(data, np.uint8)
+        elif kind == "choice":
+            index, table, used = data
+            buf[:, col : col + table.shape[1]] = table[index]
+            keep[:, col : col + table.shape[1]] = used[index]
+        elif kind == "varint":
+            v, nb, w = data
+            for k in range(w):
+                more = (nb > k + 1).astype(np.uint8) << 7
+                buf[:, col + k] = ((v >> np.uint64(7 * k)) & np.uint64(0x7F)).astype(np.uint8) | more
+            keep[:, col : col + w] = np.arange(w) < nb[:, None]
+        elif kind == "int":
+            v, nd, w = data
+            _digit_columns(buf, keep, col, v, nd, w)
+        else:
+            whole, wd, w, frac, fd, places = data
+            _digit_columns(buf, keep, col, whole, wd, w)
+            buf[:, col + w] = ord(".")
+            keep[:, col + w] = fd > 0
+            # the fraction left-aligned after the point: its first fd of `places` digits
+            for d in range(places):
+                buf[:, col + w + 1 + d] = _ZERO + (frac // _POW10[places - 1 - d]) % 10
+            keep[:, col + w + 1 : col + w + 1 + places] = np.arange(places) < fd[:, None]
+    return buf[keep]  # a uint8 array: files take it without another copy
