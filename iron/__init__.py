@@ -15,7 +15,7 @@ See README.md for the command line (``iron demo``, ``iron trace decode`` ...).
 __version__ = "0.1.0"
 
 from iron.errors import IronError  # noqa: E402
-from iron.fuse import Sequence  # noqa: E402
+from iron.fuse import Sequence, Step  # noqa: E402
 from iron.options import TraceOptions  # noqa: E402
 
 
@@ -23,7 +23,8 @@ def build(op_or_sequence, **kwargs):
     """Build (or fetch from the cache) the artifact of an operator or a :class:`Sequence`.
 
     Keyword arguments: ``trace`` (None = follow ``IRON_TRACE_SIZE``), ``trace_size``,
-    ``ntiles``, ``events``, ``select``, ``target`` ("npu1" | "npu2"), ``dispatch``
+    ``ntiles``, ``events``, ``select``, ``trace_sizes``, ``trace_start``, ``trace_stop``,
+    ``trace_units``, ``target`` ("npu1" | "npu2"), ``dispatch``
     ("auto" | "fused" | "separate"), ``cache_dir``, ``sources``. See
     :func:`iron.artifact.build.build`.
     """
@@ -40,4 +41,4 @@ def from_mlir(source, **kwargs):
     return _from_mlir(source, **kwargs)
 
 
-__all__ = ["IronError", "Sequence", "TraceOptions", "build", "from_mlir", "__version__"]
+__all__ = ["IronError", "Sequence", "Step", "TraceOptions", "build", "from_mlir", "__version__"]

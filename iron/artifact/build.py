@@ -38,6 +38,10 @@ def build(
     ntiles: int | None = None,
     events=None,
     select=None,
+    trace_sizes=None,
+    trace_start: str | None = None,
+    trace_stop: str | None = None,
+    trace_units=None,
     target: str = "npu2",
     dispatch: str = "auto",
     cache_dir=None,
@@ -47,7 +51,8 @@ def build(
     """Build (or fetch from the cache) the artifact of an operator or a Sequence.
 
     ``trace=None`` follows the environment (``IRON_TRACE_SIZE`` ...); explicit
-    arguments (``trace_size``, ``ntiles``, ``events``, ``select``) win
+    arguments (``trace_size``, ``ntiles``, ``events``, ``select``, ``trace_sizes`` per call
+    site, ``trace_start`` / ``trace_stop`` events, ``trace_units`` at chosen tiles) win
     (:func:`iron.options.resolve` documents their forms). ``sources`` embeds the design
     sources (``None``: ``IRON_DEBUG_SOURCES``). ``emulate_bug`` reproduces a
     fixed bug for negative-control tests: ``"own-arg-patch"`` (callee patches
@@ -56,7 +61,10 @@ def build(
     """
     if emulate_bug not in EMULATED_BUGS:
         raise IronError(f"emulate_bug={emulate_bug!r}; accepted: {', '.join(map(repr, EMULATED_BUGS))}")
-    options = opts_mod.resolve(trace, size=trace_size, ntiles=ntiles, events=events, select=select)
+    options = opts_mod.resolve(
+        trace, size=trace_size, ntiles=ntiles, events=events, select=select,
+        sizes=trace_sizes, start=trace_start, stop=trace_stop, units=trace_units,
+    )  # fmt: skip
     with_sources = opts_mod.debug_sources(sources)
     tgt = get_target(target)
     use_aiecc = aiecc.available()
@@ -70,7 +78,7 @@ def build(
     mlir = print_module(fm.module)
     key = cache.cache_key(
         mlir=mlir,
-        trace_options=options.key(),
+        trace_options=fm.options.key(),
         target=tgt.name,
         dispatch=fm.dispatch,
         toolchain=toolchain,

@@ -97,6 +97,8 @@ class SimDevice:
         self._reconfigure(None)
 
     def _reconfigure(self, payload: DevicePayload | None) -> None:
+        if getattr(self, "units", None):
+            self._flush_unstoppable()
         self.payload = payload
         self.regs: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
         self.channels: dict[ChannelKey, Channel] = {}
@@ -156,6 +158,7 @@ class SimDevice:
             self._op(i, op)
         if self._all_streams_pending():
             self._execute(f"end of kernel {kernel!r}")
+        self._flush_unstoppable()
         if self._lost_pushes:
             raise SimError(
                 "task queue overflow (sticky Task_Queue_Overflow set): " + "; ".join(self._lost_pushes)
@@ -215,6 +218,10 @@ class SimDevice:
         kind = tu.register_kind(row, off)
         if kind is not None and off == registers.TRACE_REGISTERS[kind].event_generate:
             self._generate(col, row, kind, value & registers.event_mask(kind))
+        elif kind is not None and off == registers.TRACE_REGISTERS[kind].trace_control0:
+            # TRUE is asserted on every cycle: a unit waiting for it starts right away.
+            if tu.configured(self.regs[col, row], kind) and (col, row, kind) not in self.units:
+                self._event(col, row, kind, events.event_id(kind, "TRUE"), [])
 
     def _patch(self, i: int, op: txn.DdrPatch) -> None:
         args = self._args
@@ -346,6 +353,16 @@ class SimDevice:
                 col, row, kind, cfg["start"], cfg["stop"], cfg["packet_type"], cfg["packet_id"],
                 cfg["slots"], origin=self.now, start_timer=self.now - self.timer_base.get(key, 0),
             )  # fmt: skip
+
+    def _flush_unstoppable(self) -> None:
+        """Units with stop event NONE never stop: the hardware streams their packets out as
+        they fill. Sim hands over what they recorded when the device is reconfigured or the
+        kernel ends, along the routes still configured, so they record no further."""
+        units = [u for u in self.units.values() if u.running and u.stop_event == 0]
+        for u in units:
+            u.running = False
+        if units:
+            self._flush(units)
 
     def _route(self, unit: tu.Unit) -> ChannelKey | None:
         want = [unit.column, unit.row, "Trace", TRACE_PORT[unit.kind]]
