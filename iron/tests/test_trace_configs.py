@@ -278,3 +278,27 @@ def test_units_errors():
     opts = resolve(True, units="core(5,2)", env={})
     with pytest.raises(Exception, match=r"IRON_TRACE_UNITS / trace_units: core\(5,2\): no such tile"):
         fuse(PLAIN, "npu2", opts)
+
+
+# --------------------------------------------------------------------------- one reader of aie.trace
+def test_host_config_both_spellings_read_in_one_place():
+    """``aie.trace.host_config`` as upstream's lit inputs write it: the attribute form
+    (test_fuse_trace_buffers.mlir: 8192, 4096, 8192 per sequence, in file order) and the
+    bare form (test_insert_trace_flows_controller_id.mlir: 65536)."""
+    from pathlib import Path
+
+    from iron.mlir.reader import parse
+    from iron.trace.declarative import host_buffer_size, is_trace_op
+
+    data = Path(__file__).parent / "data" / "upstream"
+
+    def sizes(name):
+        module = parse((data / name).read_text(), name)
+        return [host_buffer_size(s) for d in module.devices for s in d.sequences if host_buffer_size(s)]
+
+    assert sizes("test_fuse_trace_buffers.mlir") == [8192, 4096, 8192]
+    assert sizes("test_insert_trace_flows_controller_id.mlir") == [65536] * 4
+    assert is_trace_op(ir.Opaque("aie.trace.start_config @t")) and is_trace_op(
+        ir.Opaque("aie.trace @t(%x) {}")
+    )
+    assert not is_trace_op(ir.Opaque("aie.tracer_thing"))
