@@ -124,8 +124,9 @@ def wire(
             first = routed[dev_sym]
             flow = next(f for f in dev.packet_flows if f.id == first.units[0].packet_id)
             codegen.program_sequence(
-                dev.sequence(run.sequence), first.units, first.shim_column, flow.dest.channel, size
-            )
+                dev.sequence(run.sequence), first.units, first.shim_column, flow.dest.channel, size,
+                options.start, options.stop,
+            )  # fmt: skip
             traced[site.device] = first
             continue
         strip_trace_ops(dev)

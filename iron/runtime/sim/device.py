@@ -94,6 +94,7 @@ class SimDevice:
         #: Host bytes sim wrote no values into, (address, bytes, why): outputs of foreign
         #: operators without a reference and everything computed from them. Per run.
         self.not_modelled: list[tuple[int, int, str]] = []
+        self.units = {}  # power-on drops units; nothing is handed over
         self._reconfigure(None)
 
     def _reconfigure(self, payload: DevicePayload | None) -> None:
