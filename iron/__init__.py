@@ -18,7 +18,7 @@ from iron.errors import IronError  # noqa: E402
 
 # The build side (fuse -> design -> mlir ...) loads on first use, so that decoding a
 # capture (``iron trace decode``, ``import iron.trace.decode``) imports none of it.
-_LAZY = {"Sequence": "iron.fuse", "TraceOptions": "iron.options"}
+_LAZY = {"Sequence": "iron.fuse", "Step": "iron.fuse", "TraceOptions": "iron.options"}
 
 
 def __getattr__(name):
@@ -39,7 +39,8 @@ def build(op_or_sequence, **kwargs):
     """Build (or fetch from the cache) the artifact of an operator or a :class:`Sequence`.
 
     Keyword arguments: ``trace`` (None = follow ``IRON_TRACE_SIZE``), ``trace_size``,
-    ``ntiles``, ``events``, ``select``, ``target`` ("npu1" | "npu2"), ``dispatch``
+    ``ntiles``, ``events``, ``select``, ``trace_sizes``, ``trace_start``, ``trace_stop``,
+    ``trace_units``, ``target`` ("npu1" | "npu2"), ``dispatch``
     ("auto" | "fused" | "separate"), ``cache_dir``, ``sources``. See
     :func:`iron.artifact.build.build`.
     """
@@ -56,4 +57,4 @@ def from_mlir(source, **kwargs):
     return _from_mlir(source, **kwargs)
 
 
-__all__ = ["IronError", "Sequence", "TraceOptions", "build", "from_mlir", "__version__"]
+__all__ = ["IronError", "Sequence", "Step", "TraceOptions", "build", "from_mlir", "__version__"]

@@ -39,6 +39,7 @@ from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.mlir.reader import parse
 from iron.target.geometry import target_for_device
+from iron.trace.declarative import is_trace_op, strip_trace_ops
 
 #: Activity of a foreign design's traced tiles on sim unless ``activity=`` says otherwise.
 DEFAULT_ACTIVITY = Activity(invocations=8, cycles=256, vector_fraction=0.3, stall_fraction=0.2)
@@ -325,11 +326,7 @@ def _pick_sequence(dev: ir.Device, wanted: str | None, where, filename) -> ir.Ru
 
 def _trace_ops(dev: ir.Device) -> list[str]:
     """The design's own trace configuration: ``aie.trace`` ops, trace packet flows."""
-    found = [
-        op.text.splitlines()[0]
-        for op in dev.body
-        if isinstance(op, ir.Opaque) and op.text.startswith("aie.trace")
-    ]
+    found = [op.text.splitlines()[0] for op in dev.body if is_trace_op(op)]
     found += [
         f"aie.packet_flow({f.id}) from %{f.source.tile} Trace : {f.source.channel}"
         for f in dev.packet_flows
@@ -347,11 +344,7 @@ def _strip_trace(dev: ir.Device, origin: str) -> None:
             f"%{f.source.tile} Trace : {f.source.channel} plus its register writes); iron replaces aie.trace "
             "configurations only; use existing_trace='keep'"
         )
-    dev.body = [op for op in dev.body if not (isinstance(op, ir.Opaque) and op.text.startswith("aie.trace"))]
-    for seq in dev.sequences:
-        seq.body = [
-            op for op in seq.body if not (isinstance(op, ir.Opaque) and op.text.startswith("aie.trace"))
-        ]
+    strip_trace_ops(dev)
 
 
 def _streams(dev: ir.Device, seq: ir.RuntimeSequence, origin: str):

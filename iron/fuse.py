@@ -51,11 +51,36 @@ class FuseError(IronError):
     """A sequence cannot be fused as written."""
 
 
+class Step(tuple):
+    """One call of a :class:`Sequence` with options of its own: ``Step(op, "x", "y",
+    trace_size=4096)``.
+
+    It is the ``(op, buffer, ...)`` tuple it stands for (code that unpacks steps works
+    unchanged), plus ``trace_size``: this call site's trace bytes when the build is
+    traced (0: leave it untraced), in place of the global ``trace_size`` /
+    ``IRON_TRACE_SIZE``; ``trace_sizes=`` / ``IRON_TRACE_SIZES`` still override it.
+    """
+
+    trace_size: int | None
+
+    def __new__(cls, op, *buffers: str, trace_size: int | None = None):
+        from iron.options import step_size
+
+        step = super().__new__(cls, (op, *buffers))
+        step.trace_size = None if trace_size is None else step_size(trace_size)
+        return step
+
+    def __repr__(self) -> str:
+        return f"Step{tuple(self)!r}" + (
+            f"[trace_size={self.trace_size}]" if self.trace_size is not None else ""
+        )
+
+
 @dataclass
 class Sequence:
     """Operator calls run as one dispatch.
 
-    ``steps`` are ``(operator, buffer_name, ...)`` tuples with names in the
+    ``steps`` are ``(operator, buffer_name, ...)`` tuples (or :class:`Step`) with names in the
     operator's ``arg_spec()`` order. ``inputs`` are filled by the caller,
     ``outputs`` returned; other names are intermediates that stay in device
     memory between steps.
@@ -182,18 +207,22 @@ def fuse(
     designs: dict[str, Design] = {}
     operators: dict[str, object] = {}
     calls: dict[str, int] = {}
+    site_sizes: dict[int, int] = {}
     for i, (op, *_names) in enumerate(seq.steps):
         cls = op_name(op)
+        size = options.size_at(i, getattr(seq.steps[i], "trace_size", None))
         # A foreign design that keeps its own trace configuration gets none of iron's.
-        traced = options.selects(i, cls) and getattr(op, "traceable", True)
-        key = (op, traced)
+        traced = options.selects(i, cls) and getattr(op, "traceable", True) and size > 0
+        if traced:
+            site_sizes[i] = size
+        key = (op, traced, size if traced else 0)  # the drain BD's length is per size
         if key not in devices:
             symbol = f"op{len(devices)}_{cls}"
             devices[key] = symbol
             design = op.design(target)
             design.device.symbol = symbol
             if traced:
-                traced_designs[symbol] = instrument(design, options, target)
+                traced_designs[symbol] = instrument(design, replace(options, size=size), target)
                 design = traced_designs[symbol].design
             designs[symbol] = design
             operators[symbol] = op
@@ -205,7 +234,9 @@ def fuse(
             f"call sites: {', '.join(f'{s.index}:{op_name(s.op)}' for s in sites)}"
         )
 
-    spans = layout.slice_layout([s.index for s in sites if s.traced], options.size)
+    spans = layout.slice_layout([s.index for s in sites if s.traced], site_sizes)
+    if any(size != options.size for size in site_sizes.values()):
+        options = replace(options, sizes=tuple(sorted(site_sizes.items())))  # into the cache key
     span_of = {s.site: s for s in spans}
     buffers, windows = host_buffers(seq, named)
     data_names = list(buffers)

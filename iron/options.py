@@ -18,6 +18,12 @@ select              IRON_TRACE_OP        call sites to trace: comma-separated in
 trace_mode          IRON_TRACE_MODE      mode of core units: ``event-time`` (default) or
                                          ``event-pc``; other units stay event-time
 out_dir             IRON_TRACE_DIR       where tests and the CLI write decoded traces
+sizes               IRON_TRACE_SIZES     per call-site bytes, ``0:4096,2:8192`` (override
+                                         ``iron.Step(..., trace_size=N)`` and ``size``)
+start / stop        IRON_TRACE_START     when units start / stop, as ``aie.trace.start/stop``:
+                    IRON_TRACE_STOP      ``broadcast=N``, ``TRUE``, ``NONE``, ``USER_EVENT_<n>``
+units               IRON_TRACE_UNITS     units at chosen tiles, ``core(0,2),mem(0,2),memtile(0,1),
+                                         shim(0,0)`` (design-relative columns; replaces ntiles)
 cache_dir           IRON_CACHE_DIR       build cache location (see iron.artifact.cache)
 sources             IRON_DEBUG_SOURCES   1: embed design sources in artifacts (debug_sources)
 ==================  ===================  ==============================================
@@ -59,6 +65,12 @@ SLOTS_PER_UNIT = 8
 #: has no public format to decode, so iron does not configure it.
 CORE_TRACE_MODES = ("event-time", "event-pc")
 DEFAULT_OUT_DIR = "iron-traces"
+#: When trace units start and stop unless IRON_TRACE_START/STOP say otherwise: the shim
+#: raises broadcast 15 at the start of each traced call and 14 at its end.
+DEFAULT_START = "broadcast=15"
+DEFAULT_STOP = "broadcast=14"
+#: Broadcast channels a tile has (Event_Broadcast0..15).
+BROADCAST_CHANNELS = 16
 
 
 @dataclass(frozen=True)
@@ -85,6 +97,14 @@ class TraceOptions:
 
         return mode_number(self.core_mode) if kind == "core" else EVENT_TIME
 
+    #: per call-site sizes ``((index, bytes), ...)``, sorted; 0 leaves that site untraced
+    sizes: tuple[tuple[int, int], ...] = ()
+    #: ``broadcast=N`` | ``event=TRUE`` | ``event=NONE`` | ``event=USER_EVENT_<n>`` (canonical)
+    start: str = DEFAULT_START
+    stop: str = DEFAULT_STOP
+    #: explicit units ``((kind, column, row), ...)``; None: the first ``ntiles`` compute tiles
+    units: tuple[tuple[str, int, int], ...] | None = None
+
     @property
     def enabled(self) -> bool:
         return self.size > 0
@@ -106,17 +126,35 @@ class TraceOptions:
                 return True
         return False
 
+    def size_at(self, index: int, step_size: int | None = None) -> int:
+        """Trace bytes of call site ``index`` (0: untraced there): ``sizes``, else the
+        step's own ``trace_size`` (:class:`iron.fuse.Step`), else ``size``."""
+        if not self.enabled:
+            return 0
+        per_site = dict(self.sizes)
+        if index in per_site:
+            return per_site[index]
+        return self.size if step_size is None else step_size
+
     def key(self) -> dict:
         """Canonical, JSON-ready form (part of the cache key and the manifest)."""
         if not self.enabled:
             return {"size": 0}
-        return {
+        out = {
             "size": self.size,
             "ntiles": self.ntiles,
             "events": {k: list(v) for k, v in self.events},
             "select": None if self.select is None else list(self.select),
             "core_mode": self.core_mode,
         }
+        # Only when set, so keys of builds that do not use them stay what they were.
+        if self.sizes:
+            out["sizes"] = [list(p) for p in self.sizes]
+        if (self.start, self.stop) != (DEFAULT_START, DEFAULT_STOP):
+            out["start"], out["stop"] = self.start, self.stop
+        if self.units is not None:
+            out["units"] = [list(u) for u in self.units]
+        return out
 
 
 def resolve(
@@ -130,6 +168,10 @@ def resolve(
     env: Mapping[str, str] | None = None,
     default_ntiles: int = 1,
     trace_mode: str | None = None,
+    sizes: Mapping[int, int] | str | None = None,
+    start: str | None = None,
+    stop: str | None = None,
+    units: list | str | None = None,
 ) -> TraceOptions:
     """Build :class:`TraceOptions` from explicit arguments and the environment.
 
@@ -140,6 +182,12 @@ def resolve(
     applies when neither ``ntiles`` nor ``IRON_TRACE_NTILES`` is given.
     ``trace_mode`` (else ``IRON_TRACE_MODE``) is the mode of core units:
     ``event-time`` (default) or ``event-pc``.
+
+    ``sizes`` (``IRON_TRACE_SIZES``): per call-site bytes, ``{0: 4096}`` or ``"0:4096,2:8192"``.
+    ``start`` / ``stop`` (``IRON_TRACE_START`` / ``IRON_TRACE_STOP``): ``"broadcast=N"``
+    (N in 0..15), ``"TRUE"`` (start at once), ``"NONE"`` (never), ``"USER_EVENT_<n>"``
+    (iron raises it on every traced module); ``event=<"NAME">`` is read too.
+    ``units`` (``IRON_TRACE_UNITS``): ``"core(0,2),shim(0,0)"`` or ``[("core", 0, 2)]``.
     """
     env = os.environ if env is None else env
     if trace is not None and not isinstance(trace, bool):
@@ -179,14 +227,154 @@ def resolve(
         sel = _select("IRON_TRACE_OP", env["IRON_TRACE_OP"])
     else:
         sel = None
-
+    per_site = _from(sizes, env, "IRON_TRACE_SIZES", "trace_sizes", _sizes, ())
+    first = _from(start, env, "IRON_TRACE_START", "trace_start", _boundary, DEFAULT_START)
+    last = _from(stop, env, "IRON_TRACE_STOP", "trace_stop", _boundary, DEFAULT_STOP)
+    _check_boundaries(first, last, start, stop, ev)
+    chosen = _from(units, env, "IRON_TRACE_UNITS", "trace_units", _units, None)
+    if chosen is not None:
+        listed = dict(ev)
+        missing = sorted({k for k, _c, _r in chosen if k not in listed})
+        if missing:
+            who = "trace_units" if units is not None else "IRON_TRACE_UNITS"
+            raise OptionError(
+                f"{who}: lists {', '.join(missing)} unit(s) but no events for that kind; "
+                f"name them in IRON_TRACE_EVENTS / events (e.g. {missing[0]}=...)"
+            )
     if trace_mode is not None:
         mode = _trace_mode("trace_mode", trace_mode)
     elif env.get("IRON_TRACE_MODE"):
         mode = _trace_mode("IRON_TRACE_MODE", env["IRON_TRACE_MODE"])
     else:
         mode = CORE_TRACE_MODES[0]
-    return TraceOptions(size=nbytes, ntiles=n, events=ev, select=sel, out_dir=out, core_mode=mode)
+    return TraceOptions(
+        size=nbytes, ntiles=n, events=ev, select=sel, out_dir=out, core_mode=mode,
+        sizes=per_site, start=first, stop=last, units=chosen,
+    )  # fmt: skip
+
+
+def _from(explicit, env, var, arg, parse, default):
+    """``parse(name, value)`` of the explicit argument, else of ``var``, else ``default``."""
+    if explicit is not None:
+        return parse(arg, explicit)
+    if env.get(var):
+        return parse(var, env[var])
+    return default
+
+
+def step_size(value) -> int:
+    """Validated ``trace_size`` of one :class:`iron.fuse.Step`."""
+    return _size("Step(trace_size=...)", value)
+
+
+def _sizes(name: str, value) -> tuple[tuple[int, int], ...]:
+    accepted = "call-site index:bytes pairs, e.g. 0:4096,2:8192 (or a dict {0: 4096})"
+    if isinstance(value, str):
+        pairs = []
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            index, sep, nbytes = part.partition(":")
+            if not sep:
+                raise OptionError(f"{name}={value!r}: cannot read {part!r}; accepted: {accepted}")
+            pairs.append((index.strip(), nbytes.strip()))
+    elif isinstance(value, Mapping):
+        pairs = list(value.items())
+    else:
+        raise OptionError(f"{name}={value!r}: accepted: {accepted}")
+    out: dict[int, int] = {}
+    for index, nbytes in pairs:
+        site = _int(f"{name} call site", index, minimum=0)
+        if site in out:
+            raise OptionError(f"{name}={value!r}: call site {site} given twice")
+        out[site] = _size(f"{name} (call site {site})", nbytes)
+    return tuple(sorted(out.items()))
+
+
+_BOUNDARY = re.compile(r'^(?:(broadcast)\s*=\s*(\d+)|(?:event\s*=\s*)?<?\s*"?(\w+)"?\s*>?)$')
+
+
+def _boundary(name: str, value) -> str:
+    """Canonical ``broadcast=N`` / ``event=NAME`` of one start or stop setting."""
+    accepted = "broadcast=N (N in 0..15), TRUE, NONE or USER_EVENT_<n>"
+    m = _BOUNDARY.match(str(value).strip()) if isinstance(value, str) else None
+    if m is None:
+        raise OptionError(f"{name}={value!r}: cannot read it; accepted: {accepted}")
+    if m.group(1):
+        n = int(m.group(2))
+        if n >= BROADCAST_CHANNELS:
+            raise OptionError(f"{name}={value!r}: broadcast {n} out of range; accepted: {accepted}")
+        return f"broadcast={n}"
+    event = m.group(3).upper()
+    if event not in ("TRUE", "NONE") and not re.fullmatch(r"USER_EVENT_\d+", event):
+        raise OptionError(f"{name}={value!r}: event {event} is not one iron can raise; accepted: {accepted}")
+    return f"event={event}"
+
+
+def _check_boundaries(first: str, last: str, start, stop, events) -> None:
+    from iron.target import events as event_tables
+
+    start_name = "trace_start" if start is not None else "IRON_TRACE_START"
+    stop_name = "trace_stop" if stop is not None else "IRON_TRACE_STOP"
+    if last == "event=TRUE":
+        raise OptionError(f"{stop_name}=TRUE would stop every unit the cycle it starts; accepted: "
+                          "broadcast=N, NONE or USER_EVENT_<n>")  # fmt: skip
+    if first == last and first != "event=NONE":
+        raise OptionError(f"{start_name} and {stop_name} are both {first}: a unit would stop as it starts")
+    for name, spec in ((start_name, first), (stop_name, last)):
+        event = spec.partition("=")[2]
+        if not event.startswith("USER_EVENT_"):
+            continue
+        for kind, _names in events:
+            if event not in event_tables.event_table(kind):
+                raise OptionError(
+                    f"{name}={event}: {kind} modules have no {event} "
+                    f"(`iron events {kind}` lists theirs); pick a user event every traced kind has"
+                )
+
+
+_UNIT = re.compile(r"\s*(\w+)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*")
+
+
+def _units(name: str, value) -> tuple[tuple[str, int, int], ...]:
+    from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
+
+    accepted = "kind(column,row) items, e.g. core(0,2),mem(0,2),memtile(0,1),shim(0,0)"
+    if isinstance(value, str):
+        items = []
+        text = value.strip()
+        while text:
+            m = _UNIT.match(text)
+            if m is None:
+                raise OptionError(f"{name}={value!r}: cannot read {text!r}; accepted: {accepted}")
+            items.append((m.group(1), int(m.group(2)), int(m.group(3))))
+            text = text[m.end() :].lstrip(",")
+    else:
+        try:
+            items = [(str(k), int(c), int(r)) for k, c, r in value]
+        except (TypeError, ValueError):
+            raise OptionError(f"{name}={value!r}: accepted: {accepted}") from None
+    rows = {
+        "core": "rows >= 2",
+        "mem": "rows >= 2",
+        "memtile": f"row {MEMTILE_ROW}",
+        "shim": f"row {SHIM_ROW}",
+    }
+    out = []
+    for kind, col, row in items:
+        if kind not in UNIT_KINDS:
+            raise OptionError(f"{name}={value!r}: unit kind {kind!r}; accepted: {', '.join(UNIT_KINDS)}")
+        ok = (
+            row == SHIM_ROW
+            if kind == "shim"
+            else row == MEMTILE_ROW if kind == "memtile" else row > MEMTILE_ROW
+        )
+        if not ok or col < 0:
+            raise OptionError(f"{name}={value!r}: {kind}({col},{row}): {kind} units sit at {rows[kind]}")
+        if (kind, col, row) in out:
+            raise OptionError(f"{name}={value!r}: {kind}({col},{row}) listed twice")
+        out.append((kind, col, row))
+    if not out:
+        raise OptionError(f"{name}={value!r}: no units given; accepted: {accepted}")
+    return tuple(out)
 
 
 def cache_dir(explicit: str | os.PathLike | None = None, env=None) -> Path:

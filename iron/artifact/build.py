@@ -39,6 +39,10 @@ def build(
     events=None,
     select=None,
     trace_mode: str | None = None,
+    trace_sizes=None,
+    trace_start: str | None = None,
+    trace_stop: str | None = None,
+    trace_units=None,
     target: str = "npu2",
     dispatch: str = "auto",
     cache_dir=None,
@@ -49,7 +53,8 @@ def build(
 
     ``trace=None`` follows the environment (``IRON_TRACE_SIZE`` ...); explicit
     arguments (``trace_size``, ``ntiles``, ``events``, ``select``, ``trace_mode``:
-    ``event-time`` or ``event-pc`` for core units) win
+    ``event-time`` or ``event-pc`` for core units, ``trace_sizes`` per call
+    site, ``trace_start`` / ``trace_stop`` events, ``trace_units`` at chosen tiles) win
     (:func:`iron.options.resolve` documents their forms). ``sources`` embeds the design
     sources (``None``: ``IRON_DEBUG_SOURCES``). ``emulate_bug`` reproduces a
     fixed bug for negative-control tests: ``"own-arg-patch"`` (callee patches
@@ -59,8 +64,9 @@ def build(
     if emulate_bug not in EMULATED_BUGS:
         raise IronError(f"emulate_bug={emulate_bug!r}; accepted: {', '.join(map(repr, EMULATED_BUGS))}")
     options = opts_mod.resolve(
-        trace, size=trace_size, ntiles=ntiles, events=events, select=select, trace_mode=trace_mode
-    )
+        trace, size=trace_size, ntiles=ntiles, events=events, select=select, trace_mode=trace_mode,
+        sizes=trace_sizes, start=trace_start, stop=trace_stop, units=trace_units,
+    )  # fmt: skip
     with_sources = opts_mod.debug_sources(sources)
     tgt = get_target(target)
     use_aiecc = aiecc.available()
@@ -74,7 +80,7 @@ def build(
     mlir = print_module(fm.module)
     key = cache.cache_key(
         mlir=mlir,
-        trace_options=options.key(),
+        trace_options=fm.options.key(),
         target=tgt.name,
         dispatch=fm.dispatch,
         toolchain=toolchain,

@@ -11,6 +11,12 @@
   it), channel control, task queue, and the start broadcast,
 * the stop broadcast at the end of the sequence.
 
+Start and stop follow ``IRON_TRACE_START`` / ``IRON_TRACE_STOP`` (:mod:`iron.options`):
+a broadcast pair (default 15/14, raised by the drain shim from its user events 1/0),
+``TRUE`` (the unit starts when its Trace_Control0 is written, so that register is
+written last), ``NONE`` (never: the unit streams until the device is reconfigured),
+or a user event that iron raises with Event_Generate on every traced module.
+
 Values follow DESIGN.md section 4 and match mlir-aie's for the same
 configuration (tested against ``test/parse-trace/test1/aie.mlir``).
 """
@@ -25,14 +31,12 @@ from dataclasses import dataclass
 from iron.design import Design
 from iron.errors import IronError
 from iron.mlir import ir
-from iron.options import TraceOptions
+from iron.options import DEFAULT_START, DEFAULT_STOP, TraceOptions
 from iron.target import events, registers, shim_dma
 from iron.target.geometry import MEMTILE_ROW, Target
 from iron.trace.manifest import TraceUnit
 from iron.trace.resources import used_packet_ids, used_shim_resources
 
-START_BROADCAST = 15
-STOP_BROADCAST = 14
 TRACE_BD = 15  # shim BD used by the drain (BDs 0..14 are left to data DMAs)
 TRACE_CHANNEL = 1  # shim S2MM channel the trace packets drain through
 TRACE_BURST = 64  # bytes
@@ -82,7 +86,9 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     at = min(i for i, op in enumerate(device.body) if isinstance(op, ir.RuntimeSequence))
     device.body[at:at] = flows
 
-    trace_arg = program_sequence(device.sequence(design.sequence), units, shim.col, channel, options.size)
+    trace_arg = program_sequence(
+        device.sequence(design.sequence), units, shim.col, channel, options.size, options.start, options.stop
+    )
 
     traced = dataclasses.replace(design, device=device, streams=list(design.streams))
     return TracedDesign(traced, units, trace_arg, shim.col)
@@ -96,19 +102,49 @@ def _shim_tile(device: ir.Device) -> ir.Tile:
 
 
 def program_sequence(
-    sequence: ir.RuntimeSequence, units: list[TraceUnit], col: int, channel: int, size: int
+    sequence: ir.RuntimeSequence,
+    units: list[TraceUnit],
+    col: int,
+    channel: int,
+    size: int,
+    start_spec: str = DEFAULT_START,
+    stop_spec: str = DEFAULT_STOP,
 ) -> int:
     """Give ``sequence`` a trailing trace argument and the register program of ``units``
     draining through shim ``col`` S2MM ``channel`` (one more sequence of a device that
     :func:`instrument` already routed). Returns the trace argument's index."""
     trace_arg = len(sequence.args)
     sequence.args.append(ir.Argument(_fresh_arg_name(sequence), ir.MemRefType((size,), "i8")))
-    start = _unit_program(units) + _drain_program(col, trace_arg, size, channel)
-    start += _shim_broadcast(col, START_BROADCAST, events.user_event("shim", 1), timer=True)
-    stop = _shim_broadcast(col, STOP_BROADCAST, events.user_event("shim", 0), timer=False)
+    start = _unit_program(units, start_spec) + _drain_program(col, trace_arg, size, channel)
+    start += _raise(start_spec, units, col, events.user_event("shim", 1), timer=True)
+    stop = _raise(stop_spec, units, col, events.user_event("shim", 0), timer=False)
     sequence.body[:0] = start
     sequence.body.extend(stop)
     return trace_arg
+
+
+def _raise(spec: str, units: list[TraceUnit], col: int, shim_user: int, timer: bool) -> list:
+    """What makes a start/stop ``spec`` happen: the drain shim raising its broadcast, or
+    the user event generated on every traced module; nothing for TRUE and NONE."""
+    form, _, value = spec.partition("=")
+    if form == "broadcast":
+        return _shim_broadcast(col, int(value), shim_user, timer=timer)
+    if not value.startswith("USER_EVENT_"):
+        return []
+    ops = []
+    for c, r, kind in dict.fromkeys((u.column, u.row, u.kind) for u in units):
+        regs = registers.TRACE_REGISTERS[kind]
+        ops.append(_write(c, r, regs.event_generate, events.event_id(kind, value)))
+    return ops
+
+
+def boundary_event(kind: str, spec: str, shim_user: int, drain: bool) -> int:
+    """Event id a ``kind`` unit starts/stops on for ``spec`` (``broadcast=N`` | ``event=NAME``).
+    The drain shim's own unit listens to the user event that raises the broadcast."""
+    form, _, value = spec.partition("=")
+    if form == "broadcast":
+        return shim_user if kind == "shim" and drain else events.broadcast_event(kind, int(value))
+    return events.event_id(kind, value)
 
 
 def _drain_endpoint(device: ir.Device, design: Design) -> tuple[ir.Tile, int]:
@@ -136,7 +172,21 @@ def _drain_endpoint(device: ir.Device, design: Design) -> tuple[ir.Tile, int]:
     )
 
 
+def _chosen_places(device: ir.Device, options: TraceOptions) -> list[tuple[str, int, int]]:
+    """``IRON_TRACE_UNITS`` places, each checked against the device's tiles."""
+    missing = [f"{k}({c},{r})" for k, c, r in options.units if device.tile_at(c, r) is None]
+    if missing:
+        have = ", ".join(f"({t.col},{t.row})" for t in sorted(device.tiles, key=lambda t: (t.col, t.row)))
+        raise IronError(
+            f"IRON_TRACE_UNITS / trace_units: {', '.join(missing)}: no such tile in design "
+            f"{device.symbol or device.target} (its tiles: {have})"
+        )
+    return list(options.units)
+
+
 def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim: ir.Tile) -> list[TraceUnit]:
+    if options.units is not None:
+        return _make_units(_chosen_places(device, options), options, shim)
     tiles = list(design.compute_tiles)
     if options.ntiles > len(tiles):
         warnings.warn(
@@ -155,6 +205,10 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
         places += [("memtile", c, MEMTILE_ROW) for c in columns if device.tile_at(c, MEMTILE_ROW)]
     if options.events_for("shim"):
         places.append(("shim", shim.col, 0))
+    return _make_units(places, options, shim)
+
+
+def _make_units(places: list[tuple[str, int, int]], options: TraceOptions, shim: ir.Tile) -> list[TraceUnit]:
     for kind in dict.fromkeys(kind for kind, _c, _r in places):
         events.warn_misleading(kind, options.events_for(kind), stacklevel=3)
     units = []
@@ -163,12 +217,10 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
         ids = [events.event_id(kind, n) for n in names]
         names += ["NONE"] * (8 - len(names))
         ids += [0] * (8 - len(ids))
-        if kind == "shim":
-            # The shim raises the start/stop broadcasts itself from its user events.
-            start, stop = events.user_event("shim", 1), events.user_event("shim", 0)
-        else:
-            start = events.broadcast_event(kind, START_BROADCAST)
-            stop = events.broadcast_event(kind, STOP_BROADCAST)
+        # The drain shim raises the start/stop broadcasts itself from its user events 1/0.
+        drain = kind == "shim" and col == shim.col
+        start = boundary_event(kind, options.start, events.user_event("shim", 1), drain)
+        stop = boundary_event(kind, options.stop, events.user_event("shim", 0), drain)
         mode = options.mode_for(kind)
         units.append(TraceUnit(col, row, kind, events.PACKET_TYPE[kind], 0, names, ids, start, stop, mode))
     return units
@@ -199,18 +251,22 @@ def _write(col: int, row: int, offset: int, value: int) -> ir.Write32:
     return ir.Write32(offset, value, column=col, row=row)
 
 
-def _unit_program(units: list[TraceUnit]) -> list:
+def _unit_program(units: list[TraceUnit], start_spec: str = DEFAULT_START) -> list:
     ops = []
+    # A unit whose start event is TRUE starts the moment Trace_Control0 holds it: its
+    # packet id and slots must be in place by then, so Trace_Control0 goes last.
+    immediate = start_spec == "event=TRUE"
     for u in units:
         regs = registers.TRACE_REGISTERS[u.kind]
         ev0, ev1 = registers.trace_events(u.event_ids, u.kind)
+        control0 = _write(
+            u.column,
+            u.row,
+            regs.trace_control0,
+            registers.trace_control0(u.start_event, u.stop_event, mode=u.mode, kind=u.kind),
+        )
         ops += [
-            _write(
-                u.column,
-                u.row,
-                regs.trace_control0,
-                registers.trace_control0(u.start_event, u.stop_event, mode=u.mode, kind=u.kind),
-            ),
+            *([] if immediate else [control0]),
             _write(
                 u.column, u.row, regs.trace_control1, registers.trace_control1(u.packet_type, u.packet_id)
             ),
@@ -225,10 +281,14 @@ def _unit_program(units: list[TraceUnit]) -> list:
                 _write(u.column, u.row, regs.port_select0, sel0),
                 _write(u.column, u.row, regs.port_select1, sel1),
             ]
-        if u.kind != "shim":  # the shim timer is reset by the start broadcast program
+        # The drain shim's timer is reset by the start broadcast program; TRUE and NONE
+        # are no reset events (TRUE would hold the timer at 0).
+        if u.kind != "shim" and u.start_event not in (events.event_id(u.kind, "TRUE"), 0):
             ops.append(
                 _write(u.column, u.row, regs.timer_control, registers.timer_control(u.start_event, u.kind))
             )
+        if immediate:
+            ops.append(control0)
     return ops
 
 

@@ -16,6 +16,10 @@ mlir-aie lets a design say what to trace before any register is written
 unused slots are NONE. iron's MLIR reader keeps these ops as opaque text in the
 device body; this module reads them so a capture decodes with the MLIR the
 user wrote, not only with aiecc's lowered intermediate.
+
+It is the one reader of ``aie.trace`` syntax: what counts as a trace op
+(:func:`is_trace_op`, :func:`strip_trace_ops`), the host buffer size of
+``aie.trace.host_config`` (:func:`host_buffer_size`) and the units.
 """
 
 from __future__ import annotations
@@ -39,6 +43,32 @@ _RE_KV = re.compile(r'(\w+)\s*=\s*(<\s*"?\w+"?\s*>|"[^"]*"|[\w-]+)')
 
 #: ``aie.trace.packet type=...`` spellings (mlir-aie ``PacketType``) -> iron's module kind.
 PACKET_KINDS = {"core": "core", "mem": "mem", "shim": "shim", "shimtile": "shim", "memtile": "memtile"}
+
+
+#: ``aie.trace.host_config buffer_size = N`` (upstream's insert-trace-flows tests) and the
+#: attribute form ``aie.trace.host_config {buffer_size = N : i32}`` (its fuse tests).
+_RE_HOST_CONFIG = re.compile(r"^aie\.trace\.host_config\b[^\n]*?\bbuffer_size\s*=\s*(\d+)")
+
+
+def is_trace_op(op) -> bool:
+    """Whether ``op`` is one of mlir-aie's declarative trace ops (``aie.trace`` and every
+    ``aie.trace.*`` op: host_config, start_config ...), which iron keeps as opaque text."""
+    return isinstance(op, ir.Opaque) and re.match(r"aie\.trace(?:\s|\.|$)", op.text.lstrip()) is not None
+
+
+def strip_trace_ops(dev: ir.Device) -> None:
+    """Remove every declarative trace op from ``dev``'s body and runtime sequences."""
+    dev.body = [op for op in dev.body if not is_trace_op(op)]
+    for seq in dev.sequences:
+        seq.body = [op for op in seq.body if not is_trace_op(op)]
+
+
+def host_buffer_size(seq: ir.RuntimeSequence) -> int | None:
+    """Bytes a runtime sequence's ``aie.trace.host_config`` asks for (None: it has none)."""
+    for op in seq.body:
+        if is_trace_op(op) and (m := _RE_HOST_CONFIG.match(op.text.lstrip())):
+            return int(m.group(1))
+    return None
 
 
 class DeclarativeTraceError(IronError):
@@ -115,7 +145,7 @@ def declared_units(device: ir.Device, arch: str = "aie2") -> list[TraceUnit]:
     tiles = {t.name: t for t in device.tiles}
     out = []
     for op in device.body:
-        if isinstance(op, ir.Opaque) and op.text.lstrip().startswith("aie.trace "):
+        if is_trace_op(op) and op.text.lstrip().startswith("aie.trace "):
             unit = parse_trace_op(op.text, tiles, arch)
             if unit is not None:
                 out.append(unit)

@@ -24,7 +24,6 @@ sizes and the trace argument index are upstream's.
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass
 
 from iron.design import Design
@@ -35,9 +34,8 @@ from iron.mlir.reader import parse
 from iron.options import TraceOptions
 from iron.target.geometry import device_columns, target_for_device
 from iron.trace import codegen, layout
+from iron.trace.declarative import host_buffer_size, strip_trace_ops
 from iron.trace.manifest import Manifest, Slice
-
-_RE_HOST_CONFIG = re.compile(r"^aie\.trace\.host_config\s*\{[^}]*\bbuffer_size\s*=\s*(\d+)")
 
 
 class WireError(IronError):
@@ -49,20 +47,6 @@ class Wired:
     module: ir.Module
     manifest: Manifest | None
     wrapper: str  # "<device>:<sequence>" of the dispatched wrapper
-
-
-def _host_size(seq: ir.RuntimeSequence) -> int | None:
-    for op in seq.body:
-        if isinstance(op, ir.Opaque) and (m := _RE_HOST_CONFIG.match(op.text)):
-            return int(m.group(1))
-    return None
-
-
-def _strip_trace(dev: ir.Device) -> None:
-    keep = lambda op: not (isinstance(op, ir.Opaque) and op.text.startswith("aie.trace"))  # noqa: E731
-    dev.body = [op for op in dev.body if keep(op)]
-    for seq in dev.sequences:
-        seq.body = [op for op in seq.body if keep(op)]
 
 
 def _wrapper(module: ir.Module, filename: str) -> tuple[ir.Device, ir.RuntimeSequence]:
@@ -107,7 +91,7 @@ def wire(
             pending.append(inner)
             if isinstance(inner, ir.Run):
                 callee = module.device(op.device).sequence(inner.sequence)
-                size = _host_size(callee) or trace_size
+                size = host_buffer_size(callee) or trace_size
                 site = CallSite(len(sites), None, f"{op.device}::{inner.sequence}", size > 0, 0)
                 block = ir.Configure(op.device, pending)
                 sites.append((site, inner, size))
@@ -116,7 +100,7 @@ def wire(
         if pending:
             raise WireError(f"{filename}: aiex.configure @{op.device} ends with ops after its last aiex.run")
 
-    own = _host_size(wseq)
+    own = host_buffer_size(wseq)
     spans, offset = {}, 0
     if own:
         spans["wrapper"] = (0, own)
@@ -140,11 +124,12 @@ def wire(
             first = routed[dev_sym]
             flow = next(f for f in dev.packet_flows if f.id == first.units[0].packet_id)
             codegen.program_sequence(
-                dev.sequence(run.sequence), first.units, first.shim_column, flow.dest.channel, size
-            )
+                dev.sequence(run.sequence), first.units, first.shim_column, flow.dest.channel, size,
+                options.start, options.stop,
+            )  # fmt: skip
             traced[site.device] = first
             continue
-        _strip_trace(dev)
+        strip_trace_ops(dev)
         td = codegen.instrument(Design(dev, [], run.sequence), _sized(options, size), target)
         _adopt(module, dev, td, run.sequence)
         traced[site.device] = routed[dev_sym] = td
@@ -174,7 +159,7 @@ def wire(
     total = ir.MemRefType((offset,), "i8")
     wrapper_units = []
     if own:  # the wrapper's own units drain into the front of the buffer
-        _strip_trace(wdev)
+        strip_trace_ops(wdev)
         td = codegen.instrument(Design(wdev, [], wseq.name), _sized(options, own), target)
         wrapper_units = td.units
         _adopt(module, wdev, td, wseq.name)

@@ -95,9 +95,12 @@ class SimDevice:
         #: Host bytes sim wrote no values into, (address, bytes, why): outputs of foreign
         #: operators without a reference and everything computed from them. Per run.
         self.not_modelled: list[tuple[int, int, str]] = []
+        self.units = {}  # power-on drops units; nothing is handed over
         self._reconfigure(None)
 
     def _reconfigure(self, payload: DevicePayload | None) -> None:
+        if getattr(self, "units", None):
+            self._flush_unstoppable()
         self.payload = payload
         self.regs: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
         self.channels: dict[ChannelKey, Channel] = {}
@@ -157,6 +160,7 @@ class SimDevice:
             self._op(i, op)
         if self._all_streams_pending():
             self._execute(f"end of kernel {kernel!r}")
+        self._flush_unstoppable()
         if self._lost_pushes:
             raise SimError(
                 "task queue overflow (sticky Task_Queue_Overflow set): " + "; ".join(self._lost_pushes)
@@ -216,6 +220,10 @@ class SimDevice:
         kind = tu.register_kind(row, off)
         if kind is not None and off == registers.TRACE_REGISTERS[kind].event_generate:
             self._generate(col, row, kind, value & registers.event_mask(kind))
+        elif kind is not None and off == registers.TRACE_REGISTERS[kind].trace_control0:
+            # TRUE is asserted on every cycle: a unit waiting for it starts right away.
+            if tu.configured(self.regs[col, row], kind) and (col, row, kind) not in self.units:
+                self._event(col, row, kind, events.event_id(kind, "TRUE"), [])
 
     def _patch(self, i: int, op: txn.DdrPatch) -> None:
         args = self._args
@@ -348,6 +356,16 @@ class SimDevice:
                 cfg["slots"], origin=self.now, start_timer=self.now - self.timer_base.get(key, 0),
                 mode=cfg["mode"],
             )  # fmt: skip
+
+    def _flush_unstoppable(self) -> None:
+        """Units with stop event NONE never stop: the hardware streams their packets out as
+        they fill. Sim hands over what they recorded when the device is reconfigured or the
+        kernel ends, along the routes still configured, so they record no further."""
+        units = [u for u in self.units.values() if u.running and u.stop_event == 0]
+        for u in units:
+            u.running = False
+        if units:
+            self._flush(units)
 
     def _route(self, unit: tu.Unit) -> ChannelKey | None:
         want = [unit.column, unit.row, "Trace", TRACE_PORT[unit.kind]]
