@@ -40,7 +40,7 @@ def build(op_or_sequence, **kwargs):
 
     Keyword arguments: ``trace`` (None = follow ``IRON_TRACE_SIZE``), ``trace_size``,
     ``ntiles``, ``events``, ``select``, ``trace_sizes``, ``trace_start``, ``trace_stop``,
-    ``trace_units``, ``target`` ("npu1" | "npu2"), ``dispatch``
+    ``trace_units``, ``trace_ports``, ``target`` ("npu1" | "npu2"), ``dispatch``
     ("auto" | "fused" | "separate"), ``cache_dir``, ``sources``. See
     :func:`iron.artifact.build.build`.
     """

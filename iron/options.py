@@ -24,6 +24,9 @@ start / stop        IRON_TRACE_START     when units start / stop, as ``aie.trace
                     IRON_TRACE_STOP      ``broadcast=N``, ``TRUE``, ``NONE``, ``USER_EVENT_<n>``
 units               IRON_TRACE_UNITS     units at chosen tiles, ``core(0,2),mem(0,2),memtile(0,1),
                                          shim(0,0)`` (design-relative columns; replaces ntiles)
+ports               IRON_TRACE_PORTS     stream-switch port each PORT_*_<n> slot watches, as
+                                         ``aie.trace.port<n>``: ``core=0:North:1:S2MM,1:DMA:0:MM2S;
+                                         memtile=0:DMA:2:S2MM`` (S2MM = master, MM2S = slave)
 cache_dir           IRON_CACHE_DIR       build cache location (see iron.artifact.cache)
 sources             IRON_DEBUG_SOURCES   1: embed design sources in artifacts (debug_sources)
 ==================  ===================  ==============================================
@@ -104,6 +107,13 @@ class TraceOptions:
     stop: str = DEFAULT_STOP
     #: explicit units ``((kind, column, row), ...)``; None: the first ``ntiles`` compute tiles
     units: tuple[tuple[str, int, int], ...] | None = None
+    #: explicit port selections ``((kind, slot, bundle, channel, master), ...)``, sorted;
+    #: slots not listed watch :data:`iron.target.stream_switch.DEFAULT_PORTS`
+    ports: tuple[tuple[str, int, str, int, bool], ...] = ()
+
+    def ports_for(self, kind: str) -> dict[int, tuple[str, int, bool]]:
+        """Explicit ``slot -> (bundle, channel, master)`` of units of ``kind``."""
+        return {slot: (b, ch, m) for k, slot, b, ch, m in self.ports if k == kind}
 
     @property
     def enabled(self) -> bool:
@@ -154,6 +164,8 @@ class TraceOptions:
             out["start"], out["stop"] = self.start, self.stop
         if self.units is not None:
             out["units"] = [list(u) for u in self.units]
+        if self.ports:
+            out["ports"] = [[k, slot, b, ch, "S2MM" if m else "MM2S"] for k, slot, b, ch, m in self.ports]
         return out
 
 
@@ -172,6 +184,7 @@ def resolve(
     start: str | None = None,
     stop: str | None = None,
     units: list | str | None = None,
+    ports: Mapping | list | str | None = None,
 ) -> TraceOptions:
     """Build :class:`TraceOptions` from explicit arguments and the environment.
 
@@ -188,6 +201,10 @@ def resolve(
     (N in 0..15), ``"TRUE"`` (start at once), ``"NONE"`` (never), ``"USER_EVENT_<n>"``
     (iron raises it on every traced module); ``event=<"NAME">`` is read too.
     ``units`` (``IRON_TRACE_UNITS``): ``"core(0,2),shim(0,0)"`` or ``[("core", 0, 2)]``.
+    ``ports`` (``IRON_TRACE_PORTS``): the stream-switch port slot n of a kind's units
+    watches, ``"core=0:North:1:S2MM,1:DMA:0:MM2S;memtile=0:DMA:2:S2MM"`` (no ``kind=``:
+    core) or ``{"core": {0: ("North", 1, "S2MM")}}``; the direction is upstream's
+    (S2MM = the master port, MM2S = the slave) or ``master`` / ``slave``.
     """
     env = os.environ if env is None else env
     if trace is not None and not isinstance(trace, bool):
@@ -241,6 +258,14 @@ def resolve(
                 f"{who}: lists {', '.join(missing)} unit(s) but no events for that kind; "
                 f"name them in IRON_TRACE_EVENTS / events (e.g. {missing[0]}=...)"
             )
+    selected = _from(ports, env, "IRON_TRACE_PORTS", "trace_ports", _ports, ())
+    unlisted = sorted({k for k, *_ in selected if k not in dict(ev)})
+    if unlisted:
+        who = "trace_ports" if ports is not None else "IRON_TRACE_PORTS"
+        raise OptionError(
+            f"{who}: selects ports for {', '.join(unlisted)} unit(s) but no events for that kind; "
+            f"name its PORT_* events in IRON_TRACE_EVENTS / events (e.g. {unlisted[0]}=PORT_RUNNING_0)"
+        )
     if trace_mode is not None:
         mode = _trace_mode("trace_mode", trace_mode)
     elif env.get("IRON_TRACE_MODE"):
@@ -249,7 +274,7 @@ def resolve(
         mode = CORE_TRACE_MODES[0]
     return TraceOptions(
         size=nbytes, ntiles=n, events=ev, select=sel, out_dir=out, core_mode=mode,
-        sizes=per_site, start=first, stop=last, units=chosen,
+        sizes=per_site, start=first, stop=last, units=chosen, ports=selected,
     )  # fmt: skip
 
 
@@ -375,6 +400,72 @@ def _units(name: str, value) -> tuple[tuple[str, int, int], ...]:
     if not out:
         raise OptionError(f"{name}={value!r}: no units given; accepted: {accepted}")
     return tuple(out)
+
+
+_PORT_ITEM = re.compile(r"\s*(\d+)\s*:\s*(\w+)\s*:\s*(\d+)\s*:\s*(\w+)\s*$")
+_DIRECTIONS = {"s2mm": True, "master": True, "mm2s": False, "slave": False}
+
+
+def _ports(name: str, value) -> tuple[tuple[str, int, str, int, bool], ...]:
+    """Canonical port selections; each port is checked against
+    :mod:`iron.target.stream_switch` for its tile kind."""
+    from iron.errors import IronError
+    from iron.target import stream_switch
+
+    accepted = (
+        "[kind=]slot:bundle:channel:direction items, e.g. core=0:North:1:S2MM,1:DMA:0:MM2S;"
+        "memtile=0:DMA:2:S2MM (kinds: " + ", ".join(stream_switch.PORTS) + "; slots 0..7; "
+        "direction S2MM/master or MM2S/slave)"
+    )
+    items: list[tuple[str, object, object, object, object]] = []
+    if isinstance(value, str):
+        for group in filter(None, (g.strip() for g in value.split(";"))):
+            kind, sep, rest = group.partition("=")
+            kind, rest = (kind.strip(), rest) if sep else ("core", group)
+            for part in filter(None, (p.strip() for p in rest.split(","))):
+                m = _PORT_ITEM.match(part)
+                if m is None:
+                    raise OptionError(f"{name}={value!r}: cannot read {part!r}; accepted: {accepted}")
+                items.append((kind, *m.groups()))
+    elif isinstance(value, Mapping):
+        try:
+            items = [(k, slot, *port) for k, slots in value.items() for slot, port in slots.items()]
+        except (AttributeError, TypeError):
+            raise OptionError(f"{name}={value!r}: accepted: {accepted}") from None
+    else:
+        try:
+            items = [tuple(item) for item in value]
+        except TypeError:
+            raise OptionError(f"{name}={value!r}: accepted: {accepted}") from None
+    out: dict[tuple[str, int], tuple[str, int, bool]] = {}
+    for item in items:
+        if len(item) != 5:
+            raise OptionError(f"{name}={value!r}: cannot read {item!r}; accepted: {accepted}")
+        kind, slot, bundle, channel, direction = item
+        if kind not in stream_switch.PORTS:
+            raise OptionError(
+                f"{name}={value!r}: unit kind {kind!r} has no port selection; accepted: {accepted}"
+            )
+        n = _int(f"{name} slot", slot, minimum=0)
+        if n >= SLOTS_PER_UNIT:
+            raise OptionError(f"{name}={value!r}: slot {n} out of range; accepted: {accepted}")
+        canon = stream_switch.bundle_name(str(bundle))
+        master = _DIRECTIONS.get(str(direction).strip().lower())
+        if canon is None or master is None:
+            raise OptionError(
+                f"{name}={value!r}: cannot read {bundle}:{channel}:{direction}; accepted: {accepted}"
+            )
+        ch = _int(f"{name} channel", channel, minimum=0)
+        try:
+            stream_switch.port_index(kind, canon, ch, master)
+        except IronError as exc:
+            raise OptionError(f"{name}={value!r}: {exc}") from None
+        if (kind, n) in out:
+            raise OptionError(f"{name}={value!r}: {kind} slot {n} given twice")
+        out[kind, n] = (canon, ch, master)
+    if not out:
+        raise OptionError(f"{name}={value!r}: no ports given; accepted: {accepted}")
+    return tuple((k, n, *port) for (k, n), port in sorted(out.items()))
 
 
 def cache_dir(explicit: str | os.PathLike | None = None, env=None) -> Path:

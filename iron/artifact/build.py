@@ -43,6 +43,7 @@ def build(
     trace_start: str | None = None,
     trace_stop: str | None = None,
     trace_units=None,
+    trace_ports=None,
     target: str = "npu2",
     dispatch: str = "auto",
     cache_dir=None,
@@ -54,7 +55,8 @@ def build(
     ``trace=None`` follows the environment (``IRON_TRACE_SIZE`` ...); explicit
     arguments (``trace_size``, ``ntiles``, ``events``, ``select``, ``trace_mode``:
     ``event-time`` or ``event-pc`` for core units, ``trace_sizes`` per call
-    site, ``trace_start`` / ``trace_stop`` events, ``trace_units`` at chosen tiles) win
+    site, ``trace_start`` / ``trace_stop`` events, ``trace_units`` at chosen tiles, ``trace_ports`` the
+    stream-switch port each PORT_*_n slot watches) win
     (:func:`iron.options.resolve` documents their forms). ``sources`` embeds the design
     sources (``None``: ``IRON_DEBUG_SOURCES``). ``emulate_bug`` reproduces a
     fixed bug for negative-control tests: ``"own-arg-patch"`` (callee patches
@@ -66,6 +68,7 @@ def build(
     options = opts_mod.resolve(
         trace, size=trace_size, ntiles=ntiles, events=events, select=select, trace_mode=trace_mode,
         sizes=trace_sizes, start=trace_start, stop=trace_stop, units=trace_units,
+        ports=trace_ports,
     )  # fmt: skip
     with_sources = opts_mod.debug_sources(sources)
     tgt = get_target(target)

@@ -32,7 +32,7 @@ from iron.design import Design
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.options import DEFAULT_START, DEFAULT_STOP, TraceOptions
-from iron.target import events, registers, shim_dma
+from iron.target import events, registers, shim_dma, stream_switch
 from iron.target.geometry import MEMTILE_ROW, Target
 from iron.trace.manifest import TraceUnit
 from iron.trace.resources import used_packet_ids, used_shim_resources
@@ -45,14 +45,6 @@ MAX_PACKET_ID = 31
 # Trace port of each unit kind on its tile's stream switch (mlir-aie: Trace : 1 is
 # the core tile's memory module).
 _TRACE_PORT = {"core": 0, "mem": 1, "memtile": 0, "shim": 0}
-
-# Stream-switch port monitored by PORT_*_n events: n -> (port id, master).
-# Core tile: id 1 is DMA 0 (master = into the tile's S2MM, slave = out of its MM2S),
-# id 2 DMA 1; memtile DMA n is id n. Port 0/1 on a core reproduce mlir-aie's 0x121.
-_PORT_MAP = {
-    "core": [(1, True), (1, False), (2, True), (2, False), (3, True), (3, False), (4, True), (4, False)],
-    "memtile": [(0, True), (0, False), (1, True), (1, False), (2, True), (2, False), (3, True), (3, False)],
-}
 
 
 @dataclass
@@ -222,8 +214,26 @@ def _make_units(places: list[tuple[str, int, int]], options: TraceOptions, shim:
         start = boundary_event(kind, options.start, events.user_event("shim", 1), drain)
         stop = boundary_event(kind, options.stop, events.user_event("shim", 0), drain)
         mode = options.mode_for(kind)
-        units.append(TraceUnit(col, row, kind, events.PACKET_TYPE[kind], 0, names, ids, start, stop, mode))
+        unit = TraceUnit(col, row, kind, events.PACKET_TYPE[kind], 0, names, ids, start, stop, mode)
+        unit.ports = _watched_ports(kind, names, options.ports_for(kind))
+        units.append(unit)
     return units
+
+
+def _watched_ports(kind: str, names: list[str], explicit: dict[int, tuple[str, int, bool]]) -> list[list]:
+    """``[slot, bundle, channel, direction]`` of every slot the unit's port selection sets:
+    the slots ``trace_ports`` names, and those its PORT_*_<n> events use (watching
+    :data:`~iron.target.stream_switch.DEFAULT_PORTS` unless named)."""
+    if kind not in stream_switch.PORTS:
+        return []
+    defaults = stream_switch.DEFAULT_PORTS.get(kind, ())
+    used = {int(n.rsplit("_", 1)[1]) for n in names if n.startswith("PORT_") and n[-1].isdigit()}
+    out = []
+    for slot in sorted(used | set(explicit)):
+        port = explicit.get(slot) or (defaults[slot] if slot < len(defaults) else None)
+        if port is not None:
+            out.append([slot, port[0], port[1], "S2MM" if port[2] else "MM2S"])
+    return out
 
 
 def _assign_packet_ids(device: ir.Device, units: list[TraceUnit]) -> None:
@@ -275,8 +285,8 @@ def _unit_program(units: list[TraceUnit], start_spec: str = DEFAULT_START) -> li
         # As aiecc: slots 4-7 and the port selection are written only when something uses them.
         if any(u.event_ids[4:]):
             ops.append(_write(u.column, u.row, regs.trace_event1, ev1))
-        if regs.port_select0 is not None and u.kind in _PORT_MAP and _ports(u):
-            sel0, sel1 = registers.port_selection(_ports(u))
+        if regs.port_select0 is not None and u.ports:
+            sel0, sel1 = registers.port_selection(port_fields(u))
             ops += [
                 _write(u.column, u.row, regs.port_select0, sel0),
                 _write(u.column, u.row, regs.port_select1, sel1),
@@ -292,14 +302,14 @@ def _unit_program(units: list[TraceUnit], start_spec: str = DEFAULT_START) -> li
     return ops
 
 
-def _ports(unit: TraceUnit) -> list[tuple[int, bool]]:
-    """Ports watched by the PORT_* events in the unit's slots; unused ports stay 0."""
-    used = set()
-    for name in unit.events:
-        if name.startswith("PORT_") and name[-1].isdigit():
-            used.add(int(name.rsplit("_", 1)[1]))
-    top = max(used, default=-1)
-    return [_PORT_MAP[unit.kind][n] if n in used else (0, False) for n in range(top + 1)]
+def port_fields(unit: TraceUnit) -> list[tuple[int, bool]]:
+    """(port index, master) per selection slot up to the highest the unit sets; slots it
+    does not set stay 0."""
+    fields = [(0, False)] * (max(p[0] for p in unit.ports) + 1)
+    for slot, bundle, channel, direction in unit.ports:
+        master = direction == "S2MM"
+        fields[slot] = (stream_switch.port_index(unit.kind, bundle, channel, master), master)
+    return fields
 
 
 def _drain_program(col: int, trace_arg: int, size: int, channel: int = TRACE_CHANNEL) -> list:

@@ -34,6 +34,9 @@ class TraceUnit:
     start_event: int
     stop_event: int
     mode: int = 0  # Trace_Control0 [1:0]: 0 event-time, 1 event-PC, 2 execution (iron.trace.modes)
+    #: the stream-switch port each PORT_*_<slot> event watches, ``[slot, bundle, channel,
+    #: "S2MM" | "MM2S"]`` (S2MM: the master port), for the slots the unit's selection sets
+    ports: list[list] = field(default_factory=list)
 
     @property
     def label(self) -> str:
