@@ -196,6 +196,60 @@ def test_fused_capture_api_and_names_differ_per_device():
     assert names["dev_a"] != names["dev_b"]
 
 
+# --------------------------------------------------------------------------- trace region offset
+# mlir-aie test/python/trace_slices.py HAND_WRITTEN (CHECK: {'arg_index': 1, 'offset': 16, ...}):
+# #aie.trace_buffer<arg_index, offset, size, dedicated> puts the trace region ``offset`` bytes into
+# the argument (python/utils/trace/__init__.py: reuse_output_buffer writes the trace into the tail
+# of the last output buffer). Offset 16 as upstream's test writes it; the size is test1's capture.
+REGION_OFFSET = 16
+
+
+def _offset_module(fused: bool) -> str:
+    attr = (
+        f"#aie.trace_buffer<arg_index = 2, offset = {REGION_OFFSET},\n"
+        f"                                size = {SIZE_A}, dedicated = false>"
+    )
+    text = (TEST1 / "aie.mlir").read_text()
+    header = "aie.runtime_sequence @sequence(%arg0: memref<4096xi16>, %arg1: memref<1xi32>, %arg2: memref<4096xi16>)"
+    assert header in text
+    if not fused:
+        return text.replace(header, f"{header}\n        attributes {{trace_buffer = {attr}}}")
+    return (
+        "module {\n  aie.device(npu1_1col) @main {\n"
+        f"    aie.runtime_sequence @sequence(%arg0: memref<64xi32>, %arg1: memref<{REGION_OFFSET + SIZE_A}xi8>) "
+        f'attributes {{trace_buffer = {attr}, trace_slices = [#aie.trace_slice<device = "dev_a", '
+        f'sequence = "sequence", offset = 0, size = {SIZE_A}>]}} {{\n    }}\n  }}\n'
+        + _device_body(TEST1 / "aie.mlir", "dev_a")
+        + "\n}\n"
+    )
+
+
+def _offset_words() -> np.ndarray:
+    """The whole argument: 16 bytes of output data (they look like packet headers) before the trace."""
+    lead = np.full(REGION_OFFSET // 4, 0x0002_0000 | 0x1F, np.uint32)
+    return np.concatenate([lead, parse_text((TEST1 / "trace.txt").read_bytes())])
+
+
+@pytest.mark.parametrize("fused", [False, True])
+def test_trace_region_offset_is_skipped(fused):
+    words = _offset_words()
+    m = manifest_from_mlir(_offset_module(fused), len(words) * 4)
+    assert [(s.offset, s.size) for s in m.slices] == [(REGION_OFFSET, SIZE_A)]
+    recs = capture_from_mlir(words, _offset_module(fused)).decode().mlir_aie_records()
+    assert recs == json.loads((TEST1 / "expected.json").read_text())
+
+
+def test_trace_region_offset_cli(tmp_path):
+    mlir, trace, out = tmp_path / "aie.mlir", tmp_path / "trace.txt", tmp_path / "trace.json"
+    mlir.write_text(_offset_module(False))
+    trace.write_text("\n".join(f"{w:08x}" for w in _offset_words()) + "\n")
+    assert (
+        main(["trace", "decode", str(trace), "--mlir", str(mlir), "--format", "mlir-aie", "-o", str(out)])
+        == 0
+    )
+    assert json.loads(out.read_text()) == json.loads((TEST1 / "expected.json").read_text())
+
+
 # --------------------------------------------------------------------------- trace modes
 MODE1_CORE = TraceUnit(1, 2, "core", 0, 2, ["INSTR_EVENT_0"] + ["NONE"] * 7, [33] + [0] * 7, 122, 121, mode=1)
 MEMTILE = TraceUnit(1, 1, "memtile", 3, 1, ["NONE"] * 8, [0] * 8, 157, 156, mode=0)
