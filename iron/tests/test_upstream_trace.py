@@ -313,6 +313,67 @@ def test_mode2_unit_reported_not_decoded():
     assert "not decoded" in summary_text([ds])
 
 
+# --------------------------------------------------------------------------- mode 1 in summary and plot
+# The core traces LOCK_STALL in slot 7: event-PC frames fire it but carry no cycles.
+STALL_CORE = TraceUnit(
+    **{**MODE1_CORE.__dict__, "events": ["INSTR_EVENT_0"] + ["NONE"] * 6 + ["LOCK_STALL"]},
+)
+
+
+def _expected_slot_counts() -> list[int]:
+    """Occurrences per slot from xdna-emu's independent decoder output (a Repeat replays
+    the frame before it ``count`` times)."""
+    counts, last = [0] * 8, 0
+    for c in json.loads((MODES / "mode1_mixed_r0_core_expected.json").read_text()):
+        if c["type"] in ("EventPC", "Repeat"):
+            last = c["event_bits"] if c["type"] == "EventPC" else last
+            n = 1 if c["type"] == "EventPC" else c["count"]
+            for s in range(8):
+                counts[s] += n * ((last >> s) & 1)
+    return counts
+
+
+def test_summary_of_event_pc_unit_has_counts_not_zero_stalls():
+    from iron.trace.summary import summary_dict, summary_text
+
+    ds = _decode(MODES / "mode1_mixed_r0.bin", [STALL_CORE, MEMTILE])
+    core = next(u for u in summary_dict([ds])["slices"][0]["units"] if u["unit"] == "core(1,2)")
+    assert core["stalls"] == {} and core["cycles"] == {}
+    exp = _expected_slot_counts()
+    assert core["event_pc"] == {f"{s}:{STALL_CORE.events[s]}": n for s, n in enumerate(exp) if n}
+    text = summary_text([ds])
+    assert "stall cycles" not in text
+    assert f"7:LOCK_STALL {exp[7]}" in text
+
+
+def test_plot_draws_event_pc_samples_as_ticks(tmp_path):
+    from matplotlib import colormaps, image
+
+    from iron.trace.plot import unit_marks
+    from iron.trace.timeline import slice_spans
+
+    ds = _decode(MODES / "mode1_mixed_r0.bin", [STALL_CORE, MEMTILE])
+    ((off, length),) = slice_spans([ds])
+    marks = [m for m in unit_marks(ds, off, length) if m.row == "core(1,2)"]
+    exp = _expected_slot_counts()
+    assert {m.slot: len(m.x) for m in marks} == {s: n for s, n in enumerate(exp) if n}
+    assert all(m.kind == "tick" and m.width is None for m in marks)
+    for m in marks:  # inside the slice's span, in capture order
+        assert off <= m.x.min() and m.x.max() <= off + length and (np.diff(m.x) > 0).all()
+    stall = next(m for m in marks if m.name == "LOCK_STALL")
+    assert stall.slot == 7
+    path = tmp_path / "t.png"
+    from iron.trace.plot import plot_timeline
+
+    plot_timeline([ds], path)
+    px = np.rint(image.imread(str(path))[..., :3] * 255).astype(int)
+    colors = {tuple(c) for c in px.reshape(-1, 3)}
+    # names get tab20 colors in first-use order; the memtile (first row) fires no named slot here
+    names = list(dict.fromkeys(m.name for m in unit_marks(ds, off, length)))
+    tick = tuple(int(round(255 * c)) for c in colormaps["tab20"](names.index("LOCK_STALL"))[:3])
+    assert tick in colors
+
+
 # --------------------------------------------------------------------------- PCs to functions
 EM_AIE = 264  # e_machine of AIE cores in Peano's ELF output (LLVM ELF.h EM_AIE)
 
