@@ -379,6 +379,11 @@ EM_AIE = 264  # e_machine of AIE cores in Peano's ELF output (LLVM ELF.h EM_AIE)
 
 
 def write_aie_elf(path: Path, funcs: list[tuple[str, int, int]]) -> None:
+    """Write :func:`aie_elf` to ``path``."""
+    path.write_bytes(aie_elf(funcs))
+
+
+def aie_elf(funcs: list[tuple[str, int, int]]) -> bytes:
     """A minimal ELF32 LE, machine AIE: .text, .symtab (STT_FUNC), .strtab, .shstrtab."""
     strtab = b"\0" + b"".join(n.encode() + b"\0" for n, _, _ in funcs)
     shstr = b"\0.text\0.symtab\0.strtab\0.shstrtab\0"
@@ -405,7 +410,7 @@ def write_aie_elf(path: Path, funcs: list[tuple[str, int, int]]) -> None:
         + bytes(9)
         + struct.pack("<HHIIIIIHHHHHH", 2, EM_AIE, 1, 0, 0, shoff, 0, 52, 0, 0, 40, 5, 4)
     )
-    path.write_bytes(hdr + b"".join(body) + b"".join(sh))
+    return hdr + b"".join(body) + b"".join(sh)
 
 
 def test_pcs_map_to_functions_of_an_aie_elf(tmp_path):
