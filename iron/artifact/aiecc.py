@@ -3,7 +3,10 @@
 Used by :func:`iron.build` when ``aiecc`` is on PATH and the ``aie`` Python
 package is importable. iron's own sections (``.iron.meta``, ``.iron.trace``,
 ``.iron.sum``) go into the result: added to aiecc's full ELF with lief, or
-written with the instruction binaries and the xclbin into iron's own ELF.
+written with the instruction binaries and the xclbin into iron's own ELF. With
+sources on, the core ELFs aiecc linked go in too (``.iron.core.<n>``, under
+synthetic names: :func:`core_elfs`), so a capture maps EVENT_PC program counters
+to functions without ``--core-elf``.
 
 **Fused dispatch** (npu2): one aiecc run over the whole module asks for one full
 ELF (aiebu): ``--generate-full-elf`` (legacy drivers) or ``--get-full-elf``
@@ -244,6 +247,46 @@ def find_insts(directory: Path, device: str, sequence: str) -> Path:
     return find_output(directory, names, "insts_*.bin", f"instruction binary for {device}:{sequence}")
 
 
+#: Where aiecc leaves a linked core ELF: ``core_<col>_<row>.elf`` (the legacy Python
+#: driver's ``corefile()``, aiecc/main.py), in the work dir or a ``<device>/`` folder of
+#: it, or named by the C++ driver's per-core key ``<device>_core_<col>_<row>``
+#: (tools/aiecc/IRTransforms.h ``coreKey``) with ``.elf``.
+_CORE_ELF = re.compile(r"(?:(?P<device>.+)_)?core_(?P<col>\d+)_(?P<row>\d+)\.elf\Z")
+
+
+def core_elfs(work: Path, devices) -> dict[str, bytes]:
+    """The core ELFs aiecc wrote under ``work``, by synthetic name
+    (:func:`iron.trace.pcmap.embedded_name`: device and tile, never a path). The
+    device comes from the file name or its folder when it is one of ``devices``;
+    an ELF of an unknown device keeps only the tile. The first file found (sorted
+    by path) wins for each tile."""
+    from iron.trace.pcmap import embedded_name
+
+    known = set(devices)
+    out: dict[str, bytes] = {}
+    for path in sorted(work.rglob("*.elf")):
+        m = _CORE_ELF.match(path.name)
+        if m is None or not path.is_file():
+            continue
+        device = m["device"] if m["device"] in known else ""
+        if not device and m["device"] is None:
+            device = next((p.name for p in path.relative_to(work).parents if p.name in known), "")
+        out.setdefault(embedded_name(device, int(m["col"]), int(m["row"])), path.read_bytes())
+    return out
+
+
+def core_sections(ctx, work: Path) -> tuple[dict[str, bytes], dict[str, str]]:
+    """Sections and meta entries (section -> synthetic name) of the core ELFs to
+    embed: only when the build embeds its sources (the same debug flag)."""
+    from iron.artifact import elf
+
+    if not ctx.with_sources:
+        return {}, {}
+    found = core_elfs(work, ctx.pdi_ids)
+    sections = {elf.core_section(i): data for i, data in enumerate(found.values())}
+    return sections, dict(zip(sections, found))
+
+
 def _run(argv: list[str], cwd: Path) -> None:
     proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -310,8 +353,9 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
             if not out.exists():
                 raise AieccError(f"aiecc did not write {out}")
             entries = [b.kernel_entry(k, None) for k in fm.kernels]
-            meta = b.meta_json(ctx, entries, pdis, src_names, "aiecc-full-elf")
-            sections = {elf.META: meta, **dev_sections, **extra}
+            cores, core_names = core_sections(ctx, work)
+            meta = b.meta_json(ctx, entries, pdis, src_names, "aiecc-full-elf", core_names)
+            sections = {elf.META: meta, **dev_sections, **extra, **cores}
             sections[elf.CHECKSUM] = elf.checksum(sections).encode()
             sidecars = elf.add_sections(out, sections)
             if sidecars:
@@ -360,11 +404,13 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
             entry["xclbin_kernel"] = xclbin_kernel_name(k.device)
             entries.append(entry)
         sections[elf.XCLBIN] = xclbin.read_bytes()  # the last one: it carries every kernel
+        cores, core_names = core_sections(ctx, work)
         return elf.write_elf(
             {
-                elf.META: b.meta_json(ctx, entries, pdis, src_names, "aiecc-xclbin"),
+                elf.META: b.meta_json(ctx, entries, pdis, src_names, "aiecc-xclbin", core_names),
                 **sections,
                 **dev_sections,
                 **extra,
+                **cores,
             }
         )

@@ -71,6 +71,8 @@ class Artifact:
     iron_version: str
     backend: str = "builtin"  # "builtin" | "aiecc-full-elf" | "aiecc-xclbin"
     sources: dict[str, str] = field(default_factory=dict)  # synthetic name -> text
+    #: synthetic name ``<device>/core_<col>_<row>.elf`` -> ELF bytes (aiecc builds with sources on)
+    core_elfs: dict[str, bytes] = field(default_factory=dict)
     cached: bool = False  # True when iron.build found it in the cache
 
     @property
@@ -120,6 +122,10 @@ class Artifact:
             except ManifestError as exc:
                 raise elf.CorruptArtifactError(f"{path}: {exc}") from None
         sources = {name: sections[sec].decode() for sec, name in meta.get("sources", {}).items()}
+        for sec in meta.get("core_elfs", {}):
+            if sec not in sections:
+                raise elf.CorruptArtifactError(f"{path}: missing section {sec}")
+        core_elfs = {name: sections[sec] for sec, name in meta.get("core_elfs", {}).items()}
         return cls(
             path=path,
             name=meta["name"],
@@ -138,6 +144,7 @@ class Artifact:
             iron_version=meta["iron_version"],
             backend=meta.get("backend", "builtin"),
             sources=sources,
+            core_elfs=core_elfs,
         )
 
     def load(self, device: str = "auto"):

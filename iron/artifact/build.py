@@ -148,7 +148,10 @@ def source_texts(ctx: _Context) -> dict[str, str]:
     return texts
 
 
-def meta_json(ctx: _Context, kernels: list[dict], pdis: dict, sources: dict, backend: str) -> bytes:
+def meta_json(
+    ctx: _Context, kernels: list[dict], pdis: dict, sources: dict, backend: str, core_elfs: dict | None = None
+) -> bytes:
+    """``.iron.meta``; ``core_elfs``: section -> synthetic name of each embedded core ELF."""
     fm = ctx.fm
     meta = {
         "schema": META_SCHEMA,
@@ -167,6 +170,7 @@ def meta_json(ctx: _Context, kernels: list[dict], pdis: dict, sources: dict, bac
         "iron_version": cache.iron_version(),
         "key": ctx.key,
         "sources": sources,
+        **({"core_elfs": core_elfs} if core_elfs else {}),
     }
     return json.dumps(meta, sort_keys=True, indent=1).encode()
 

@@ -11,6 +11,8 @@ iron's own artifact (built-in lowering) is written here with ``struct``
 ``.iron.dev.<n>``      payload of PDI ``n`` (JSON, iron.artifact.pdi)
 ``.iron.trace``        the trace manifest (JSON, iron.trace.manifest), when traced
 ``.iron.src.<n>``      design sources under synthetic names (debug flag only)
+``.iron.core.<n>``     a core ELF aiecc linked, under a synthetic name (sources flag
+                       only; meta ``core_elfs``: section -> ``<device>/core_<col>_<row>.elf``)
 ``.iron.xclbin``       aiecc's xclbin (separate dispatch built with aiecc only)
 ``.iron.sum``          sha256 over every other ``.iron.*`` section (name + data)
 =====================  ==========================================================
@@ -68,6 +70,10 @@ def dev_section(index: int) -> str:
 
 def src_section(index: int) -> str:
     return f"{PREFIX}src.{index}"
+
+
+def core_section(index: int) -> str:
+    return f"{PREFIX}core.{index}"
 
 
 def check_name(name: str) -> str:
@@ -190,6 +196,23 @@ def read_manifest(path: str | os.PathLike):
 
     sections = read_sections(path)
     return Manifest.from_json(sections[TRACE]) if TRACE in sections else None
+
+
+def read_core_elfs(path: str | os.PathLike) -> dict[str, bytes]:
+    """The core ELFs embedded in an artifact (sources flag): synthetic name -> bytes."""
+    import json
+
+    sections = read_sections(path)
+    if META not in sections:
+        return {}
+    try:
+        names = json.loads(sections[META]).get("core_elfs", {})
+    except (ValueError, AttributeError) as exc:
+        raise CorruptArtifactError(f"{os.fspath(path)}: unreadable {META}: {exc}") from None
+    missing = [sec for sec in names if sec not in sections]
+    if missing:
+        raise CorruptArtifactError(f"{os.fspath(path)}: missing section {missing[0]}")
+    return {name: sections[sec] for sec, name in names.items()}
 
 
 def add_section(elf_path: str | os.PathLike, name: str, data: bytes) -> Path | None:

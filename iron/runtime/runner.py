@@ -131,7 +131,7 @@ class Runner:
             from iron.trace.capture import Capture
 
             self.raw_trace = np.frombuffer(bytes(trace), dtype="<u4").astype(np.uint32)
-            self.capture = Capture(art.manifest, self.raw_trace)
+            self.capture = Capture(art.manifest, self.raw_trace, core_images=art.core_elfs)
         else:
             self.raw_trace = self.capture = None
         result = []

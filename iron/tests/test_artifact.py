@@ -9,6 +9,7 @@ import struct
 import sys
 import time
 
+import numpy as np
 import pytest
 from elftools.elf.elffile import ELFFile
 
@@ -44,6 +45,17 @@ def exec_elf(payload: bytes = b"\x01\x02\x03\x04" * 8) -> bytes:
     out += struct.pack("<10I", 1, 1, 6, 0, text_off, len(payload), 0, 0, 4, 0)
     out += struct.pack("<10I", 7, 3, 0, 0, shstr_off, len(shstr), 0, 0, 1, 0)
     return out
+
+
+#: Functions of the core ELF the fake aiecc links: the sim's EVENT_PC samples fall in
+#: 0x100..0x2400 (iron.runtime.sim.activity CODE_BASES + CODE_SPAN), inside kernel_body.
+CORE_FUNCS = [("_main_init", 0, 0x100), ("kernel_body", 0x100, 0x2300)]
+
+
+def core_elf() -> bytes:
+    from iron.tests.test_upstream_trace import aie_elf
+
+    return aie_elf(CORE_FUNCS)
 
 
 def patches(kernel) -> list[tuple[int, int, int]]:
@@ -319,6 +331,14 @@ for obj in re.findall(r'link_with = "([^"]+)"', open(args[-1]).read()):  # resol
     if not os.path.isfile(obj):
         print(f"error: cannot find {{obj}} in {{os.getcwd()}}", file=sys.stderr); sys.exit(1)
 opt = dict(a[2:].split("=", 1) for a in args if a.startswith("--") and "=" in a)
+# like aiecc, link one ELF per core under its work dir: <tmpdir>/<device>/core_<col>_<row>.elf
+for block in open(args[-1]).read().split("aie.device(")[1:]:
+    dev = re.match(r"[^)]*\\)\\s*(?:@(\\w+))?", block).group(1) or "main"
+    tiles = dict(re.findall(r"(%\w+) = aie\.tile\((\d+, \d+)\)", block))
+    for tile in re.findall(r"aie\.core\((%\w+)\)", block):
+        col, row = tiles[tile].split(", ")
+        os.makedirs(os.path.join(opt["tmpdir"], dev), exist_ok=True)
+        open(os.path.join(opt["tmpdir"], dev, f"core_{{col}}_{{row}}.elf"), "wb").write(bytes.fromhex({core!r}))
 if "full-elf-name" in opt:
     open(opt["full-elf-name"], "wb").write(bytes.fromhex({elf!r}))
     sys.exit(0)
@@ -360,7 +380,12 @@ def fake_aiecc(tmp_path, monkeypatch):
         log = tmp_path / "aiecc.log"
         script = bindir / "aiecc"
         text = FAKE_AIECC.format(
-            python=sys.executable, help=HELP[style], log=str(log), inputs=str(inputs), elf=exec_elf().hex()
+            python=sys.executable,
+            help=HELP[style],
+            log=str(log),
+            inputs=str(inputs),
+            elf=exec_elf().hex(),
+            core=core_elf().hex(),
         )
         script.write_text(text)
         script.chmod(0o755)
@@ -521,3 +546,50 @@ def test_older_mlir_aie_is_refused_naming_the_minimum(tmp_path, fake_aiecc, monk
         build(ADD, trace=False, cache_dir=tmp_path / "cache")
     for ok in ("1.4.2", "1.4.3.dev4+gabc", "1.5.0"):
         toolchain.check_version(ok)
+
+
+def test_core_elfs_embedded_under_sources_flag_and_carried_by_captures(tmp_path, fake_aiecc):
+    """Issue 11 Build 4: with sources on, the core ELFs aiecc linked (the fake writes
+    <tmpdir>/<device>/core_<col>_<row>.elf, an AIE ELF with CORE_FUNCS) are artifact sections
+    under synthetic names; a sim run's EVENT_PC capture maps PCs to those functions, after
+    save/load and from the CLI, without --core-elf."""
+    from iron.trace.capture import load_capture
+    from iron.trace.cli import main
+
+    from iron.trace.capture import Capture
+
+    kw = dict(trace=True, trace_size=4096, trace_mode="event-pc")
+    # sim runs built-in artifacts only: the words come from the built-in build of the same design
+    builtin = build(ADD, sources=True, cache_dir=tmp_path / "builtin", **kw)
+    assert builtin.core_elfs == {}  # iron's own lowering links no core
+    run = builtin.load("sim")
+    run(*(np.zeros(1024, np.uint16) for _ in range(2)))
+    words = run.capture.words
+    fake_aiecc("legacy")
+    kw["cache_dir"] = tmp_path / "cache"
+    plain = build(ADD, sources=False, **kw)
+    assert plain.core_elfs == {} and not any(".iron.core." in n for n in elf.read_sections(plain.path))
+    art = build(ADD, sources=True, **kw)
+    assert art.core_elfs == {"op0_ElementwiseAdd/core_0_2.elf": core_elf()}
+    sections = elf.read_sections(art.path)
+    assert sections[elf.core_section(0)] == core_elf()
+    assert not any(f in n for n in sections for f in elf.FORBIDDEN)
+    assert json.loads(sections[elf.META])["core_elfs"] == {".iron.core.0": "op0_ElementwiseAdd/core_0_2.elf"}
+    assert art.manifest == builtin.manifest
+    cap = Capture(art.manifest, words, core_images=art.core_elfs)  # what the runner makes of a run
+    core = next(u for ds in cap.slices for u in ds.units if u.kind == "core")
+    assert core.pc_events is not None and core.pcmap is not None
+    summary = cap.summary_dict()["slices"][0]
+    funcs = next(u for u in summary["units"] if u["kind"] == "core")["functions"]
+    assert set(funcs) <= {"_main_init", "kernel_body"} and funcs.get("kernel_body", 0) > 0
+    cap_path = tmp_path / "run.npz"
+    cap.save(cap_path)
+    again = load_capture(cap_path)
+    assert again.core_images == art.core_elfs and again.summary_dict()["slices"][0] == summary
+    out = tmp_path / "s.txt"
+    assert main(["trace", "decode", str(cap_path), "-o", str(out)]) == 0
+    assert "samples per function: kernel_body" in out.read_text()
+    raw = tmp_path / "t.bin"
+    words.astype("<u4").tofile(raw)
+    assert main(["trace", "decode", str(raw), "--artifact", str(art.path), "-o", str(out)]) == 0
+    assert "samples per function: kernel_body" in out.read_text()

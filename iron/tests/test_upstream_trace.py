@@ -196,6 +196,60 @@ def test_fused_capture_api_and_names_differ_per_device():
     assert names["dev_a"] != names["dev_b"]
 
 
+# --------------------------------------------------------------------------- trace region offset
+# mlir-aie test/python/trace_slices.py HAND_WRITTEN (CHECK: {'arg_index': 1, 'offset': 16, ...}):
+# #aie.trace_buffer<arg_index, offset, size, dedicated> puts the trace region ``offset`` bytes into
+# the argument (python/utils/trace/__init__.py: reuse_output_buffer writes the trace into the tail
+# of the last output buffer). Offset 16 as upstream's test writes it; the size is test1's capture.
+REGION_OFFSET = 16
+
+
+def _offset_module(fused: bool) -> str:
+    attr = (
+        f"#aie.trace_buffer<arg_index = 2, offset = {REGION_OFFSET},\n"
+        f"                                size = {SIZE_A}, dedicated = false>"
+    )
+    text = (TEST1 / "aie.mlir").read_text()
+    header = "aie.runtime_sequence @sequence(%arg0: memref<4096xi16>, %arg1: memref<1xi32>, %arg2: memref<4096xi16>)"
+    assert header in text
+    if not fused:
+        return text.replace(header, f"{header}\n        attributes {{trace_buffer = {attr}}}")
+    return (
+        "module {\n  aie.device(npu1_1col) @main {\n"
+        f"    aie.runtime_sequence @sequence(%arg0: memref<64xi32>, %arg1: memref<{REGION_OFFSET + SIZE_A}xi8>) "
+        f'attributes {{trace_buffer = {attr}, trace_slices = [#aie.trace_slice<device = "dev_a", '
+        f'sequence = "sequence", offset = 0, size = {SIZE_A}>]}} {{\n    }}\n  }}\n'
+        + _device_body(TEST1 / "aie.mlir", "dev_a")
+        + "\n}\n"
+    )
+
+
+def _offset_words() -> np.ndarray:
+    """The whole argument: 16 bytes of output data (they look like packet headers) before the trace."""
+    lead = np.full(REGION_OFFSET // 4, 0x0002_0000 | 0x1F, np.uint32)
+    return np.concatenate([lead, parse_text((TEST1 / "trace.txt").read_bytes())])
+
+
+@pytest.mark.parametrize("fused", [False, True])
+def test_trace_region_offset_is_skipped(fused):
+    words = _offset_words()
+    m = manifest_from_mlir(_offset_module(fused), len(words) * 4)
+    assert [(s.offset, s.size) for s in m.slices] == [(REGION_OFFSET, SIZE_A)]
+    recs = capture_from_mlir(words, _offset_module(fused)).decode().mlir_aie_records()
+    assert recs == json.loads((TEST1 / "expected.json").read_text())
+
+
+def test_trace_region_offset_cli(tmp_path):
+    mlir, trace, out = tmp_path / "aie.mlir", tmp_path / "trace.txt", tmp_path / "trace.json"
+    mlir.write_text(_offset_module(False))
+    trace.write_text("\n".join(f"{w:08x}" for w in _offset_words()) + "\n")
+    assert (
+        main(["trace", "decode", str(trace), "--mlir", str(mlir), "--format", "mlir-aie", "-o", str(out)])
+        == 0
+    )
+    assert json.loads(out.read_text()) == json.loads((TEST1 / "expected.json").read_text())
+
+
 # --------------------------------------------------------------------------- trace modes
 MODE1_CORE = TraceUnit(1, 2, "core", 0, 2, ["INSTR_EVENT_0"] + ["NONE"] * 7, [33] + [0] * 7, 122, 121, mode=1)
 MEMTILE = TraceUnit(1, 1, "memtile", 3, 1, ["NONE"] * 8, [0] * 8, 157, 156, mode=0)
@@ -259,11 +313,77 @@ def test_mode2_unit_reported_not_decoded():
     assert "not decoded" in summary_text([ds])
 
 
+# --------------------------------------------------------------------------- mode 1 in summary and plot
+# The core traces LOCK_STALL in slot 7: event-PC frames fire it but carry no cycles.
+STALL_CORE = TraceUnit(
+    **{**MODE1_CORE.__dict__, "events": ["INSTR_EVENT_0"] + ["NONE"] * 6 + ["LOCK_STALL"]},
+)
+
+
+def _expected_slot_counts() -> list[int]:
+    """Occurrences per slot from xdna-emu's independent decoder output (a Repeat replays
+    the frame before it ``count`` times)."""
+    counts, last = [0] * 8, 0
+    for c in json.loads((MODES / "mode1_mixed_r0_core_expected.json").read_text()):
+        if c["type"] in ("EventPC", "Repeat"):
+            last = c["event_bits"] if c["type"] == "EventPC" else last
+            n = 1 if c["type"] == "EventPC" else c["count"]
+            for s in range(8):
+                counts[s] += n * ((last >> s) & 1)
+    return counts
+
+
+def test_summary_of_event_pc_unit_has_counts_not_zero_stalls():
+    from iron.trace.summary import summary_dict, summary_text
+
+    ds = _decode(MODES / "mode1_mixed_r0.bin", [STALL_CORE, MEMTILE])
+    core = next(u for u in summary_dict([ds])["slices"][0]["units"] if u["unit"] == "core(1,2)")
+    assert core["stalls"] == {} and core["cycles"] == {}
+    exp = _expected_slot_counts()
+    assert core["event_pc"] == {f"{s}:{STALL_CORE.events[s]}": n for s, n in enumerate(exp) if n}
+    text = summary_text([ds])
+    assert "stall cycles" not in text
+    assert f"7:LOCK_STALL {exp[7]}" in text
+
+
+def test_plot_draws_event_pc_samples_as_ticks(tmp_path):
+    from matplotlib import colormaps, image
+
+    from iron.trace.plot import unit_marks
+    from iron.trace.timeline import slice_spans
+
+    ds = _decode(MODES / "mode1_mixed_r0.bin", [STALL_CORE, MEMTILE])
+    ((off, length),) = slice_spans([ds])
+    marks = [m for m in unit_marks(ds, off, length) if m.row == "core(1,2)"]
+    exp = _expected_slot_counts()
+    assert {m.slot: len(m.x) for m in marks} == {s: n for s, n in enumerate(exp) if n}
+    assert all(m.kind == "tick" and m.width is None for m in marks)
+    for m in marks:  # inside the slice's span, in capture order
+        assert off <= m.x.min() and m.x.max() <= off + length and (np.diff(m.x) > 0).all()
+    stall = next(m for m in marks if m.name == "LOCK_STALL")
+    assert stall.slot == 7
+    path = tmp_path / "t.png"
+    from iron.trace.plot import plot_timeline
+
+    plot_timeline([ds], path)
+    px = np.rint(image.imread(str(path))[..., :3] * 255).astype(int)
+    colors = {tuple(c) for c in px.reshape(-1, 3)}
+    # names get tab20 colors in first-use order; the memtile (first row) fires no named slot here
+    names = list(dict.fromkeys(m.name for m in unit_marks(ds, off, length)))
+    tick = tuple(int(round(255 * c)) for c in colormaps["tab20"](names.index("LOCK_STALL"))[:3])
+    assert tick in colors
+
+
 # --------------------------------------------------------------------------- PCs to functions
 EM_AIE = 264  # e_machine of AIE cores in Peano's ELF output (LLVM ELF.h EM_AIE)
 
 
 def write_aie_elf(path: Path, funcs: list[tuple[str, int, int]]) -> None:
+    """Write :func:`aie_elf` to ``path``."""
+    path.write_bytes(aie_elf(funcs))
+
+
+def aie_elf(funcs: list[tuple[str, int, int]]) -> bytes:
     """A minimal ELF32 LE, machine AIE: .text, .symtab (STT_FUNC), .strtab, .shstrtab."""
     strtab = b"\0" + b"".join(n.encode() + b"\0" for n, _, _ in funcs)
     shstr = b"\0.text\0.symtab\0.strtab\0.shstrtab\0"
@@ -290,7 +410,7 @@ def write_aie_elf(path: Path, funcs: list[tuple[str, int, int]]) -> None:
         + bytes(9)
         + struct.pack("<HHIIIIIHHHHHH", 2, EM_AIE, 1, 0, 0, shoff, 0, 52, 0, 0, 40, 5, 4)
     )
-    path.write_bytes(hdr + b"".join(body) + b"".join(sh))
+    return hdr + b"".join(body) + b"".join(sh)
 
 
 def test_pcs_map_to_functions_of_an_aie_elf(tmp_path):

@@ -1,7 +1,10 @@
 """A captured trace buffer with its manifest: decode, summarize, export, save, load.
 
 A saved capture is an ``.npz`` archive holding the raw words and the manifest
-JSON, so it decodes on any machine in a fresh process without MLIR or a build.
+JSON, so it decodes on any machine in a fresh process without MLIR or a build;
+the core ELFs embedded in the artifact (sources flag) are copied in too
+(``core_elf_names`` and ``core_elf_<i>``), so EVENT_PC program counters still map
+to functions there.
 """
 
 from __future__ import annotations
@@ -158,16 +161,30 @@ class Capture:
     and the manifest, which :func:`load_capture` reads back anywhere.
     """
 
-    def __init__(self, manifest: Manifest, words: np.ndarray, colshift: int | None = None, core_elfs=()):
+    def __init__(
+        self,
+        manifest: Manifest,
+        words: np.ndarray,
+        colshift: int | None = None,
+        core_elfs=(),
+        core_images: dict[str, bytes] | None = None,
+    ):
         self.manifest = manifest
         self.words = np.ascontiguousarray(words, dtype=np.uint32).ravel()
         self.colshift = colshift
-        self.core_elfs = list(core_elfs)  # see iron.trace.pcmap.attach_core_elfs
+        self.core_elfs = list(core_elfs)  # paths / COL,ROW=PATH: see iron.trace.pcmap.attach_core_elfs
+        #: embedded core ELFs, synthetic name -> bytes (iron.trace.pcmap.attach_embedded);
+        #: ``core_elfs`` given explicitly win over them
+        self.core_images = dict(core_images or {})
         self._decoded: DecodedTrace | None = None
 
     def decode(self) -> DecodedTrace:
         if self._decoded is None:
             self._decoded = decode_manifest(self.manifest, self.words, colshift=self.colshift)
+            if self.core_images:
+                from iron.trace.pcmap import attach_embedded
+
+                attach_embedded(self._decoded.slices, self.core_images)
             if self.core_elfs:
                 from iron.trace.pcmap import attach_core_elfs
 
@@ -194,14 +211,18 @@ class Capture:
         self.decode().plot(path)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write a self-contained capture file (npz: words + manifest JSON)."""
+        """Write a self-contained capture file (npz: words + manifest JSON + embedded core ELFs)."""
         buf = io.BytesIO()
+        names = list(self.core_images)
+        images = {f"core_elf_{i}": np.frombuffer(self.core_images[n], np.uint8) for i, n in enumerate(names)}
         np.savez_compressed(
             buf,
             format=np.array(CAPTURE_FORMAT),
             version=np.array(CAPTURE_VERSION),
             words=self.words.astype("<u4"),
             manifest=np.array(self.manifest.to_json()),
+            **({"core_elf_names": np.array(names)} if names else {}),
+            **images,
         )
         atomic_write(path, buf.getvalue())
 
@@ -219,11 +240,13 @@ def load_capture(path: str | os.PathLike) -> Capture:
                 )
             words = np.asarray(z["words"], dtype=np.uint32)
             manifest = Manifest.from_json(str(z["manifest"]))
+            names = [str(n) for n in z["core_elf_names"]] if "core_elf_names" in z else []
+            images = {n: z[f"core_elf_{i}"].tobytes() for i, n in enumerate(names)}
     except ManifestError as exc:
         raise TraceInputError(f"{path}: {exc}") from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
         raise TraceInputError(f"{path}: cannot read capture: {exc}") from None
-    return Capture(manifest, words)
+    return Capture(manifest, words, core_images=images)
 
 
 def per_slice_path(path, sl) -> str:

@@ -72,10 +72,18 @@ def add_subcommands(subparsers) -> None:
 
 
 def _load(args):
-    """(words, manifest) from the command line."""
-    from iron.trace.words import TraceInputError, read_words
+    """(words, manifest) from the command line; the core ELFs embedded in a capture
+    file or in ``--artifact`` go to ``args.core_images`` (see :func:`_attach`)."""
+    from iron.trace.words import TraceInputError, detect_format, read_words
 
-    words, manifest = read_words(args.input)
+    args.core_images = {}
+    if detect_format(args.input) == "capture":
+        from iron.trace.capture import load_capture
+
+        cap = load_capture(args.input)
+        words, manifest, args.core_images = cap.words, cap.manifest, cap.core_images
+    else:
+        words, manifest = read_words(args.input)
     if args.mlir:
         from iron.trace.mlir_config import manifest_from_mlir
 
@@ -89,9 +97,10 @@ def _load(args):
         except ManifestError as exc:
             raise TraceInputError(f"{args.manifest}: {exc}") from None
     elif args.artifact:
-        from iron.artifact.elf import read_manifest  # written elsewhere; import lazily
+        from iron.artifact.elf import read_core_elfs, read_manifest  # written elsewhere; import lazily
 
         manifest = read_manifest(args.artifact)
+        args.core_images = read_core_elfs(args.artifact)
     if manifest is None:
         raise TraceInputError(
             f"{args.input}: raw trace words carry no configuration; give --mlir, --manifest or --artifact"
@@ -176,6 +185,11 @@ def cmd_decode(args) -> int:
 
 
 def _attach(decoded, args) -> None:
+    """PC maps for event-PC core units: embedded core ELFs, then ``--core-elf`` (which wins)."""
+    if getattr(args, "core_images", None):
+        from iron.trace.pcmap import attach_embedded
+
+        attach_embedded(decoded.slices, args.core_images)
     if getattr(args, "core_elf", None):
         from iron.trace.pcmap import attach_core_elfs
 
@@ -186,7 +200,9 @@ def cmd_plot(args) -> int:
     from iron.trace.capture import decode_manifest
 
     words, manifest = _load(args)
-    decode_manifest(manifest, words, colshift=args.colshift).plot(args.output)
+    decoded = decode_manifest(manifest, words, colshift=args.colshift)
+    _attach(decoded, args)
+    decoded.plot(args.output)
     return 0
 
 

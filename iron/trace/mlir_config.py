@@ -22,7 +22,7 @@ from iron.target.events import PACKET_TYPE, event_name
 from iron.target.registers import TRACE_REGISTERS, split_address, unpack_trace_control0, unpack_trace_control1
 from iron.trace.declarative import declared_units
 from iron.trace.manifest import Manifest, Slice, TraceUnit
-from iron.trace.upstream_meta import trace_slices
+from iron.trace.upstream_meta import trace_buffer, trace_slices
 
 SLOT_FIELD_MASK = 0xFF  # mlir-aie keeps whole bytes (memtile ids go beyond 127)
 
@@ -119,6 +119,13 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
     :mod:`iron.trace.upstream_meta`) gives one slice per entry, each with the
     units of its own device; otherwise one slice covers the whole buffer
     (``total_size`` bytes) with the units of every device.
+
+    ``total_size`` is the size of the captured argument. Upstream's
+    ``#aie.trace_buffer<arg_index, offset, size, ...>`` on that sequence says the
+    trace region starts ``offset`` bytes into the argument (``reuse_output_buffer``
+    puts it after the output data): every slice is placed from there (the
+    ``trace_slices`` offsets count from the region's start), so a capture of
+    the whole argument is decoded from the right byte.
     """
     module = reader.parse(text, filename)
     where = filename or "MLIR input"
@@ -129,6 +136,9 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
         columns = geometry.device_columns(target_name)
     except IronError:
         target, columns = geometry.get_target("npu1"), 1
+    region = _trace_region(module, where)
+    base = region.offset if region is not None else 0
+    arg_index = region.arg_index if region is not None else -1
     fused = _fused_sequence(module, where)
     if fused is not None:
         dev, seq, entries = fused
@@ -143,7 +153,7 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
                     call,
                     e.device,
                     e.sequence,
-                    e.offset,
+                    base + e.offset,
                     e.size,
                     units,
                     f"{dev}:{seq}",
@@ -159,8 +169,8 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
             column_offset=0,
             clock_mhz=target.clock_mhz,
             kernel=f"{dev}:{seq}",
-            trace_arg_index=-1,
-            total_size=max(int(total_size), max(e.offset + e.size for e in entries)),
+            trace_arg_index=arg_index,
+            total_size=max(int(total_size), base + max(e.offset + e.size for e in entries)),
             slices=slices,
         )
     units = units_from_module(module)
@@ -171,16 +181,32 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
         )
     seq = device.sequences[0].name if device and device.sequences else "sequence"
     dev = (device.symbol or "main") if device else "main"
+    size = region.size if region is not None else max(int(total_size) - base, 0)
     return Manifest(
         target=target.name,
         columns=columns,
         column_offset=0,
         clock_mhz=target.clock_mhz,
         kernel=f"{dev}:{seq}",
-        trace_arg_index=-1,
-        total_size=int(total_size),
-        slices=[Slice(0, "mlir-aie", 0, dev, seq, 0, int(total_size), units, f"{dev}:{seq}", -1)],
+        trace_arg_index=arg_index,
+        total_size=max(int(total_size), base + size),
+        slices=[Slice(0, "mlir-aie", 0, dev, seq, base, size, units, f"{dev}:{seq}", arg_index)],
     )
+
+
+def _trace_region(module: ir.Module, where: str):
+    """The ``#aie.trace_buffer`` of the dispatched sequence: the one with
+    ``trace_slices`` when there is one (its callees carry their own, which a
+    capture of the fused buffer does not use), else the first sequence that
+    has the attribute; None when absent."""
+    first = None
+    for dev in module.devices:
+        for seq in dev.sequences:
+            tb = trace_buffer(seq.attributes, f"{where}: @{seq.name}")
+            if trace_slices(seq.attributes, f"{where}: @{seq.name}"):
+                return tb
+            first = first or tb
+    return first
 
 
 def _fused_sequence(module: ir.Module, where: str):

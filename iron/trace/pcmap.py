@@ -8,7 +8,9 @@ function maps to None.
 
 from __future__ import annotations
 
+import io
 import os
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,25 +55,32 @@ class PcMap:
 
 
 def read_core_elf(path: str | os.PathLike) -> PcMap:
-    """Function ranges (and DWARF lines) of a core ELF."""
+    """Function ranges (and DWARF lines) of the core ELF at ``path``."""
+    p = os.fspath(path)
+    try:
+        with open(p, "rb") as fh:
+            return read_core_elf_data(fh.read(), p)
+    except OSError as exc:
+        raise CoreElfError(f"{p}: cannot read core ELF: {exc.strerror or exc}") from None
+
+
+def read_core_elf_data(data: bytes, origin: str) -> PcMap:
+    """:func:`read_core_elf` of ELF bytes (an embedded copy); ``origin`` names it in errors."""
     from elftools.common.exceptions import ELFError
     from elftools.elf.elffile import ELFFile
     from elftools.elf.sections import SymbolTableSection
 
-    p = os.fspath(path)
+    p = origin
     try:
-        with open(p, "rb") as fh:
-            elf = ELFFile(fh)
-            syms = []
-            for sec in elf.iter_sections():
-                if isinstance(sec, SymbolTableSection):
-                    for s in sec.iter_symbols():
-                        if s["st_info"]["type"] == "STT_FUNC" and s.name and s["st_shndx"] != "SHN_UNDEF":
-                            syms.append((int(s["st_value"]), int(s["st_size"]), s.name))
-            lines = _dwarf_lines(elf) if elf.has_dwarf_info() else {}
-    except OSError as exc:
-        raise CoreElfError(f"{p}: cannot read core ELF: {exc.strerror or exc}") from None
-    except ELFError as exc:
+        elf = ELFFile(io.BytesIO(data))
+        syms = []
+        for sec in elf.iter_sections():
+            if isinstance(sec, SymbolTableSection):
+                for s in sec.iter_symbols():
+                    if s["st_info"]["type"] == "STT_FUNC" and s.name and s["st_shndx"] != "SHN_UNDEF":
+                        syms.append((int(s["st_value"]), int(s["st_size"]), s.name))
+        lines = _dwarf_lines(elf) if elf.has_dwarf_info() else {}
+    except (ELFError, ValueError, IndexError) as exc:
         raise CoreElfError(f"{p}: not an ELF file: {exc}") from None
     if not syms:
         raise CoreElfError(f"{p}: no function symbols (STT_FUNC) in the ELF: cannot map PCs")
@@ -142,4 +151,37 @@ def attach_core_elfs(slices, specs) -> None:
     for ds in slices:
         for du in ds.units:
             if du.pc_events is not None and du.kind == "core":
-                du.pcmap = per_tile.get((du.column, du.row), default)
+                du.pcmap = per_tile.get((du.column, du.row), default) or du.pcmap
+
+
+#: Synthetic name of an embedded core ELF: ``[<device>/]core_<col>_<row>.elf``, the
+#: column and row of the tile in its device's MLIR (aiecc's own file naming).
+_EMBEDDED = re.compile(r"(?:(?P<device>[^/]+)/)?core_(?P<col>\d+)_(?P<row>\d+)\.elf\Z")
+
+
+def embedded_name(device: str, column: int, row: int) -> str:
+    """The synthetic name under which an artifact and a capture keep a core's ELF."""
+    return f"{device + '/' if device else ''}core_{column}_{row}.elf"
+
+
+def attach_embedded(slices, images: dict[str, bytes]) -> None:
+    """Give every decoded event-PC core unit the PC map of the core ELF embedded
+    for its tile (``images``: :func:`embedded_name` -> ELF bytes, from an artifact
+    built with sources on or a capture saved from one). A unit matches by its
+    slice's device and its configured (design-relative) column and row; a name
+    without a device matches that tile in every slice."""
+    maps: dict[tuple[str, int, int], PcMap] = {}
+    for name, data in (images or {}).items():
+        m = _EMBEDDED.match(name)
+        if m is None:
+            raise CoreElfError(f"embedded core ELF {name!r}: expected [<device>/]core_<col>_<row>.elf")
+        maps[m["device"] or "", int(m["col"]), int(m["row"])] = read_core_elf_data(data, name)
+    if not maps:
+        return
+    for ds in slices:
+        device = ds.slice.device if ds.slice is not None else ""
+        for du in ds.units:
+            if du.pc_events is None or du.kind != "core" or du.unit is None:
+                continue
+            key = (du.unit.column, du.unit.row)
+            du.pcmap = maps.get((device, *key)) or maps.get(("", *key)) or du.pcmap

@@ -1,11 +1,19 @@
 """Timeline picture (PNG) of decoded slices: one row per unit, one colored lane
-per event slot; slices side by side, separated and labeled with their operator."""
+per event slot; slices side by side, separated and labeled with their operator.
+
+Event-time units draw bars (their intervals, in cycles). Event-PC (mode 1) units
+draw ticks: one per fired slot of each sample, on the slot's lane. Their frames
+carry no cycles, so the samples are spread evenly over the slice's span in
+capture order (the order upstream's instants keep); the PC is not drawn.
+"""
 
 from __future__ import annotations
 
 import io
 
 import numpy as np
+
+from dataclasses import dataclass
 
 from iron.files import atomic_write
 
@@ -24,6 +32,43 @@ def _merge_close(begin: np.ndarray, end: np.ndarray, gap: float) -> tuple[np.nda
     new[1:] = begin[1:] - end[:-1] > gap
     i = np.flatnonzero(new)
     return begin[i], np.maximum.reduceat(end, i)
+
+
+@dataclass
+class Marks:
+    """What the timeline draws for one slot of one unit: ``kind`` "bar" (``x``
+    begins and ``width`` lengths, cycles on the shared axis) or "tick" (``x``
+    only: event-PC samples)."""
+
+    row: str  # unit label
+    slot: int
+    name: str  # event name of the slot
+    kind: str
+    x: np.ndarray
+    width: np.ndarray | None = None
+
+
+def unit_marks(ds: DecodedSlice, off: int, length: int, gap: float = 0.0) -> list[Marks]:
+    """Marks of every unit of slice ``ds`` placed at ``off`` (span ``length``) on the
+    shared axis; bars closer than ``gap`` cycles are merged."""
+    out = []
+    for u in ds.units:
+        if u.pc_events is not None:
+            from iron.trace.event_pc import slot_occurrences
+
+            occ, slot, _pc = slot_occurrences(u.pc_events)
+            n = int((1 + u.pc_events.reps).sum())
+            x = off + (occ + 0.5) * (length / max(n, 1))
+            for s in range(SLOTS):
+                if (slot == s).any():
+                    out.append(Marks(u.label, s, u.events[s], "tick", x[slot == s]))
+            continue
+        for s, name in enumerate(u.events):
+            begin, end = u.runs.intervals(s)
+            if len(begin):
+                begin, end = _merge_close(begin, end, gap)
+                out.append(Marks(u.label, s, name, "bar", off + begin, end - begin))
+    return out
 
 
 def plot_timeline(
@@ -47,19 +92,14 @@ def plot_timeline(
     ax = fig.add_subplot(1, 1, 1)
     for si, (ds, (off, length)) in enumerate(zip(slices, spans)):
         x0 = off
-        for u in ds.units:
-            y = rows.index(u.label)
-            for slot, name in enumerate(u.events):
-                begin, end = u.runs.intervals(slot)
-                if not len(begin):
-                    continue
-                begin, end = _merge_close(begin, end, gap_px)
-                color = colors.setdefault(name, cmap(len(colors) % 20))
-                lane = y + slot / SLOTS
-                bars = np.stack(
-                    [(x0 + begin) * scale, np.maximum(end - begin, total * MIN_BAR) * scale], axis=1
-                )
-                ax.broken_barh(bars, (lane, 0.9 / SLOTS), facecolors=color, label=name, linewidth=0)
+        for m in unit_marks(ds, off, length, gap_px):
+            color = colors.setdefault(m.name, cmap(len(colors) % 20))
+            lane = rows.index(m.row) + m.slot / SLOTS
+            if m.kind == "tick":
+                ax.vlines(m.x * scale, lane, lane + 0.9 / SLOTS, colors=[color], label=m.name, linewidth=0.8)
+                continue
+            bars = np.stack([m.x * scale, np.maximum(m.width, total * MIN_BAR) * scale], axis=1)
+            ax.broken_barh(bars, (lane, 0.9 / SLOTS), facecolors=color, label=m.name, linewidth=0)
         if si:  # a line in the gap before every slice but the first
             prev_end = sum(spans[si - 1])
             ax.axvline((prev_end + x0) / 2 * scale, color="0.6", linewidth=0.8)

@@ -151,10 +151,12 @@ def unit_summary(du: DecodedUnit) -> dict:
 
 def _summary(du: DecodedUnit, fig: dict, kernel: dict | None) -> dict:
     cycles = fig["cycles"]
+    # Only event-time frames carry cycles: an event-PC (or undecoded) unit has no
+    # asserted-cycle or stall figures, not figures of 0 (its counts are in "event_pc").
     events = {
         f"{slot}:{name}": int(cycles[slot])
         for slot, name in enumerate(du.events)
-        if name != "NONE" or cycles[slot]
+        if du.mode == 0 and (name != "NONE" or cycles[slot])
     }
     return {
         "unit": du.label,
