@@ -334,8 +334,8 @@ opt = dict(a[2:].split("=", 1) for a in args if a.startswith("--") and "=" in a)
 # like aiecc, link one ELF per core under its work dir: <tmpdir>/<device>/core_<col>_<row>.elf
 for block in open(args[-1]).read().split("aie.device(")[1:]:
     dev = re.match(r"[^)]*\\)\\s*(?:@(\\w+))?", block).group(1) or "main"
-    tiles = dict(re.findall(r"(%\w+) = aie\.tile\((\d+, \d+)\)", block))
-    for tile in re.findall(r"aie\.core\((%\w+)\)", block):
+    tiles = dict(re.findall(r"(%\\w+) = aie\\.tile\\((\\d+, \\d+)\\)", block))
+    for tile in re.findall(r"aie\\.core\\((%\\w+)\\)", block):
         col, row = tiles[tile].split(", ")
         os.makedirs(os.path.join(opt["tmpdir"], dev), exist_ok=True)
         open(os.path.join(opt["tmpdir"], dev, f"core_{{col}}_{{row}}.elf"), "wb").write(bytes.fromhex({core!r}))
