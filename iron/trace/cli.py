@@ -93,10 +93,7 @@ def _write(out: str | None, text: str) -> None:
     if out is None:
         sys.stdout.write(text)
     else:
-        try:
-            atomic_write(out, text)
-        except OSError as exc:
-            raise IronError(f"{out}: cannot write: {exc.strerror or exc}") from None
+        atomic_write(out, text)  # raises OutputError naming `out`
 
 
 def _prepare(args, *warmers) -> None:
