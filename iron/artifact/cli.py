@@ -139,15 +139,17 @@ def cmd_cache_list(args, out=None) -> int:
     from iron.artifact import cache
 
     out = out or sys.stdout
-    entries = cache.list_entries(args.cache_dir)
+    listing = cache.scan(args.cache_dir)
     root = cache.options.cache_dir(args.cache_dir)
+    entries = listing.entries
     if not entries:
         print(f"{root}: empty", file=out)
-        return 0
-    print(f"{root}: {len(entries)} artifacts, {sum(e.size for e in entries)} bytes", file=out)
+    else:
+        print(f"{root}: {len(entries)} artifacts, {sum(e.size for e in entries)} bytes", file=out)
     for e in entries:
         traced = f"traced {e.trace_size}" if e.traced else "untraced"
         print(f"  {e.path.name:<56} {traced:<16} {e.size:>9} bytes  {cache.age(e.mtime):>4} ago", file=out)
+    _report_others(listing.foreign, listing.problems, out)
     return 0
 
 
@@ -155,9 +157,24 @@ def cmd_cache_clear(args, out=None) -> int:
     from iron.artifact import cache
 
     out = out or sys.stdout
-    n = cache.clear(args.cache_dir)
-    print(f"removed {n} artifacts from {cache.options.cache_dir(args.cache_dir)}", file=out)
+    report = cache.clear(args.cache_dir)
+    print(f"removed {len(report.removed)} artifacts from {cache.options.cache_dir(args.cache_dir)}", file=out)
+    if report.busy:
+        print(
+            f"kept {len(report.busy)} in use by a build (lock held): "
+            + ", ".join(e.path.name for e in report.busy),
+            file=out,
+        )
+    _report_others(report.foreign, report.problems, out)
     return 0
+
+
+def _report_others(foreign, problems, out) -> None:
+    if foreign:
+        names = ", ".join(p.name for p in foreign[:10]) + (", ..." if len(foreign) > 10 else "")
+        print(f"left alone {len(foreign)} item(s) that are not iron's: {names}", file=out)
+    for problem in problems:
+        print(f"warning: {problem}", file=out)
 
 
 if __name__ == "__main__":
