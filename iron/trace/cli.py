@@ -54,25 +54,34 @@ def add_subcommands(subparsers) -> None:
 
 def _load(args):
     """(words, manifest) from the command line."""
+    from iron import limits
     from iron.trace.words import TraceInputError, read_words
 
     words, manifest = read_words(args.input)
     if args.mlir:
         from iron.trace.mlir_config import manifest_from_mlir
 
-        text = _read_text(args.mlir)
+        text = _read_text(args.mlir, limits.MAX_MLIR_BYTES, "MLIR file")
         manifest = manifest_from_mlir(text, len(words) * 4, args.mlir)
     elif args.manifest:
         from iron.trace.manifest import Manifest, ManifestError
 
         try:
-            manifest = Manifest.from_json(_read_text(args.manifest))
+            manifest = Manifest.from_json(_read_text(args.manifest, limits.MAX_MANIFEST_BYTES, "manifest"))
         except ManifestError as exc:
             raise TraceInputError(f"{args.manifest}: {exc}") from None
     elif args.artifact:
-        from iron.artifact.elf import read_manifest  # written elsewhere; import lazily
+        from iron.artifact.elf import ArtifactError, read_manifest  # written elsewhere; import lazily
 
-        manifest = read_manifest(args.artifact)
+        try:
+            manifest = read_manifest(args.artifact)
+        except ArtifactError as exc:  # the configuration is at fault, not INPUT
+            raise TraceInputError(f"--artifact: {exc}") from None
+        if manifest is None:
+            raise TraceInputError(
+                f"--artifact {args.artifact}: an untraced artifact (no .iron.trace manifest): it cannot "
+                "explain trace words; give the traced artifact the capture came from"
+            )
     if manifest is None:
         raise TraceInputError(
             f"{args.input}: raw trace words carry no configuration; give --mlir, --manifest or --artifact"
@@ -80,11 +89,13 @@ def _load(args):
     return words, manifest
 
 
-def _read_text(path: str) -> str:
+def _read_text(path: str, limit: int, what: str) -> str:
+    from iron import limits
     from iron.trace.words import TraceInputError
 
+    limits.check_input(path, limit, what, TraceInputError)
     try:
-        return Path(path).read_text()
+        return Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceInputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
 
