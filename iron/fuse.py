@@ -183,11 +183,8 @@ def fuse(
             operators[symbol] = op
         sites.append(CallSite(i, op, devices[key], traced, calls.get(cls, 0)))
         calls[cls] = calls.get(cls, 0) + 1
-    if options.enabled and options.select is not None and not any(s.traced for s in sites):
-        raise FuseError(
-            f"IRON_TRACE_OP={','.join(map(str, options.select))} selects no call site of {seq.name}; "
-            f"call sites: {', '.join(f'{s.index}:{type(s.op).__name__}' for s in sites)}"
-        )
+    options.check_sites([(s.index, type(s.op).__name__) for s in sites], seq.name)  # OptionError
+    options.check_layout(sum(s.traced for s in sites))
 
     spans = layout.slice_layout([s.index for s in sites if s.traced], options.size)
     span_of = {s.site: s for s in spans}

@@ -9,7 +9,8 @@ and runs it traced and checks that
 * every slice decodes with status ``ok`` and holds only its own call's units,
 
 then writes ``trace.json`` (Perfetto) and ``summary.txt`` under
-``IRON_TRACE_DIR/<test node id>/``. The ``check_operator`` fixture of
+``IRON_TRACE_DIR/<test node id>/``. A test none of whose call sites
+``IRON_TRACE_OP`` selects runs untraced, with an :class:`UntracedWarning` saying so. The ``check_operator`` fixture of
 ``iron/tests/conftest.py`` passes the pytest request along::
 
     def test_add(check_operator):
@@ -21,18 +22,24 @@ Documented traced run of the suite: ``IRON_TRACE_SIZE=65536 IRON_TRACE_NTILES=4 
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from iron import options as opts_mod
+from iron.errors import OptionError
 from iron.files import atomic_write
 from iron.fuse import Sequence, as_sequence
 
 
 class CheckError(AssertionError):
     """An operator check failed (outputs differ, a slice is bad ...)."""
+
+
+class UntracedWarning(UserWarning):
+    """A traced test run left one test untraced (``IRON_TRACE_OP`` names none of its call sites)."""
 
 
 @dataclass
@@ -135,6 +142,11 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     options = opts_mod.resolve(trace)
     if not options.enabled:
         return result
+    try:  # IRON_TRACE_OP is suite-wide: a test whose call sites it does not name runs untraced
+        options.check_sites([(i, type(op).__name__) for i, (op, *_n) in enumerate(seq.steps)], seq.name)
+    except OptionError as exc:
+        warnings.warn(f"{exc}; left untraced", UntracedWarning, stacklevel=2)
+        return result
     traced = build(op_or_sequence, trace=True, trace_size=options.size, ntiles=options.ntiles, target=target,
                    cache_dir=cache_dir, dispatch=dispatch)  # fmt: skip
     runner = traced.load("sim")
@@ -158,6 +170,7 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
 __all__ = [
     "CheckError",
     "CheckResult",
+    "UntracedWarning",
     "check_operator",
     "check_slices",
     "example_inputs",

@@ -15,7 +15,9 @@ from iron.errors import IronError
 def add_subcommands(subparsers) -> None:
     p = subparsers.add_parser("inspect", help="show an artifact's kernels, ops, PDIs and trace manifest")
     p.add_argument("artifact", metavar="ARTIFACT", help="an .elf built by iron.build")
-    p.add_argument("--max-ops", type=int, default=None, metavar="N", help="print at most N ops per kernel")
+    p.add_argument(
+        "--max-ops", type=_count, default=None, metavar="N", help="print at most N ops per kernel (N >= 0)"
+    )
     p.set_defaults(func=cmd_inspect)
 
     c = subparsers.add_parser("cache", help="list or clear the build cache")
@@ -31,6 +33,17 @@ def add_subcommands(subparsers) -> None:
             help="cache directory (default: IRON_CACHE_DIR or ./build/iron-cache)",
         )
         s.set_defaults(func=func)
+
+
+def _count(text: str) -> int:
+    """argparse type: an integer >= 0 (``--max-ops -1`` would silently hide the last op)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; accepted: 0 or more")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,6 +71,8 @@ def inspect_lines(art, max_ops: int | None = None) -> list[str]:
     """The text ``iron inspect`` prints, as lines."""
     from iron.lower import txn
 
+    if max_ops is not None and (isinstance(max_ops, bool) or not isinstance(max_ops, int) or max_ops < 0):
+        raise IronError(f"max_ops={max_ops!r}: accepted: None or an integer >= 0")
     role = {n: "in" for n in art.inputs} | {n: "out" for n in art.outputs}
     lines = [
         f"artifact   {art.path}",

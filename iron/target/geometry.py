@@ -78,6 +78,8 @@ def get_target(name: str | Target) -> Target:
     """Look up a target by name (``npu1`` or ``npu2``)."""
     if isinstance(name, Target):
         return name
+    if not isinstance(name, str):
+        raise IronError(f"target={name!r}; accepted: {', '.join(TARGETS)}")
     try:
         return TARGETS[name]
     except KeyError:
