@@ -238,7 +238,7 @@ def _object(data, spec: dict, cls, where: str) -> None:
     unknown = sorted(set(data) - set(spec), key=str)
     if unknown:
         raise ManifestError(
-            f"trace manifest: unknown field {(where + '.' if where else '') + str(unknown[0])!s}; "
+            f"trace manifest: unknown field {(where + '.') if where else ''}{unknown[0]!r}; "
             f"accepted: {', '.join(spec)}"
         )
     missing = sorted(_required(cls) - set(data))
