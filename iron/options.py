@@ -40,8 +40,9 @@ TRACE_SIZE_QUANTUM = 32
 #: Largest trace slice the drain BD can describe: its length is a count of 32-bit words
 #: carried by mlir-aie's ``aiex.npu.writebd`` as an i32 (iron.target.shim_dma), 8 GiB - 32.
 MAX_TRACE_SIZE = BD_LENGTH_MAX_WORDS * 4 // TRACE_SIZE_QUANTUM * TRACE_SIZE_QUANTUM
-#: Host bytes a traced run and its decode need per byte of trace buffer (the device
-#: buffer, the runner's copy and words, the decoder's arrays: benchmarks/bench_robustness.py).
+#: Host bytes a traced run and its decode may need per byte of trace buffer: the device
+#: buffer, the runner's copy and its words (3x), the decoder (its target in
+#: benchmarks/bench_decode.py: peak memory <= 8x the buffer; measured 5.7x).
 HOST_BYTES_PER_TRACE_BYTE = 8
 #: Kinds of trace unit, in packet-type order (iron.target.events.MODULE_KINDS).
 UNIT_KINDS = ("core", "mem", "shim", "memtile")
