@@ -1,63 +1,149 @@
-"""Writing result files so that a failure never leaves a half-written one."""
+"""Writing result files so that a failure never leaves a half-written one.
+
+The one writer of every file iron produces (cache entries, captures, Perfetto and
+mlir-aie JSON, summaries, PNG). Rules:
+
+* a regular file (or a new path) is replaced atomically: a temp file in the same
+  directory, fsync, rename. The new file gets the permissions a plain ``open()``
+  would give: a new file ``0o666`` minus the umask (the kernel applies it, and any
+  default ACL), an existing file keeps its mode (and, when allowed, its group), so a
+  ``chmod`` of a shared cache survives rewrites;
+* a symlink is followed: its target is replaced, the link stays;
+* anything else that exists and is not a directory (``/dev/null``, a FIFO, a
+  terminal, ``/dev/stdout``) is written through in place, never replaced;
+* errors are :class:`OutputError` naming the caller's path, never the temp file.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import gzip
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
+from typing import BinaryIO, Iterator
+
+from iron.errors import IronError
+
+#: Paths under these are never renamed over (``/dev/stdout`` -> ``/proc/self/fd/1`` may
+#: resolve to the regular file a shell redirected into).
+_WRITE_THROUGH_PREFIXES = ("/dev/", "/proc/")
+
+
+class OutputError(IronError, OSError):
+    """An output file cannot be written; the message names the user's path."""
+
+    def __init__(self, path: str | os.PathLike, reason: str):
+        super().__init__(f"{os.fspath(path)}: cannot write: {reason}")
+        self.path = os.fspath(path)
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _existing(path: Path) -> os.stat_result | None:
+    try:
+        return path.stat()  # follows symlinks
+    except FileNotFoundError:
+        return None
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | os.PathLike, *, gzip_level: int | None = None) -> Iterator[BinaryIO]:
+    """A binary file to write ``path``'s new content to (see the module rules).
+
+    The content becomes visible only when the block ends without an exception;
+    on an exception the old file (if any) is left as it was. ``gzip_level``:
+    compress the stream with gzip at that level (mtime 0: same trace, same bytes).
+    """
+    if gzip_level is None:
+        with _atomic_raw(path) as f:
+            yield f
+        return
+    with _atomic_raw(path) as raw:
+        with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=gzip_level, mtime=0) as gz:
+            yield gz
+
+
+@contextlib.contextmanager
+def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
+    user_path = os.fspath(path)
+    p = Path(user_path)
+    try:
+        st = _existing(p)
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise OutputError(user_path, "is a directory")
+        special = st is not None and not stat.S_ISREG(st.st_mode)
+        if special or (st is not None and user_path.startswith(_WRITE_THROUGH_PREFIXES)):
+            f = open(p, "wb")  # device node, FIFO, terminal: written through, never replaced
+        else:
+            f = None
+    except OSError as exc:
+        if isinstance(exc, OutputError):
+            raise
+        raise OutputError(user_path, _reason(exc)) from None
+    if f is not None:
+        try:
+            with f:
+                yield f
+        except OSError as exc:
+            if isinstance(exc, OutputError):
+                raise
+            raise OutputError(user_path, _reason(exc)) from None
+        return
+
+    target = Path(os.path.realpath(p)) if p.is_symlink() else p  # replace the link's target
+    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        # 0o666: the kernel applies the umask (and default ACLs) exactly as for open().
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError as exc:
+        raise OutputError(user_path, _reason(exc)) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if st is not None:
+                _keep_mode(f.fileno(), st)
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException as exc:
+        tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and not isinstance(exc, OutputError):
+            raise OutputError(user_path, _reason(exc)) from None
+        raise
+    _sync_dir(target.parent)
 
 
 def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
     """Write ``data`` to ``path`` so readers see the old file or the whole new one
-    (temp file in the same directory, fsync, rename)."""
-    path = Path(path)
+    (see the module rules; raises :class:`OutputError` naming ``path``)."""
     if isinstance(data, str):
         data = data.encode()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    with atomic_open(path) as f:
+        f.write(data)
+
+
+def _keep_mode(fd: int, st: os.stat_result) -> None:
+    """Give the new file the replaced file's mode and (when permitted) group."""
+    os.fchmod(fd, stat.S_IMODE(st.st_mode))
+    if hasattr(os, "fchown"):
+        try:
+            os.fchown(fd, -1, st.st_gid)
+        except OSError:  # not a member of that group: keep ours
+            pass
+
+
+def _sync_dir(directory: Path) -> None:
+    """Make the rename durable; not possible everywhere (e.g. Windows)."""
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    try:  # make the rename durable; not possible everywhere (e.g. Windows)
-        dfd = os.open(path.parent, os.O_RDONLY)
+        dfd = os.open(directory, os.O_RDONLY)
         try:
             os.fsync(dfd)
         finally:
             os.close(dfd)
     except OSError:
         pass
-
-
-@contextlib.contextmanager
-def atomic_open(path: str | os.PathLike, *, gzip_level: int | None = None):
-    """A binary file to stream a large result into; it appears at ``path`` only
-    when the ``with`` block ends without an error (same rules as :func:`atomic_write`).
-    ``gzip_level``: compress the stream with gzip at that level."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as raw:
-            if gzip_level is None:
-                yield raw
-            else:
-                # mtime=0: the same trace gives the same bytes
-                with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=gzip_level, mtime=0) as gz:
-                    yield gz
-            raw.flush()
-            os.fsync(raw.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; results are ordinary files
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

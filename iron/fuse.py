@@ -228,13 +228,10 @@ def fuse(
             operators[symbol] = op
         sites.append(CallSite(i, op, devices[key], traced, calls.get(cls, 0)))
         calls[cls] = calls.get(cls, 0) + 1
-    if options.enabled and options.select is not None and not any(s.traced for s in sites):
-        raise FuseError(
-            f"IRON_TRACE_OP={','.join(map(str, options.select))} selects no call site of {seq.name}; "
-            f"call sites: {', '.join(f'{s.index}:{op_name(s.op)}' for s in sites)}"
-        )
+    options.check_sites([(s.index, op_name(s.op)) for s in sites], seq.name)  # OptionError
 
     spans = layout.slice_layout([s.index for s in sites if s.traced], site_sizes)
+    options.check_layout([s.size for s in spans])
     if any(size != options.size for size in site_sizes.values()):
         options = replace(options, sizes=tuple(sorted(site_sizes.items())))  # into the cache key
     span_of = {s.site: s for s in spans}

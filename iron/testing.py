@@ -10,7 +10,10 @@ and runs it traced and checks that
 
 then writes ``trace.pftrace`` (Perfetto's native trace), ``summary.txt`` and
 ``capture.npz`` (``iron trace decode capture.npz --format perfetto`` gives JSON) under
-``IRON_TRACE_DIR/<test node id>/``. The ``check_operator`` fixture of
+``IRON_TRACE_DIR/<test node id>/``. ``IRON_TRACE_OP`` picks the call sites of
+checks that follow the environment (``trace=None``); a check none of whose call
+sites it selects runs untraced, with an :class:`UntracedWarning` saying so. Checks
+that force tracing (``trace=True``) trace every call site. The ``check_operator`` fixture of
 ``iron/tests/conftest.py`` passes the pytest request along::
 
     def test_add(check_operator):
@@ -21,19 +24,31 @@ Documented traced run of the suite: ``IRON_TRACE_SIZE=65536 IRON_TRACE_NTILES=4 
 
 from __future__ import annotations
 
+import os
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from iron import options as opts_mod
+from iron.errors import OptionError
 from iron.files import atomic_write
 from iron.fuse import Sequence, as_sequence
 
 
 class CheckError(AssertionError):
     """An operator check failed (outputs differ, a slice is bad ...)."""
+
+
+#: Variables the test session set aside from ``os.environ`` for operator checks only
+#: (``iron/tests/conftest.py`` moves ``IRON_TRACE_OP`` here).
+SUITE_ENV: dict[str, str] = {}
+
+
+class UntracedWarning(UserWarning):
+    """A traced test run left one test untraced (``IRON_TRACE_OP`` names none of its call sites)."""
 
 
 @dataclass
@@ -133,11 +148,21 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
             raise CheckError(f"{seq.name}: output {name!r} differs from the reference in {bad} element(s)")
     result = CheckResult(outputs)
 
-    options = opts_mod.resolve(trace)
+    env = {**SUITE_ENV, **os.environ}
+    if trace is True:  # a check that forces tracing covers every call site
+        env.pop("IRON_TRACE_OP", None)
+    options = opts_mod.resolve(trace, env=env)
     if not options.enabled:
         return result
+    sites = [(i, type(op).__name__) for i, (op, *_n) in enumerate(seq.steps)]
+    try:  # IRON_TRACE_OP is suite-wide: a test whose call sites it does not name runs untraced
+        options.check_sites(sites, seq.name)
+    except OptionError as exc:
+        warnings.warn(f"{exc}; left untraced", UntracedWarning, stacklevel=2)
+        return result
+    select = [i for i, name in sites if options.selects(i, name)]
     traced = build(op_or_sequence, trace=True, trace_size=options.size, ntiles=options.ntiles, target=target,
-                   cache_dir=cache_dir, dispatch=dispatch)  # fmt: skip
+                   cache_dir=cache_dir, dispatch=dispatch, select=select)  # fmt: skip
     runner = traced.load("sim")
     t_outputs = _as_tuple(runner(*ordered))
     for name, a, b in zip(seq.outputs, outputs, t_outputs):
@@ -159,6 +184,7 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
 __all__ = [
     "CheckError",
     "CheckResult",
+    "UntracedWarning",
     "check_operator",
     "check_slices",
     "example_inputs",

@@ -107,7 +107,7 @@ def build(
             data = aiecc.build_elf(ctx) if use_aiecc else builtin_elf(ctx)
             status.step("writing")
             store.store(path, data)
-    art = Artifact.open(path)
+            art = Artifact.open(path)  # under the lock: a concurrent `cache clear` waits for it
     return art
 
 

@@ -7,7 +7,10 @@ control switch ``emulate_bug`` and whether sources are embedded. Traced and
 untraced builds therefore never share an entry, and toggling tracing off and on
 again hits the cache.
 
-Entries are named ``<name>[_traced<size>]_<key8>.elf``. Writes are atomic (temp
+Entries are named ``<name>[_traced<size>]_<key8>.elf`` and are recognised by
+content (the key recorded in their ``.iron.meta`` section), never by name alone:
+``iron cache list`` and ``clear`` leave every other file alone and say so, and
+``clear`` skips entries whose build lock is held.  Writes are atomic (temp
 file in the same directory, fsync, ``os.replace``); concurrent builds of one key
 (several processes) are serialized by a ``filelock`` per key; every entry carries
 a checksum (section ``.iron.sum``) that is verified on load, and a corrupt or
@@ -16,19 +19,20 @@ truncated entry is reported and rebuilt.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
-import shutil
 import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 from iron import options
+from iron.errors import IronError
 from iron.files import atomic_write  # noqa: F401  (re-exported: the cache's writes)
 
 #: Version of iron's built-in lowering (materialize + lower.npu + txn + elf).
@@ -37,6 +41,16 @@ BUILTIN_LOWERING_VERSION = "1"
 LOCK_DIR = ".locks"
 SUFFIX = ".elf"
 _NAME = re.compile(r"^(?P<name>.+?)(?:_traced(?P<size>\d+))?_(?P<key8>[0-9a-f]{8})\.elf$")
+#: iron.files' temp files (and older mkstemp ones) of an entry being written.
+_TEMP = re.compile(r"^\.(?P<entry>.+?_[0-9a-f]{8}\.elf)\.[A-Za-z0-9_]+\.tmp$")
+#: Sections that iron.artifact.elf.add_sections could not put inside aiecc's ELF.
+_SIDECAR = re.compile(r"^.+?_[0-9a-f]{8}\.elf\.iron\.[a-z]+\.json$")
+#: Files larger than this are not read to check whether they are iron's (foreign).
+MAX_ENTRY_BYTES = 1 << 30
+
+
+class CacheError(IronError):
+    """The cache directory holds something iron cannot use or replace."""
 
 
 def iron_version() -> str:
@@ -117,6 +131,9 @@ class Cache:
         from iron.artifact.artifact import Artifact
         from iron.artifact.elf import ArtifactError
 
+        if path.is_dir() and not path.is_symlink():
+            _heal_directory(path)
+            return None
         if not path.exists():
             return None
         try:
@@ -134,6 +151,19 @@ class Cache:
         atomic_write(path, data)
 
 
+def _heal_directory(path: Path) -> None:
+    """A directory where an entry belongs: remove it if empty (nothing lost), else
+    report it; iron never deletes what it did not write."""
+    try:
+        path.rmdir()
+    except OSError:
+        raise CacheError(
+            f"{path}: a directory sits at this cache entry's path and is not empty; "
+            "iron does not delete what it did not write: move or remove it, then build again"
+        ) from None
+    warnings.warn(f"iron cache: removed the empty directory at entry path {path}", stacklevel=4)
+
+
 @dataclass
 class CacheEntry:
     path: Path
@@ -148,36 +178,137 @@ class CacheEntry:
         return self.trace_size > 0
 
 
-def list_entries(directory: str | os.PathLike | None = None) -> list[CacheEntry]:
-    """Artifacts in the cache, newest first."""
+@dataclass
+class Listing:
+    """What a cache directory holds: iron's entries, and everything else (never touched)."""
+
+    entries: list[CacheEntry]
+    foreign: list[Path]  # files iron did not write (or cannot recognise as its own)
+    problems: list[str]  # entry paths iron cannot use (a directory in the way ...)
+
+
+def entry_key(path: Path) -> str | None:
+    """The cache key recorded inside the artifact at ``path`` (its ``.iron.meta``), or
+    None when ``path`` is not a readable iron artifact: ownership is proven by content,
+    not by the file name."""
+    from iron.artifact.elf import META, ArtifactError, read_sections
+
+    try:
+        if path.stat().st_size > MAX_ENTRY_BYTES:
+            return None
+        meta = read_sections(path, verify=False).get(META)
+        key = json.loads(meta).get("key") if meta else None
+    except (ArtifactError, OSError, ValueError, AttributeError):
+        return None
+    return key if isinstance(key, str) else None
+
+
+def scan(directory: str | os.PathLike | None = None) -> Listing:
+    """Sort the cache directory's contents into iron's entries and the rest."""
     root = options.cache_dir(directory)
+    listing = Listing([], [], [])
+    sidecars: list[Path] = []
     if not root.is_dir():
-        return []
-    out = []
-    for p in root.glob(f"*{SUFFIX}"):
+        return listing
+    for p in sorted(root.iterdir()):
+        if p.name == LOCK_DIR and p.is_dir() and not p.is_symlink():
+            continue  # iron's lock files
         m = _NAME.match(p.name)
-        if not m or not p.is_file():
+        if m and p.is_dir() and not p.is_symlink():
+            listing.problems.append(f"{p}: a directory sits at a cache entry's path")
+            continue
+        if _TEMP.match(p.name):
+            continue  # an entry being written, or a stale temp file: handled by clear
+        if _SIDECAR.match(p.name):
+            sidecars.append(p)
+            continue
+        key = entry_key(p) if m and p.is_file() and not p.is_symlink() else None
+        if key is None or not key.startswith(m["key8"]):
+            listing.foreign.append(p)
             continue
         st = p.stat()
-        out.append(CacheEntry(p, m["name"], int(m["size"] or 0), m["key8"], st.st_size, st.st_mtime))
-    return sorted(out, key=lambda e: (-e.mtime, e.path.name))
+        listing.entries.append(
+            CacheEntry(p, m["name"], int(m["size"] or 0), m["key8"], st.st_size, st.st_mtime)
+        )
+    owned = {e.path.name for e in listing.entries}
+    for p in sidecars:  # a sidecar is iron's when its entry is
+        if p.name.split(".elf.iron.", 1)[0] + ".elf" not in owned:
+            listing.foreign.append(p)
+    listing.foreign.sort()
+    listing.entries.sort(key=lambda e: (-e.mtime, e.path.name))
+    return listing
 
 
-def clear(directory: str | os.PathLike | None = None) -> int:
-    """Remove every cache entry (with sidecars, locks and stale temp files); returns
-    the number of artifacts removed."""
+def list_entries(directory: str | os.PathLike | None = None) -> list[CacheEntry]:
+    """iron's artifacts in the cache, newest first (foreign files are not listed)."""
+    return scan(directory).entries
+
+
+@dataclass
+class ClearReport:
+    removed: list[CacheEntry]
+    busy: list[CacheEntry]  # their lock was held (a build or a clear in progress): left alone
+    foreign: list[Path]
+    problems: list[str]
+
+
+def clear(directory: str | os.PathLike | None = None) -> ClearReport:
+    """Remove iron's cache entries with their sidecars and stale temp files.
+
+    Files iron cannot recognise as its own are left alone (and reported); an entry
+    whose build lock is held by another build is skipped, so clearing never breaks a
+    build in progress. Lock files stay (empty files; removing a lock file another
+    process may be waiting on would break the lock)."""
     root = options.cache_dir(directory)
+    listing = scan(root)
+    report = ClearReport([], [], listing.foreign, listing.problems)
     if not root.is_dir():
-        return 0
-    entries = list_entries(root)
-    for e in entries:
-        e.path.unlink(missing_ok=True)
-        for side in root.glob(f"{glob_escape(e.path.name)}.*.json"):
-            side.unlink(missing_ok=True)
-    for tmp in root.glob(f".*{SUFFIX}.*.tmp"):
-        tmp.unlink(missing_ok=True)
-    shutil.rmtree(root / LOCK_DIR, ignore_errors=True)
-    return len(entries)
+        return report
+    for e in listing.entries:
+        with _entry_locks(root, e.key8) as held:
+            if not held:
+                report.busy.append(e)
+                continue
+            e.path.unlink(missing_ok=True)
+            for leftover in _belongings(root, e.path.name):
+                leftover.unlink(missing_ok=True)
+        report.removed.append(e)
+    # Stale temp files of entries that never finished (their lock is free).
+    for tmp in root.iterdir():
+        m = _TEMP.match(tmp.name)
+        if not m or not tmp.is_file() or (root / m["entry"]).exists():
+            continue
+        name = _NAME.match(m["entry"])
+        with _entry_locks(root, name["key8"]) as held:
+            if held:
+                tmp.unlink(missing_ok=True)
+    return report
+
+
+@contextlib.contextmanager
+def _entry_locks(root: Path, key8: str):
+    """Hold every build lock of entries named with ``key8`` (True), or none if one is
+    taken (False)."""
+    locks = [FileLock(str(p), timeout=0) for p in sorted((root / LOCK_DIR).glob(f"{key8}*.lock"))]
+    taken = []
+    try:
+        for lock in locks:
+            try:
+                lock.acquire()
+            except Timeout:
+                yield False
+                return
+            taken.append(lock)
+        yield True
+    finally:
+        for lock in reversed(taken):
+            lock.release()
+
+
+def _belongings(root: Path, entry: str) -> list[Path]:
+    """Sidecars (``<entry>.iron.*.json``) and temp files of one entry."""
+    escaped = glob_escape(entry)
+    return [*root.glob(f"{escaped}.iron.*.json"), *root.glob(f".{escaped}.*.tmp")]
 
 
 def glob_escape(text: str) -> str:

@@ -15,7 +15,9 @@ from iron.errors import IronError
 def add_subcommands(subparsers) -> None:
     p = subparsers.add_parser("inspect", help="show an artifact's kernels, ops, PDIs and trace manifest")
     p.add_argument("artifact", metavar="ARTIFACT", help="an .elf built by iron.build")
-    p.add_argument("--max-ops", type=int, default=None, metavar="N", help="print at most N ops per kernel")
+    p.add_argument(
+        "--max-ops", type=_count, default=None, metavar="N", help="print at most N ops per kernel (N >= 0)"
+    )
     p.set_defaults(func=cmd_inspect)
 
     c = subparsers.add_parser("cache", help="list or clear the build cache")
@@ -31,6 +33,17 @@ def add_subcommands(subparsers) -> None:
             help="cache directory (default: IRON_CACHE_DIR or ./build/iron-cache)",
         )
         s.set_defaults(func=func)
+
+
+def _count(text: str) -> int:
+    """argparse type: an integer >= 0 (``--max-ops -1`` would silently hide the last op)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} is negative; accepted: 0 or more")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,6 +71,8 @@ def inspect_lines(art, max_ops: int | None = None) -> list[str]:
     """The text ``iron inspect`` prints, as lines."""
     from iron.lower import txn
 
+    if max_ops is not None and (isinstance(max_ops, bool) or not isinstance(max_ops, int) or max_ops < 0):
+        raise IronError(f"max_ops={max_ops!r}: accepted: None or an integer >= 0")
     role = {n: "in" for n in art.inputs} | {n: "out" for n in art.outputs}
     lines = [
         f"artifact   {art.path}",
@@ -139,15 +154,17 @@ def cmd_cache_list(args, out=None) -> int:
     from iron.artifact import cache
 
     out = out or sys.stdout
-    entries = cache.list_entries(args.cache_dir)
+    listing = cache.scan(args.cache_dir)
     root = cache.options.cache_dir(args.cache_dir)
+    entries = listing.entries
     if not entries:
         print(f"{root}: empty", file=out)
-        return 0
-    print(f"{root}: {len(entries)} artifacts, {sum(e.size for e in entries)} bytes", file=out)
+    else:
+        print(f"{root}: {len(entries)} artifacts, {sum(e.size for e in entries)} bytes", file=out)
     for e in entries:
         traced = f"traced {e.trace_size}" if e.traced else "untraced"
         print(f"  {e.path.name:<56} {traced:<16} {e.size:>9} bytes  {cache.age(e.mtime):>4} ago", file=out)
+    _report_others(listing.foreign, listing.problems, out)
     return 0
 
 
@@ -155,9 +172,24 @@ def cmd_cache_clear(args, out=None) -> int:
     from iron.artifact import cache
 
     out = out or sys.stdout
-    n = cache.clear(args.cache_dir)
-    print(f"removed {n} artifacts from {cache.options.cache_dir(args.cache_dir)}", file=out)
+    report = cache.clear(args.cache_dir)
+    print(f"removed {len(report.removed)} artifacts from {cache.options.cache_dir(args.cache_dir)}", file=out)
+    if report.busy:
+        print(
+            f"kept {len(report.busy)} in use by a build (lock held): "
+            + ", ".join(e.path.name for e in report.busy),
+            file=out,
+        )
+    _report_others(report.foreign, report.problems, out)
     return 0
+
+
+def _report_others(foreign, problems, out) -> None:
+    if foreign:
+        names = ", ".join(p.name for p in foreign[:10]) + (", ..." if len(foreign) > 10 else "")
+        print(f"left alone {len(foreign)} item(s) that are not iron's: {names}", file=out)
+    for problem in problems:
+        print(f"warning: {problem}", file=out)
 
 
 if __name__ == "__main__":

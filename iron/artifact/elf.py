@@ -166,6 +166,9 @@ def parse_sections(data: bytes, *, verify: bool = True, origin: str = "<bytes>")
 def read_sections(path: str | os.PathLike, *, verify: bool = True) -> dict[str, bytes]:
     """Sections of the ELF at ``path`` by name, plus any sidecar of an iron section that
     :func:`add_sections` could not put inside. Raises :class:`ArtifactError`."""
+    from iron import limits
+
+    limits.check_input(path, limits.MAX_ARTIFACT_BYTES, "artifact", ArtifactError)
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -174,7 +177,11 @@ def read_sections(path: str | os.PathLike, *, verify: bool = True) -> dict[str, 
     for name in SIDECAR_SECTIONS:
         side = sidecar_path(path, name)
         if name not in sections and side.exists():
-            sections[name] = side.read_bytes()
+            limits.check_input(side, limits.MAX_MANIFEST_BYTES, "artifact sidecar", ArtifactError)
+            try:
+                sections[name] = side.read_bytes()
+            except OSError as exc:
+                raise ArtifactError(f"cannot read {side}: {exc.strerror}") from None
     if verify:
         verify_checksum(sections, os.fspath(path))
     return sections
@@ -194,8 +201,15 @@ def read_manifest(path: str | os.PathLike):
     """The trace manifest of an artifact (iron's or aiecc's ELF, or its sidecar), or None."""
     from iron.trace.manifest import Manifest
 
+    from iron.trace.manifest import ManifestError
+
     sections = read_sections(path)
-    return Manifest.from_json(sections[TRACE]) if TRACE in sections else None
+    if META not in sections and TRACE not in sections:
+        raise ArtifactError(f"{os.fspath(path)}: an ELF without iron's sections; not an iron artifact")
+    try:
+        return Manifest.from_json(sections[TRACE]) if TRACE in sections else None
+    except ManifestError as exc:
+        raise CorruptArtifactError(f"{os.fspath(path)}: {exc}") from None
 
 
 def read_core_elfs(path: str | os.PathLike) -> dict[str, bytes]:

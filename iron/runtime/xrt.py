@@ -106,6 +106,42 @@ def require(px, feature: str, flow: str) -> None:
         )
 
 
+def device_name(px, device) -> str | None:
+    """XRT's name of ``device`` (``device.get_info(pyxrt.xrt_info_device.name)``), or
+    None when this pyxrt cannot say."""
+    info = getattr(px, "xrt_info_device", None)
+    if info is None or not hasattr(info, "name") or not hasattr(device, "get_info"):
+        return None
+    try:
+        name = device.get_info(info.name)
+    except Exception:  # noqa: BLE001 - pybind11 raises RuntimeError or its own types
+        return None
+    return str(name) if name else None
+
+
+def check_device(artifact, name: str | None) -> None:
+    """Refuse to run an artifact built for another NPU generation than device 0's."""
+    from iron.target.geometry import target_for_xrt_device
+
+    if name is None:
+        return  # older pyxrt: nothing to compare (XRT itself refuses a foreign xclbin/ELF)
+    target = target_for_xrt_device(name)
+    if target is None:
+        import warnings
+
+        warnings.warn(
+            f"iron: cannot tell which NPU generation XRT device {name!r} is; running {artifact.name} "
+            f"(built for {artifact.target}) anyway",
+            stacklevel=3,
+        )
+        return
+    if target != artifact.target:
+        raise XrtError(
+            f"{artifact.name} was built for {artifact.target}, but NPU device 0 is {name!r} ({target}); "
+            f"rebuild it with target={target!r} (iron.build(..., target={target!r}))"
+        )
+
+
 def _completed(px, state) -> bool:
     return state == px.ert_cmd_state.ERT_CMD_STATE_COMPLETED
 
@@ -128,6 +164,7 @@ class XrtBackend:
             self.device = px.device(0)
         except Exception as exc:  # noqa: BLE001
             raise XrtError(f"cannot open NPU device 0 through pyxrt: {exc}") from None
+        check_device(artifact, device_name(px, self.device))
         self.full_elf = artifact.backend == "aiecc-full-elf"
         self.kernels = {}
         self.instr = {}  # kernel name -> (instruction BO, word count)

@@ -81,10 +81,35 @@ TARGETS = {
 }
 
 
+#: What XRT reports as a device's name (``xrt::device::get_info<xrt::info::device::name>``,
+#: ``device.get_info(pyxrt.xrt_info_device.name)``) -> target, by substring, first match
+#: wins. From mlir-aie's XRT host runtime (python/utils/hostruntime/xrtruntime/hostruntime.py),
+#: which tells NPU2 from NPU1 the same way; amdxdna names its devices "RyzenAI-npu<N>".
+XRT_DEVICE_NAMES = (
+    ("NPU Strix", "npu2"),
+    ("NPU Krackan", "npu2"),
+    ("RyzenAI-npu4", "npu2"),
+    ("RyzenAI-npu5", "npu2"),
+    ("RyzenAI-npu6", "npu2"),
+    ("NPU Phoenix", "npu1"),
+    ("RyzenAI-npu1", "npu1"),
+)
+
+
+def target_for_xrt_device(name: str) -> str | None:
+    """The target (``npu1``/``npu2``) of a device XRT names ``name``; None if unknown."""
+    for key, target in XRT_DEVICE_NAMES:
+        if key in name:
+            return target
+    return None
+
+
 def get_target(name: str | Target) -> Target:
     """Look up a target by name (``npu1`` or ``npu2``)."""
     if isinstance(name, Target):
         return name
+    if not isinstance(name, str):
+        raise IronError(f"target={name!r}; accepted: {', '.join(TARGETS)}")
     try:
         return TARGETS[name]
     except KeyError:

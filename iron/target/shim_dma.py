@@ -34,6 +34,14 @@ from typing import Iterable
 
 from iron.errors import IronError
 
+#: Largest ``buffer_length`` (32-bit words) a drain BD can be given: the register field
+#: is 32 bits, but mlir-aie's ``aiex.npu.writebd`` carries every field as an ``i32``
+#: attribute (iron.mlir.printer prints it so), which holds at most 2**31 - 1.
+BD_LENGTH_MAX_WORDS = (1 << 31) - 1
+#: Largest byte offset a trace patch adds to the trace buffer's address: the ``arg_plus``
+#: of ``aiex.npu.address_patch`` (and the DDR patch iron lowers it to) is an ``i32``.
+PATCH_OFFSET_MAX = (1 << 31) - 1
+
 SHIM_BD_BASE = 0x1D000
 SHIM_BD_STRIDE = 0x20
 SHIM_BD_COUNT = 16

@@ -24,7 +24,8 @@ def check_operator(request):
 def _session_dirs(tmp_path_factory):
     """Builds go to a per-session cache (not ./build) unless IRON_CACHE_DIR is set;
     traces written by tests that force tracing go to a temporary directory unless
-    the user asked for traces (IRON_TRACE_SIZE or IRON_TRACE_DIR set)."""
+    the user asked for traces (IRON_TRACE_SIZE or IRON_TRACE_DIR set); IRON_TRACE_OP
+    applies to the operator checks only (see below)."""
     import os
 
     added = []
@@ -34,6 +35,14 @@ def _session_dirs(tmp_path_factory):
     if "IRON_TRACE_DIR" not in os.environ and "IRON_TRACE_SIZE" not in os.environ:
         os.environ["IRON_TRACE_DIR"] = str(tmp_path_factory.mktemp("iron-traces"))
         added.append("IRON_TRACE_DIR")
+    # IRON_TRACE_OP picks the call sites of the traced suite's operator checks
+    # (iron.testing.check_operator); tests that build with explicit options must not
+    # inherit it, or a selection naming no call site of theirs would fail them.
+    selection = os.environ.pop("IRON_TRACE_OP", None)
+    if selection is not None:
+        testing.SUITE_ENV["IRON_TRACE_OP"] = selection
     yield
     for name in added:
         del os.environ[name]
+    if selection is not None:
+        os.environ["IRON_TRACE_OP"] = testing.SUITE_ENV.pop("IRON_TRACE_OP")

@@ -9,6 +9,7 @@ args)`` lets a test play the device (write outputs, trace words).
 Objects that XRT frees when their last reference goes (hardware contexts, BOs,
 sub-BOs) record ``("release", kind, id)`` then, so a test can check the order
 in which a runner gives them back.
+``device.get_info(xrt_info_device.name)`` returns (None: a pyxrt without ``get_info``).
 Feature sets mirror XRT releases: ``"2.23"`` (full-ELF context), ``"2.20"``
 (ext/module, no ``hw_context(device, elf)``), ``"2.19"`` (elf only), ``"2.16"``.
 """
@@ -26,6 +27,11 @@ class _SyncDir(enum.Enum):
     XCL_BO_SYNC_BO_FROM_DEVICE = 1
 
 
+class _Info(enum.Enum):  # pyxrt.xrt_info_device (pyxrt.cpp binds xrt::info::device)
+    bdf = 0
+    name = 1
+
+
 class _State(enum.Enum):
     ERT_CMD_STATE_COMPLETED = 4
     ERT_CMD_STATE_ERROR = 7
@@ -37,6 +43,7 @@ def make(
     device_ok: bool = True,
     final_state: str = "ERT_CMD_STATE_COMPLETED",
     xclbin_kernels=("MLIR_AIE",),
+    device_name: str | None = None,
 ):
     m = types.ModuleType("pyxrt")
     m.calls = []
@@ -51,6 +58,9 @@ def make(
             if not device_ok:
                 raise RuntimeError("No such device")
             rec(("device", index))
+
+        def get_info(self, key):  # a query, not recorded
+            return {"name": device_name}[key.name]
 
         def register_xclbin(self, xclbin):
             rec(("register_xclbin", xclbin.path))
@@ -167,6 +177,10 @@ def make(
             return _State[final_state]
 
     m.device, m.xclbin, m.hw_context, m.bo, m.kernel, m.run = device, xclbin, hw_context, bo, kernel, run
+    if device_name is not None:
+        m.xrt_info_device = _Info
+    else:
+        del device.get_info
     if features in ("2.19", "2.20", "2.23"):
         m.elf = elf
     if features in ("2.20", "2.23"):

@@ -180,7 +180,7 @@ def test_list_and_clear(tmp_path, capsys):
     assert "2 artifacts" in out and b.path.name in out and "traced 4096" in out and "untraced" in out
     assert cli_main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 0
     assert "removed 2 artifacts" in capsys.readouterr().out
-    assert cache.list_entries(tmp_path) == [] and list(tmp_path.iterdir()) == []
+    assert cache.list_entries(tmp_path) == [] and [p.name for p in tmp_path.iterdir()] == [cache.LOCK_DIR]
     assert cli_main(["cache", "list", "--cache-dir", str(tmp_path)]) == 0
     assert "empty" in capsys.readouterr().out
 
@@ -192,3 +192,81 @@ def test_default_cache_dir_from_environment(tmp_path, monkeypatch):
     monkeypatch.delenv("IRON_CACHE_DIR")
     monkeypatch.chdir(tmp_path)
     assert build(ADD, trace=False).path.parent.resolve() == (tmp_path / "build" / "iron-cache").resolve()
+
+
+# ---------------------------------------------------------------- issue 14 item 2: only iron's own entries
+def _foreign_files(root):
+    """Files a user may keep next to the cache, some named like entries."""
+    (root / "notes.json").write_text("{}")
+    (root / "firmware.elf").write_bytes(b"\x7fELF not iron's")
+    (root / "lookalike_traced4096_0123abcd.elf").write_bytes(elf.write_elf({".iron.code.0": b"1234"}))
+    (root / "garbage_89abcdef.elf").write_bytes(b"\0" * 64)
+    (root / ".editor.swp.tmp").write_text("x")
+    (root / "subdir").mkdir()
+    return sorted(["notes.json", "firmware.elf", "lookalike_traced4096_0123abcd.elf", "garbage_89abcdef.elf",
+                   ".editor.swp.tmp", "subdir"])  # fmt: skip
+
+
+def test_clear_and_list_leave_foreign_files_alone_and_say_so(tmp_path, capsys):
+    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path)
+    renamed = tmp_path / f"{art.path.name[:-len('_12345678.elf')]}_ffffffff.elf"  # key does not match name
+    renamed.write_bytes(art.path.read_bytes())
+    foreign = sorted([*_foreign_files(tmp_path), renamed.name])
+    assert [e.path for e in cache.list_entries(tmp_path)] == [art.path]
+    assert cli_main(["cache", "list", "--cache-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "1 artifacts" in out and "lookalike" not in out.split("left alone")[0]
+    assert f"left alone {len(foreign)} item(s) that are not iron's" in out
+    assert cli_main(["cache", "clear", "--cache-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "removed 1 artifacts" in out and "not iron's" in out
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != cache.LOCK_DIR) == foreign
+    assert (tmp_path / "notes.json").read_text() == "{}"
+
+
+def test_clear_skips_an_entry_whose_build_is_in_progress(tmp_path, monkeypatch):
+    """A clear that runs while a build holds the key's lock (here: from inside the
+    build's store step) must not delete what the build is about to open."""
+    real_store = cache.Cache.store
+    reports = []
+
+    def store_then_clear(self, path, data):
+        real_store(self, path, data)
+        reports.append(cache.clear(tmp_path))
+
+    monkeypatch.setattr(cache.Cache, "store", store_then_clear)
+    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path)
+    assert art.path.exists() and not art.cached
+    assert [e.path for e in reports[0].busy] == [art.path] and reports[0].removed == []
+    monkeypatch.undo()
+    assert [e.path for e in cache.clear(tmp_path).removed] == [art.path]
+
+
+def test_clear_removes_stale_temp_files_but_not_a_live_one(tmp_path):
+    art = build(ADD, trace=False, cache_dir=tmp_path)
+    key8 = art.path.name[-12:-4]
+    stale = tmp_path / f".{art.path.name}.0123abcd.tmp"
+    stale.write_bytes(b"half")
+    live_name = f"Other_{key8[:4]}0000.elf"
+    live = tmp_path / f".{live_name}.89abcdef.tmp"
+    live.write_bytes(b"half")
+    with cache.Cache(tmp_path).lock(f"{key8[:4]}0000" + "0" * 24):
+        report = cache.clear(tmp_path)
+    assert report.removed and not stale.exists() and live.exists()
+
+
+def test_directory_at_an_entry_path_is_healed_or_reported(tmp_path):
+    art = build(ADD, trace=False, cache_dir=tmp_path)
+    art.path.unlink()
+    art.path.mkdir()  # empty: nothing to lose, healed
+    with pytest.warns(UserWarning, match="empty directory"):
+        again = build(ADD, trace=False, cache_dir=tmp_path)
+    assert again.path.is_file() and not again.cached
+    again.path.unlink()
+    again.path.mkdir()
+    (again.path / "keep.txt").write_text("user data")
+    with pytest.raises(cache.CacheError, match="directory sits at this cache entry's path"):
+        build(ADD, trace=False, cache_dir=tmp_path)
+    assert (again.path / "keep.txt").read_text() == "user data"
+    report = cache.clear(tmp_path)
+    assert any(str(again.path) in p for p in report.problems)

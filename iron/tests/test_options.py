@@ -18,9 +18,9 @@ def test_environment_values():
     )
     assert (opts.size, opts.ntiles) == (65536, 4)
     assert opts.events == (("core", DEFAULT_CORE_EVENTS),)
-    assert opts.select == (2, "softmax", 3)
+    assert opts.select == ((2, "GEMM"), "softmax", 3)
     assert opts.selects(2, "GEMM") and opts.selects(7, "Softmax") and opts.selects(3, "X")
-    assert not opts.selects(1, "GEMM")
+    assert not opts.selects(1, "GEMM") and not opts.selects(2, "SiLU")
 
 
 def test_explicit_arguments_win_over_environment():

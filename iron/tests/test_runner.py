@@ -115,6 +115,7 @@ def test_check_operator_traced_writes_perfetto_and_summary(request, monkeypatch,
     monkeypatch.setenv("IRON_TRACE_DIR", str(tmp_path))
     for var in ("IRON_TRACE_EVENTS", "IRON_TRACE_OP"):
         monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(testing, "SUITE_ENV", {})  # a traced suite's IRON_TRACE_OP (conftest.py)
     result = testing.check_operator(PAIR, request=request, cache_dir=cache)
     assert result.trace_dir == tmp_path / testing.slug(request.node.nodeid)
     assert (result.trace_dir / "trace.pftrace").stat().st_size > 0

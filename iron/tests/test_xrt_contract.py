@@ -394,3 +394,33 @@ def test_full_elf_loop_binds_the_same_buffers_every_run(cache, fake):
     run.close()
     released = [c for c in m.calls[mark:] if c[0] == "release"]
     assert released[0][1] == "hw_context" and {c[2] for c in released[1:]} >= set(created)
+
+
+# ---------------------------------------------------------------- issue 14 item 8: device generation
+# Device names as XRT reports them (mlir-aie's XRT host runtime matches the same strings).
+@pytest.mark.parametrize("name", ["RyzenAI-npu4", "NPU Strix", "RyzenAI-npu6"])
+def test_npu1_artifact_is_refused_on_an_npu2_device(cache, fake, tmp_path, name):
+    art = as_xclbin(build(PAIR, trace=False, target="npu1", cache_dir=cache), tmp_path)
+    m = fake("2.23", device_name=name)
+    with pytest.raises(
+        XrtError, match=rf"built for npu1, but NPU device 0 is '{name}' \(npu2\).*target='npu2'"
+    ):
+        xrt.XrtBackend(art, pyxrt=m)
+    assert not any(
+        c[0] in ("register_xclbin", "hw_context", "bo") for c in m.calls
+    )  # refused before any setup
+
+
+def test_npu2_artifact_is_refused_on_an_npu1_device(cache, fake):
+    art = as_full_elf(build(PAIR, trace=False, target="npu2", cache_dir=cache))
+    m = fake("2.23", device_name="RyzenAI-npu1")
+    with pytest.raises(XrtError, match=r"built for npu2, but NPU device 0 is 'RyzenAI-npu1' \(npu1\)"):
+        xrt.XrtBackend(art, pyxrt=m)
+
+
+def test_matching_or_unknown_device_runs(cache, fake, tmp_path):
+    art = as_xclbin(build(PAIR, trace=False, target="npu1", cache_dir=cache), tmp_path)
+    names = [aiecc.xclbin_kernel_name(d) for d in dict.fromkeys(k.device for k in art.kernels.values())]
+    xrt.XrtBackend(art, pyxrt=fake("2.23", device_name="NPU Phoenix", xclbin_kernels=names))
+    with pytest.warns(UserWarning, match="cannot tell which NPU generation"):
+        xrt.XrtBackend(art, pyxrt=fake("2.23", device_name="Some Future NPU", xclbin_kernels=names))

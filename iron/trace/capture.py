@@ -19,7 +19,7 @@ import numpy as np
 from iron.files import atomic_open, atomic_write
 from iron.trace.decode import DecodedSlice, decode_words
 from iron.trace.manifest import Manifest, ManifestError
-from iron.trace.words import TraceInputError
+from iron.trace.words import TraceInputError, check_words
 
 #: What :meth:`DecodedTrace.write` writes: Perfetto JSON, Perfetto's protobuf trace, mlir-aie's JSON.
 OUTPUT_FORMATS = ("perfetto", "pftrace", "mlir-aie")
@@ -43,7 +43,7 @@ def decode_manifest(
     manifest: Manifest, words: np.ndarray, *, colshift: int | None = None, analyze=None
 ) -> "DecodedTrace":
     """Decode every slice of ``words`` (``analyze``: see :func:`decode_words`)."""
-    words = np.asarray(words, dtype=np.uint32)
+    words = check_words(words)
     out = []
     for sl in manifest.slices:
         w = slice_words(manifest, words, sl)
@@ -170,7 +170,7 @@ class Capture:
         core_images: dict[str, bytes] | None = None,
     ):
         self.manifest = manifest
-        self.words = np.ascontiguousarray(words, dtype=np.uint32).ravel()
+        self.words = np.ascontiguousarray(check_words(words))
         self.colshift = colshift
         self.core_elfs = list(core_elfs)  # paths / COL,ROW=PATH: see iron.trace.pcmap.attach_core_elfs
         #: embedded core ELFs, synthetic name -> bytes (iron.trace.pcmap.attach_embedded);
@@ -228,8 +228,19 @@ class Capture:
 
 
 def load_capture(path: str | os.PathLike) -> Capture:
-    """Read a file written by :meth:`Capture.save`."""
+    """Read a file written by :meth:`Capture.save`. A damaged, foreign or oversized
+    file raises :class:`TraceInputError` naming it (never a zip/zlib/numpy error)."""
+    from iron import limits
+
+    limits.check_input(path, limits.MAX_CAPTURE_BYTES, "capture file", TraceInputError)
     try:
+        with zipfile.ZipFile(path) as zf:
+            for info in zf.infolist():  # bound what decompression may produce
+                if info.file_size > limits.MAX_TRACE_BYTES + limits.MAX_MANIFEST_BYTES:
+                    raise TraceInputError(
+                        f"{path}: member {info.filename} expands to {info.file_size} bytes, more than "
+                        f"the largest trace iron reads ({limits.MAX_TRACE_BYTES} bytes)"
+                    )
         with np.load(path, allow_pickle=False) as z:
             if "format" not in z or str(z["format"]) != CAPTURE_FORMAT:
                 raise TraceInputError(f"{path}: not an iron trace capture (no '{CAPTURE_FORMAT}' marker)")
@@ -238,14 +249,20 @@ def load_capture(path: str | os.PathLike) -> Capture:
                 raise TraceInputError(
                     f"{path}: capture version {version} is newer than this iron ({CAPTURE_VERSION})"
                 )
-            words = np.asarray(z["words"], dtype=np.uint32)
+            words = check_words(z["words"], f"{path}: words")
             manifest = Manifest.from_json(str(z["manifest"]))
             names = [str(n) for n in z["core_elf_names"]] if "core_elf_names" in z else []
             images = {n: z[f"core_elf_{i}"].tobytes() for i, n in enumerate(names)}
     except ManifestError as exc:
         raise TraceInputError(f"{path}: {exc}") from None
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
-        raise TraceInputError(f"{path}: cannot read capture: {exc}") from None
+    except TraceInputError:
+        raise
+    except MemoryError:
+        raise TraceInputError(f"{path}: too large to load in this process's memory") from None
+    except Exception as exc:  # noqa: BLE001 - zipfile, zlib, numpy's format reader raise many types
+        raise TraceInputError(
+            f"{path}: damaged capture file (cannot read it: {type(exc).__name__}: {exc})"
+        ) from None
     return Capture(manifest, words, core_images=images)
 
 
@@ -271,6 +288,6 @@ def decode_mlir_aie(words, mlir_text: str, colshift: int | None = None) -> list[
     the same list of Trace Event records."""
     from iron.trace.mlir_config import manifest_from_mlir
 
-    words = np.asarray(words, dtype=np.uint32).ravel()
+    words = check_words(np.ravel(words))  # mlir-aie hands over buffers of any shape
     manifest = manifest_from_mlir(mlir_text, len(words) * 4)
     return decode_manifest(manifest, words, colshift=colshift).mlir_aie_records()

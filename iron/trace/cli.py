@@ -13,6 +13,7 @@ import argparse
 import atexit
 import gc
 import os
+import io
 import sys
 from pathlib import Path
 
@@ -74,6 +75,7 @@ def add_subcommands(subparsers) -> None:
 def _load(args):
     """(words, manifest) from the command line; the core ELFs embedded in a capture
     file or in ``--artifact`` go to ``args.core_images`` (see :func:`_attach`)."""
+    from iron import limits
     from iron.trace.words import TraceInputError, detect_format, read_words
 
     args.core_images = {}
@@ -87,19 +89,31 @@ def _load(args):
     if args.mlir:
         from iron.trace.mlir_config import manifest_from_mlir
 
-        text = _read_text(args.mlir)
+        text = _read_text(args.mlir, limits.MAX_MLIR_BYTES, "MLIR file")
         manifest = manifest_from_mlir(text, len(words) * 4, args.mlir)
     elif args.manifest:
         from iron.trace.manifest import Manifest, ManifestError
 
         try:
-            manifest = Manifest.from_json(_read_text(args.manifest))
+            manifest = Manifest.from_json(_read_text(args.manifest, limits.MAX_MANIFEST_BYTES, "manifest"))
         except ManifestError as exc:
             raise TraceInputError(f"{args.manifest}: {exc}") from None
     elif args.artifact:
-        from iron.artifact.elf import read_core_elfs, read_manifest  # written elsewhere; import lazily
+        from iron.artifact.elf import (
+            ArtifactError,
+            read_core_elfs,
+            read_manifest,
+        )  # written elsewhere; import lazily
 
-        manifest = read_manifest(args.artifact)
+        try:
+            manifest = read_manifest(args.artifact)
+        except ArtifactError as exc:  # the configuration is at fault, not INPUT
+            raise TraceInputError(f"--artifact: {exc}") from None
+        if manifest is None:
+            raise TraceInputError(
+                f"--artifact {args.artifact}: an untraced artifact (no .iron.trace manifest): it cannot "
+                "explain trace words; give the traced artifact the capture came from"
+            )
         args.core_images = read_core_elfs(args.artifact)
     if manifest is None:
         raise TraceInputError(
@@ -108,11 +122,13 @@ def _load(args):
     return words, manifest
 
 
-def _read_text(path: str) -> str:
+def _read_text(path: str, limit: int, what: str) -> str:
+    from iron import limits
     from iron.trace.words import TraceInputError
 
+    limits.check_input(path, limit, what, TraceInputError)
     try:
-        return Path(path).read_text()
+        return Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise TraceInputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
 
@@ -121,10 +137,7 @@ def _write(out: str | None, text: str) -> None:
     if out is None:
         sys.stdout.write(text)
     else:
-        try:
-            atomic_write(out, text)
-        except OSError as exc:
-            raise IronError(f"{out}: cannot write: {exc.strerror or exc}") from None
+        atomic_write(out, text)  # raises OutputError naming `out`
 
 
 def _prepare(args, *warmers, kernels=None) -> None:
@@ -171,8 +184,14 @@ def cmd_decode(args) -> int:
     decoded = decode_manifest(manifest, words, colshift=args.colshift)
     _attach(decoded, args)
     if args.output is None:
-        decoded.write(sys.stdout.buffer, args.format)
-        sys.stdout.buffer.flush()
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:  # a text stream (redirected in a test or an embedding program)
+            buf = io.BytesIO()
+            decoded.write(buf, args.format)
+            sys.stdout.write(buf.getvalue().decode("utf-8", "replace"))
+        else:
+            decoded.write(out, args.format)
+            out.flush()
         return 0
     try:
         if args.format == "mlir-aie":  # upstream fused traces: one file per populated slice

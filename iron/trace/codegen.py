@@ -182,7 +182,7 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
     tiles = list(design.compute_tiles)
     if options.ntiles > len(tiles):
         warnings.warn(
-            f"ntiles={options.ntiles} (IRON_TRACE_NTILES) but {design.device.symbol or 'the design'} has {len(tiles)} compute tile(s); "
+            f"{options.origin('ntiles')}={options.ntiles} but {design.device.symbol or 'the design'} has {len(tiles)} compute tile(s); "
             f"tracing all {len(tiles)}",
             stacklevel=3,
         )

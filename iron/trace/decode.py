@@ -24,7 +24,11 @@ rules so that :mod:`iron.trace.mlir_aie` output matches it record for record):
    result is a list of runs ``(time, mask, count, step)``: ``mask`` asserted at
    ``time + i * step`` for ``i < count``, each for one cycle.
 
-Bad data never raises: it becomes counted diagnostics on the slice.
+Bad data never raises: it becomes counted diagnostics on the slice. Output is
+bounded: per unit at most :data:`INTERVALS_PER_BYTE` intervals per payload byte (and
+at least :data:`MIN_INTERVALS_PER_UNIT`) are kept, the rest is counted as
+``dropped_intervals``, and mlir-aie records past
+:data:`MAX_MLIR_AIE_RECORDS_PER_UNIT` are refused with an error.
 """
 
 from __future__ import annotations
@@ -48,6 +52,16 @@ OP_EVENT, OP_REPEAT, OP_SYNC = 0, 1, 2
 
 STATUSES = ("ok", "empty", "full", "bad_headers")
 PARALLEL_BYTES = 4 << 20  # decode units on several threads above this much payload
+#: Per unit, the per-slot intervals kept for Perfetto and plots: 8 per payload byte (more
+#: than frames without Repeat can carry: a 2-byte Multiple0 sets at most 8 slots) and at
+#: least 2**18. Only Repeat frames after frames with cycles go past it (a few KB of them
+#: stand for hundreds of millions of pulses); later events are then dropped and counted
+#: in the slice's ``dropped_intervals`` diagnostic (see :func:`bound_runs`).
+INTERVALS_PER_BYTE = 8
+MIN_INTERVALS_PER_UNIT = 1 << 18
+#: mlir-aie records one unit may expand to; past it decoding to that format is refused
+#: (it must match mlir-aie's parser record for record, so it is never truncated).
+MAX_MLIR_AIE_RECORDS_PER_UNIT = 1 << 24
 
 
 # --------------------------------------------------------------------------- data
@@ -497,6 +511,7 @@ def parse_stream(data: np.ndarray, method: str = "auto") -> tuple[Ops, int | Non
     (the same rules in one compiled scan over the bytes) or "auto" (numba for
     big streams when installed). Both give identical results.
     """
+    _check_method(method)
     data = np.ascontiguousarray(data, dtype=np.uint8)
     n = len(data)
     if method == "auto":
@@ -510,6 +525,16 @@ def parse_stream(data: np.ndarray, method: str = "auto") -> tuple[Ops, int | Non
     if method == "numba":
         return _parse_numba(data)
     return _parse_numpy(data)
+
+
+METHODS = ("auto", "numpy", "numba")
+
+
+def _check_method(method) -> None:
+    if method not in METHODS:
+        from iron.errors import OptionError
+
+        raise OptionError(f"method={method!r}: accepted: {', '.join(METHODS)}")
 
 
 def _start_timer(data: np.ndarray, pos: int) -> int:
@@ -790,6 +815,31 @@ def ops_to_runs(ops: Ops) -> Runs:
     return Runs(time.astype(np.int64), mask.astype(np.uint8), count.astype(np.int64), step.astype(np.int64))
 
 
+def bound_runs(runs: Runs, limit: int) -> tuple[Runs, int]:
+    """The earliest runs whose per-slot intervals fit ``limit`` (a dense run of step 1
+    is one interval per slot, a run of wider steps ``count`` of them), and how many
+    intervals were dropped. Bounds what Perfetto output and plots expand to: a few KB
+    of Repeat frames can stand for hundreds of millions of pulses."""
+    pulses = np.bitwise_count(runs.mask).astype(np.int64)
+    cost = pulses * np.where(runs.step == 1, 1, runs.count)
+    total = int(cost.sum())
+    if total <= limit:
+        return runs, 0
+    fits = np.cumsum(cost) <= limit
+    k = int(fits.sum())  # runs[:k] fit whole; run k is cut
+    used = int(cost[:k].sum())
+    keep = [runs.time[:k], runs.mask[:k], runs.count[:k], runs.step[:k]]
+    if k < len(runs) and runs.step[k] != 1 and pulses[k]:
+        part = (limit - used) // int(pulses[k])
+        if part:
+            keep = [np.append(a, v) for a, v in zip(keep, (runs.time[k], runs.mask[k], part, runs.step[k]))]
+            used += part * int(pulses[k])
+    cut = Runs(
+        *(np.asarray(a, dtype=d.dtype) for a, d in zip(keep, (runs.time, runs.mask, runs.count, runs.step)))
+    )
+    return cut, total - used
+
+
 def _bits(mask: np.ndarray) -> np.ndarray:
     """uint8 masks -> (n, 8) bool, slot 0 first."""
     return np.unpackbits(np.asarray(mask, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(bool)
@@ -890,6 +940,15 @@ def _mlir_aie_chunk(ops: Ops, st: _MlirAieState) -> tuple[np.ndarray, np.ndarray
     more = rep & (x != 0) & (r > 1)
     if more.any():
         cnt = r[more] - 1
+        expanded = 2 * int((cnt * np.bitwise_count(x[more]).astype(np.int64)).sum())
+        if expanded > MAX_MLIR_AIE_RECORDS_PER_UNIT:
+            from iron.trace.words import TraceInputError
+
+            raise TraceInputError(
+                f"one unit's Repeat frames expand to {expanded} mlir-aie records, more than the limit "
+                f"({MAX_MLIR_AIE_RECORDS_PER_UNIT}); decode to --format perfetto (truncated with a note) "
+                "or summary instead"
+            )
         ops_i = np.repeat(idx[more], cnt)
         first = np.cumsum(cnt) - cnt
         iters = np.arange(int(cnt.sum()), dtype=np.int64) - np.repeat(first, cnt) + 1
@@ -956,9 +1015,10 @@ def decode_words(
     truncated_frames) and ``frames``; no ops are kept (see
     :func:`iron.trace.summary.summarize_unit`, which computes summaries this way).
     """
-    words = np.asarray(words)
-    if words.dtype != np.uint32:
-        words = words.astype(np.uint32)
+    from iron.trace.words import check_words
+
+    words = check_words(words)
+    _check_method(method)
     kernels = getattr(analyze, "kernels", _ops_kernels) if analyze is not None else _ops_kernels
     if len(words) * 4 >= COMPILED_BYTES and method == "auto":
         # Load the compiled kernels while numpy finds the packets (the big
@@ -996,6 +1056,11 @@ def decode_words(
         else:
             du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
             du.frames = du.diagnostics["frames"]
+            budget = max(MIN_INTERVALS_PER_UNIT, INTERVALS_PER_BYTE * len(data))
+            runs, dropped = bound_runs(ops_to_runs(du.ops), budget)
+            du.__dict__["runs"] = runs  # the cached property, bounded
+            if dropped:
+                du.diagnostics["dropped_intervals"] = dropped
         return du, idle
 
     keys = list(groups)
@@ -1010,6 +1075,8 @@ def decode_words(
     for du, idle in done:
         diag["idle_words"] += idle
         totals["unconfigured_units"] += du.unit is None
+        if du.diagnostics.get("dropped_intervals"):  # the truncation note (see INTERVALS_PER_BYTE)
+            diag["dropped_intervals"] = diag.get("dropped_intervals", 0) + du.diagnostics["dropped_intervals"]
         for k in ("frames", "unknown_frames", "truncated_frames"):
             totals[k] += du.diagnostics[k]
         for k in ("mode_mismatch", "undecoded"):

@@ -22,9 +22,64 @@ class TraceInputError(IronError):
     """A trace input file cannot be read; the message names the file."""
 
 
+def check_words(values, name: str = "words") -> np.ndarray:
+    """``values`` as a 1-D uint32 array, refusing what a cast would silently change:
+    floats, booleans and other non-integer arrays, more than one dimension, and
+    integers outside 0 .. 2**32 - 1. Raises :class:`TraceInputError` naming ``name``."""
+    try:
+        arr = np.asarray(values)
+    except (TypeError, ValueError) as exc:
+        raise TraceInputError(f"{name}: not an array of 32-bit words ({exc})") from None
+    if arr.ndim != 1:
+        raise TraceInputError(f"{name}: expected a 1-D array of 32-bit words, got shape {arr.shape}")
+    if arr.dtype == np.uint32:
+        return arr
+    if arr.dtype.kind not in "ui" or arr.dtype == np.bool_:
+        if arr.size == 0 and arr.dtype.kind == "f":  # np.asarray([]) is float64
+            return np.zeros(0, dtype=np.uint32)
+        raise TraceInputError(f"{name}: expected integer words (uint32), got dtype {arr.dtype}")
+    if arr.size and (int(arr.min()) < 0 or int(arr.max()) > 0xFFFFFFFF):
+        bad = int(arr[(arr < 0) | (arr > 0xFFFFFFFF)][0])
+        raise TraceInputError(f"{name}: word {bad} does not fit 32 bits (accepted: 0 to 0xFFFFFFFF)")
+    return arr.astype(np.uint32)
+
+
+UTF8_BOM = b"\xef\xbb\xbf"
+UTF16_BOMS = {b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
+
+
+def _plain(data: bytes) -> bool:
+    """ASCII text without control characters other than whitespace."""
+    return not any(b < 9 or 13 < b < 32 or b > 126 for b in data)
+
+
+def text_encoding(head: bytes) -> str | None:
+    """How a text trace starting with ``head`` is encoded: ``"ascii"``, ``"utf-8-sig"``
+    (byte-order mark), ``"utf-16-le"`` / ``"utf-16-be"`` (with a byte-order mark, or
+    without one when every other byte is zero), or None when it is not text."""
+    if head.startswith(UTF8_BOM):
+        return "utf-8-sig" if _plain(head[3:]) else None
+    for bom, enc in UTF16_BOMS.items():
+        if head.startswith(bom):
+            text = head[2 : 2 + (len(head) - 2) // 2 * 2].decode(enc, errors="replace")
+            return enc if text.isascii() and _plain(text.encode()) else None
+    even = head[: len(head) // 2 * 2]
+    if len(even) >= 4:
+        if not any(even[1::2]) and _plain(even[0::2]):
+            return "utf-16-le"
+        if not any(even[0::2]) and _plain(even[1::2]):
+            return "utf-16-be"
+    return "ascii" if _plain(head) else None
+
+
 def detect_format(path: str | os.PathLike) -> str:
-    """``"capture"``, ``"bin"`` or ``"text"``."""
+    """``"capture"``, ``"bin"`` or ``"text"`` (refuses non-files and oversized files)."""
+    from iron import limits
+
     p = Path(path)
+    limits.check_input(
+        p, max(limits.MAX_TEXT_BYTES, limits.MAX_CAPTURE_BYTES), "trace input", TraceInputError
+    )
     try:
         with open(p, "rb") as f:
             head = f.read(4096)
@@ -34,15 +89,30 @@ def detect_format(path: str | os.PathLike) -> str:
         return "capture"
     if p.suffix.lower() == ".bin":
         return "bin"
-    if any(b < 9 or 13 < b < 32 or b > 126 for b in head):  # not plain text
-        return "bin"
-    return "text"
+    return "bin" if text_encoding(head) is None else "text"
+
+
+def _ascii_text(data: bytes, name: str) -> bytes:
+    """Text trace bytes as plain ASCII (byte-order marks and UTF-16 decoded)."""
+    enc = text_encoding(data[:4096])
+    if enc in (None, "ascii"):
+        return data
+    try:
+        text = data.decode(enc).lstrip("\ufeff")  # the UTF-16 decoders keep the byte-order mark
+    except UnicodeDecodeError as exc:
+        raise TraceInputError(f"{name}: looks like {enc} text but does not decode: {exc.reason}") from None
+    try:
+        return text.encode("ascii")
+    except UnicodeEncodeError:
+        raise TraceInputError(f"{name}: {enc} text with characters that are not hex words") from None
 
 
 def parse_text(data: bytes | str, name: str = "<text>") -> np.ndarray:
-    """mlir-aie text trace (one hex word per line, optional 0x) -> uint32 words."""
+    """mlir-aie text trace (one hex word per line, optional 0x) -> uint32 words.
+    ASCII, UTF-8 with a byte-order mark and UTF-16 (either byte order) are read."""
     if isinstance(data, str):
-        data = data.encode()
+        data = data.lstrip("\ufeff").encode("ascii", errors="replace")  # "?" is then reported as not hex
+    data = _ascii_text(bytes(data), name)
     n = len(data)
     # Fast path: exactly "xxxxxxxx\n" per line.
     if n and data[-1:] != b"\n":
@@ -78,13 +148,27 @@ def format_text(words: np.ndarray) -> str:
 def read_bin(path: str | os.PathLike) -> np.ndarray:
     """A binary file of little-endian 32-bit words, memory-mapped read-only: no
     copy in memory, and pages are read as the decoder reaches them."""
-    size = os.path.getsize(path)
+    from iron import limits
+
+    size = limits.check_input(path, limits.MAX_TRACE_BYTES, "binary trace", TraceInputError)
     if size % 4:
         raise TraceInputError(f"{path}: {size} bytes is not a whole number of 32-bit words")
     if size == 0:  # mmap cannot map an empty file
         return np.zeros(0, dtype=np.uint32)
     words = np.memmap(path, dtype="<u4", mode="r")
     return words if np.little_endian else words.astype(np.uint32)
+
+
+def read_text(path: str | os.PathLike) -> np.ndarray:
+    """An mlir-aie text trace file -> uint32 words (size-checked before reading)."""
+    from iron import limits
+
+    limits.check_input(path, limits.MAX_TEXT_BYTES, "text trace", TraceInputError)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise TraceInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return parse_text(data, str(path))
 
 
 def read_words(path: str | os.PathLike):
@@ -97,4 +181,4 @@ def read_words(path: str | os.PathLike):
         return cap.words, cap.manifest
     if fmt == "bin":
         return read_bin(path), None
-    return parse_text(Path(path).read_bytes(), str(path)), None
+    return read_text(path), None

@@ -1,0 +1,125 @@
+"""iron.files: the one writer of result files (issue 14, item 1).
+
+Expected behaviour is POSIX's, not iron's: a file made by a plain ``open()`` gets
+``0o666 & ~umask``; ``chmod`` on a file survives rewrites; a symlink or FIFO at the
+destination stays what it is.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from iron.errors import IronError
+from iron.files import OutputError, atomic_open, atomic_write
+
+posix = pytest.mark.skipif(os.name != "posix", reason="POSIX permissions")
+
+
+@pytest.fixture
+def umask():
+    def set_(mask):
+        old = os.umask(mask)
+        restore.append(old)
+
+    restore: list[int] = []
+    yield set_
+    for old in reversed(restore):
+        os.umask(old)
+
+
+def mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def reference_mode(tmp_path, name="ref") -> int:
+    """What a plain open() gives under the current umask."""
+    ref = tmp_path / name
+    with open(ref, "w"):
+        pass
+    return mode(ref)
+
+
+@posix
+@pytest.mark.parametrize("mask", [0o022, 0o002, 0o077])
+def test_new_file_gets_what_open_gives(tmp_path, umask, mask):
+    umask(mask)
+    atomic_write(tmp_path / "out.json", "{}")
+    assert mode(tmp_path / "out.json") == reference_mode(tmp_path) == 0o666 & ~mask
+
+
+@posix
+def test_rewrite_keeps_a_users_chmod(tmp_path, umask):
+    umask(0o022)
+    path = tmp_path / "shared.elf"
+    atomic_write(path, b"one")
+    os.chmod(path, 0o664)
+    atomic_write(path, b"two")
+    assert path.read_bytes() == b"two"
+    assert mode(path) == 0o664
+
+
+@posix
+def test_symlink_is_written_through_not_replaced(tmp_path):
+    real = tmp_path / "real.txt"
+    real.write_text("old")
+    link = tmp_path / "link.txt"
+    link.symlink_to(real)
+    atomic_write(link, "new")
+    assert link.is_symlink()
+    assert real.read_text() == "new"
+    dangling = tmp_path / "dangling.txt"
+    dangling.symlink_to(tmp_path / "made.txt")
+    atomic_write(dangling, "made")
+    assert dangling.is_symlink() and (tmp_path / "made.txt").read_text() == "made"
+
+
+@posix
+def test_fifo_is_written_through_not_replaced(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader exists: opening to write won't block
+    try:
+        atomic_write(fifo, b"through the pipe")
+        got = os.read(reader, 100)
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the FIFO was replaced by a regular file"
+    assert got == b"through the pipe"
+
+
+def test_dev_null_is_written_through():
+    if not os.path.exists("/dev/null"):
+        pytest.skip("no /dev/null")
+    before = os.stat("/dev/null")
+    atomic_write("/dev/null", b"discarded")
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and after.st_ino == before.st_ino
+
+
+def test_error_names_the_users_path_not_the_temp_file(tmp_path):
+    target = tmp_path / "a_directory"
+    target.mkdir()
+    with pytest.raises(OutputError) as info:
+        atomic_write(target, "x")
+    assert isinstance(info.value, IronError) and isinstance(info.value, OSError)
+    assert str(target) in str(info.value) and ".tmp" not in str(info.value)
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    with pytest.raises(OutputError) as info:
+        atomic_write(blocked / "below" / "out.json", "x")  # a parent is a regular file
+    assert str(blocked / "below" / "out.json") in str(info.value) and ".tmp" not in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_directory", "file"]
+
+
+def test_failure_leaves_the_old_file_and_no_temp(tmp_path):
+    path = tmp_path / "trace.json"
+    atomic_write(path, "old")
+    with pytest.raises(RuntimeError):
+        with atomic_open(path) as f:
+            f.write(b"half")
+            raise RuntimeError("stop")
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["trace.json"]
