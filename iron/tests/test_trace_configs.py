@@ -69,6 +69,7 @@ def writes(fm, symbol: str) -> list[tuple[int, int, int, int]]:
 
 
 def traced_run(cache, seq=PLAIN, **kw):
+    kw.setdefault("ntiles", 1)  # the expected units below; IRON_TRACE_NTILES must not change them
     art = build(seq, trace=True, trace_size=8192, cache_dir=cache, **kw)
     run = art.load("sim")
     inputs = testing.example_inputs(seq)
