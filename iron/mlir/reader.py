@@ -151,7 +151,7 @@ def _depth(code: str) -> int:
     )
 
 
-def _split_top(s: str) -> list[str]:
+def split_top(s: str) -> list[str]:
     """Split on commas outside brackets and strings."""
     if not any(c in s for c in '[(<{"'):
         return s.split(",")
@@ -195,7 +195,7 @@ def _attr_dict(text: str | None) -> dict[str, str]:
         return {}
     out = {}
     match = _RE_ENTRY.fullmatch
-    for part in _split_top(inner):
+    for part in split_top(inner):
         m = match(part)
         if m is None:
             raise _Err(f"malformed attribute {part.strip()!r}")
@@ -409,7 +409,7 @@ class _Reader:
                 return False
             args = []
             inner = m.group(3).strip()
-            for part in _split_top(inner) if inner else []:
+            for part in split_top(inner) if inner else []:
                 am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
                 typ = _memref(am.group(2)) if am else None
                 if typ is None:
@@ -563,7 +563,7 @@ class _Reader:
             args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
             if not all(a.startswith("%") for a in args):
                 return None
-            types = [_memref(t) for t in _split_top(m.group(3))] if m.group(3).strip() else []
+            types = [_memref(t) for t in split_top(m.group(3))] if m.group(3).strip() else []
             if None in types or len(types) != len(args):
                 return None
             return ir.Run(m.group(1), [a[1:] for a in args], types)

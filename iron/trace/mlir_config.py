@@ -163,16 +163,8 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
             )
         if not any(s.units for s in slices):
             raise MlirConfigError(f"{where}: no device named in trace_slices configures a trace unit")
-        return Manifest(
-            target=target.name,
-            columns=columns,
-            column_offset=0,
-            clock_mhz=target.clock_mhz,
-            kernel=f"{dev}:{seq}",
-            trace_arg_index=arg_index,
-            total_size=max(int(total_size), base + max(e.offset + e.size for e in entries)),
-            slices=slices,
-        )
+        end = base + max(e.offset + e.size for e in entries)
+        return _manifest(target, columns, f"{dev}:{seq}", arg_index, max(int(total_size), end), slices)
     units = units_from_module(module)
     if not units:
         raise MlirConfigError(
@@ -182,15 +174,21 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
     seq = device.sequences[0].name if device and device.sequences else "sequence"
     dev = (device.symbol or "main") if device else "main"
     size = region.size if region is not None else max(int(total_size) - base, 0)
+    slices = [Slice(0, "mlir-aie", 0, dev, seq, base, size, units, f"{dev}:{seq}", arg_index)]
+    return _manifest(target, columns, f"{dev}:{seq}", arg_index, max(int(total_size), base + size), slices)
+
+
+def _manifest(target, columns: int, kernel: str, arg_index: int, total: int, slices) -> Manifest:
+    """A manifest for foreign MLIR: iron's column offset 0 (columns align to the data)."""
     return Manifest(
         target=target.name,
         columns=columns,
         column_offset=0,
         clock_mhz=target.clock_mhz,
-        kernel=f"{dev}:{seq}",
+        kernel=kernel,
         trace_arg_index=arg_index,
-        total_size=max(int(total_size), base + size),
-        slices=[Slice(0, "mlir-aie", 0, dev, seq, base, size, units, f"{dev}:{seq}", arg_index)],
+        total_size=total,
+        slices=slices,
     )
 
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from iron.errors import IronError
+from iron.mlir.reader import split_top
 
 
 class TraceMetaError(IronError):
@@ -64,28 +65,10 @@ def _close(text: str, start: int, open_c: str, close_c: str) -> int:
     raise TraceMetaError(f"unbalanced {open_c!r} in {text!r}")
 
 
-def _split(text: str) -> list[str]:
-    parts, depth, start, quoted = [], 0, 0, False
-    for i, c in enumerate(text):
-        if c == '"' and (i == 0 or text[i - 1] != "\\"):
-            quoted = not quoted
-        elif quoted:
-            continue
-        elif c in "<[{(":
-            depth += 1
-        elif c in ">]})":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p for p in parts if p.strip()]
-
-
 def _fields(body: str, what: str) -> dict:
     """``k = v, ...`` -> dict of str / int / bool."""
     out = {}
-    for part in _split(body):
+    for part in (p for p in split_top(body) if p.strip()):
         key, eq, value = part.partition("=")
         m = _RE_VALUE.match(value) if eq else None
         if not m:
