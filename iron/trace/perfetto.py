@@ -32,11 +32,17 @@ from iron.target.events import MODULE_KINDS
 from iron.trace.decode import DecodedSlice, DecodedUnit, mlir_aie_event_chunks
 from iron.trace.event_pc import mlir_aie_pc_records, perfetto_pc_events
 from iron.trace.summary import KERNEL_END, KERNEL_START, invocations
-from iron.trace.textout import Choice, Fixed, render
+from iron.trace.textout import Choice, Fixed, render, render_method
 from iron.trace.timeline import slice_spans
 
 SLOTS = 8
 ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
+
+
+def output_method(slices: list[DecodedSlice]) -> str:
+    """How the streamed writers render rows for these slices (:func:`iron.trace.textout.render_method`
+    of the raw bytes decoded)."""
+    return render_method(sum(int(ds.diagnostics.get("size_bytes", 0)) for ds in slices))
 
 
 def _mlir_aie_layout(slices: list[DecodedSlice]):
@@ -80,6 +86,7 @@ def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
     """Write the text mlir-aie's ``parse.py`` writes (a JSON list, one record per
     line) to the binary file ``f``, rendered from the event arrays a chunk at a time."""
     sep = b"["
+    method = output_method(slices)
     for item in _mlir_aie_layout(slices):
         if item[0] == "meta":
             f.write(sep + json.dumps(item[1]).encode())
@@ -109,6 +116,7 @@ def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
                         ts[sl],
                         Choice(ph[sl].astype(np.int64) * SLOTS + slot[sl], tail),
                     ],
+                    method,
                 )
                 if sep == b"[":  # the document's first record
                     f.write(sep)
@@ -208,6 +216,7 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
     ps_per_cycle = 1e6 / float(clock_mhz)  # ts in us with 6 decimals: integer picoseconds
     f.write(b'{"traceEvents":[')
     sep = b""
+    method = output_method(slices)
     for si, (ds, (offset, _length)) in enumerate(zip(slices, slice_spans(slices))):
         pid = si + 1
         for rec in (
@@ -242,7 +251,7 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
                     b, e = begin[a : a + ROWS], end[a : a + ROWS]
                     ts = np.rint((offset + b) * ps_per_cycle).astype(np.int64)
                     dur = np.rint((e - b) * ps_per_cycle).astype(np.int64)
-                    f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail]))
+                    f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail], method))
     f.write(b'],"displayTimeUnit":"ns","metadata":' + _meta(trace_metadata(slices, clock_mhz, meta)) + b"}\n")
 
 
