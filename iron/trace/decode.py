@@ -208,6 +208,7 @@ class DecodedUnit:
     mode: int = 0  # trace mode the unit was decoded in (iron.trace.modes); see unit_mode
     pc_events: object = None  # iron.trace.event_pc.PcEvents of a mode-1 unit
     pcmap: object = None  # iron.trace.pcmap.PcMap of the core's ELF, when given (mode-1 core units)
+    reload: object = None  # when no ops were kept (``analyze``): a function parsing them again
 
     @property
     def kind(self) -> str:
@@ -223,14 +224,20 @@ class DecodedUnit:
             return list(self.unit.events)
         return [f"slot{i}" for i in range(F.SLOTS)]
 
+    def load_ops(self) -> Ops:
+        """The unit's ops: :attr:`ops`, or, for a unit decoded with ``analyze``
+        (which keeps none), parsed again from the slice's words (not kept: the
+        streamed outputs hold one unit's ops at a time)."""
+        return self.reload() if self.reload is not None else self.ops
+
     @cached_property
     def runs(self) -> Runs:
-        return ops_to_runs(self.ops)
+        return ops_to_runs(self.load_ops())
 
     def runs_unkept(self) -> Runs:
         """:attr:`runs` without keeping them on the unit when they were not kept
         already (the streamed outputs hold one unit's runs at a time)."""
-        return self.__dict__.get("runs") or ops_to_runs(self.ops)
+        return self.__dict__.get("runs") or ops_to_runs(self.load_ops())
 
     def last_time(self) -> int | None:
         """Time of the unit's last event (None: no events)."""
@@ -993,6 +1000,7 @@ def decode_words(
             du.diagnostics.update(mode_diag)
         if analyze is not None:
             analyze(du, data, method)
+            du.reload = _Reparse(words, pk.start[rows], pk.words[rows])
         else:
             du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
             du.frames = du.diagnostics["frames"]
@@ -1019,6 +1027,23 @@ def decode_words(
     status = slice_status(words, diag)
     units_out = [du for du, _ in done]
     return DecodedSlice(slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift)
+
+
+class _Reparse:
+    """A unit's ops parsed again from its packets in the slice's words (see
+    :meth:`DecodedUnit.load_ops`): holds only the packet offsets, not the payload."""
+
+    def __init__(self, words: np.ndarray, start: np.ndarray, nwords: np.ndarray):
+        self.words, self.start, self.nwords = words, start, nwords
+
+    def __call__(self) -> Ops:
+        method = choose_method(len(self.words) * 4, _ops_kernels)
+        data, _idle = unit_payload(self.words, self.start, self.nwords, method)
+        ops, _timer, _diag = parse_stream(data, method)
+        del data
+        if len(ops) and ops.kind.base is not None:  # views of worst-case arrays: keep only the ops
+            ops = Ops(*(getattr(ops, f).copy() for f in OPS_FIELDS))
+        return ops
 
 
 def unit_mode(unit: TraceUnit | None, data: np.ndarray) -> tuple[int, dict]:

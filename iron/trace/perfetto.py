@@ -105,7 +105,7 @@ def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
             for ph in b"EB"
             for s in range(SLOTS)
         ]
-        for ts, ph, slot in mlir_aie_event_chunks(du.ops):
+        for ts, ph, slot in mlir_aie_event_chunks(du.load_ops()):
             for a in range(0, len(ts), ROWS):
                 sl = slice(a, a + ROWS)
                 rows = render(
