@@ -251,6 +251,34 @@ def test_compiled_renderer_writes_the_same_files(monkeypatch):
             assert len(out["numpy", fmt]) > 1000
 
 
+def test_compiled_slot_intervals_are_the_runs_intervals():
+    """One compiled pass over the ops gives each slot's intervals exactly as the
+    vectorized timing model and merge do (random ops: replays on consecutive and
+    spaced cycles, orphan Repeats, Event_Syncs, empty masks), and on the golden captures."""
+    import numpy as np
+
+    from iron.tests.golden import TEST1, TEST2
+    from iron.trace import decode as D
+
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(5)
+    cases = []
+    for _ in range(200):
+        n = int(rng.integers(0, 50))
+        kind = rng.choice([0, 0, 0, 0, 0, 1, 2], n).astype(np.uint8)
+        mask = np.where(kind == 0, rng.integers(0, 256, n), 0).astype(np.uint8)
+        value = np.where((kind == 0) & (rng.random(n) < 0.5), rng.integers(1, 20, n), 0).astype(np.uint32)
+        reps = np.where((kind != 2) & (rng.random(n) < 0.4), rng.integers(0, 5, n), 0).astype(np.uint32)
+        cases.append(D.Ops(kind, mask, value, reps, (kind == 0) & (rng.random(n) < 0.5)))
+    for folder in (TEST1, TEST2):
+        cases += [u.ops for ds in _golden_decoded(folder).slices for u in ds.units]
+    for ops in cases:
+        runs = D.ops_to_runs(ops)
+        for slot in range(8):
+            want, got = runs.intervals(slot), D.slot_intervals(ops, slot)
+            assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1]), (ops, slot)
+
+
 def test_pftrace_and_json_hold_the_same_intervals(tmp_path):
     """Both Perfetto outputs of a multi-slice capture: same tracks, same intervals."""
     import json

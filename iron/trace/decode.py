@@ -181,6 +181,76 @@ class Runs:
         return begin[starts], np.maximum.reduceat(end, starts)
 
 
+def slot_intervals(ops: Ops, slot: int) -> tuple[np.ndarray, np.ndarray]:
+    """``ops_to_runs(ops).intervals(slot)`` by one compiled pass over the folded
+    ops (numba; counted, then filled): no per-run arrays, so a unit's streamed
+    output holds its ops and one slot's intervals only."""
+    scan = jit(_scan_intervals)
+    args = (ops.kind, ops.mask, ops.value, ops.reps, np.int64(slot), np.int64(F.SYNC_CYCLES))
+    z = np.zeros(0, np.int64)
+    n = scan(*args, z, z, False)
+    begin, end = np.empty(n, np.int64), np.empty(n, np.int64)
+    scan(*args, begin, end, True)
+    return begin, end
+
+
+def _scan_intervals(kind, mask, value, reps, slot, sync_cycles, out_b, out_e, fill):
+    """Compiled :func:`slot_intervals`: iron's timing model (:func:`ops_to_runs`)
+    and the merge of touching stretches (:meth:`Runs.intervals`) in one pass."""
+    bit = 1 << slot
+    timer = np.int64(0)
+    b_mask = 0  # the last event (an orphan Repeat replays it)
+    b_cyc = np.int64(0)
+    k = 0
+    cur_b = np.int64(-1)
+    cur_e = np.int64(-1)  # the open interval (cur_b < 0: none)
+    for i in range(kind.shape[0]):
+        kd = kind[i]
+        if kd == OP_SYNC:
+            timer += sync_cycles
+            continue
+        if kd == OP_EVENT:
+            v = np.int64(value[i])
+            timer += 1 + v
+            b_mask = mask[i]
+            b_cyc = v
+            t0 = timer  # the event itself, then its replays
+            first = 0
+            r = np.int64(reps[i]) + 1
+        else:  # an orphan Repeat of the last event
+            v = b_cyc
+            t0 = timer + 1 + v
+            first = 0
+            r = np.int64(reps[i])
+        if (b_mask & bit) and r > 0:
+            if v == 0:  # replays on consecutive cycles: one stretch
+                pieces = 1
+            else:
+                pieces = r
+            for j in range(first, pieces):
+                b = t0 + j * (1 + v)
+                e = b + (r if v == 0 else 1)
+                if cur_b >= 0 and b == cur_e:
+                    cur_e = e
+                    continue
+                if cur_b >= 0:
+                    if fill:
+                        out_b[k] = cur_b
+                        out_e[k] = cur_e
+                    k += 1
+                cur_b, cur_e = b, e
+        if kd == OP_EVENT:
+            timer += np.int64(reps[i]) * (1 + v)
+        else:
+            timer += r * (1 + v)
+    if cur_b >= 0:
+        if fill:
+            out_b[k] = cur_b
+            out_e[k] = cur_e
+        k += 1
+    return k
+
+
 EMPTY_OPS = Ops(
     np.zeros(0, np.uint8),
     np.zeros(0, np.uint8),

@@ -29,7 +29,7 @@ import json
 import numpy as np
 
 from iron.target.events import MODULE_KINDS
-from iron.trace.decode import DecodedSlice, DecodedUnit, mlir_aie_event_chunks
+from iron.trace.decode import DecodedSlice, DecodedUnit, mlir_aie_event_chunks, slot_intervals
 from iron.trace.event_pc import mlir_aie_pc_records, perfetto_pc_events
 from iron.trace.summary import KERNEL_END, KERNEL_START, invocations
 from iron.trace.textout import Choice, Fixed, render, render_method
@@ -146,21 +146,30 @@ def dumps_mlir_aie(records: list[dict]) -> str:
 
 
 # --------------------------------------------------------------------------- iron
-def unit_tracks(du: DecodedUnit, operator: str | None):
+def unit_tracks(du: DecodedUnit, operator: str | None, method: str = "numpy"):
     """The tracks of one unit: ``(track index, label, event name, begin, end)``,
     cycles slice-relative, end exclusive. Track 0 is the kernel track (one event
     per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation, named after the operator)
     when both events are traced; track 1 + slot holds a slot's intervals (a slot
-    named NONE without events has no track)."""
-    runs = du.runs_unkept()
+    named NONE without events has no track). ``method`` "numba": each slot's
+    intervals by one compiled pass over the ops (:func:`iron.trace.decode.slot_intervals`:
+    only the ops and one slot's intervals in memory), unless the unit keeps its runs."""
+    if method == "numba" and "runs" not in du.__dict__:
+        ops = du.load_ops()
+
+        def intervals(slot):
+            return slot_intervals(ops, slot)
+
+    else:
+        intervals = du.runs_unkept().intervals
     names = list(du.events)
     if KERNEL_START in names and KERNEL_END in names:
         begin, end = invocations(
-            runs.intervals(names.index(KERNEL_START))[0], runs.intervals(names.index(KERNEL_END))[0]
+            intervals(names.index(KERNEL_START))[0], intervals(names.index(KERNEL_END))[0]
         )
         yield 0, f"{du.label} kernel", operator or "kernel", begin, end + 1
     for slot in range(SLOTS):
-        begin, end = runs.intervals(slot)
+        begin, end = intervals(slot)
         if len(begin) or names[slot] != "NONE":
             yield 1 + slot, f"{du.label} {names[slot]}", names[slot], begin, end
 
@@ -232,7 +241,7 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
                     f.write(sep + _meta(rec))
                     sep = b","
                 continue
-            for track, label, name, begin, end in unit_tracks(du, operator):
+            for track, label, name, begin, end in unit_tracks(du, operator, method):
                 tid = ui * (SLOTS + 1) + 1 + track
                 for rec in (
                     {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": label}},

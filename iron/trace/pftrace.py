@@ -107,7 +107,7 @@ def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | 
         rank = 0
         operator = ds.slice.operator if ds.slice else None
         for du in ds.units:
-            for _track, label, name, begin, end in unit_tracks(du, operator):
+            for _track, label, name, begin, end in unit_tracks(du, operator, method):
                 uuid += 1
                 seq += 1
                 pkt = pb.TracePacket()
