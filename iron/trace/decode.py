@@ -181,29 +181,56 @@ class Runs:
         return begin[starts], np.maximum.reduceat(end, starts)
 
 
+class SlotIntervals:
+    """``ops_to_runs(ops).intervals(slot)`` of every slot by compiled passes over
+    the folded ops (numba): one pass counts every slot's intervals, then one pass
+    per asked slot fills its arrays. No per-run arrays: a unit's streamed output
+    holds its ops and a slot's intervals (the kernel track's two slots are kept
+    until asked for again)."""
+
+    KEEP = 2  # slots' results kept (the kernel track's start and end slots)
+
+    def __init__(self, ops: Ops):
+        self.ops = ops
+        self.counts = np.zeros(F.SLOTS, np.int64)
+        z = np.zeros(0, np.int64)
+        jit(_scan_intervals)(*self._args(-1), self.counts, z, z)
+        self.kept: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _args(self, slot: int):
+        o = self.ops
+        return (o.kind, o.mask, o.value, o.reps, np.int64(slot), np.int64(F.SYNC_CYCLES))
+
+    def __call__(self, slot: int, keep: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        if slot in self.kept:
+            return self.kept.pop(slot)
+        n = int(self.counts[slot])
+        begin, end = np.empty(n, np.int64), np.empty(n, np.int64)
+        if n:
+            jit(_scan_intervals)(*self._args(slot), self.counts, begin, end)
+        if keep and len(self.kept) < self.KEEP:
+            self.kept[slot] = (begin, end)
+        return begin, end
+
+
 def slot_intervals(ops: Ops, slot: int) -> tuple[np.ndarray, np.ndarray]:
-    """``ops_to_runs(ops).intervals(slot)`` by one compiled pass over the folded
-    ops (numba; counted, then filled): no per-run arrays, so a unit's streamed
-    output holds its ops and one slot's intervals only."""
-    scan = jit(_scan_intervals)
-    args = (ops.kind, ops.mask, ops.value, ops.reps, np.int64(slot), np.int64(F.SYNC_CYCLES))
-    z = np.zeros(0, np.int64)
-    n = scan(*args, z, z, False)
-    begin, end = np.empty(n, np.int64), np.empty(n, np.int64)
-    scan(*args, begin, end, True)
-    return begin, end
+    """``ops_to_runs(ops).intervals(slot)`` by compiled passes (:class:`SlotIntervals`)."""
+    return SlotIntervals(ops)(slot)
 
 
-def _scan_intervals(kind, mask, value, reps, slot, sync_cycles, out_b, out_e, fill):
-    """Compiled :func:`slot_intervals`: iron's timing model (:func:`ops_to_runs`)
-    and the merge of touching stretches (:meth:`Runs.intervals`) in one pass."""
-    bit = 1 << slot
+def _scan_intervals(kind, mask, value, reps, slot, sync_cycles, counts, out_b, out_e):
+    """Compiled :class:`SlotIntervals`: iron's timing model (:func:`ops_to_runs`)
+    and the merge of touching stretches (:meth:`Runs.intervals`) in one pass.
+    ``slot`` < 0: count every slot's intervals into ``counts``; else fill that
+    slot's ``out_b``/``out_e``."""
     timer = np.int64(0)
     b_mask = 0  # the last event (an orphan Repeat replays it)
     b_cyc = np.int64(0)
-    k = 0
-    cur_b = np.int64(-1)
-    cur_e = np.int64(-1)  # the open interval (cur_b < 0: none)
+    nslot = counts.shape[0]
+    cur_b = np.full(nslot, -1, np.int64)  # per slot the open interval (-1: none)
+    cur_e = np.full(nslot, -1, np.int64)
+    k = np.zeros(nslot, np.int64)
+    lo, hi = (0, nslot) if slot < 0 else (slot, slot + 1)
     for i in range(kind.shape[0]):
         kd = kind[i]
         if kd == OP_SYNC:
@@ -215,40 +242,41 @@ def _scan_intervals(kind, mask, value, reps, slot, sync_cycles, out_b, out_e, fi
             b_mask = mask[i]
             b_cyc = v
             t0 = timer  # the event itself, then its replays
-            first = 0
             r = np.int64(reps[i]) + 1
+            timer += (r - 1) * (1 + v)
         else:  # an orphan Repeat of the last event
             v = b_cyc
             t0 = timer + 1 + v
-            first = 0
             r = np.int64(reps[i])
-        if (b_mask & bit) and r > 0:
-            if v == 0:  # replays on consecutive cycles: one stretch
-                pieces = 1
-            else:
-                pieces = r
-            for j in range(first, pieces):
+            timer += r * (1 + v)
+        if b_mask == 0 or r == 0:
+            continue
+        pieces = 1 if v == 0 else r  # replays on consecutive cycles: one stretch
+        for s in range(lo, hi):
+            if not (b_mask >> s) & 1:
+                continue
+            for j in range(pieces):
                 b = t0 + j * (1 + v)
                 e = b + (r if v == 0 else 1)
-                if cur_b >= 0 and b == cur_e:
-                    cur_e = e
+                if cur_b[s] >= 0 and b == cur_e[s]:
+                    cur_e[s] = e
                     continue
-                if cur_b >= 0:
-                    if fill:
-                        out_b[k] = cur_b
-                        out_e[k] = cur_e
-                    k += 1
-                cur_b, cur_e = b, e
-        if kd == OP_EVENT:
-            timer += np.int64(reps[i]) * (1 + v)
-        else:
-            timer += r * (1 + v)
-    if cur_b >= 0:
-        if fill:
-            out_b[k] = cur_b
-            out_e[k] = cur_e
-        k += 1
-    return k
+                if cur_b[s] >= 0:
+                    if slot >= 0:
+                        out_b[k[s]] = cur_b[s]
+                        out_e[k[s]] = cur_e[s]
+                    k[s] += 1
+                cur_b[s] = b
+                cur_e[s] = e
+    for s in range(lo, hi):
+        if cur_b[s] >= 0:
+            if slot >= 0:
+                out_b[k[s]] = cur_b[s]
+                out_e[k[s]] = cur_e[s]
+            k[s] += 1
+        if slot < 0:
+            counts[s] = k[s]
+    return 0
 
 
 EMPTY_OPS = Ops(

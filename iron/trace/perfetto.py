@@ -29,7 +29,7 @@ import json
 import numpy as np
 
 from iron.target.events import MODULE_KINDS
-from iron.trace.decode import DecodedSlice, DecodedUnit, mlir_aie_event_chunks, slot_intervals
+from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals, mlir_aie_event_chunks
 from iron.trace.event_pc import mlir_aie_pc_records, perfetto_pc_events
 from iron.trace.summary import KERNEL_END, KERNEL_START, invocations
 from iron.trace.textout import Choice, Fixed, render, render_method
@@ -151,21 +151,22 @@ def unit_tracks(du: DecodedUnit, operator: str | None, method: str = "numpy"):
     cycles slice-relative, end exclusive. Track 0 is the kernel track (one event
     per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation, named after the operator)
     when both events are traced; track 1 + slot holds a slot's intervals (a slot
-    named NONE without events has no track). ``method`` "numba": each slot's
-    intervals by one compiled pass over the ops (:func:`iron.trace.decode.slot_intervals`:
-    only the ops and one slot's intervals in memory), unless the unit keeps its runs."""
+    named NONE without events has no track). ``method`` "numba": the slots'
+    intervals by compiled passes over the ops (:class:`iron.trace.decode.SlotIntervals`:
+    only the ops and a slot's intervals in memory), unless the unit keeps its runs."""
     if method == "numba" and "runs" not in du.__dict__:
-        ops = du.load_ops()
-
-        def intervals(slot):
-            return slot_intervals(ops, slot)
-
+        intervals = SlotIntervals(du.load_ops())
     else:
-        intervals = du.runs_unkept().intervals
+        runs = du.runs_unkept()
+
+        def intervals(slot, keep=False):
+            return runs.intervals(slot)
+
     names = list(du.events)
     if KERNEL_START in names and KERNEL_END in names:
         begin, end = invocations(
-            intervals(names.index(KERNEL_START))[0], intervals(names.index(KERNEL_END))[0]
+            intervals(names.index(KERNEL_START), keep=True)[0],
+            intervals(names.index(KERNEL_END), keep=True)[0],
         )
         yield 0, f"{du.label} kernel", operator or "kernel", begin, end + 1
     for slot in range(SLOTS):

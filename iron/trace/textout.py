@@ -43,10 +43,10 @@ class Varint:
 def varint_size(value: np.ndarray) -> np.ndarray:
     """Bytes of the varint of each (non-negative) value."""
     v = np.asarray(value, dtype=np.uint64)
-    n = np.ones(v.shape, np.int64)
-    for k in range(1, 10):
-        n += v >= np.uint64(1 << (7 * k))
-    return n
+    return 1 + np.searchsorted(_VARINT_LIMITS, v, side="right")
+
+
+_VARINT_LIMITS = np.array([1 << (7 * k) for k in range(1, 10)], np.uint64)  # values needing k + 1 bytes
 
 
 def varint(n: int) -> bytes:
