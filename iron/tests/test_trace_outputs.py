@@ -337,3 +337,24 @@ def test_kernel_cache_is_outside_the_package():
     if os.environ.get("NUMBA_CACHE_DIR"):
         return  # numba's own setting wins
     assert index.startswith(str(K.CACHE_DIR / "iron.trace.decode")) and os.path.exists(index)
+
+
+def test_segments_found_block_by_block_are_the_same(monkeypatch):
+    """The buffer-wide scans in blocks (bounded temporaries) find the segments a
+    single block does (checked against mlir-aie's goldens elsewhere), whatever
+    the block size: zero runs and end markers across block boundaries."""
+    import numpy as np
+
+    from iron.trace import decode as D
+    from iron.trace import frames as F
+
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        n = int(rng.integers(0, 60))
+        w = np.where(rng.random(n) < 0.5, 0, rng.integers(1, 5, n)).astype(np.uint32)
+        w[rng.random(n) < 0.1] = F.END_MARKER
+        monkeypatch.setattr(D, "SCAN_BLOCK", 1 << 20)
+        want = D.segments(w)
+        for block in (1, 2, 3, 7):
+            monkeypatch.setattr(D, "SCAN_BLOCK", block)
+            assert D.segments(w) == want, (w, block)

@@ -48,6 +48,7 @@ OP_EVENT, OP_REPEAT, OP_SYNC = 0, 1, 2
 
 STATUSES = ("ok", "empty", "full", "bad_headers")
 PARALLEL_BYTES = 4 << 20  # decode units on several threads above this much payload
+SCAN_BLOCK = 1 << 20  # words per block of the buffer-wide scans (bounds their temporaries)
 
 
 # --------------------------------------------------------------------------- data
@@ -185,31 +186,23 @@ class SlotIntervals:
     """``ops_to_runs(ops).intervals(slot)`` of every slot by compiled passes over
     the folded ops (numba): one pass counts every slot's intervals, then one pass
     per asked slot fills its arrays. No per-run arrays: a unit's streamed output
-    holds its ops and a slot's intervals (the kernel track's two slots are kept
-    until asked for again)."""
-
-    KEEP = 2  # slots' results kept (the kernel track's start and end slots)
+    holds its ops and a slot's intervals."""
 
     def __init__(self, ops: Ops):
         self.ops = ops
         self.counts = np.zeros(F.SLOTS, np.int64)
         z = np.zeros(0, np.int64)
         jit(_scan_intervals)(*self._args(-1), self.counts, z, z)
-        self.kept: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def _args(self, slot: int):
         o = self.ops
         return (o.kind, o.mask, o.value, o.reps, np.int64(slot), np.int64(F.SYNC_CYCLES))
 
-    def __call__(self, slot: int, keep: bool = False) -> tuple[np.ndarray, np.ndarray]:
-        if slot in self.kept:
-            return self.kept.pop(slot)
+    def __call__(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
         n = int(self.counts[slot])
         begin, end = np.empty(n, np.int64), np.empty(n, np.int64)
         if n:
             jit(_scan_intervals)(*self._args(slot), self.counts, begin, end)
-        if keep and len(self.kept) < self.KEEP:
-            self.kept[slot] = (begin, end)
         return begin, end
 
 
@@ -373,18 +366,26 @@ def segments(words: np.ndarray) -> tuple[list[tuple[int, int]], dict]:
     ``diag["used_words"]`` is one past the last non-zero word."""
     diag = {"segments": 0, "skipped_segments": 0, "used_words": 0}
     n = len(words)
-    z = words == 0
-    if not n or z.all():
+    if not n:
         return [], diag
-    # Zero runs [zs, ze) from the transitions of z (no per-word index arrays).
-    d = np.diff(z.view(np.int8))
-    zs = np.flatnonzero(d == 1) + 1
-    ze = np.flatnonzero(d == -1) + 1
-    if z[0]:
+    # Zero runs [zs, ze) from the transitions of words == 0, a block at a time
+    # (blocks overlap by one word): no temporaries the size of the buffer.
+    zs_parts, ze_parts, marks = [], [], []
+    for a in range(0, n, SCAN_BLOCK):
+        lo = max(a - 1, 0)
+        blk = words[lo : a + SCAN_BLOCK]
+        d = np.diff((blk == 0).view(np.int8))
+        zs_parts.append(np.flatnonzero(d == 1) + (lo + 1))
+        ze_parts.append(np.flatnonzero(d == -1) + (lo + 1))
+        marks.append(np.flatnonzero(words[a : min(a + SCAN_BLOCK, n - 2)] == F.END_MARKER) + a)
+        del d, blk
+    zs, ze = np.concatenate(zs_parts), np.concatenate(ze_parts)
+    if words[0] == 0:
         zs = np.concatenate([[0], zs])
-    if z[-1]:
+    if words[-1] == 0:
         ze = np.concatenate([ze, [n]])
-    del d, z
+    if len(zs) == 1 and zs[0] == 0 and ze[0] == n:  # all zeros
+        return [], diag
     used = int(zs[-1]) if len(ze) and ze[-1] == n else n  # trailing zeros are dropped
     diag["used_words"] = used
     long = (ze - zs) >= F.SEGMENT_GAP_WORDS  # a short leading run stays in the first segment
@@ -396,7 +397,7 @@ def segments(words: np.ndarray) -> tuple[list[tuple[int, int]], dict]:
     keep = ends > starts
     starts, ends = starts[keep], ends[keep]
     # First end marker followed by two zero words inside each segment.
-    cand = np.flatnonzero(words[: max(n - 2, 0)] == F.END_MARKER)
+    cand = np.concatenate(marks)
     if len(cand):
         cand = cand[(words[cand + 1] == 0) & (words[cand + 2] == 0)]
         seg = np.searchsorted(starts, cand, side="right") - 1
@@ -1138,9 +1139,8 @@ class _Reparse:
         method = choose_method(len(self.words) * 4, _ops_kernels)
         data, _idle = unit_payload(self.words, self.start, self.nwords, method)
         ops, _timer, _diag = parse_stream(data, method)
-        del data
-        if len(ops) and ops.kind.base is not None:  # views of worst-case arrays: keep only the ops
-            ops = Ops(*(getattr(ops, f).copy() for f in OPS_FIELDS))
+        # Kept as parsed: views of the scan's worst-case arrays cost only the
+        # pages the ops were written to (a copy would double the peak).
         return ops
 
 

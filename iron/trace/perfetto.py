@@ -157,16 +157,12 @@ def unit_tracks(du: DecodedUnit, operator: str | None, method: str = "numpy"):
     if method == "numba" and "runs" not in du.__dict__:
         intervals = SlotIntervals(du.load_ops())
     else:
-        runs = du.runs_unkept()
-
-        def intervals(slot, keep=False):
-            return runs.intervals(slot)
-
+        intervals = du.runs_unkept().intervals
     names = list(du.events)
     if KERNEL_START in names and KERNEL_END in names:
         begin, end = invocations(
-            intervals(names.index(KERNEL_START), keep=True)[0],
-            intervals(names.index(KERNEL_END), keep=True)[0],
+            intervals(names.index(KERNEL_START))[0],
+            intervals(names.index(KERNEL_END))[0],
         )
         yield 0, f"{du.label} kernel", operator or "kernel", begin, end + 1
     for slot in range(SLOTS):
