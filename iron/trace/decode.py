@@ -679,7 +679,7 @@ def _ops_from_words(k: np.ndarray, w: np.ndarray) -> Ops:
     return _join(_OP_OF_KIND[k], mask.astype(np.uint8), value.astype(np.uint32), single)
 
 
-def _parse_numba(data: np.ndarray) -> tuple[Ops, int | None, dict]:
+def _parse_numba(data: np.ndarray, compact: bool = True) -> tuple[Ops, int | None, dict]:
     scan = jit(_scan_ops)
     n = len(data)
     out = [
@@ -691,8 +691,9 @@ def _parse_numba(data: np.ndarray) -> tuple[Ops, int | None, dict]:
     ]
     k, *counts = scan(data, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, FIELDS, *out)
     diag, start_timer = frame_diagnostics(data, *counts)
-    # Views: the arrays were sized for the worst case (one op per byte).
-    return Ops(*(a[:k] if k > 0.6 * n else a[:k].copy() for a in out)), start_timer, diag
+    # The arrays were sized for the worst case (one op per byte): copied when
+    # mostly unused and ``compact`` (ops kept long); views cost only the pages written.
+    return Ops(*(a[:k] if k > 0.6 * n or not compact else a[:k].copy() for a in out)), start_timer, diag
 
 
 def frame_diagnostics(data, frames, unknown, trunc, nstart, first_start, nsync) -> tuple[dict, int | None]:
@@ -1138,10 +1139,9 @@ class _Reparse:
     def __call__(self) -> Ops:
         method = choose_method(len(self.words) * 4, _ops_kernels)
         data, _idle = unit_payload(self.words, self.start, self.nwords, method)
-        ops, _timer, _diag = parse_stream(data, method)
-        # Kept as parsed: views of the scan's worst-case arrays cost only the
-        # pages the ops were written to (a copy would double the peak).
-        return ops
+        if method == "numba" and len(data):  # views, not copies: held briefly, a copy doubles the peak
+            return _parse_numba(data, compact=False)[0]
+        return parse_stream(data, method)[0]
 
 
 def unit_mode(unit: TraceUnit | None, data: np.ndarray) -> tuple[int, dict]:
