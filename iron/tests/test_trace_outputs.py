@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -52,8 +54,10 @@ def test_package_root_names_still_resolve():
 
 
 # --------------------------------------------------------------------------- text rows
-def test_render_matches_python_formatting():
-    """Rows rendered from arrays equal Python's own formatting of the same values."""
+@pytest.mark.parametrize("method", ["numpy", "numba"])
+def test_render_matches_python_formatting(method):
+    """Rows rendered from arrays (vectorized or compiled) equal Python's own
+    formatting of the same values."""
     import json
     from decimal import Decimal
 
@@ -61,10 +65,13 @@ def test_render_matches_python_formatting():
 
     from iron.trace.textout import Choice, Fixed, render
 
+    if method == "numba":
+        pytest.importorskip("numba")
     rng = np.random.default_rng(1)
     v = np.concatenate([[0, 1, 9, 10, 99, 100, 10**6, 10**12 + 7], rng.integers(0, 10**13, 500)])
     names = [b"a", b"LOCK_STALL", b""]
-    got = render(len(v), [b"{", v, b",", Fixed(v, 6), b",", Choice(v % 3, names), b"}\n"]).tobytes()
+    pieces = [b"{", v, b",", Fixed(v, 6), b",", Choice(v % 3, names), b"}\n"]
+    got = render(len(v), pieces, method).tobytes()
 
     def fixed(x):  # shortest decimal of x / 1e6, as Decimal prints it normalized
         s = format(Decimal(int(x)).scaleb(-6).normalize(), "f")
@@ -72,7 +79,22 @@ def test_render_matches_python_formatting():
 
     want = "".join("{%s,%s,%s}\n" % (json.dumps(x), fixed(x), names[x % 3].decode()) for x in v.tolist())
     assert got.decode() == want
-    assert render(0, [b"x", v[:0]]).tobytes() == b""
+    assert render(0, [b"x", v[:0]], method).tobytes() == b""
+
+
+@pytest.mark.parametrize("method", ["numpy", "numba"])
+def test_render_varints_are_the_protos_varints(method):
+    """Varint rows equal the protobuf library's own encoding of the same values."""
+    import numpy as np
+    from google.protobuf.internal.encoder import _VarintBytes
+
+    from iron.trace.textout import Varint, render
+
+    if method == "numba":
+        pytest.importorskip("numba")
+    v = np.array([0, 1, 127, 128, 300, 2**32 - 1, 2**35, 2**63 - 1, 2**64 - 1], np.uint64)
+    got = render(len(v), [b"<", Varint(v), b">"], method).tobytes()
+    assert got == b"".join(b"<" + _VarintBytes(int(x)) + b">" for x in v.tolist())
 
 
 # --------------------------------------------------------------------------- mlir-aie JSON
@@ -97,13 +119,22 @@ def test_mlir_aie_stream_in_tiny_chunks_is_the_golden(monkeypatch):
     for folder in (TEST1, TEST2):
         expected = (folder / "expected.json").read_bytes().rstrip(b"\n") + b"\n"
         decoded = _golden_decoded(folder)
-        for chunk_ops, rows in ((1, 1), (2, 3), (7, 5), (1 << 16, 1 << 16)):
+        for chunk_ops, rows, method in (
+            (1, 1, "numpy"),
+            (2, 3, "numpy"),
+            (7, 5, "numba"),
+            (1 << 16, 1 << 16, "numpy"),
+            (1 << 16, 1 << 16, "numba"),  # the compiled renderer big traces use
+        ):
+            if method == "numba":
+                pytest.importorskip("numba")
             monkeypatch.setattr(D, "CHUNK_OPS", chunk_ops)
             monkeypatch.setattr(D.mlir_aie_event_chunks, "__defaults__", (chunk_ops,))
             monkeypatch.setattr(P, "ROWS", rows)
+            monkeypatch.setattr(P, "output_method", lambda slices, m=method: m)
             buf = io.BytesIO()
             P.write_mlir_aie(decoded.slices, buf)
-            assert buf.getvalue() == expected, (folder.name, chunk_ops, rows)
+            assert buf.getvalue() == expected, (folder.name, chunk_ops, rows, method)
 
 
 # --------------------------------------------------------------------------- Perfetto JSON
@@ -194,6 +225,60 @@ def test_pftrace_parses_back_to_the_golden_events(tmp_path):
     assert len(begins["mlir-aie"]) == 4  # one per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation
 
 
+def test_compiled_renderer_writes_the_same_files(monkeypatch):
+    """Perfetto JSON and the native trace of the golden captures: the compiled
+    renderer (big traces) writes the bytes of the vectorized one (checked above
+    against mlir-aie's goldens, Python's formatting and the protos)."""
+    import io
+
+    from iron.tests.golden import TEST1, TEST2
+    from iron.trace import perfetto as P
+    from iron.trace import pftrace as T
+
+    pytest.importorskip("numba")
+    for folder in (TEST1, TEST2):
+        decoded = _golden_decoded(folder)
+        out = {}
+        for method in ("numpy", "numba"):
+            monkeypatch.setattr(P, "output_method", lambda slices, m=method: m)
+            monkeypatch.setattr(T, "output_method", lambda slices, m=method: m)
+            for fmt in ("perfetto", "pftrace"):
+                buf = io.BytesIO()
+                decoded.write(buf, fmt)
+                out[method, fmt] = buf.getvalue()
+        for fmt in ("perfetto", "pftrace"):
+            assert out["numba", fmt] == out["numpy", fmt], (folder.name, fmt)
+            assert len(out["numpy", fmt]) > 1000
+
+
+def test_compiled_slot_intervals_are_the_runs_intervals():
+    """One compiled pass over the ops gives each slot's intervals exactly as the
+    vectorized timing model and merge do (random ops: replays on consecutive and
+    spaced cycles, orphan Repeats, Event_Syncs, empty masks), and on the golden captures."""
+    import numpy as np
+
+    from iron.tests.golden import TEST1, TEST2
+    from iron.trace import decode as D
+
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(5)
+    cases = []
+    for _ in range(200):
+        n = int(rng.integers(0, 50))
+        kind = rng.choice([0, 0, 0, 0, 0, 1, 2], n).astype(np.uint8)
+        mask = np.where(kind == 0, rng.integers(0, 256, n), 0).astype(np.uint8)
+        value = np.where((kind == 0) & (rng.random(n) < 0.5), rng.integers(1, 20, n), 0).astype(np.uint32)
+        reps = np.where((kind != 2) & (rng.random(n) < 0.4), rng.integers(0, 5, n), 0).astype(np.uint32)
+        cases.append(D.Ops(kind, mask, value, reps, (kind == 0) & (rng.random(n) < 0.5)))
+    for folder in (TEST1, TEST2):
+        cases += [u.ops for ds in _golden_decoded(folder).slices for u in ds.units]
+    for ops in cases:
+        runs = D.ops_to_runs(ops)
+        for slot in range(8):
+            want, got = runs.intervals(slot), D.slot_intervals(ops, slot)
+            assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1]), (ops, slot)
+
+
 def test_pftrace_and_json_hold_the_same_intervals(tmp_path):
     """Both Perfetto outputs of a multi-slice capture: same tracks, same intervals."""
     import json
@@ -252,3 +337,24 @@ def test_kernel_cache_is_outside_the_package():
     if os.environ.get("NUMBA_CACHE_DIR"):
         return  # numba's own setting wins
     assert index.startswith(str(K.CACHE_DIR / "iron.trace.decode")) and os.path.exists(index)
+
+
+def test_segments_found_block_by_block_are_the_same(monkeypatch):
+    """The buffer-wide scans in blocks (bounded temporaries) find the segments a
+    single block does (checked against mlir-aie's goldens elsewhere), whatever
+    the block size: zero runs and end markers across block boundaries."""
+    import numpy as np
+
+    from iron.trace import decode as D
+    from iron.trace import frames as F
+
+    rng = np.random.default_rng(3)
+    for _ in range(400):
+        n = int(rng.integers(0, 60))
+        w = np.where(rng.random(n) < 0.5, 0, rng.integers(1, 5, n)).astype(np.uint32)
+        w[rng.random(n) < 0.1] = F.END_MARKER
+        monkeypatch.setattr(D, "SCAN_BLOCK", 1 << 20)
+        want = D.segments(w)
+        for block in (1, 2, 3, 7):
+            monkeypatch.setattr(D, "SCAN_BLOCK", block)
+            assert D.segments(w) == want, (w, block)

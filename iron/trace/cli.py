@@ -177,11 +177,13 @@ def cmd_decode(args) -> int:
         _attach(decoded, args)
         _write(args.output, summary_text(decoded.slices))
         return 0
-    from iron.trace.decode import _ops_kernels
+    from iron.trace.decode import _ops_kernels, _warm_ops
+    from iron.trace.summary import summarize_unit
 
-    _prepare(args, kernels=_ops_kernels)
+    _prepare(args, summarize_unit.warm, _warm_ops, kernels=_ops_kernels)
     words, manifest = _load(args)
-    decoded = decode_manifest(manifest, words, colshift=args.colshift)
+    # Units keep no ops: the writers parse one unit at a time again (memory: one unit's arrays).
+    decoded = decode_manifest(manifest, words, colshift=args.colshift, analyze=summarize_unit)
     _attach(decoded, args)
     if args.output is None:
         out = getattr(sys.stdout, "buffer", None)

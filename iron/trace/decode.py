@@ -62,6 +62,7 @@ MIN_INTERVALS_PER_UNIT = 1 << 18
 #: mlir-aie records one unit may expand to; past it decoding to that format is refused
 #: (it must match mlir-aie's parser record for record, so it is never truncated).
 MAX_MLIR_AIE_RECORDS_PER_UNIT = 1 << 24
+SCAN_BLOCK = 1 << 20  # words per block of the buffer-wide scans (bounds their temporaries)
 
 
 # --------------------------------------------------------------------------- data
@@ -195,6 +196,96 @@ class Runs:
         return begin[starts], np.maximum.reduceat(end, starts)
 
 
+class SlotIntervals:
+    """``ops_to_runs(ops).intervals(slot)`` of every slot by compiled passes over
+    the folded ops (numba): one pass counts every slot's intervals, then one pass
+    per asked slot fills its arrays. No per-run arrays: a unit's streamed output
+    holds its ops and a slot's intervals."""
+
+    def __init__(self, ops: Ops):
+        self.ops = ops
+        self.counts = np.zeros(F.SLOTS, np.int64)
+        z = np.zeros(0, np.int64)
+        jit(_scan_intervals)(*self._args(-1), self.counts, z, z)
+
+    def _args(self, slot: int):
+        o = self.ops
+        return (o.kind, o.mask, o.value, o.reps, np.int64(slot), np.int64(F.SYNC_CYCLES))
+
+    def __call__(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        n = int(self.counts[slot])
+        begin, end = np.empty(n, np.int64), np.empty(n, np.int64)
+        if n:
+            jit(_scan_intervals)(*self._args(slot), self.counts, begin, end)
+        return begin, end
+
+
+def slot_intervals(ops: Ops, slot: int) -> tuple[np.ndarray, np.ndarray]:
+    """``ops_to_runs(ops).intervals(slot)`` by compiled passes (:class:`SlotIntervals`)."""
+    return SlotIntervals(ops)(slot)
+
+
+def _scan_intervals(kind, mask, value, reps, slot, sync_cycles, counts, out_b, out_e):
+    """Compiled :class:`SlotIntervals`: iron's timing model (:func:`ops_to_runs`)
+    and the merge of touching stretches (:meth:`Runs.intervals`) in one pass.
+    ``slot`` < 0: count every slot's intervals into ``counts``; else fill that
+    slot's ``out_b``/``out_e``."""
+    timer = np.int64(0)
+    b_mask = 0  # the last event (an orphan Repeat replays it)
+    b_cyc = np.int64(0)
+    nslot = counts.shape[0]
+    cur_b = np.full(nslot, -1, np.int64)  # per slot the open interval (-1: none)
+    cur_e = np.full(nslot, -1, np.int64)
+    k = np.zeros(nslot, np.int64)
+    lo, hi = (0, nslot) if slot < 0 else (slot, slot + 1)
+    for i in range(kind.shape[0]):
+        kd = kind[i]
+        if kd == OP_SYNC:
+            timer += sync_cycles
+            continue
+        if kd == OP_EVENT:
+            v = np.int64(value[i])
+            timer += 1 + v
+            b_mask = mask[i]
+            b_cyc = v
+            t0 = timer  # the event itself, then its replays
+            r = np.int64(reps[i]) + 1
+            timer += (r - 1) * (1 + v)
+        else:  # an orphan Repeat of the last event
+            v = b_cyc
+            t0 = timer + 1 + v
+            r = np.int64(reps[i])
+            timer += r * (1 + v)
+        if b_mask == 0 or r == 0:
+            continue
+        pieces = 1 if v == 0 else r  # replays on consecutive cycles: one stretch
+        for s in range(lo, hi):
+            if not (b_mask >> s) & 1:
+                continue
+            for j in range(pieces):
+                b = t0 + j * (1 + v)
+                e = b + (r if v == 0 else 1)
+                if cur_b[s] >= 0 and b == cur_e[s]:
+                    cur_e[s] = e
+                    continue
+                if cur_b[s] >= 0:
+                    if slot >= 0:
+                        out_b[k[s]] = cur_b[s]
+                        out_e[k[s]] = cur_e[s]
+                    k[s] += 1
+                cur_b[s] = b
+                cur_e[s] = e
+    for s in range(lo, hi):
+        if cur_b[s] >= 0:
+            if slot >= 0:
+                out_b[k[s]] = cur_b[s]
+                out_e[k[s]] = cur_e[s]
+            k[s] += 1
+        if slot < 0:
+            counts[s] = k[s]
+    return 0
+
+
 EMPTY_OPS = Ops(
     np.zeros(0, np.uint8),
     np.zeros(0, np.uint8),
@@ -222,6 +313,7 @@ class DecodedUnit:
     mode: int = 0  # trace mode the unit was decoded in (iron.trace.modes); see unit_mode
     pc_events: object = None  # iron.trace.event_pc.PcEvents of a mode-1 unit
     pcmap: object = None  # iron.trace.pcmap.PcMap of the core's ELF, when given (mode-1 core units)
+    reload: object = None  # when no ops were kept (``analyze``): a function parsing them again
 
     @property
     def kind(self) -> str:
@@ -237,14 +329,20 @@ class DecodedUnit:
             return list(self.unit.events)
         return [f"slot{i}" for i in range(F.SLOTS)]
 
+    def load_ops(self) -> Ops:
+        """The unit's ops: :attr:`ops`, or, for a unit decoded with ``analyze``
+        (which keeps none), parsed again from the slice's words (not kept: the
+        streamed outputs hold one unit's ops at a time)."""
+        return self.reload() if self.reload is not None else self.ops
+
     @cached_property
     def runs(self) -> Runs:
-        return ops_to_runs(self.ops)
+        return ops_to_runs(self.load_ops())
 
     def runs_unkept(self) -> Runs:
         """:attr:`runs` without keeping them on the unit when they were not kept
         already (the streamed outputs hold one unit's runs at a time)."""
-        return self.__dict__.get("runs") or ops_to_runs(self.ops)
+        return self.__dict__.get("runs") or ops_to_runs(self.load_ops())
 
     def last_time(self) -> int | None:
         """Time of the unit's last event (None: no events)."""
@@ -282,18 +380,26 @@ def segments(words: np.ndarray) -> tuple[list[tuple[int, int]], dict]:
     ``diag["used_words"]`` is one past the last non-zero word."""
     diag = {"segments": 0, "skipped_segments": 0, "used_words": 0}
     n = len(words)
-    z = words == 0
-    if not n or z.all():
+    if not n:
         return [], diag
-    # Zero runs [zs, ze) from the transitions of z (no per-word index arrays).
-    d = np.diff(z.view(np.int8))
-    zs = np.flatnonzero(d == 1) + 1
-    ze = np.flatnonzero(d == -1) + 1
-    if z[0]:
+    # Zero runs [zs, ze) from the transitions of words == 0, a block at a time
+    # (blocks overlap by one word): no temporaries the size of the buffer.
+    zs_parts, ze_parts, marks = [], [], []
+    for a in range(0, n, SCAN_BLOCK):
+        lo = max(a - 1, 0)
+        blk = words[lo : a + SCAN_BLOCK]
+        d = np.diff((blk == 0).view(np.int8))
+        zs_parts.append(np.flatnonzero(d == 1) + (lo + 1))
+        ze_parts.append(np.flatnonzero(d == -1) + (lo + 1))
+        marks.append(np.flatnonzero(words[a : min(a + SCAN_BLOCK, n - 2)] == F.END_MARKER) + a)
+        del d, blk
+    zs, ze = np.concatenate(zs_parts), np.concatenate(ze_parts)
+    if words[0] == 0:
         zs = np.concatenate([[0], zs])
-    if z[-1]:
+    if words[-1] == 0:
         ze = np.concatenate([ze, [n]])
-    del d, z
+    if len(zs) == 1 and zs[0] == 0 and ze[0] == n:  # all zeros
+        return [], diag
     used = int(zs[-1]) if len(ze) and ze[-1] == n else n  # trailing zeros are dropped
     diag["used_words"] = used
     long = (ze - zs) >= F.SEGMENT_GAP_WORDS  # a short leading run stays in the first segment
@@ -305,7 +411,7 @@ def segments(words: np.ndarray) -> tuple[list[tuple[int, int]], dict]:
     keep = ends > starts
     starts, ends = starts[keep], ends[keep]
     # First end marker followed by two zero words inside each segment.
-    cand = np.flatnonzero(words[: max(n - 2, 0)] == F.END_MARKER)
+    cand = np.concatenate(marks)
     if len(cand):
         cand = cand[(words[cand + 1] == 0) & (words[cand + 2] == 0)]
         seg = np.searchsorted(starts, cand, side="right") - 1
@@ -598,7 +704,7 @@ def _ops_from_words(k: np.ndarray, w: np.ndarray) -> Ops:
     return _join(_OP_OF_KIND[k], mask.astype(np.uint8), value.astype(np.uint32), single)
 
 
-def _parse_numba(data: np.ndarray) -> tuple[Ops, int | None, dict]:
+def _parse_numba(data: np.ndarray, compact: bool = True) -> tuple[Ops, int | None, dict]:
     scan = jit(_scan_ops)
     n = len(data)
     out = [
@@ -610,8 +716,9 @@ def _parse_numba(data: np.ndarray) -> tuple[Ops, int | None, dict]:
     ]
     k, *counts = scan(data, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, FIELDS, *out)
     diag, start_timer = frame_diagnostics(data, *counts)
-    # Views: the arrays were sized for the worst case (one op per byte).
-    return Ops(*(a[:k] if k > 0.6 * n else a[:k].copy() for a in out)), start_timer, diag
+    # The arrays were sized for the worst case (one op per byte): copied when
+    # mostly unused and ``compact`` (ops kept long); views cost only the pages written.
+    return Ops(*(a[:k] if k > 0.6 * n or not compact else a[:k].copy() for a in out)), start_timer, diag
 
 
 def frame_diagnostics(data, frames, unknown, trunc, nstart, first_start, nsync) -> tuple[dict, int | None]:
@@ -1053,6 +1160,7 @@ def decode_words(
             du.diagnostics.update(mode_diag)
         if analyze is not None:
             analyze(du, data, method)
+            du.reload = _Reparse(words, pk.start[rows], pk.words[rows])
         else:
             du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
             du.frames = du.diagnostics["frames"]
@@ -1086,6 +1194,21 @@ def decode_words(
     status = slice_status(words, diag)
     units_out = [du for du, _ in done]
     return DecodedSlice(slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift)
+
+
+class _Reparse:
+    """A unit's ops parsed again from its packets in the slice's words (see
+    :meth:`DecodedUnit.load_ops`): holds only the packet offsets, not the payload."""
+
+    def __init__(self, words: np.ndarray, start: np.ndarray, nwords: np.ndarray):
+        self.words, self.start, self.nwords = words, start, nwords
+
+    def __call__(self) -> Ops:
+        method = choose_method(len(self.words) * 4, _ops_kernels)
+        data, _idle = unit_payload(self.words, self.start, self.nwords, method)
+        if method == "numba" and len(data):  # views, not copies: held briefly, a copy doubles the peak
+            return _parse_numba(data, compact=False)[0]
+        return parse_stream(data, method)[0]
 
 
 def unit_mode(unit: TraceUnit | None, data: np.ndarray) -> tuple[int, dict]:

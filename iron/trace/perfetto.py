@@ -29,14 +29,20 @@ import json
 import numpy as np
 
 from iron.target.events import MODULE_KINDS
-from iron.trace.decode import DecodedSlice, DecodedUnit, mlir_aie_event_chunks
+from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals, mlir_aie_event_chunks
 from iron.trace.event_pc import mlir_aie_pc_records, perfetto_pc_events
 from iron.trace.summary import KERNEL_END, KERNEL_START, invocations
-from iron.trace.textout import Choice, Fixed, render
+from iron.trace.textout import Choice, Fixed, render, render_method
 from iron.trace.timeline import slice_spans
 
 SLOTS = 8
 ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
+
+
+def output_method(slices: list[DecodedSlice]) -> str:
+    """How the streamed writers render rows for these slices (:func:`iron.trace.textout.render_method`
+    of the raw bytes decoded)."""
+    return render_method(sum(int(ds.diagnostics.get("size_bytes", 0)) for ds in slices))
 
 
 def _mlir_aie_layout(slices: list[DecodedSlice]):
@@ -80,6 +86,7 @@ def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
     """Write the text mlir-aie's ``parse.py`` writes (a JSON list, one record per
     line) to the binary file ``f``, rendered from the event arrays a chunk at a time."""
     sep = b"["
+    method = output_method(slices)
     for item in _mlir_aie_layout(slices):
         if item[0] == "meta":
             f.write(sep + json.dumps(item[1]).encode())
@@ -98,7 +105,7 @@ def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
             for ph in b"EB"
             for s in range(SLOTS)
         ]
-        for ts, ph, slot in mlir_aie_event_chunks(du.ops):
+        for ts, ph, slot in mlir_aie_event_chunks(du.load_ops()):
             for a in range(0, len(ts), ROWS):
                 sl = slice(a, a + ROWS)
                 rows = render(
@@ -109,6 +116,7 @@ def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
                         ts[sl],
                         Choice(ph[sl].astype(np.int64) * SLOTS + slot[sl], tail),
                     ],
+                    method,
                 )
                 if sep == b"[":  # the document's first record
                     f.write(sep)
@@ -138,21 +146,27 @@ def dumps_mlir_aie(records: list[dict]) -> str:
 
 
 # --------------------------------------------------------------------------- iron
-def unit_tracks(du: DecodedUnit, operator: str | None):
+def unit_tracks(du: DecodedUnit, operator: str | None, method: str = "numpy"):
     """The tracks of one unit: ``(track index, label, event name, begin, end)``,
     cycles slice-relative, end exclusive. Track 0 is the kernel track (one event
     per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation, named after the operator)
     when both events are traced; track 1 + slot holds a slot's intervals (a slot
-    named NONE without events has no track)."""
-    runs = du.runs_unkept()
+    named NONE without events has no track). ``method`` "numba": the slots'
+    intervals by compiled passes over the ops (:class:`iron.trace.decode.SlotIntervals`:
+    only the ops and a slot's intervals in memory), unless the unit keeps its runs."""
+    if method == "numba" and "runs" not in du.__dict__:
+        intervals = SlotIntervals(du.load_ops())
+    else:
+        intervals = du.runs_unkept().intervals
     names = list(du.events)
     if KERNEL_START in names and KERNEL_END in names:
         begin, end = invocations(
-            runs.intervals(names.index(KERNEL_START))[0], runs.intervals(names.index(KERNEL_END))[0]
+            intervals(names.index(KERNEL_START))[0],
+            intervals(names.index(KERNEL_END))[0],
         )
         yield 0, f"{du.label} kernel", operator or "kernel", begin, end + 1
     for slot in range(SLOTS):
-        begin, end = runs.intervals(slot)
+        begin, end = intervals(slot)
         if len(begin) or names[slot] != "NONE":
             yield 1 + slot, f"{du.label} {names[slot]}", names[slot], begin, end
 
@@ -208,6 +222,7 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
     ps_per_cycle = 1e6 / float(clock_mhz)  # ts in us with 6 decimals: integer picoseconds
     f.write(b'{"traceEvents":[')
     sep = b""
+    method = output_method(slices)
     for si, (ds, (offset, _length)) in enumerate(zip(slices, slice_spans(slices))):
         pid = si + 1
         for rec in (
@@ -223,7 +238,7 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
                     f.write(sep + _meta(rec))
                     sep = b","
                 continue
-            for track, label, name, begin, end in unit_tracks(du, operator):
+            for track, label, name, begin, end in unit_tracks(du, operator, method):
                 tid = ui * (SLOTS + 1) + 1 + track
                 for rec in (
                     {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": label}},
@@ -242,7 +257,7 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
                     b, e = begin[a : a + ROWS], end[a : a + ROWS]
                     ts = np.rint((offset + b) * ps_per_cycle).astype(np.int64)
                     dur = np.rint((e - b) * ps_per_cycle).astype(np.int64)
-                    f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail]))
+                    f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail], method))
     f.write(b'],"displayTimeUnit":"ns","metadata":' + _meta(trace_metadata(slices, clock_mhz, meta)) + b"}\n")
 
 

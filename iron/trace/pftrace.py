@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from iron.trace.decode import DecodedSlice
-from iron.trace.perfetto import ROWS, process_name, unit_tracks
+from iron.trace.perfetto import ROWS, output_method, process_name, unit_tracks
 from iron.trace.textout import Choice, Varint, render, varint, varint_size
 from iron.trace.timeline import slice_spans
 
@@ -59,7 +59,7 @@ class _EventBytes:
         self.len_b = [varint(len(self.ts) + k + len(self.after_b)) for k in range(11)]
         self.len_e = [varint(len(self.ts) + k + len(self.after_e)) for k in range(11)]
 
-    def rows(self, t_begin: np.ndarray, t_end: np.ndarray) -> np.ndarray:
+    def rows(self, t_begin: np.ndarray, t_end: np.ndarray, method: str = "numpy") -> np.ndarray:
         """Begin and end packets of each interval, in order."""
         return render(
             len(t_begin),
@@ -75,6 +75,7 @@ class _EventBytes:
                 Varint(t_end),
                 self.after_e,
             ],
+            method,
         )
 
 
@@ -90,6 +91,7 @@ def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | 
     pb = _pb()
     ns_per_cycle = 1000.0 / float(clock_mhz)
     uuid, seq = 0, 0
+    method = output_method(slices)
     for si, (ds, (offset, _length)) in enumerate(zip(slices, slice_spans(slices))):
         uuid += 1
         process_uuid = uuid
@@ -105,7 +107,7 @@ def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | 
         rank = 0
         operator = ds.slice.operator if ds.slice else None
         for du in ds.units:
-            for _track, label, name, begin, end in unit_tracks(du, operator):
+            for _track, label, name, begin, end in unit_tracks(du, operator, method):
                 uuid += 1
                 seq += 1
                 pkt = pb.TracePacket()
@@ -123,4 +125,4 @@ def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | 
                 for a in range(0, len(begin), ROWS):
                     tb = np.rint((offset + begin[a : a + ROWS]) * ns_per_cycle).astype(np.uint64)
                     te = np.rint((offset + end[a : a + ROWS]) * ns_per_cycle).astype(np.uint64)
-                    f.write(ev.rows(tb, te))
+                    f.write(ev.rows(tb, te, method))
