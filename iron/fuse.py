@@ -39,8 +39,8 @@ WRAPPER_SEQUENCE = "sequence"
 RESET_DEVICE = "iron_reset"
 TRACE_BUFFER = "trace"  # name of the trace buffer among a FusedModule's buffers
 SCRATCH_PREFIX = "scratch_"  # + element type: the host buffer that holds every intermediate
-#: Host buffers one dispatch may bind. aiecc's xclbin flow accepts 16 kernel buffer
-#: arguments; see README ("Host buffers") for the source.
+#: Host buffers one kernel may bind: DESIGN.md's figure for aiecc's xclbin flow (current
+#: mlir-aie sources show no such cap of their own; README "How it works" says what is known).
 MAX_HOST_BUFFERS = 16
 #: Alignment of each intermediate's window in its scratch buffer (bytes; one shim burst).
 SCRATCH_ALIGN = 64

@@ -19,7 +19,6 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import re
-import shutil
 import subprocess
 
 from iron.errors import IronError
@@ -100,7 +99,3 @@ def identity(exe: str = "aiecc") -> str:
     except importlib.metadata.PackageNotFoundError:
         pass  # a Peano outside a wheel: the compiler's own --version goes into each object's key
     return " ".join(parts)
-
-
-def aiecc_path(exe: str = "aiecc") -> str | None:
-    return shutil.which(exe)

@@ -518,7 +518,7 @@ def test_kernels_compiled_with_peano_and_placed_where_aiecc_links(tmp_path, fake
             "-std=c++20", "-Wno-parentheses", "-Wno-attributes", "-Wno-macro-redefined", "-Wno-empty-body",
             "-O2", "-DNDEBUG", "--target=aie2p-none-unknown-elf",
         ]  # fmt: skip
-        assert argv[-4:] == [f"-DDIM_K=32", f"-DDIM_M={m}", "-DDIM_N=32", "-Dbf16_bf16_ONLY=1"]
+        assert argv[-4:] == ["-DDIM_K=32", f"-DDIM_M={m}", "-DDIM_N=32", "-Dbf16_bf16_ONLY=1"]
         assert any(a.endswith("aie_runtime_lib/AIE2P") for a in argv)
     linked = re.findall(r'link_with = "([^"]+)"', inputs(0))
     assert len(set(linked)) == 2 and all(n.startswith("mm_") for n in linked)

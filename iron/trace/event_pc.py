@@ -21,8 +21,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from iron.trace import frames as F
-
 EVENT_PC_MASK, EVENT_PC_VALUE, EVENT_PC_BYTES = 0xFC, 0xC4, 4
 PC_BITS = 14
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from pathlib import Path
 
 from iron.design import Design
 from iron.errors import IronError
@@ -231,10 +232,8 @@ def _adopt(module: ir.Module, dev: ir.Device, td: codegen.TracedDesign, sequence
     dev.body = new.body
 
 
-def manifest_path(output) -> "Path":
+def manifest_path(output) -> Path:
     """Where :func:`write_wired` puts the manifest: ``traced.mlir`` -> ``traced.manifest.json``."""
-    from pathlib import Path
-
     out = Path(output)
     return out.with_name(out.stem + ".manifest.json")
 
