@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from iron.target.registers import TRACE_REGISTERS, trace_events, tile_address  # noqa: E402
 from iron.trace import encode as E  # noqa: E402
-from iron.trace import frames as F  # noqa: E402
+from iron.target import frames as F  # noqa: E402
 
 CORE_EVENTS = [33, 34, 37, 23, 24, 26, 75, 79]  # the default core set (DESIGN.md 3.1)
 MEM_EVENTS = [21, 22, 19, 20, 23, 24, 25, 26]
@@ -123,9 +123,9 @@ def count_intervals(big: Path, mlir: Path) -> int:
     """Intervals in the Perfetto outputs (slot intervals + kernel invocations)."""
     code = (
         "import sys; from pathlib import Path; import numpy as np\n"
-        "from iron.trace.mlir_config import manifest_from_mlir\n"
+        "from iron.instrument.mlir_config import manifest_from_mlir\n"
         "from iron.trace.capture import decode_manifest\n"
-        "from iron.trace.perfetto import unit_tracks\n"
+        "from iron.trace.export.perfetto import unit_tracks\n"
         "w = np.fromfile(sys.argv[1], '<u4')\n"
         "d = decode_manifest(manifest_from_mlir(Path(sys.argv[2]).read_text(), len(w) * 4), w)\n"
         "print(sum(len(t[3]) for s in d.slices for u in s.units for t in unit_tracks(u, None)))\n"

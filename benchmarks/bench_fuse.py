@@ -12,7 +12,7 @@ import sys
 import time
 
 from iron.artifact import cache
-from iron.fuse import Sequence, fuse
+from iron.fuse.fusion import Sequence, fuse
 from iron.lower import npu, txn
 from iron.lower.materialize import kernel_ops
 from iron.mlir.printer import print_module

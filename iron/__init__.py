@@ -18,7 +18,7 @@ from iron.errors import IronError  # noqa: E402
 
 # The build side (fuse -> design -> mlir ...) loads on first use, so that decoding a
 # capture (``iron trace decode``, ``import iron.trace.decode``) imports none of it.
-_LAZY = {"Sequence": "iron.fuse", "Step": "iron.fuse", "TraceOptions": "iron.options"}
+_LAZY = {"Sequence": "iron.fuse.fusion", "Step": "iron.fuse.fusion", "TraceOptions": "iron.options"}
 
 
 def __getattr__(name):
@@ -51,8 +51,8 @@ def build(op_or_sequence, **kwargs):
 
 def from_mlir(source, **kwargs):
     """An operator from an mlir-aie design (MLIR text, a path, an ``aie.iron`` Program or an
-    ``aie.ir`` Module): see :func:`iron.foreign.from_mlir`."""
-    from iron.foreign import from_mlir as _from_mlir
+    ``aie.ir`` Module): see :func:`iron.operators.foreign.from_mlir`."""
+    from iron.operators.foreign import from_mlir as _from_mlir
 
     return _from_mlir(source, **kwargs)
 

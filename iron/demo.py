@@ -17,7 +17,7 @@ from iron import options as iron_options
 from iron import testing
 from iron.errors import IronError
 from iron.files import atomic_write
-from iron.fuse import Sequence
+from iron.fuse.fusion import Sequence
 from iron.operators import GEMM, ElementwiseMul, SiLU
 
 DIM = 128

@@ -69,7 +69,7 @@ DEFAULT_CORE_EVENTS = (
     "PORT_RUNNING_1",
 )
 SLOTS_PER_UNIT = 8
-#: Modes a build may ask of core units (names from iron.trace.modes). Only the core
+#: Modes a build may ask of core units (names from iron.target.trace_modes). Only the core
 #: module's Trace_Control0 has a Mode field (mlir-aie AIETraceToConfig.cpp), so the
 #: memory module, memtile and shim units are always event-time. Execution trace (2)
 #: has no public format to decode, so iron does not configure it.
@@ -103,8 +103,8 @@ class TraceOptions:
     core_mode: str = "event-time"  # one of CORE_TRACE_MODES
 
     def mode_for(self, kind: str) -> int:
-        """Trace_Control0 mode (iron.trace.modes number) of units of ``kind``."""
-        from iron.trace.modes import EVENT_TIME, mode_number
+        """Trace_Control0 mode (iron.target.trace_modes number) of units of ``kind``."""
+        from iron.target.trace_modes import EVENT_TIME, mode_number
 
         return mode_number(self.core_mode) if kind == "core" else EVENT_TIME
 
@@ -157,7 +157,7 @@ class TraceOptions:
 
     def size_at(self, index: int, step_size: int | None = None) -> int:
         """Trace bytes of call site ``index`` (0: untraced there): ``sizes``, else the
-        step's own ``trace_size`` (:class:`iron.fuse.Step`), else ``size``."""
+        step's own ``trace_size`` (:class:`iron.fuse.fusion.Step`), else ``size``."""
         if not self.enabled:
             return 0
         per_site = dict(self.sizes)
@@ -361,7 +361,7 @@ def _from(explicit, env, var, arg, parse, default):
 
 
 def step_size(value) -> int:
-    """Validated ``trace_size`` of one :class:`iron.fuse.Step`."""
+    """Validated ``trace_size`` of one :class:`iron.fuse.fusion.Step`."""
     return _size("Step(trace_size=...)", value)
 
 

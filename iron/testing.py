@@ -35,7 +35,7 @@ import numpy as np
 from iron import options as opts_mod
 from iron.errors import OptionError
 from iron.files import atomic_write
-from iron.fuse import Sequence, as_sequence
+from iron.fuse.fusion import Sequence, as_sequence
 
 
 class CheckError(AssertionError):
@@ -84,7 +84,7 @@ def reference(seq: Sequence, inputs: dict[str, np.ndarray]) -> tuple:
     env = dict(inputs)
     for op, *names in seq.steps:
         specs = op.arg_spec()
-        # A step may view a buffer with another shape of the same size (see iron.fuse).
+        # A step may view a buffer with another shape of the same size (see iron.fuse.fusion).
         args = [np.reshape(env[n], s.shape) for n, s in zip(names, specs) if s.direction != "out"]
         outs = op.reference(*args)
         outs = outs if isinstance(outs, tuple) else (outs,)

@@ -15,9 +15,9 @@ from pathlib import Path
 from iron.artifact import elf
 from iron.artifact.elf import ArtifactError
 from iron.artifact.pdi import DevicePayload
-from iron.fuse import KernelArg
+from iron.fuse.fusion import KernelArg
 from iron.mlir import ir
-from iron.trace.manifest import Manifest, ManifestError
+from iron.instrument.manifest import Manifest, ManifestError
 
 #: Version of the ``.iron.meta`` layout; readers reject newer ones.
 META_SCHEMA = 1

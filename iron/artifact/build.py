@@ -1,6 +1,6 @@
 """``iron.build``: fuse, key, lower (or compile with aiecc), package, cache.
 
-Steps: resolve options -> :func:`iron.fuse.fuse` -> cache key
+Steps: resolve options -> :func:`iron.fuse.fusion.fuse` -> cache key
 (:mod:`iron.artifact.cache`) -> on a hit return at once; on a miss, under the
 key's file lock: lower every kernel to a TXN binary, write one payload per
 device (the built-in PDI), the manifest and the ELF; or, when aiecc and the
@@ -19,7 +19,7 @@ from iron.artifact import toolchain as toolchain_mod
 from iron.artifact.artifact import META_SCHEMA, Artifact, memref_json
 from iron.artifact.pdi import payload_for
 from iron.errors import IronError
-from iron.fuse import WRAPPER_DEVICE, FusedModule, fuse
+from iron.fuse.fusion import WRAPPER_DEVICE, FusedModule, fuse
 from iron.lower import npu, txn
 from iron.lower.materialize import kernel_ops
 from iron.lower.verify import check_wiring

@@ -9,7 +9,7 @@ iron's own artifact (built-in lowering) is written here with ``struct``
                        iron version, cache key, source names
 ``.iron.code.<n>``     control code of kernel ``n`` (TXN binary, iron.lower.txn)
 ``.iron.dev.<n>``      payload of PDI ``n`` (JSON, iron.artifact.pdi)
-``.iron.trace``        the trace manifest (JSON, iron.trace.manifest), when traced
+``.iron.trace``        the trace manifest (JSON, iron.instrument.manifest), when traced
 ``.iron.src.<n>``      design sources under synthetic names (debug flag only)
 ``.iron.core.<n>``     a core ELF aiecc linked, under a synthetic name (sources flag
                        only; meta ``core_elfs``: section -> ``<device>/core_<col>_<row>.elf``)
@@ -199,9 +199,9 @@ def sidecar_path(elf_path: str | os.PathLike, name: str) -> Path:
 
 def read_manifest(path: str | os.PathLike):
     """The trace manifest of an artifact (iron's or aiecc's ELF, or its sidecar), or None."""
-    from iron.trace.manifest import Manifest
+    from iron.instrument.manifest import Manifest
 
-    from iron.trace.manifest import ManifestError
+    from iron.instrument.manifest import ManifestError
 
     sections = read_sections(path)
     if META not in sections and TRACE not in sections:

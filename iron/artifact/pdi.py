@@ -17,7 +17,7 @@ from iron.design import Design, operator_params
 from iron.lower.objectfifo import shim_allocations
 from iron.mlir import ir
 
-_FOREIGN = "<foreign>"  # operator name of a foreign design (iron.foreign) in a payload
+_FOREIGN = "<foreign>"  # operator name of a foreign design (iron.operators.foreign) in a payload
 
 
 @dataclass
@@ -51,7 +51,7 @@ class DevicePayload:
         if self.operator is None:
             return None
         if self.operator == _FOREIGN:
-            from iron.foreign import rebuild
+            from iron.operators.foreign import rebuild
 
             return rebuild(self.params)
         from iron.operators import OPERATORS
@@ -74,7 +74,7 @@ def payload_for(symbol: str, design: Design | None, op) -> DevicePayload:
     return DevicePayload(
         symbol=symbol,
         device=device.target,
-        # A foreign design (iron.foreign) describes itself: its reference is not data.
+        # A foreign design (iron.operators.foreign) describes itself: its reference is not data.
         operator=_FOREIGN if hasattr(op, "payload_params") else type(op).__name__,
         params=op.payload_params() if hasattr(op, "payload_params") else operator_params(op),
         arg_types=[[list(a.type.shape), a.type.dtype] for a in design.runtime_sequence.args],

@@ -17,7 +17,7 @@ import copy
 from dataclasses import dataclass
 
 from iron.errors import IronError
-from iron.fuse import FusedModule, Kernel
+from iron.fuse.fusion import FusedModule, Kernel
 from iron.lower import dma, dma_task, objectfifo
 from iron.mlir import ir
 
@@ -148,7 +148,7 @@ def _inline(module, device: ir.Device, callee: ir.RuntimeSequence, binding, tran
 
 
 def _is_foreign(module, device: ir.Device) -> bool:
-    # Set by iron.foreign on the devices it reads: their sequences may hold ops that act on
+    # Set by iron.operators.foreign on the devices it reads: their sequences may hold ops that act on
     # core-tile state only aiecc can lower (rtp writes, locks), which sim does not model.
     return device.symbol in module.foreign
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.target import registers, shim_dma
-from iron.trace.codegen import TRACE_BD
-from iron.trace.manifest import Manifest
+from iron.instrument.codegen import TRACE_BD
+from iron.instrument.manifest import Manifest
 
 _DRAIN_WORD1 = shim_dma.bd_address(TRACE_BD) + 4
 

@@ -366,7 +366,7 @@ class Module:
     #: module-level ops other than devices (read from foreign files), printed first
     extra: list = field(default_factory=list)
     header: str = "module"  # ``module @name attributes {...}`` of a foreign file, verbatim
-    #: symbols of devices read from a user's design (:mod:`iron.foreign`); not printed
+    #: symbols of devices read from a user's design (:mod:`iron.operators.foreign`); not printed
     foreign: set = field(default_factory=set, compare=False)
 
     def device(self, symbol: str) -> Device:

@@ -40,7 +40,7 @@ from iron.target.geometry import (
     SHIM_ROW,
     get_target,
 )
-from iron.trace.codegen import TRACE_BD
+from iron.instrument.codegen import TRACE_BD
 
 #: Shim BD ids operators may use (the trace drain owns TRACE_BD and S2MM TRACE_CHANNEL).
 DATA_BD_IDS = range(0, TRACE_BD)

@@ -24,7 +24,7 @@ gave back. ``run.close()`` (or ``with artifact.load() as run:``) releases the
 context first and the buffers after it. Calling a runner in a loop is the
 intended use: each call's ``trace`` holds that call's events only (the
 artifact starts every traced dispatch whose first device may still be loaded
-with a reconfiguration, see :mod:`iron.fuse`).
+with a reconfiguration, see :mod:`iron.fuse.fusion`).
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ class Runner:
             )
         for name in art.outputs:
             if name in unmodelled:  # never zeros passed off as results
-                from iron.foreign import NotModelled
+                from iron.operators.foreign import NotModelled
 
                 result.append(NotModelled(name, unmodelled[name]))
                 continue

@@ -29,7 +29,7 @@ Buffer lifetime: BOs and sub-BOs are created at the first run and reused by
 every later run of the backend; each run rewrites inputs and zeroes the rest.
 A trace drain task never completes, so after a run the device still holds the
 trace BO's address in an active task (the next traced dispatch removes it with
-a reconfiguration, :mod:`iron.fuse`). Giving that BO back while the context
+a reconfiguration, :mod:`iron.fuse.fusion`). Giving that BO back while the context
 lives would let the device write into freed memory; so :meth:`XrtBackend.close`
 drops the run handles, kernels and the hardware context first and the BOs
 after them, and no BO is ever freed between runs.
@@ -49,7 +49,7 @@ import numpy as np
 
 from iron.artifact.aiecc import xclbin_kernel_name
 from iron.errors import IronError
-from iron.fuse import TRACE_BUFFER
+from iron.fuse.fusion import TRACE_BUFFER
 
 #: Feature -> XRT release that added it to pyxrt.
 XRT_FEATURES = {

@@ -80,7 +80,7 @@ def _event(value: int, what: str, kind: str) -> int:
     return value
 
 
-#: Trace_Control0 [1:0]: the unit's trace mode (numbers in iron.trace.modes). Only the
+#: Trace_Control0 [1:0]: the unit's trace mode (numbers in iron.target.trace_modes). Only the
 #: core module has this field (mlir-aie AIETraceToConfig.cpp emits "Mode" for core
 #: traces only), so other kinds must keep it 0 (event-time).
 TRACE_MODE_MASK = 0x3

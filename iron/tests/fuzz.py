@@ -177,7 +177,7 @@ def _write(name: str, data: bytes) -> Path:
 
 def check_manifest(data: dict) -> None:
     from iron.trace.capture import decode_manifest
-    from iron.trace.manifest import Manifest
+    from iron.instrument.manifest import Manifest
 
     m = expect_iron_errors(Manifest.from_dict, data)
     if m is not None:  # a manifest that validates must decode, export and summarize
@@ -212,7 +212,7 @@ def check_text(data: bytes) -> None:
 def check_words(words: np.ndarray) -> None:
     """Bad words never raise (module docstring of iron.trace.decode): no IronError either."""
     from iron.trace.capture import decode_manifest
-    from iron.trace.manifest import Manifest
+    from iron.instrument.manifest import Manifest
 
     m = Manifest.from_dict(reference()["manifest"])
     decoded = decode_manifest(m, words)

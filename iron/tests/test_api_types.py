@@ -148,7 +148,7 @@ def test_max_ops_must_not_be_negative(tmp_path, capsys):
 
 
 def test_decode_words_refuses_2d_arrays_and_unknown_methods():
-    unit = iron.trace.manifest.TraceUnit(0, 2, "core", 0, 1, ["NONE"] * 8, [0] * 8, 1, 0)
+    unit = iron.instrument.manifest.TraceUnit(0, 2, "core", 0, 1, ["NONE"] * 8, [0] * 8, 1, 0)
     with pytest.raises(IronError, match="1-D"):
         D.decode_words(np.zeros((4, 8), np.uint32), [unit])
     with pytest.raises(OptionError, match="method='bogus': accepted: auto, numpy, numba"):

@@ -17,7 +17,7 @@ from iron.artifact import aiecc, elf, toolchain
 from iron.artifact.build import build
 from iron.artifact.cli import main as cli_main
 from iron.errors import IronError
-from iron.fuse import RESET_DEVICE, Sequence, fuse
+from iron.fuse.fusion import RESET_DEVICE, Sequence, fuse
 from iron.lower import txn
 from iron.operators import GEMM
 from iron.operators.binary import ElementwiseAdd

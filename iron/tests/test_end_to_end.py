@@ -18,12 +18,12 @@ import pytest
 
 from iron import Sequence, testing
 from iron.artifact.build import build
-from iron.fuse import fuse
+from iron.fuse.fusion import fuse
 from iron.trace.encode import as_runs
 from iron.operators import ElementwiseAdd, ElementwiseMul
 from iron.options import TraceOptions
 from iron.runtime.sim import SimError
-from iron.trace import frames
+from iron.target import frames
 
 N = 4096
 ADD = ElementwiseAdd(N, "i32", columns=2, cores_per_column=2, tile_size=512)

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import iron
-from iron.foreign import ForeignDesignError, NotModelled, NotModelledError
-from iron.fuse import fuse
+from iron.operators.foreign import ForeignDesignError, NotModelled, NotModelledError
+from iron.fuse.fusion import fuse
 from iron.mlir.printer import print_device
 from iron.operators import MemCopy
 from iron.options import TraceOptions

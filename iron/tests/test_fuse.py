@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from iron.design import Design
-from iron.fuse import RESET_DEVICE, FuseError, Sequence, fuse
+from iron.fuse.fusion import RESET_DEVICE, FuseError, Sequence, fuse
 from iron.lower.materialize import kernel_ops, materialize
 from iron.lower.verify import WiringError, check_wiring, trace_patches, wiring_problems
 from iron.mlir import ir
@@ -18,7 +18,7 @@ from iron.mlir.reader import parse, parse_file
 from iron.operators import GEMM, ElementwiseAdd, ElementwiseMul, MemCopy, ReLU
 from iron.options import resolve
 from iron.target.geometry import get_target
-from iron.trace.codegen import instrument
+from iron.instrument.codegen import instrument
 from iron.tests.golden import TEST1, TEST1_EVENTS
 
 GOLDEN = TEST1 / "aie.mlir"

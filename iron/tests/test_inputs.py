@@ -18,7 +18,7 @@ from iron.trace import decode as D
 from iron.trace.capture import Capture, decode_manifest, load_capture
 from iron.trace.cli import main as trace_main
 from iron.trace.encode import packetize
-from iron.trace.manifest import Manifest, ManifestError, TraceUnit
+from iron.instrument.manifest import Manifest, ManifestError, TraceUnit
 from iron.trace.words import TraceInputError, check_words
 
 from iron.tests.golden import TEST1
@@ -201,7 +201,7 @@ def test_oversized_inputs_are_refused_by_size_not_by_reading(tmp_path, monkeypat
 # ------------------------------------------------------------------------- item 4: output bound
 def repeat_bomb() -> tuple[Manifest, np.ndarray]:
     """8 KB: one frame asserting all 8 slots with 1 cycle, then Repeat1 frames of 1023
-    replays each (frame layouts: iron/trace/frames.py FRAME_TABLE, from mlir-aie's parser)."""
+    replays each (frame layouts: iron/target/frames.py FRAME_TABLE, from mlir-aie's parser)."""
     payload = bytes([0xCF, 0xF1]) + bytes([0xDB, 0xFF]) * 3580
     words = np.concatenate([packetize(0, 2, 0, 1, payload), np.zeros(8, np.uint32)])
     m = manifest_dict(total_size=len(words) * 4)
@@ -262,7 +262,7 @@ def test_manifest_schema_names_every_field_of_the_dataclasses():
     """A field added to the manifest without its check would make every artifact unreadable."""
     from dataclasses import fields
 
-    from iron.trace import manifest as M
+    from iron.instrument import manifest as M
 
     for cls, spec in ((M.TraceUnit, M._UNIT), (M.Slice, M._SLICE), (M.Manifest, M._MANIFEST)):
         assert {f.name for f in fields(cls)} == set(spec), cls.__name__

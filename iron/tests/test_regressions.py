@@ -22,7 +22,8 @@ from iron.lower.verify import WiringError
 from iron.mlir import ir
 from iron.operators import ElementwiseAdd
 from iron.trace import decode as D
-from iron.trace import mlir_config, perfetto
+from iron.instrument import mlir_config
+from iron.trace.export import perfetto
 from iron.trace.cli import main
 from iron.trace.words import parse_text
 

@@ -4,7 +4,7 @@ On hardware a trace drain task never completes, so on one context the next
 traced dispatch's task queues behind it and its trace lands at the old task's
 running position (DESIGN.md 9.3). sim keeps device state across runs as a
 context does; iron's defence is a reconfiguration at the start of a traced
-dispatch whose first device may still be loaded (:mod:`iron.fuse`).
+dispatch whose first device may still be loaded (:mod:`iron.fuse.fusion`).
 
 Expected numbers are hand-derived: ``ElementwiseAdd(4096, tile_size=512)`` on one
 core makes 4096 / 512 = 8 kernel invocations per call, each bracketed by one
@@ -19,7 +19,7 @@ import pytest
 
 from iron import Sequence
 from iron.artifact.build import build
-from iron.fuse import RESET_DEVICE
+from iron.fuse.fusion import RESET_DEVICE
 from iron.operators import ElementwiseAdd, ElementwiseMul
 from iron.runtime.sim import HostMemory, SimDevice, SimError
 from iron.target import shim_dma

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 
 from iron.artifact.build import build
-from iron.fuse import RESET_DEVICE
+from iron.fuse.fusion import RESET_DEVICE
 from iron.lower import txn
 from iron.operators import ElementwiseAdd
 from iron.runtime.sim import HostMemory, SimDevice, SimError
 from iron.runtime.sim import activity
 from iron.target import registers, shim_dma
-from iron.trace import frames
+from iron.target import frames
 from iron.trace.decode import decode_words
 
 N = 1024

@@ -17,7 +17,7 @@ import pytest
 from iron import Sequence, Step, testing
 from iron.artifact.build import build
 from iron.errors import OptionError
-from iron.fuse import fuse
+from iron.fuse.fusion import fuse
 from iron.mlir import ir
 from iron.operators import ElementwiseAdd, ElementwiseMul
 from iron.options import resolve
@@ -289,7 +289,7 @@ def test_host_config_both_spellings_read_in_one_place():
     from pathlib import Path
 
     from iron.mlir.reader import parse
-    from iron.trace.declarative import host_buffer_size, is_trace_op
+    from iron.instrument.declarative import host_buffer_size, is_trace_op
 
     data = Path(__file__).parent / "data" / "upstream"
 

@@ -9,11 +9,12 @@ import pytest
 
 from iron.trace import decode as D
 from iron.trace import encode as E
-from iron.trace import frames as F
-from iron.trace import mlir_config, perfetto
+from iron.target import frames as F
+from iron.instrument import mlir_config
+from iron.trace.export import perfetto
 from iron.trace.capture import decode_mlir_aie
 from iron.trace.cli import main
-from iron.trace.manifest import TraceUnit
+from iron.instrument.manifest import TraceUnit
 from iron.trace.words import parse_text
 
 from iron.tests.golden import TEST1 as GOLDEN

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from iron.trace import decode as D
 from iron.trace import encode as E
-from iron.trace import frames as F
-from iron.trace.manifest import TraceUnit
+from iron.target import frames as F
+from iron.instrument.manifest import TraceUnit
 
 GAPS = st.one_of(
     st.integers(1, 20),
@@ -87,7 +87,7 @@ def test_random_bytes_never_raise(blob, shift):
     unit = TraceUnit(0, 2, "core", 0, 1, ["NONE"] * 8, [0] * 8, 0, 0)
     ds = D.decode_words(words, [unit])
     assert ds.status in D.STATUSES
-    from iron.trace import perfetto, summary
+    from iron.trace.export import perfetto, summary
 
     perfetto.mlir_aie_records([ds])
     perfetto.perfetto_trace([ds], 1000.0)

@@ -30,7 +30,8 @@ from iron.options import resolve
 from iron.runtime.sim import activity
 from iron.target import registers
 from iron.trace import decode as D
-from iron.trace import encode, perfetto
+from iron.trace import encode
+from iron.trace.export import perfetto
 from iron.trace.event_pc import parse_event_pc
 
 MODES = Path(__file__).parent / "data" / "xdna-emu-modes"

@@ -23,7 +23,7 @@ def _modules_after(code: str) -> set[str]:
 
 
 BUILD_SIDE = {
-    "iron.fuse",
+    "iron.fuse.fusion",
     "iron.design",
     "iron.operators",
     "iron.lower",
@@ -33,7 +33,9 @@ BUILD_SIDE = {
 
 
 def test_decoding_imports_nothing_from_the_build_side():
-    mods = _modules_after("import iron.trace.decode, iron.trace.capture, iron.trace.cli, iron.trace.perfetto")
+    mods = _modules_after(
+        "import iron.trace.decode, iron.trace.capture, iron.trace.cli, iron.trace.export.perfetto"
+    )
     assert not mods & BUILD_SIDE, mods & BUILD_SIDE
     assert "numba" not in mods  # loaded only when a big input needs the compiled scans
 
@@ -50,7 +52,7 @@ def test_package_root_names_still_resolve():
     mods = _modules_after(
         "import iron; iron.Sequence, iron.TraceOptions, iron.build; from iron import Sequence"
     )
-    assert "iron.fuse" in mods and "iron.options" in mods
+    assert "iron.fuse.fusion" in mods and "iron.options" in mods
 
 
 # --------------------------------------------------------------------------- text rows
@@ -63,7 +65,7 @@ def test_render_matches_python_formatting(method):
 
     import numpy as np
 
-    from iron.trace.textout import Choice, Fixed, render
+    from iron.trace.export.textout import Choice, Fixed, render
 
     if method == "numba":
         pytest.importorskip("numba")
@@ -88,7 +90,7 @@ def test_render_varints_are_the_protos_varints(method):
     import numpy as np
     from google.protobuf.internal.encoder import _VarintBytes
 
-    from iron.trace.textout import Varint, render
+    from iron.trace.export.textout import Varint, render
 
     if method == "numba":
         pytest.importorskip("numba")
@@ -100,7 +102,7 @@ def test_render_varints_are_the_protos_varints(method):
 # --------------------------------------------------------------------------- mlir-aie JSON
 def _golden_decoded(folder):
     from iron.trace.capture import decode_manifest
-    from iron.trace.mlir_config import manifest_from_mlir
+    from iron.instrument.mlir_config import manifest_from_mlir
     from iron.trace.words import parse_text
 
     words = parse_text((folder / "trace.txt").read_bytes())
@@ -114,7 +116,7 @@ def test_mlir_aie_stream_in_tiny_chunks_is_the_golden(monkeypatch):
 
     from iron.tests.golden import TEST1, TEST2
     from iron.trace import decode as D
-    from iron.trace import perfetto as P
+    from iron.trace.export import perfetto as P
 
     for folder in (TEST1, TEST2):
         expected = (folder / "expected.json").read_bytes().rstrip(b"\n") + b"\n"
@@ -232,8 +234,8 @@ def test_compiled_renderer_writes_the_same_files(monkeypatch):
     import io
 
     from iron.tests.golden import TEST1, TEST2
-    from iron.trace import perfetto as P
-    from iron.trace import pftrace as T
+    from iron.trace.export import perfetto as P
+    from iron.trace.export import pftrace as T
 
     pytest.importorskip("numba")
     for folder in (TEST1, TEST2):
@@ -302,7 +304,7 @@ def test_pftrace_and_json_hold_the_same_intervals(tmp_path):
 def test_compiled_kernels_only_where_they_pay_off(monkeypatch):
     """numpy below the import break-even (numba not even asked); with no cached
     kernels numpy below the compile break-even; numba otherwise."""
-    from iron.trace import kernels as K
+    from iron.trace import jit as K
 
     def never():
         raise AssertionError("numba consulted for a small slice")
@@ -325,7 +327,7 @@ def test_kernel_cache_is_outside_the_package():
     import numpy as np
 
     from iron.trace import decode as D
-    from iron.trace import kernels as K
+    from iron.trace import jit as K
 
     disp = D.jit(D._scan_starts)
     if disp is None:
@@ -346,7 +348,7 @@ def test_segments_found_block_by_block_are_the_same(monkeypatch):
     import numpy as np
 
     from iron.trace import decode as D
-    from iron.trace import frames as F
+    from iron.target import frames as F
 
     rng = np.random.default_rng(3)
     for _ in range(400):

@@ -17,7 +17,7 @@ import re
 import pytest
 
 from iron.errors import OptionError
-from iron.fuse import fuse
+from iron.fuse.fusion import fuse
 from iron.options import resolve
 from iron.target import stream_switch
 from iron.tests.test_trace_configs import PLAIN, instr_event_0, traced_run, writes

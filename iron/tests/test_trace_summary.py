@@ -9,9 +9,9 @@ import pytest
 from iron.target.events import PACKET_TYPE
 from iron.trace import decode as D
 from iron.trace import encode as E
-from iron.trace import frames as F
-from iron.trace import summary as S
-from iron.trace.manifest import TraceUnit
+from iron.target import frames as F
+from iron.trace.export import summary as S
+from iron.instrument.manifest import TraceUnit
 
 pytest.importorskip("numba")
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from iron.fuse import RESET_DEVICE, FusedModule, Kernel
+from iron.fuse.fusion import RESET_DEVICE, FusedModule, Kernel
 from iron.lower.materialize import kernel_ops
 from iron.lower.verify import trace_patches
 from iron.mlir import ir
@@ -20,8 +20,8 @@ from iron.mlir.printer import print_module
 from iron.mlir.reader import parse
 from iron.target.geometry import get_target
 from iron.trace import cli
-from iron.trace.manifest import Manifest
-from iron.trace.wire import WireError, manifest_path, wire
+from iron.instrument.manifest import Manifest
+from iron.fuse.wire import WireError, manifest_path, wire
 from iron.tests.upstream import UPSTREAM
 
 _SLICE = re.compile(r'#aie\.trace_slice<device = "(\w+)", sequence = "(\w+)", offset = (\d+), size = (\d+)>')

@@ -24,9 +24,9 @@ from iron.target.events import event_name
 from iron.trace import decode as D
 from iron.trace.capture import capture_from_mlir
 from iron.trace.cli import main
-from iron.trace.manifest import Manifest, Slice, TraceUnit
-from iron.trace.mlir_config import manifest_from_mlir
-from iron.trace.upstream_meta import trace_buffer, trace_slices
+from iron.instrument.manifest import Manifest, Slice, TraceUnit
+from iron.instrument.mlir_config import manifest_from_mlir
+from iron.instrument.upstream_meta import trace_buffer, trace_slices
 from iron.trace.words import parse_text
 
 from iron.tests.golden import DATA, TEST1, TEST2
@@ -284,7 +284,7 @@ def test_mode1_core_matches_independent_decoder_and_memtile_stays_mode0():
 
 
 def test_mode1_mlir_aie_records_are_instants_with_pc():
-    from iron.trace import perfetto
+    from iron.trace.export import perfetto
 
     ds = _decode(MODES / "mode1_mixed_r0.bin", [MODE1_CORE, MEMTILE])
     recs = [r for r in perfetto.mlir_aie_records([ds]) if r.get("ph") == "i"]
@@ -308,7 +308,7 @@ def test_mode2_unit_reported_not_decoded():
     assert core.mode == 2 and len(core.ops) == 0 and core.pc_events is None
     (u,) = ds.diagnostics["undecoded"]
     assert u["mode"] == 2 and u["bytes"] == core.nbytes > 0
-    from iron.trace.summary import summary_text
+    from iron.trace.export.summary import summary_text
 
     assert "not decoded" in summary_text([ds])
 
@@ -334,7 +334,7 @@ def _expected_slot_counts() -> list[int]:
 
 
 def test_summary_of_event_pc_unit_has_counts_not_zero_stalls():
-    from iron.trace.summary import summary_dict, summary_text
+    from iron.trace.export.summary import summary_dict, summary_text
 
     ds = _decode(MODES / "mode1_mixed_r0.bin", [STALL_CORE, MEMTILE])
     core = next(u for u in summary_dict([ds])["slices"][0]["units"] if u["unit"] == "core(1,2)")
@@ -349,8 +349,8 @@ def test_summary_of_event_pc_unit_has_counts_not_zero_stalls():
 def test_plot_draws_event_pc_samples_as_ticks(tmp_path):
     from matplotlib import colormaps, image
 
-    from iron.trace.plot import unit_marks
-    from iron.trace.timeline import slice_spans
+    from iron.trace.export.plot import unit_marks
+    from iron.trace.export.timeline import slice_spans
 
     ds = _decode(MODES / "mode1_mixed_r0.bin", [STALL_CORE, MEMTILE])
     ((off, length),) = slice_spans([ds])
@@ -363,7 +363,7 @@ def test_plot_draws_event_pc_samples_as_ticks(tmp_path):
     stall = next(m for m in marks if m.name == "LOCK_STALL")
     assert stall.slot == 7
     path = tmp_path / "t.png"
-    from iron.trace.plot import plot_timeline
+    from iron.trace.export.plot import plot_timeline
 
     plot_timeline([ds], path)
     px = np.rint(image.imread(str(path))[..., :3] * 255).astype(int)

@@ -18,7 +18,7 @@ import numpy as np
 
 from iron.files import atomic_open, atomic_write
 from iron.trace.decode import DecodedSlice, decode_words
-from iron.trace.manifest import Manifest, ManifestError
+from iron.instrument.manifest import Manifest, ManifestError
 from iron.trace.words import TraceInputError, check_words
 
 #: What :meth:`DecodedTrace.write` writes: Perfetto JSON, Perfetto's protobuf trace, mlir-aie's JSON.
@@ -67,18 +67,18 @@ class DecodedTrace:
     slices: list[DecodedSlice]
 
     def summary(self) -> str:
-        from iron.trace.summary import summary_text
+        from iron.trace.export.summary import summary_text
 
         return summary_text(self.slices)
 
     def summary_dict(self) -> dict:
-        from iron.trace.summary import summary_dict
+        from iron.trace.export.summary import summary_dict
 
         return summary_dict(self.slices)
 
     def perfetto(self) -> dict:
         """iron's Perfetto JSON as Python objects (small traces; files stream: :meth:`write`)."""
-        from iron.trace.perfetto import perfetto_trace
+        from iron.trace.export.perfetto import perfetto_trace
 
         return perfetto_trace(self.slices, self.manifest.clock_mhz, self._meta())
 
@@ -97,15 +97,15 @@ class DecodedTrace:
                 self.write(f, fmt)
             return
         if fmt == "mlir-aie":
-            from iron.trace.perfetto import write_mlir_aie
+            from iron.trace.export.perfetto import write_mlir_aie
 
             write_mlir_aie(self.slices, out)
         elif fmt == "pftrace":
-            from iron.trace.pftrace import write_pftrace
+            from iron.trace.export.pftrace import write_pftrace
 
             write_pftrace(self.slices, self.manifest.clock_mhz, out, self._meta())
         else:
-            from iron.trace.perfetto import write_perfetto_json
+            from iron.trace.export.perfetto import write_perfetto_json
 
             write_perfetto_json(self.slices, self.manifest.clock_mhz, out, self._meta())
 
@@ -115,7 +115,7 @@ class DecodedTrace:
         self.write(path, perfetto_format(path))
 
     def mlir_aie_records(self) -> list[dict]:
-        from iron.trace.perfetto import mlir_aie_records
+        from iron.trace.export.perfetto import mlir_aie_records
 
         return mlir_aie_records(self.slices)
 
@@ -126,7 +126,7 @@ class DecodedTrace:
         ``TraceConfig.trace_to_json`` does: one file per populated slice, named
         ``<stem>_<index>_<device>_<sequence><suffix>``, each decoded alone
         (pids from 0); otherwise one file with every slice."""
-        from iron.trace.perfetto import write_mlir_aie
+        from iron.trace.export.perfetto import write_mlir_aie
 
         if not any(ds.slice is not None and ds.slice.upstream_index >= 0 for ds in self.slices):
             self.write(path, "mlir-aie")
@@ -143,12 +143,12 @@ class DecodedTrace:
 
     def mlir_aie_slice_records(self) -> list[tuple[DecodedSlice, list[dict]]]:
         """(slice, mlir-aie records of that slice alone) for every populated slice."""
-        from iron.trace.perfetto import mlir_aie_records
+        from iron.trace.export.perfetto import mlir_aie_records
 
         return [(ds, mlir_aie_records([ds])) for ds in self.slices if ds.status != "empty"]
 
     def plot(self, path) -> None:
-        from iron.trace.plot import plot_timeline
+        from iron.trace.export.plot import plot_timeline
 
         plot_timeline(self.slices, path, self.manifest.clock_mhz)
 
@@ -276,8 +276,8 @@ def per_slice_path(path, sl) -> str:
 def capture_from_mlir(words, mlir_text: str, filename: str | None = None) -> Capture:
     """A :class:`Capture` of raw ``words`` configured by mlir-aie MLIR (register
     writes, ``aie.trace`` ops, upstream ``trace_slices``: see
-    :func:`iron.trace.mlir_config.manifest_from_mlir`)."""
-    from iron.trace.mlir_config import manifest_from_mlir
+    :func:`iron.instrument.mlir_config.manifest_from_mlir`)."""
+    from iron.instrument.mlir_config import manifest_from_mlir
 
     words = np.asarray(words, dtype=np.uint32).ravel()
     return Capture(manifest_from_mlir(mlir_text, len(words) * 4, filename), words)
@@ -286,7 +286,7 @@ def capture_from_mlir(words, mlir_text: str, filename: str | None = None) -> Cap
 def decode_mlir_aie(words, mlir_text: str, colshift: int | None = None) -> list[dict]:
     """Drop-in for mlir-aie's ``parse_trace(trace_buffer, mlir_module_str, colshift)``:
     the same list of Trace Event records."""
-    from iron.trace.mlir_config import manifest_from_mlir
+    from iron.instrument.mlir_config import manifest_from_mlir
 
     words = check_words(np.ravel(words))  # mlir-aie hands over buffers of any shape
     manifest = manifest_from_mlir(mlir_text, len(words) * 4)

@@ -87,12 +87,12 @@ def _load(args):
     else:
         words, manifest = read_words(args.input)
     if args.mlir:
-        from iron.trace.mlir_config import manifest_from_mlir
+        from iron.instrument.mlir_config import manifest_from_mlir
 
         text = _read_text(args.mlir, limits.MAX_MLIR_BYTES, "MLIR file")
         manifest = manifest_from_mlir(text, len(words) * 4, args.mlir)
     elif args.manifest:
-        from iron.trace.manifest import Manifest, ManifestError
+        from iron.instrument.manifest import Manifest, ManifestError
 
         try:
             manifest = Manifest.from_json(_read_text(args.manifest, limits.MAX_MANIFEST_BYTES, "manifest"))
@@ -168,7 +168,7 @@ def cmd_decode(args) -> int:
     from iron.trace.capture import decode_manifest
 
     if args.format == "summary":
-        from iron.trace.summary import summarize_unit, summary_text
+        from iron.trace.export.summary import summarize_unit, summary_text
 
         _prepare(args, summarize_unit.warm, kernels=summarize_unit.kernels)
         words, manifest = _load(args)
@@ -178,7 +178,7 @@ def cmd_decode(args) -> int:
         _write(args.output, summary_text(decoded.slices))
         return 0
     from iron.trace.decode import _ops_kernels, _warm_ops
-    from iron.trace.summary import summarize_unit
+    from iron.trace.export.summary import summarize_unit
 
     _prepare(args, summarize_unit.warm, _warm_ops, kernels=_ops_kernels)
     words, manifest = _load(args)
@@ -229,7 +229,7 @@ def cmd_plot(args) -> int:
 
 def cmd_wire(args) -> int:
     """Write the wired module and its manifest (``<output stem>.manifest.json``) beside it."""
-    from iron.trace.wire import write_wired
+    from iron.fuse.wire import write_wired
 
     write_wired(args.input, args.output, trace_size=args.trace_size)
     return 0

@@ -43,9 +43,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from iron.target.events import MODULE_KINDS
-from iron.trace import frames as F
-from iron.trace.kernels import COMPILED_BYTES, choose_method
-from iron.trace.manifest import Slice, TraceUnit
+from iron.target import frames as F
+from iron.trace.jit import COMPILED_BYTES, choose_method
+from iron.instrument.manifest import Slice, TraceUnit
 
 # Op kinds kept per unit (the frames that matter for timing).
 OP_EVENT, OP_REPEAT, OP_SYNC = 0, 1, 2
@@ -309,8 +309,8 @@ class DecodedUnit:
     start_timer: int | None = None
     ops: Ops = field(default_factory=lambda: EMPTY_OPS)
     diagnostics: dict = field(default_factory=dict)
-    summary: dict | None = None  # filled by iron.trace.summary when decoding without keeping ops
-    mode: int = 0  # trace mode the unit was decoded in (iron.trace.modes); see unit_mode
+    summary: dict | None = None  # filled by iron.trace.export.summary when decoding without keeping ops
+    mode: int = 0  # trace mode the unit was decoded in (iron.target.trace_modes); see unit_mode
     pc_events: object = None  # iron.trace.event_pc.PcEvents of a mode-1 unit
     pcmap: object = None  # iron.trace.pcmap.PcMap of the core's ELF, when given (mode-1 core units)
     reload: object = None  # when no ops were kept (``analyze``): a function parsing them again
@@ -828,7 +828,7 @@ def jit(pyfunc):
             except ImportError:
                 _JIT[pyfunc] = None
             else:
-                from iron.trace.kernels import install_locator
+                from iron.trace.jit import install_locator
 
                 install_locator(numba)  # a cache that survives reinstalls
                 _JIT[pyfunc] = numba.njit(cache=True, nogil=True)(pyfunc)
@@ -842,7 +842,7 @@ def _ops_kernels() -> list:
 
 def _load_kernels(warmers, kernels=None, nbytes: int = 0) -> None:
     if kernels is not None and choose_method(nbytes, kernels) == "numpy":
-        return  # not worth importing numba or compiling for this input (see iron.trace.kernels)
+        return  # not worth importing numba or compiling for this input (see iron.trace.jit)
     gather = jit(_gather)
     if gather is None:
         return
@@ -863,7 +863,7 @@ def load_kernels_async(*warmers, kernels=None, nbytes: int = 0) -> None:
     call a kernel on tiny inputs (the payload gather is always loaded; no
     warmers: the frame scan of :func:`parse_stream`). With ``kernels`` (a
     function returning the dispatchers) nothing is loaded when
-    :func:`iron.trace.kernels.choose_method` picks numpy for ``nbytes``."""
+    :func:`iron.trace.jit.choose_method` picks numpy for ``nbytes``."""
     with _LOADER_LOCK:
         if not _LOADER:
             args = (warmers or (_warm_ops,), kernels, nbytes)
@@ -1120,7 +1120,7 @@ def decode_words(
     of every unit: it gets the unit's payload bytes (``data``, MSB first) and
     must set the unit's ``diagnostics`` (at least frames, unknown_frames,
     truncated_frames) and ``frames``; no ops are kept (see
-    :func:`iron.trace.summary.summarize_unit`, which computes summaries this way).
+    :func:`iron.trace.export.summary.summarize_unit`, which computes summaries this way).
     """
     from iron.trace.words import check_words
 
@@ -1219,7 +1219,7 @@ def unit_mode(unit: TraceUnit | None, data: np.ndarray) -> tuple[int, dict]:
     known and differ, the stream is decoded as its Start frame says and the
     disagreement is reported (``mode_mismatch``), never chosen silently.
     """
-    from iron.trace.modes import start_frame_mode
+    from iron.target.trace_modes import start_frame_mode
 
     configured = unit.mode if unit is not None else None
     started = start_frame_mode(int(data[0])) if len(data) else None

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from iron.errors import IronError
-from iron.trace import frames as F
+from iron.target import frames as F
 from iron.trace.decode import Runs
 
 
@@ -206,7 +206,7 @@ def encode_event_pc_unit(samples, *, start_timer: int | None = None, stop: bool 
     the hardware compresses them. ``start_timer`` puts a Start frame
     (``0xF1``) first; ``stop`` ends the stream with :data:`STOP_WORD`.
     """
-    from iron.trace.modes import EVENT_PC
+    from iron.target.trace_modes import EVENT_PC
 
     merged: list[list[int]] = []
     for s in samples:

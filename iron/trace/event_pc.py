@@ -8,7 +8,7 @@ captures by FIM43-Redeye/xdna-emu ``tools/trace_decoder/modes/mode1.py``):
 
 (8-bit slot mask, 14-bit PC). Start (0xF1 / 0xF5 re-anchor, 8 bytes),
 Repeat0/1, Event_Sync, filler 0xFE and the 4-byte 0xDC-0xDF word are shared
-with mode 0 (:mod:`iron.trace.frames`). A Repeat replays the previous EventPC
+with mode 0 (:mod:`iron.target.frames`). A Repeat replays the previous EventPC
 frame. There is no cycle field: events are ordered, not timed.
 
 Vectorized like the mode-0 parser: one byte -> frame length table and pointer

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from iron.trace.modes import EVENT_PC, MODES
+from iron.target.trace_modes import EVENT_PC, MODES
 
 
 def decode_other_mode(du, data: np.ndarray, mode_diag: dict) -> None:

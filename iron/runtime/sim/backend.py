@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from iron.errors import IronError
-from iron.fuse import TRACE_BUFFER
+from iron.fuse.fusion import TRACE_BUFFER
 from iron.runtime.sim import HostMemory, SimDevice
 
 

@@ -56,7 +56,7 @@ from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.memory import HostBuffer
 from iron.target import events, registers, shim_dma
 from iron.target.geometry import SHIM_ROW, get_target
-from iron.trace.modes import EVENT_PC
+from iron.target.trace_modes import EVENT_PC
 
 #: Nominal cycles per control op (only orders events in time).
 OP_CYCLES = 8

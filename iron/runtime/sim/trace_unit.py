@@ -61,7 +61,7 @@ class Unit:
     start_timer: int  # the module timer at start (carried by the Start frame)
     records: list[tuple[int, int, int, int]] = field(default_factory=list)  # (cycles since start, mask, n, 1)
     running: bool = True
-    mode: int = 0  # Trace_Control0 [1:0] (iron.trace.modes)
+    mode: int = 0  # Trace_Control0 [1:0] (iron.target.trace_modes)
     pc_samples: list[tuple[int, int, int]] = field(default_factory=list)  # EVENT_PC: (mask, pc, cycles)
 
     @property
@@ -99,7 +99,7 @@ def packet_words(unit: Unit, column_offset: int) -> np.ndarray:
     """The unit's trace as 8-word packets (header with the absolute column)."""
     from iron.runtime.sim.errors import SimError
     from iron.trace import encode
-    from iron.trace.modes import EVENT_PC, EVENT_TIME, MODES
+    from iron.target.trace_modes import EVENT_PC, EVENT_TIME, MODES
 
     if unit.mode == EVENT_PC:
         payload = encode.encode_event_pc_unit(unit.pc_samples, start_timer=unit.start_timer)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from iron.trace import decode as D
-from iron.trace import frames as F
+from iron.target import frames as F
 from iron.trace.decode import OP_EVENT, OP_REPEAT, DecodedSlice, DecodedUnit, Ops, ops_to_runs
-from iron.trace.frames import SYNC_CYCLES
+from iron.target.frames import SYNC_CYCLES
 
 KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
 

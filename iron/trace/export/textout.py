@@ -1,6 +1,6 @@
 """Text (and binary) rows straight from numpy arrays: one byte buffer per chunk of rows.
 
-The writers (:mod:`iron.trace.perfetto`, :mod:`iron.trace.pftrace`) describe a
+The writers (:mod:`iron.trace.export.perfetto`, :mod:`iron.trace.export.pftrace`) describe a
 row as a list of pieces: constant bytes, a choice among a few constant strings
 per row, a non-negative integer per row (decimal, or a protobuf varint), or a
 fixed-point number per row. :func:`render`
@@ -160,10 +160,10 @@ _P_STR, _P_INT, _P_FIXED, _P_VARINT = 0, 1, 2, 3
 
 def render_method(nbytes: int) -> str:
     """ "numba" or "numpy" for rendering the outputs of a trace of ``nbytes`` raw
-    bytes: the decoder's rule (:func:`iron.trace.kernels.choose_method`), so a
+    bytes: the decoder's rule (:func:`iron.trace.jit.choose_method`), so a
     small trace never waits for numba and a first big one compiles only where it pays."""
     from iron.trace.decode import jit
-    from iron.trace.kernels import choose_method
+    from iron.trace.jit import choose_method
 
     return choose_method(nbytes, lambda: [jit(_render_rows)])
 

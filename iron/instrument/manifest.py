@@ -40,7 +40,7 @@ class TraceUnit:
     event_ids: list[int]  # 8 slot ids
     start_event: int
     stop_event: int
-    mode: int = 0  # Trace_Control0 [1:0]: 0 event-time, 1 event-PC, 2 execution (iron.trace.modes)
+    mode: int = 0  # Trace_Control0 [1:0]: 0 event-time, 1 event-PC, 2 execution (iron.target.trace_modes)
     #: the stream-switch port each PORT_*_<slot> event watches, ``[slot, bundle, channel,
     #: "S2MM" | "MM2S"]`` (S2MM: the master port), for the slots the unit's selection sets
     ports: list[list] = field(default_factory=list)
@@ -119,7 +119,7 @@ MAX_BYTES = 1 << 48
 
 
 def _header_max(name: str) -> int:
-    from iron.trace.frames import HEADER_FIELDS
+    from iron.target.frames import HEADER_FIELDS
 
     return (1 << HEADER_FIELDS[name][1]) - 1
 

@@ -30,8 +30,8 @@ from iron.errors import IronError
 from iron.mlir import ir
 from iron.target import events as EV
 from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
-from iron.trace.manifest import TraceUnit
-from iron.trace.modes import mode_number
+from iron.instrument.manifest import TraceUnit
+from iron.target.trace_modes import mode_number
 
 _NAME = r"[A-Za-z_$.][\w$.-]*"
 _RE_TRACE = re.compile(rf"^aie\.trace\s+@({_NAME})\s*\(\s*%({_NAME})\s*\)\s*\{{(.*)\}}\s*$", re.S)

@@ -34,8 +34,8 @@ from iron.mlir import ir
 from iron.options import DEFAULT_START, DEFAULT_STOP, TraceOptions
 from iron.target import events, registers, shim_dma, stream_switch
 from iron.target.geometry import MEMTILE_ROW, Target
-from iron.trace.manifest import TraceUnit
-from iron.trace.resources import used_packet_ids, used_shim_resources
+from iron.instrument.manifest import TraceUnit
+from iron.instrument.resources import used_packet_ids, used_shim_resources
 
 TRACE_BD = 15  # shim BD used by the drain (BDs 0..14 are left to data DMAs)
 TRACE_CHANNEL = 1  # shim S2MM channel the trace packets drain through

@@ -39,7 +39,7 @@ from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.mlir.reader import parse
 from iron.target.geometry import target_for_device
-from iron.trace.declarative import is_trace_op, strip_trace_ops
+from iron.instrument.declarative import is_trace_op, strip_trace_ops
 
 #: Activity of a foreign design's traced tiles on sim unless ``activity=`` says otherwise.
 DEFAULT_ACTIVITY = Activity(invocations=8, cycles=256, vector_fraction=0.3, stall_fraction=0.2)
@@ -100,7 +100,7 @@ class ForeignOperator:
     existing_trace: str = "keep"
     trace_config: tuple[str, ...] = ()  # the design's own trace ops, verbatim (first lines)
 
-    foreign = True  # iron.fuse marks its device; iron.lower lowers its DMA tasks
+    foreign = True  # iron.fuse.fusion marks its device; iron.lower lowers its DMA tasks
 
     @property
     def op_name(self) -> str:

@@ -20,9 +20,9 @@ from iron.mlir import ir, reader
 from iron.target import geometry
 from iron.target.events import PACKET_TYPE, event_name
 from iron.target.registers import TRACE_REGISTERS, split_address, unpack_trace_control0, unpack_trace_control1
-from iron.trace.declarative import declared_units
-from iron.trace.manifest import Manifest, Slice, TraceUnit
-from iron.trace.upstream_meta import trace_buffer, trace_slices
+from iron.instrument.declarative import declared_units
+from iron.instrument.manifest import Manifest, Slice, TraceUnit
+from iron.instrument.upstream_meta import trace_buffer, trace_slices
 
 SLOT_FIELD_MASK = 0xFF  # mlir-aie keeps whole bytes (memtile ids go beyond 127)
 
@@ -116,7 +116,7 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
     declarative ``aie.trace`` ops.
 
     A runtime sequence with upstream's ``trace_slices`` attribute (fused trace,
-    :mod:`iron.trace.upstream_meta`) gives one slice per entry, each with the
+    :mod:`iron.instrument.upstream_meta`) gives one slice per entry, each with the
     units of its own device; otherwise one slice covers the whole buffer
     (``total_size`` bytes) with the units of every device.
 

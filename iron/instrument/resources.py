@@ -1,6 +1,6 @@
 """Shim DMA resources a design already uses, so the trace drain can avoid them.
 
-A foreign design (:mod:`iron.foreign`) moves data through shim channels and BDs of
+A foreign design (:mod:`iron.operators.foreign`) moves data through shim channels and BDs of
 its own choosing: object FIFOs and ``shim_dma_allocation``s (mlir-aie's channel
 rule, :mod:`iron.lower.objectfifo`), explicit ``aie.flow``/``aie.packet_flow`` into a
 shim DMA, DMA tasks on a shim channel, and BD ids named by ``dma_memcpy_nd``,

@@ -2,9 +2,9 @@
 
 Layout (the same tracks and intervals as iron's Perfetto JSON): per slice a
 process track (pid = slice index + 1, named like the JSON's process); under it,
-per unit its kernel track and one track per slot (:func:`iron.trace.perfetto.unit_tracks`),
+per unit its kernel track and one track per slot (:func:`iron.trace.export.perfetto.unit_tracks`),
 in that order. Times are nanoseconds on the slices' shared axis
-(:mod:`iron.trace.timeline`).
+(:mod:`iron.trace.export.timeline`).
 
 Every track has a packet sequence of its own. The sequence's first packet
 (built with the ``perfetto`` package's protos) describes the track, clears the
@@ -12,7 +12,7 @@ sequence's incremental state, interns the track's one event name (iid 1) and
 makes the track the default of its TrackEvents. So an event packet carries only
 its timestamp, the sequence id and a TrackEvent of type SLICE_BEGIN (with the
 name iid) or SLICE_END: about 30 bytes an interval. Those packets, the bulk,
-are rendered from the interval arrays (:mod:`iron.trace.textout`) in chunks,
+are rendered from the interval arrays (:mod:`iron.trace.export.textout`) in chunks,
 with the field numbers taken from the protos' descriptors.
 """
 
@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from iron.trace.decode import DecodedSlice
-from iron.trace.perfetto import ROWS, output_method, process_name, unit_tracks
-from iron.trace.textout import Choice, Varint, render, varint, varint_size
-from iron.trace.timeline import slice_spans
+from iron.trace.export.perfetto import ROWS, output_method, process_name, unit_tracks
+from iron.trace.export.textout import Choice, Varint, render, varint, varint_size
+from iron.trace.export.timeline import slice_spans
 
 NAME_IID = 1  # the one interned event name of a track's sequence
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from iron.files import atomic_write
 
 from iron.trace.decode import DecodedSlice
-from iron.trace.timeline import slice_spans
+from iron.trace.export.timeline import slice_spans
 
 SLOTS = 8
 MAX_PIXELS = 4000  # intervals closer than one pixel are merged before drawing

@@ -11,7 +11,7 @@ scans) and caches the machine code. Two rules keep that off a user's first decod
   importing numba pays off (:data:`COMPILED_BYTES`), and, while the kernels are
   not cached yet, below the size where compiling them pays off
   (:data:`COLD_COMPILED_BYTES`). A decode never starts a process behind the
-  user's back: ``python -m iron.trace.kernels`` compiles them ahead of time, and
+  user's back: ``python -m iron.trace.jit`` compiles them ahead of time, and
   the first decode of a slice of 48 MiB or more compiles them otherwise.
 """
 
@@ -93,7 +93,7 @@ def choose_method(nbytes: int, kernels) -> str:
 def warm_all() -> None:
     """Compile (or load) every decoder kernel on tiny inputs."""
     from iron.trace import decode as D
-    from iron.trace import summary as S
+    from iron.trace.export import summary as S
 
     D._load_kernels((D._warm_ops, S.summarize_unit.warm))
 

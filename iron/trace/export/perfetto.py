@@ -15,10 +15,10 @@ invocation) and one thread per slot, complete ``X`` events (name, ``ts``,
 ``dur``, pid, tid: a cycle within the slice follows from ``ts`` and the slice's
 offset in ``metadata``), name and sort-index metadata, slice diagnostics in
 ``metadata``; compact separators. Slices sit one after another
-(:mod:`iron.trace.timeline`).
+(:mod:`iron.trace.export.timeline`).
 
 Both are written by streaming writers: the events of one unit at a time, made
-into text a chunk of rows at a time from the numpy arrays (:mod:`iron.trace.textout`).
+into text a chunk of rows at a time from the numpy arrays (:mod:`iron.trace.export.textout`).
 """
 
 from __future__ import annotations
@@ -31,16 +31,16 @@ import numpy as np
 from iron.target.events import MODULE_KINDS
 from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals, mlir_aie_event_chunks
 from iron.trace.event_pc import mlir_aie_pc_records, perfetto_pc_events
-from iron.trace.summary import KERNEL_END, KERNEL_START, invocations
-from iron.trace.textout import Choice, Fixed, render, render_method
-from iron.trace.timeline import slice_spans
+from iron.trace.export.summary import KERNEL_END, KERNEL_START, invocations
+from iron.trace.export.textout import Choice, Fixed, render, render_method
+from iron.trace.export.timeline import slice_spans
 
 SLOTS = 8
 ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
 
 
 def output_method(slices: list[DecodedSlice]) -> str:
-    """How the streamed writers render rows for these slices (:func:`iron.trace.textout.render_method`
+    """How the streamed writers render rows for these slices (:func:`iron.trace.export.textout.render_method`
     of the raw bytes decoded)."""
     return render_method(sum(int(ds.diagnostics.get("size_bytes", 0)) for ds in slices))
 

@@ -10,14 +10,14 @@ sequence's own ``aie.trace.host_config {buffer_size = N}`` when it has one, else
 replaced by iron's (units from ``options``: the first ``ntiles`` compute tiles and
 its events), so the output holds iron's explicit wiring, which aiecc compiles as is:
 one ``memref<total x i8>`` trace argument appended after the wrapper's data
-arguments (:mod:`iron.trace.layout`), each traced run given the window of its slice,
+arguments (:mod:`iron.instrument.layout`), each traced run given the window of its slice,
 the callee sequence its own trace argument and drain program. The wrapper's own
 traced units (its ``aie.trace`` + ``host_config``) take the front of the buffer, as
 upstream's ``-aie-fuse-trace-buffers`` places them.
 
 Where iron differs from upstream on purpose: consecutive runs of one traced device
 get a reconfiguration in between (``aiex.configure @iron_reset {}``; a run block
-holding two runs is split), for the reason given in :mod:`iron.fuse`. Offsets,
+holding two runs is split), for the reason given in :mod:`iron.fuse.fusion`. Offsets,
 sizes and the trace argument index are upstream's.
 """
 
@@ -29,14 +29,14 @@ from pathlib import Path
 
 from iron.design import Design
 from iron.errors import IronError
-from iron.fuse import RESET_DEVICE, CallSite, _needs_reset, _previous_dispatch_site
+from iron.fuse.fusion import RESET_DEVICE, CallSite, _needs_reset, _previous_dispatch_site
 from iron.mlir import ir
 from iron.mlir.reader import parse
 from iron.options import TraceOptions
 from iron.target.geometry import device_columns, target_for_device
-from iron.trace import codegen, layout
-from iron.trace.declarative import host_buffer_size, strip_trace_ops
-from iron.trace.manifest import Manifest, Slice
+from iron.instrument import codegen, layout
+from iron.instrument.declarative import host_buffer_size, strip_trace_ops
+from iron.instrument.manifest import Manifest, Slice
 
 
 class WireError(IronError):

@@ -7,7 +7,7 @@ named buffer to a wrapper argument and runs each step with
 one kernel per call site.
 
 Tracing (DESIGN.md 3.2): each traced call site gets its own slice of one trace
-buffer (:mod:`iron.trace.layout`), appended after the wrapper's data arguments
+buffer (:mod:`iron.instrument.layout`), appended after the wrapper's data arguments
 and forwarded to the call's ``aiex.run`` as a window at the position the callee
 expects. Consecutive traced calls of the same device get a reconfiguration in
 between (``aiex.configure @iron_reset {}``): the firmware skips reloading an
@@ -30,9 +30,9 @@ from iron.errors import IronError
 from iron.mlir import ir
 from iron.options import TraceOptions
 from iron.target.geometry import Target, device_columns, get_target
-from iron.trace import layout
-from iron.trace.codegen import TracedDesign, instrument
-from iron.trace.manifest import Manifest, Slice
+from iron.instrument import layout
+from iron.instrument.codegen import TracedDesign, instrument
+from iron.instrument.manifest import Manifest, Slice
 
 WRAPPER_DEVICE = "main"
 WRAPPER_SEQUENCE = "sequence"
@@ -270,7 +270,7 @@ def fuse(
 
 def op_name(op) -> str:
     """An operator's name in device symbols, manifests and selections: its class name,
-    or the ``op_name`` a foreign design was given (:mod:`iron.foreign`)."""
+    or the ``op_name`` a foreign design was given (:mod:`iron.operators.foreign`)."""
     return getattr(op, "op_name", None) or type(op).__name__
 
 
