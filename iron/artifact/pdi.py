@@ -14,7 +14,7 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from iron.design import Design, operator_params
-from iron.lower.objectfifo import shim_allocations
+from iron.mlir.objectfifo import shim_allocations
 from iron.mlir import ir
 
 _FOREIGN = "<foreign>"  # operator name of a foreign design (iron.operators.foreign) in a payload

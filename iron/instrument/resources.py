@@ -2,7 +2,7 @@
 
 A foreign design (:mod:`iron.operators.foreign`) moves data through shim channels and BDs of
 its own choosing: object FIFOs and ``shim_dma_allocation``s (mlir-aie's channel
-rule, :mod:`iron.lower.objectfifo`), explicit ``aie.flow``/``aie.packet_flow`` into a
+rule, :mod:`iron.mlir.objectfifo`), explicit ``aie.flow``/``aie.packet_flow`` into a
 shim DMA, DMA tasks on a shim channel, and BD ids named by ``dma_memcpy_nd``,
 ``writebd`` or ``aie.dma_bd {bd_id = n}``. Each is returned with what uses it, for
 the error message when nothing is left.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from iron.lower import objectfifo
+from iron.mlir import objectfifo
 from iron.mlir import ir
 from iron.target.geometry import SHIM_ROW
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.fuse.fusion import FusedModule, Kernel
-from iron.lower import dma, dma_task, objectfifo
+from iron.lower import dma, dma_task
+from iron.mlir import objectfifo
 from iron.mlir import ir
 
 _PASSTHROUGH = (ir.Write32, ir.MaskWrite32, ir.BlockWrite, ir.WriteBd, ir.Sync, ir.LoadPdi)

@@ -102,7 +102,7 @@ class ObjectFifo:
     """``aie.objectfifo @name(%producer, {%consumer, ...}, depth : i32) : !aie.objectfifo<type>``.
 
     iron reads the endpoints of every object FIFO (the shim allocations mlir-aie's
-    lowering creates follow from them, :mod:`iron.lower.objectfifo`); a FIFO read from
+    lowering creates follow from them, :mod:`iron.mlir.objectfifo`); a FIFO read from
     a foreign file keeps its ``text`` verbatim (dimensions, attributes ...).
     """
 

@@ -19,7 +19,7 @@ channel 1 of the first column and shim BD 15 are reserved for the trace drain
 Shim transfers name their object FIFO (``metadata = @<fifo>``) and the design
 declares no ``aie.shim_dma_allocation``: mlir-aie's object-FIFO lowering creates
 ``@<fifo>_shim_alloc`` itself (a hand-made one is a duplicate symbol), and iron's
-built-in lowering derives the same channels (:mod:`iron.lower.objectfifo`).
+built-in lowering derives the same channels (:mod:`iron.mlir.objectfifo`).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from typing import Callable
 
 from iron.design import Activity, ArgSpec, Design, Stream
 from iron.errors import IronError
-from iron.lower import objectfifo
+from iron.mlir import objectfifo
 from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.mlir.reader import parse

@@ -4,7 +4,7 @@
 import pytest
 
 from iron.errors import IronError
-from iron.lower.objectfifo import shim_allocations
+from iron.mlir.objectfifo import shim_allocations
 from iron.mlir import ir
 from iron.mlir.reader import parse, parse_file
 from iron.operators import ElementwiseAdd

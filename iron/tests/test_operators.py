@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from iron.lower.objectfifo import shim_allocations
+from iron.mlir.objectfifo import shim_allocations
 from iron.design import Design, operator_params
 from iron.errors import IronError
 from iron.mlir import ir
