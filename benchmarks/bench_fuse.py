@@ -41,7 +41,7 @@ def run(n: int) -> dict[str, float]:
     t1 = time.perf_counter()
     cache.cache_key(
         mlir=print_module(fm.module), trace_options=options.key(), target="npu2", dispatch=fm.dispatch,
-        toolchain=cache.builtin_toolchain(), iron_version=cache.iron_version(), emulate_bug=None, sources=False,
+        toolchain=cache.builtin_toolchain(), iron_version=cache.iron_version(), sources=False,
     )  # fmt: skip
     tk = time.perf_counter()
     pdi_ids = {d.symbol: i + 1 for i, d in enumerate(fm.module.devices) if d.symbol != "main"}

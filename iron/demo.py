@@ -48,25 +48,23 @@ def run_demo(
     out = Path(out_dir) if out_dir else opts.out_dir
     seq = demo_sequence()
     t0 = time.perf_counter()
-    art = build(
-        seq, trace=True, trace_size=opts.size, ntiles=opts.ntiles, events=dict(opts.events), target=target
-    )
+    art = build(seq, options=opts, target=target)
     print(
         f"built   {art.path}  ({time.perf_counter() - t0:.2f} s, {art.dispatch} dispatch, target {art.target})"
     )
-    run = art.load(device=device)
+    runner = art.load(device=device)
     inputs = testing.example_inputs(seq)
     t0 = time.perf_counter()
-    outputs = run(**inputs)
+    outputs = runner(**inputs)
     outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-    print(f"ran     on {run.device} ({time.perf_counter() - t0:.2f} s)")
+    print(f"ran     on {runner.device} ({time.perf_counter() - t0:.2f} s)")
     expected = dict(zip(seq.outputs, testing.reference(seq, inputs)))
     for name, got in zip(seq.outputs, outputs):
         if not testing.same_bits(got, expected[name].reshape(got.shape)):
             raise IronError(f"demo: output {name!r} differs from the numpy reference")
     print(f"checked outputs {', '.join(seq.outputs)} against the numpy references: equal")
 
-    trace = run.trace
+    trace = runner.trace
     out.mkdir(parents=True, exist_ok=True)
     files = {
         "perfetto": out / "demo.pftrace",  # Perfetto's native trace: the UI loads it fastest

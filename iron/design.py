@@ -1,14 +1,13 @@
-"""What an operator hands to the rest of iron: its arguments and its design.
+"""The operator contract: what an operator hands to the rest of iron.
 
-An operator is a frozen dataclass with these methods (see ``iron/operators``)::
-
-    arg_spec() -> list[ArgSpec]          # runtime-sequence argument order
-    design(target) -> Design             # one complete aie.device
-    reference(*inputs) -> tuple[ndarray] # numpy golden outputs, one per "out" arg
-    activity(target) -> Activity         # workload for sim's trace model
-
-``type(op).__name__`` names it in device symbols (``op0_GEMM``) and in
-``IRON_TRACE_OP`` selections; :func:`operator_params` serializes it.
+:class:`Operator` is the one description of that contract (``iron/operators`` and
+docs/ARCHITECTURE.md point here). An operator says which runtime-sequence
+arguments it takes (:class:`ArgSpec`), builds one complete ``aie.device``
+(:class:`Design`), computes its outputs in numpy (sim and the tests compare
+against it) and describes its workload for sim's trace model (:class:`Activity`).
+Fusion keys devices by operator, so operators are hashable: built-in ones are
+frozen dataclasses (compared by value, serialized by :func:`operator_params`),
+foreign ones (:mod:`iron.operators.foreign`) compare by identity.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ import dataclasses
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -36,6 +36,16 @@ class ArgSpec:
     def __post_init__(self):
         if self.direction not in ("in", "out", "inout"):
             raise IronError(f"argument {self.name}: direction {self.direction!r} not in in/out/inout")
+
+    @property
+    def reads(self) -> bool:
+        """The operator reads this argument (``in`` and ``inout``): the host supplies it."""
+        return self.direction != "out"
+
+    @property
+    def writes(self) -> bool:
+        """The operator writes this argument (``out`` and ``inout``): the host gets it back."""
+        return self.direction != "in"
 
     @property
     def type(self) -> ir.MemRefType:
@@ -127,6 +137,49 @@ class Design:
         if not shims:
             raise IronError(f"design @{self.device.symbol} has no shim tile (row 0)")
         return shims[0]
+
+
+@runtime_checkable
+class Operator(Protocol):
+    """What iron calls on an operator (fusion, trace codegen, sim, ``iron.testing``).
+
+    Required:
+
+    * ``arg_spec()``: the runtime sequence's arguments, in order. ``in`` arguments
+      are read, ``out`` written, ``inout`` both (:attr:`ArgSpec.reads`,
+      :attr:`ArgSpec.writes`).
+    * ``design(target)``: a fresh :class:`Design` for ``target`` (a name or an
+      :class:`iron.target.geometry.Target`); fusion renames its device.
+    * ``reference(*inputs)``: the outputs, one array (or a tuple of them) per written
+      argument in ``arg_spec()`` order, from one array per read argument; bf16 data
+      is uint16 bit patterns (:mod:`iron.bf16`).
+    * ``activity(target)``: the :class:`Activity` sim's trace model plays on each
+      traced tile of one call.
+
+    Optional, read with ``getattr`` and these defaults:
+
+    * ``op_name`` (``type(op).__name__``): the name in device symbols (``op0_GEMM``),
+      manifests and ``IRON_TRACE_OP`` selections;
+    * ``traceable`` (True): False when the design keeps a trace configuration of its
+      own, so iron adds none;
+    * ``foreign`` (False): the device is a foreign design, whose sequence may hold ops
+      on state sim does not model (core-tile buffers, locks); the built-in lowering
+      skips them (:mod:`iron.lower.dma_task`);
+    * ``has_reference`` (True): False when sim cannot compute the outputs (they come
+      back as :class:`iron.operators.foreign.NotModelled`);
+    * ``payload_params()``: what sim's PDI payload records instead of
+      :func:`operator_params` (an operator that is no dataclass);
+    * ``example_inputs(seed)``: one array per read argument, for ``iron.testing``
+      and ``iron demo`` (built-in operators have it).
+    """
+
+    def arg_spec(self) -> list[ArgSpec]: ...
+
+    def design(self, target) -> Design: ...
+
+    def reference(self, *inputs: np.ndarray): ...
+
+    def activity(self, target) -> Activity: ...
 
 
 def operator_params(op) -> dict:

@@ -351,6 +351,35 @@ def resolve(
     )  # fmt: skip
 
 
+def from_build_kwargs(
+    trace: bool | None = None,
+    *,
+    trace_size=None,
+    ntiles=None,
+    events=None,
+    select=None,
+    trace_mode=None,
+    trace_sizes=None,
+    trace_start=None,
+    trace_stop=None,
+    trace_units=None,
+    trace_ports=None,
+    env: Mapping[str, str] | None = None,
+) -> TraceOptions:
+    """The :class:`TraceOptions` of :func:`iron.build`'s trace keywords and the environment.
+
+    The keywords are :func:`resolve`'s under the names the build API gives them
+    (``trace_size`` is ``size``, ``trace_sizes`` is ``sizes``, ``trace_start`` is
+    ``start`` ...); :func:`resolve` documents their forms and the environment
+    variables each one overrides.
+    """
+    return resolve(
+        trace, size=trace_size, ntiles=ntiles, events=events, select=select, trace_mode=trace_mode,
+        sizes=trace_sizes, start=trace_start, stop=trace_stop, units=trace_units, ports=trace_ports,
+        env=env,
+    )  # fmt: skip
+
+
 def _from(explicit, env, var, arg, parse, default):
     """``parse(name, value)`` of the explicit argument, else of ``var``, else ``default``."""
     if explicit is not None:

@@ -69,7 +69,7 @@ def example_inputs(seq: Sequence, seed: int = 0) -> dict[str, np.ndarray]:
     out: dict[str, np.ndarray] = {}
     for op, *names in seq.steps:
         specs = op.arg_spec()
-        ins = [(n, s) for n, s in zip(names, specs) if s.direction != "out"]
+        ins = [(n, s) for n, s in zip(names, specs) if s.reads]
         if not any(n in seq.inputs and n not in out for n, _ in ins):
             continue
         values = op.example_inputs(seed)
@@ -85,10 +85,10 @@ def reference(seq: Sequence, inputs: dict[str, np.ndarray]) -> tuple:
     for op, *names in seq.steps:
         specs = op.arg_spec()
         # A step may view a buffer with another shape of the same size (see iron.fuse.fusion).
-        args = [np.reshape(env[n], s.shape) for n, s in zip(names, specs) if s.direction != "out"]
+        args = [np.reshape(env[n], s.shape) for n, s in zip(names, specs) if s.reads]
         outs = op.reference(*args)
         outs = outs if isinstance(outs, tuple) else (outs,)
-        for n, v in zip([n for n, s in zip(names, specs) if s.direction != "in"], outs):
+        for n, v in zip([n for n, s in zip(names, specs) if s.writes], outs):
             env[n] = v
     return tuple(env[n] for n in seq.outputs)
 
@@ -128,7 +128,7 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     always runs traced as well (size from the environment or the default),
     False never. Raises :class:`CheckError` on any mismatch.
     """
-    from iron.artifact.build import build
+    from iron import build
 
     seq = as_sequence(op_or_sequence)
     if inputs is None:

@@ -1,6 +1,6 @@
 """``iron.build``: fuse, key, lower (or compile with aiecc), package, cache.
 
-Steps: resolve options -> :func:`iron.fuse.fusion.fuse` -> cache key
+Steps: :func:`iron.fuse.fusion.fuse` with the resolved options -> cache key
 (:mod:`iron.artifact.cache`) -> on a hit return at once; on a miss, under the
 key's file lock: lower every kernel to a TXN binary, write one payload per
 device (the built-in PDI), the manifest and the ELF; or, when aiecc and the
@@ -18,7 +18,7 @@ from iron.artifact import aiecc, cache, elf
 from iron.artifact import toolchain as toolchain_mod
 from iron.artifact.artifact import META_SCHEMA, Artifact, memref_json
 from iron.artifact.pdi import payload_for
-from iron.errors import IronError
+from iron.options import TraceOptions
 from iron.fuse.fusion import WRAPPER_DEVICE, FusedModule, fuse
 from iron.lower import npu, txn
 from iron.lower.materialize import kernel_ops
@@ -26,50 +26,29 @@ from iron.lower.verify import check_wiring
 from iron.mlir.printer import print_device, print_module
 from iron.target.geometry import device_columns, get_target
 
-#: Negative controls: reproduce a known bug on purpose (tests only).
-EMULATED_BUGS = (None, "own-arg-patch", "stale-trace-task")
+#: Negative controls: the name of a fixed bug to reproduce on purpose, or None. Only
+#: tests set it (iron/tests/bugs.py): ``"own-arg-patch"`` leaves callee patches
+#: untranslated. It enters the cache key, so such a build never shares an entry with a
+#: correct one.
+_EMULATED_BUG: str | None = None
 
 
 def build(
     op_or_sequence,
     *,
-    trace: bool | None = None,
-    trace_size: int | None = None,
-    ntiles: int | None = None,
-    events=None,
-    select=None,
-    trace_mode: str | None = None,
-    trace_sizes=None,
-    trace_start: str | None = None,
-    trace_stop: str | None = None,
-    trace_units=None,
-    trace_ports=None,
+    options: TraceOptions | None = None,
     target: str = "npu2",
     dispatch: str = "auto",
     cache_dir=None,
     sources: bool | None = None,
-    emulate_bug: str | None = None,
 ) -> Artifact:
     """Build (or fetch from the cache) the artifact of an operator or a Sequence.
 
-    ``trace=None`` follows the environment (``IRON_TRACE_SIZE`` ...); explicit
-    arguments (``trace_size``, ``ntiles``, ``events``, ``select``, ``trace_mode``:
-    ``event-time`` or ``event-pc`` for core units, ``trace_sizes`` per call
-    site, ``trace_start`` / ``trace_stop`` events, ``trace_units`` at chosen tiles, ``trace_ports`` the
-    stream-switch port each PORT_*_n slot watches) win
-    (:func:`iron.options.resolve` documents their forms). ``sources`` embeds the design
-    sources (``None``: ``IRON_DEBUG_SOURCES``). ``emulate_bug`` reproduces a
-    fixed bug for negative-control tests: ``"own-arg-patch"`` (callee patches
-    not translated to the caller's buffers) or ``"stale-trace-task"`` (no
-    reconfiguration between consecutive traced calls of one device).
+    ``options``: resolved trace options (None: untraced); :func:`iron.build` makes
+    them from its keywords and the environment (:func:`iron.options.from_build_kwargs`).
+    ``sources`` embeds the design sources (``None``: ``IRON_DEBUG_SOURCES``).
     """
-    if emulate_bug not in EMULATED_BUGS:
-        raise IronError(f"emulate_bug={emulate_bug!r}; accepted: {', '.join(map(repr, EMULATED_BUGS))}")
-    options = opts_mod.resolve(
-        trace, size=trace_size, ntiles=ntiles, events=events, select=select, trace_mode=trace_mode,
-        sizes=trace_sizes, start=trace_start, stop=trace_stop, units=trace_units,
-        ports=trace_ports,
-    )  # fmt: skip
+    options = options or TraceOptions()
     with_sources = opts_mod.debug_sources(sources)
     tgt = get_target(target)
     use_aiecc = aiecc.available()
@@ -77,9 +56,7 @@ def build(
         toolchain_mod.require_supported()  # one clear message for an mlir-aie too old for iron
     toolchain = aiecc.toolchain_identity() if use_aiecc else cache.builtin_toolchain()
 
-    fm = fuse(
-        op_or_sequence, tgt, options, dispatch, reset_between_same_device=(emulate_bug != "stale-trace-task")
-    )
+    fm = fuse(op_or_sequence, tgt, options, dispatch)
     mlir = print_module(fm.module)
     key = cache.cache_key(
         mlir=mlir,
@@ -88,8 +65,8 @@ def build(
         dispatch=fm.dispatch,
         toolchain=toolchain,
         iron_version=cache.iron_version(),
-        emulate_bug=emulate_bug,
         sources=with_sources,
+        negative_control=_EMULATED_BUG,
     )
     store = cache.Cache(cache_dir)
     path = store.path(fm.name, options.size, key)
@@ -103,7 +80,7 @@ def build(
             hit = store.lookup(path, key)  # another process may have built it meanwhile
             if hit is not None:
                 return hit
-            ctx = _Context(fm, key, toolchain, mlir, emulate_bug, with_sources, status, store.dir)
+            ctx = _Context(fm, key, toolchain, mlir, with_sources, status, store.dir)
             data = aiecc.build_elf(ctx) if use_aiecc else builtin_elf(ctx)
             status.step("writing")
             store.store(path, data)
@@ -114,13 +91,13 @@ def build(
 class _Context:
     """What the back ends need to produce an artifact."""
 
-    def __init__(self, fm: FusedModule, key, toolchain, mlir, emulate_bug, with_sources, status, cache_dir):
+    def __init__(self, fm: FusedModule, key, toolchain, mlir, with_sources, status, cache_dir):
         self.fm = fm
         self.cache_dir = cache_dir  # compiled kernel objects live under it too
         self.key = key
         self.toolchain = toolchain
         self.mlir = mlir
-        self.translate_patches = emulate_bug != "own-arg-patch"
+        self.translate_patches = _EMULATED_BUG != "own-arg-patch"
         self.with_sources = with_sources
         self.status = status
         devices = [d.symbol for d in fm.module.devices if d.symbol != WRAPPER_DEVICE]

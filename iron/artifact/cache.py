@@ -2,10 +2,10 @@
 
 Key = sha256 over the canonical printed fused MLIR (which contains the trace
 program), the trace options, target, dispatch mode, toolchain identity (aiecc
-version or iron's built-in lowering version), iron's version, the negative-
-control switch ``emulate_bug`` and whether sources are embedded. Traced and
-untraced builds therefore never share an entry, and toggling tracing off and on
-again hits the cache.
+version or iron's built-in lowering version), iron's version, whether sources
+are embedded and, for the negative-control builds of the tests only, the bug they
+reproduce. Traced and untraced builds therefore never share an entry, and toggling
+tracing off and on again hits the cache.
 
 Entries are named ``<name>[_traced<size>]_<key8>.elf`` and are recognised by
 content (the key recorded in their ``.iron.meta`` section), never by name alone:
@@ -80,17 +80,24 @@ def cache_key(
     dispatch: str,
     toolchain: str,
     iron_version: str,
-    emulate_bug: str | None,
     sources: bool,
+    negative_control: str | None = None,
 ) -> str:
-    """The full cache key (64 hex digits) of one build."""
+    """The full cache key (64 hex digits) of one build.
+
+    ``negative_control`` names the fixed bug a test build reproduces on purpose
+    (``iron.artifact.build._EMULATED_BUG``); None for every real build. It is
+    serialized under the field name it had as a public ``build`` keyword
+    (``emulate_bug``, null for real builds), so moving the switch out of the public
+    API left every real build's key, and the artifact bytes that record it, unchanged.
+    """
     identity = {
         "trace": trace_options,
         "target": target,
         "dispatch": dispatch,
         "toolchain": toolchain,
         "iron": iron_version,
-        "emulate_bug": emulate_bug,
+        "emulate_bug": negative_control,
         "sources": bool(sources),
     }
     h = hashlib.sha256()

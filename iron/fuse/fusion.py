@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from iron.design import ArgSpec, Design
+from iron.design import ArgSpec, Design, Operator
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.options import TraceOptions
@@ -45,6 +45,10 @@ MAX_HOST_BUFFERS = 16
 #: Alignment of each intermediate's window in its scratch buffer (bytes; one shim burst).
 SCRATCH_ALIGN = 64
 DISPATCH_MODES = ("auto", "fused", "separate")
+#: Negative control: False drops the reconfiguration between consecutive traced calls of
+#: one device (within a dispatch and from the last call site to the first). Only tests
+#: clear it (iron/tests/bugs.py, "stale-trace-task").
+_RESET_BETWEEN_SAME_DEVICE = True
 
 
 class FuseError(IronError):
@@ -81,9 +85,9 @@ class Sequence:
     """Operator calls run as one dispatch.
 
     ``steps`` are ``(operator, buffer_name, ...)`` tuples (or :class:`Step`) with names in the
-    operator's ``arg_spec()`` order. ``inputs`` are filled by the caller,
-    ``outputs`` returned; other names are intermediates that stay in device
-    memory between steps.
+    operator's ``arg_spec()`` order (operators: :class:`iron.design.Operator`). ``inputs``
+    are filled by the caller, ``outputs`` returned; other names are intermediates that stay
+    in device memory between steps.
     """
 
     name: str
@@ -112,7 +116,7 @@ class Kernel:
 @dataclass
 class CallSite:
     index: int
-    op: object
+    op: Operator
     device: str  # symbol of the device it runs
     traced: bool
     call: int  # earlier call sites of the same operator
@@ -132,7 +136,7 @@ class FusedModule:
     outputs: list[str]
     call_sites: list[CallSite]
     designs: dict[str, Design] = field(default_factory=dict)  # device symbol -> design
-    operators: dict[str, object] = field(default_factory=dict)  # device symbol -> operator
+    operators: dict[str, Operator] = field(default_factory=dict)  # device symbol -> operator
     manifest: Manifest | None = None
     options: TraceOptions = field(default_factory=TraceOptions)
     #: intermediates: buffer name -> its window in a scratch host buffer
@@ -155,15 +159,18 @@ def as_sequence(op_or_sequence) -> Sequence:
     """Wrap a single operator as a one-step sequence named after its arguments."""
     if isinstance(op_or_sequence, Sequence):
         return op_or_sequence
-    if not hasattr(op_or_sequence, "arg_spec"):
-        raise FuseError(f"expected an operator or a Sequence, got {type(op_or_sequence).__name__}")
+    if not isinstance(op_or_sequence, Operator):
+        raise FuseError(
+            f"expected an operator (iron.design.Operator: arg_spec, design, reference, activity) or a "
+            f"Sequence, got {type(op_or_sequence).__name__}"
+        )
     specs = op_or_sequence.arg_spec()
     names = [s.name for s in specs]
     return Sequence(
         op_name(op_or_sequence),
         [(op_or_sequence, *names)],
-        [s.name for s in specs if s.direction != "out"],
-        [s.name for s in specs if s.direction != "in"],
+        [s.name for s in specs if s.reads],
+        [s.name for s in specs if s.writes],
     )
 
 
@@ -185,18 +192,12 @@ def fuse(
     target: str | Target = "npu2",
     options: TraceOptions | None = None,
     dispatch: str = "auto",
-    *,
-    reset_between_same_device: bool = True,
 ) -> FusedModule:
-    """Build the fused module, kernel schedule and (when traced) the manifest.
-
-    ``reset_between_same_device=False`` drops the reconfiguration between
-    consecutive traced calls of one device, within a dispatch and across
-    dispatches (last call site -> first): only for negative-control tests.
-    """
+    """Build the fused module, kernel schedule and (when traced) the manifest."""
     seq = as_sequence(sequence)
     target = get_target(target)
     options = options or TraceOptions()
+    reset = _RESET_BETWEEN_SAME_DEVICE
     mode = resolve_dispatch(dispatch, target)
     named = _buffer_types(seq)
 
@@ -243,7 +244,7 @@ def fuse(
     module = ir.Module([d.device for d in designs.values()])
     module.foreign = {sym for sym, op in operators.items() if getattr(op, "foreign", False)}
     if mode == "fused":
-        wrapper = _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset_between_same_device)
+        wrapper = _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset)
         if any(isinstance(op, ir.Configure) and op.device == RESET_DEVICE for op in wrapper.sequence().body):
             module.devices.append(ir.Device(_widest_device(target, designs), RESET_DEVICE))
         module.devices.append(wrapper)
@@ -252,9 +253,7 @@ def fuse(
         )
         schedule = [main]
     else:
-        schedule = _separate_schedule(
-            seq, sites, buffers, windows, span_of, designs, reset_between_same_device
-        )
+        schedule = _separate_schedule(seq, sites, buffers, windows, span_of, designs, reset)
         if any(k.device == RESET_DEVICE for k in schedule):
             module.devices.append(_reset_device_with_sequence(_widest_device(target, designs)))
 
@@ -281,6 +280,11 @@ def _buffer_types(seq: Sequence) -> dict[str, ir.MemRefType]:
     seen: dict[str, tuple[ArgSpec, int]] = {}
     produced: set[str] = set()
     for i, (op, *names) in enumerate(seq.steps):
+        if not isinstance(op, Operator):
+            raise FuseError(
+                f"step {i}: {type(op).__name__} is no operator (iron.design.Operator: arg_spec, design, "
+                "reference, activity)"
+            )
         specs = op.arg_spec()
         if len(names) != len(specs):
             raise FuseError(
@@ -300,9 +304,9 @@ def _buffer_types(seq: Sequence) -> dict[str, ir.MemRefType]:
                     f"({type(op).__name__}); a buffer may change shape, not element type or size"
                 )
             seen.setdefault(name, (spec, i))
-            if spec.direction != "out" and name not in produced and name not in seq.inputs:
+            if spec.reads and name not in produced and name not in seq.inputs:
                 raise FuseError(f"step {i} ({type(op).__name__}) reads {name!r} before any step writes it")
-            if spec.direction != "in":
+            if spec.writes:
                 produced.add(name)
     for name in [*seq.inputs, *seq.outputs]:
         if name not in seen:

@@ -1,9 +1,11 @@
 """iron's operator library.
 
-Every operator is a frozen dataclass with ``arg_spec()``, ``design(target)``,
-``reference(*inputs)``, ``activity(target)``, ``example_inputs(seed)`` and
-``kernel_sources(target)``. :data:`OPERATORS` maps class names to classes so
-an operator can be rebuilt from ``(class name, params)``.
+Every operator here implements :class:`iron.design.Operator` (the contract is
+described there once) as a frozen dataclass, plus ``example_inputs(seed)`` and
+``kernel_sources(target)`` (the mlir-aie kernel files it links). :data:`OPERATORS`
+maps class names to classes so an operator can be rebuilt from ``(class name,
+params)``. Foreign mlir-aie designs become operators through
+:func:`iron.operators.foreign.from_mlir`.
 """
 
 from iron.operators.axpy import AXPY

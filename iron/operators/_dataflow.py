@@ -112,9 +112,7 @@ def build_design(flow: Dataflow, target) -> Design:
         raise IronError(f"{flow.op}: {e}") from None
     _check_resources(flow)
     cols, cores = range(flow.columns), range(flow.cores)
-    spec = flow.specs
-    ins = [p for p in flow.ports if spec[p.arg].direction == "in"]
-    outs = [p for p in flow.ports if spec[p.arg].direction == "out"]
+    ins, outs = _directions(flow)
 
     body: list = [ir.Opaque(text) for text in _func_decls(flow)]
     shims = [ir.Tile(f"tile_{c}_{SHIM_ROW}", c, SHIM_ROW) for c in cols]
@@ -140,10 +138,22 @@ def build_design(flow: Dataflow, target) -> Design:
 
 
 # --------------------------------------------------------------------------- checks
+def _directions(flow: Dataflow) -> tuple[list[Port], list[Port]]:
+    """(input ports, output ports). A port moves its argument one way (host -> cores or
+    cores -> host), so the template takes no ``inout`` argument."""
+    specs = [flow.specs[p.arg] for p in flow.ports]
+    both = [s.name for s in specs if s.reads and s.writes]
+    if both:
+        raise IronError(f"{flow.op}: argument(s) {', '.join(both)} are inout; the dataflow template moves "
+                        "each argument one way: declare it in or out")  # fmt: skip
+    ins = [p for p, s in zip(flow.ports, specs) if s.reads]
+    outs = [p for p, s in zip(flow.ports, specs) if s.writes]
+    return ins, outs
+
+
 def _check_resources(flow: Dataflow) -> None:
     spec, k = flow.specs, flow.cores
-    ins = [p for p in flow.ports if spec[p.arg].direction == "in"]
-    outs = [p for p in flow.ports if spec[p.arg].direction == "out"]
+    ins, outs = _directions(flow)
     if len(ins) > 2 or len(outs) > 1:
         raise IronError(f"{flow.op}: needs {len(ins)} MM2S / {len(outs)} S2MM shim channels per column; "
                         "a shim column has 2 MM2S and 1 S2MM for data (S2MM 1 is reserved for trace)")  # fmt: skip
@@ -280,12 +290,12 @@ def _core(flow: Dataflow, c: int, k: int) -> str:
 
     def acquire(p: Port, indent: str) -> list[str]:
         # today's acquire returns the buffers themselves (mlir-aie PR #3553; aie_test1.mlir)
-        mode = "Consume" if flow.specs[p.arg].direction == "in" else "Produce"
+        mode = "Produce" if flow.specs[p.arg].writes else "Consume"
         typ = _port_type(flow, p)
         return [f"{indent}%buf_{p.name} = aie.objectfifo.acquire @{_core_fifo(p, c, k)}({mode}, 1) : {typ}"]
 
     def release(p: Port, indent: str) -> str:
-        mode = "Consume" if flow.specs[p.arg].direction == "in" else "Produce"
+        mode = "Produce" if flow.specs[p.arg].writes else "Consume"
         return f"{indent}aie.objectfifo.release @{_core_fifo(p, c, k)}({mode}, 1)"
 
     once = [p for p in flow.ports if p.broadcast]
@@ -331,7 +341,7 @@ def _sequence(flow: Dataflow, ins: list[Port], outs: list[Port], allocs) -> ir.R
                     strides=(0, 0, 0),
                     metadata=allocs[c, p.name],
                     id=next(bd_ids),
-                    issue_token=spec.direction == "out",
+                    issue_token=spec.writes,
                 )
             )
     for c in range(flow.columns):

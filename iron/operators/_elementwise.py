@@ -10,7 +10,7 @@ import numpy as np
 
 from iron.design import Activity, ArgSpec, Design, KernelObject
 from iron.operators import _checks
-from iron.operators._bf16 import from_bf16, to_bf16
+from iron.bf16 import from_bf16, to_bf16
 from iron.operators._cost import elementwise_activity
 from iron.operators._dataflow import Call, Dataflow, Port, Scalar, build_design
 from iron.target.geometry import get_target

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from iron.operators import _checks
-from iron.operators._bf16 import from_bf16, to_bf16
+from iron.bf16 import from_bf16, to_bf16
 from iron.operators._dataflow import Call, Scalar
 from iron.operators._elementwise import Elementwise
 

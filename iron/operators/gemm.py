@@ -8,7 +8,7 @@ import numpy as np
 
 from iron.design import Activity, ArgSpec, Design
 from iron.operators import _checks
-from iron.operators._bf16 import from_bf16, to_bf16
+from iron.bf16 import from_bf16, to_bf16
 from iron.operators._cost import matmul_activity
 from iron.operators._dataflow import Call, Dataflow, Port, build_design
 from iron.operators._elementwise import kernel_object, kernel_source, random_values

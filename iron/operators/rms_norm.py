@@ -8,7 +8,7 @@ import numpy as np
 
 from iron.design import ArgSpec, Design
 from iron.operators import _checks
-from iron.operators._bf16 import from_bf16, to_bf16
+from iron.bf16 import from_bf16, to_bf16
 from iron.operators._dataflow import Call, Port, Scalar
 from iron.operators._elementwise import random_values
 from iron.operators._rows import RowWise

@@ -2,14 +2,14 @@
 
 ::
 
-    run = iron.runtime.runner.load(artifact, device="auto")   # or artifact.load()
-    c = run(a, b)            # positional in artifact.inputs order, or run(a=..., b=...)
-    run.trace                # DecodedTrace of the last run (None when untraced)
-    run.capture.save("t.npz")
+    runner = iron.runtime.runner.load(artifact, device="auto")   # or artifact.load()
+    c = runner(a, b)         # positional in artifact.inputs order, or runner(a=..., b=...)
+    runner.trace             # DecodedTrace of the last run (None when untraced)
+    runner.capture.save("t.npz")
 
 ``auto`` picks ``xrt`` when pyxrt imports, an NPU device opens and the artifact
 was compiled by aiecc; otherwise ``sim``. The choice is reported once per
-process and kept in ``run.device``.
+process and kept in ``runner.device``.
 
 Host buffers: one per named buffer of the artifact (inputs, outputs,
 intermediates and the trace buffer). Each kernel argument is bound to
@@ -20,7 +20,7 @@ capture has the same layout in both dispatch modes.
 A runner is one hardware context (sim models one too): device state persists
 from one call to the next, and the host buffers are allocated once and reused
 by every call, so the device never holds the address of a buffer the runner
-gave back. ``run.close()`` (or ``with artifact.load() as run:``) releases the
+gave back. ``runner.close()`` (or ``with artifact.load() as runner:``) releases the
 context first and the buffers after it. Calling a runner in a loop is the
 intended use: each call's ``trace`` holds that call's events only (the
 artifact starts every traced dispatch whose first device may still be loaded
@@ -182,7 +182,7 @@ class Runner:
             arr = np.asarray(value)
             if arr.dtype != dt:
                 hint = (
-                    " (bf16 is passed as uint16 bit patterns, e.g. iron.operators._bf16.to_bf16)"
+                    " (bf16 is passed as uint16 bit patterns, e.g. iron.bf16.to_bf16)"
                     if t.dtype == "bf16"
                     else ""
                 )

@@ -14,7 +14,8 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from iron.artifact import aiecc, elf, toolchain
-from iron.artifact.build import build
+from iron import build
+from iron.tests.bugs import build_with_bug
 from iron.artifact.cli import main as cli_main
 from iron.errors import IronError
 from iron.fuse.fusion import RESET_DEVICE, Sequence, fuse
@@ -172,16 +173,16 @@ def test_trace_patches_are_translated_to_the_caller(tmp_path):
 
 
 def test_emulated_bugs_are_negative_controls(tmp_path):
-    own = build(two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path, emulate_bug="own-arg-patch")
+    own = build_with_bug("own-arg-patch", two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path)
     trace = [p for p in patches(own.kernels["main:sequence"]) if p[0] == TRACE_BD_PATCH]
     assert trace == [(TRACE_BD_PATCH, 3, 0), (TRACE_BD_PATCH, 3, 0)]  # the callee's own index: buffer z
-    stale = build(
-        two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path, emulate_bug="stale-trace-task"
-    )
+    stale = build_with_bug("stale-trace-task", two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path)
     assert RESET_DEVICE not in stale.pdi_ids
-    assert len({own.path, stale.path}) == 2
-    with pytest.raises(IronError, match="emulate_bug"):
-        build(ADD, cache_dir=tmp_path, emulate_bug="other")
+    good = build(two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path)
+    assert len({own.path, stale.path, good.path}) == 3  # one cache, three entries
+    assert patches(good.kernels["main:sequence"]) != patches(own.kernels["main:sequence"])
+    with pytest.raises(TypeError, match="emulate_bug"):  # not a keyword of the public API
+        build(ADD, cache_dir=tmp_path, emulate_bug="own-arg-patch")
 
 
 def test_separate_dispatch_binds_trace_slices(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 
 from iron.artifact import cache, elf
 from iron.artifact.artifact import Artifact
-from iron.artifact.build import build
+from iron import build
 from iron.artifact.cli import main as cli_main
 from iron.lower import npu
 from iron.operators.binary import ElementwiseAdd
@@ -37,7 +37,6 @@ BASE_KEY = dict(
     dispatch="fused",
     toolchain="builtin-1",
     iron_version="0.1.0",
-    emulate_bug=None,
     sources=False,
 )
 
@@ -51,7 +50,7 @@ BASE_KEY = dict(
         ("dispatch", "separate"),
         ("toolchain", "aiecc-1.0"),
         ("iron_version", "0.2.0"),
-        ("emulate_bug", "own-arg-patch"),
+        ("negative_control", "own-arg-patch"),
         ("sources", True),
     ],
 )

@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from iron import Sequence, testing
-from iron.artifact.build import build
+from iron import build
+from iron.tests.bugs import build_with_bug
 from iron.fuse.fusion import fuse
 from iron.trace.encode import as_runs
 from iron.operators import ElementwiseAdd, ElementwiseMul
@@ -51,8 +52,8 @@ def inputs():
 
 
 def traced(cache, target="npu2", dispatch="auto", size=SIZE, bug=None):
-    return build(SEQ, trace=True, trace_size=size, ntiles=4, target=target, dispatch=dispatch,
-                 cache_dir=cache, emulate_bug=bug)  # fmt: skip
+    return build_with_bug(bug, SEQ, trace=True, trace_size=size, ntiles=4, target=target, dispatch=dispatch,
+                          cache_dir=cache)  # fmt: skip
 
 
 def instr_event_0(unit) -> int:
@@ -119,7 +120,7 @@ def test_own_arg_patch_bug_leaves_slices_empty(cache, inputs):
 
 def test_own_arg_patch_bug_with_unbound_index_is_a_sim_error(cache):
     seq = Sequence("shared", [(ADD, "x", "x", "y")], ["x"], ["y"])  # wrapper: x, y, trace -> index 3 unbound
-    art = build(seq, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache, emulate_bug="own-arg-patch")
+    art = build_with_bug("own-arg-patch", seq, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache)
     with pytest.raises(
         SimError,
         match=r"DdrPatch.*argument 3, which is not bound \(bound host buffers: 0 'x', 1 'y', 2 'trace'\)",

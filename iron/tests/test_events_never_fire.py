@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from iron.artifact.build import build
+from iron import build
 from iron.cli import main
 from iron.operators import ElementwiseAdd
 from iron.options import DEFAULT_CORE_EVENTS

@@ -64,11 +64,11 @@ def test_foreign_design_fuses_with_a_builtin_and_traces_on_sim(rel, target, kw, 
     seq = iron.Sequence(
         "mixed",
         [(op, *names), (copy, "x", "y")],
-        [n for n, s in zip(names, specs) if s.direction != "out"] + ["x"],
-        [n for n, s in zip(names, specs) if s.direction != "in"] + ["y"],
+        [n for n, s in zip(names, specs) if s.reads] + ["x"],
+        [n for n, s in zip(names, specs) if s.writes] + ["y"],
     )
     art = iron.build(seq, trace=True, trace_size=4096, target=target, cache_dir=tmp_path)
-    inputs = [np.zeros(s.shape, s.numpy_dtype) for s in specs if s.direction != "out"]
+    inputs = [np.zeros(s.shape, s.numpy_dtype) for s in specs if s.reads]
     x = np.arange(64, dtype=np.int32)
     with art.load("sim") as run:
         outs = run(*inputs, x)

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: Build-side layers in data-flow order: a module imports only its own layer and earlier ones.
 LAYERS = [
-    ("base", ["iron.errors", "iron.files", "iron.progress", "iron.limits"]),
+    ("base", ["iron.errors", "iron.files", "iron.progress", "iron.limits", "iron.bf16"]),
     ("target", ["iron.target"]),
     ("options", ["iron.options"]),
     ("mlir", ["iron.mlir"]),
@@ -34,7 +34,7 @@ LAYERS = [
 ]
 #: May import anything: the package facade and the programs built on the whole library.
 TOP = {"iron", "iron.__main__", "iron.cli", "iron.demo", "iron.testing"}
-BASE = ["iron.errors", "iron.files", "iron.progress", "iron.limits"]
+BASE = ["iron.errors", "iron.files", "iron.progress", "iron.limits", "iron.bf16"]
 #: What the read side may import besides itself.
 READ_SIDE = "iron.trace"
 READ_SIDE_MAY_IMPORT = [

@@ -25,7 +25,7 @@ from iron.operators import (
     SiLU,
     Softmax,
 )
-from iron.operators._bf16 import from_bf16, to_bf16
+from iron.bf16 import from_bf16, to_bf16
 from iron.target.geometry import get_target
 
 from iron.mlir.printer import print_module
@@ -105,14 +105,12 @@ def test_registry_lists_every_operator():
 def test_arg_spec(op, expected):
     assert [(s.name, s.direction, s.shape, s.dtype) for s in op.arg_spec()] == expected
     inputs = op.example_inputs(seed=3)
-    ins = [s for s in op.arg_spec() if s.direction == "in"]
+    ins = [s for s in op.arg_spec() if s.reads]
     assert len(inputs) == len(ins)
     for x, s in zip(inputs, ins):
         assert x.shape == s.shape and x.dtype == s.numpy_dtype
     outs = op.reference(*inputs)
-    assert [(o.shape, o.dtype) for o in outs] == [
-        (s.shape, s.numpy_dtype) for s in op.arg_spec() if s.direction == "out"
-    ]
+    assert [(o.shape, o.dtype) for o in outs] == [(s.shape, s.numpy_dtype) for s in op.arg_spec() if s.writes]
 
 
 # --------------------------------------------------------------------------- design structure
@@ -165,7 +163,7 @@ def _check_design(op, target_name: str) -> Design:
     for k, spec in enumerate(specs):
         syms = {s for s, a in stream_arg.items() if a == k}
         assert syms, f"argument {spec.name} has no stream"
-        want = "MM2S" if spec.direction == "in" else "S2MM"
+        want = "S2MM" if spec.writes else "MM2S"
         assert all(allocs[s].direction == want for s in syms)
         counts = np.zeros(spec.nbytes, dtype=np.int64)
         esize = spec.nbytes // spec.type.numel
@@ -175,13 +173,13 @@ def _check_design(op, target_name: str) -> Design:
             start, length = t.offsets[3] * esize, t.sizes[3] * esize
             assert start % 4 == 0 and length % 4 == 0
             counts[start : start + length] += 1
-            assert t.issue_token == (spec.direction == "out")
-        if spec.direction == "out":
+            assert t.issue_token == spec.writes
+        if spec.writes:
             assert (counts == 1).all(), f"output {spec.name} not written exactly once"
             assert syms <= set(waits)
         else:
             assert (counts >= 1).all(), f"input {spec.name} not fully read"
-    assert set(waits) <= {s for s, a in stream_arg.items() if specs[a].direction == "out"}
+    assert set(waits) <= {s for s, a in stream_arg.items() if specs[a].writes}
     return design
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from iron.operators._bf16 import to_bf16
+from iron.bf16 import to_bf16
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 

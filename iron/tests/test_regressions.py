@@ -17,7 +17,7 @@ import pytest
 from iron import Sequence
 from iron.artifact import build as build_mod
 from iron.artifact import cache
-from iron.artifact.build import build
+from iron import build
 from iron.lower.verify import WiringError
 from iron.mlir import ir
 from iron.operators import ElementwiseAdd

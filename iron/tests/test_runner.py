@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from iron import Sequence, testing
-from iron.artifact.build import build
+from iron import build
+from iron.tests.bugs import build_with_bug
 from iron.operators import ElementwiseAdd, ElementwiseMul
-from iron.operators._bf16 import from_bf16
+from iron.bf16 import from_bf16
 from iron.runtime import runner
 from iron.runtime.runner import RunError
 
@@ -125,8 +126,8 @@ def test_check_operator_traced_writes_perfetto_and_summary(request, monkeypatch,
 
 def test_check_slices_rejects_a_stale_trace(cache):
     seq = Sequence("twice", [(MUL, "x", "y", "s"), (MUL, "s", "y", "w")], ["x", "y"], ["w"])
-    run = build(
-        seq, trace=True, trace_size=4096, ntiles=1, cache_dir=cache, emulate_bug="stale-trace-task"
+    run = build_with_bug(
+        "stale-trace-task", seq, trace=True, trace_size=4096, ntiles=1, cache_dir=cache
     ).load("sim")
     run(*MUL.example_inputs(0))
     with pytest.raises(testing.CheckError, match=r"slice 1:ElementwiseMul#1: status empty"):

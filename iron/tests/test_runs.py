@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 
 from iron import Sequence
-from iron.artifact.build import build
+from iron import build
+from iron.tests.bugs import build_with_bug
 from iron.fuse.fusion import RESET_DEVICE
 from iron.operators import ElementwiseAdd, ElementwiseMul
 from iron.runtime.sim import HostMemory, SimDevice, SimError
@@ -84,7 +85,7 @@ def test_five_runs_each_give_their_own_capture(cache, target, dispatch):
 def test_without_the_reset_the_fifth_run_overflows_the_trace_queue(cache):
     """Negative control (runner reusing its buffers): each run's task queues behind the first
     run's, its packets land at that task's running position, and the fifth push is dropped."""
-    art = build(ADD, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache, emulate_bug="stale-trace-task")
+    art = build_with_bug("stale-trace-task", ADD, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache)
     run = art.load("sim")
     end = 0
     for i in range(RUNS - 1):
@@ -127,7 +128,7 @@ def test_without_the_reset_run_two_lands_in_run_one_buffer(cache):
     """Negative control (fresh buffers per run): run 2's trace slice comes back empty and its
     packets are written into run 1's trace buffer, right after run 1's own."""
     good = build(ADD, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache)
-    bad = build(ADD, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache, emulate_bug="stale-trace-task")
+    bad = build_with_bug("stale-trace-task", ADD, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache)
     g1, g2 = fresh_buffer_runs(good, 2)
     b1, b2 = fresh_buffer_runs(bad, 2)
     words = lambda mem: mem["trace"].data.view("<u4")  # noqa: E731
@@ -140,7 +141,7 @@ def test_without_the_reset_run_two_lands_in_run_one_buffer(cache):
 
 
 def test_device_writing_a_released_buffer_is_an_error(cache):
-    bad = build(ADD, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache, emulate_bug="stale-trace-task")
+    bad = build_with_bug("stale-trace-task", ADD, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache)
     with pytest.raises(SimError, match=r"writes into host buffer 'trace' after the runner released it"):
         fresh_buffer_runs(bad, 2, release=True)
     good = build(ADD, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache)
@@ -185,7 +186,7 @@ def test_consecutive_calls_of_one_design_each_get_their_own_slice(cache, seq, ta
 
 
 def test_consecutive_calls_without_the_reset_leave_every_later_slice_empty(cache):
-    art = build(PAIRS, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache, emulate_bug="stale-trace-task")
+    art = build_with_bug("stale-trace-task", PAIRS, trace=True, trace_size=SIZE, ntiles=1, cache_dir=cache)
     run = art.load("sim")
     run(*inputs(0))
     assert [s.status for s in run.trace.slices] == ["ok", "empty", "ok", "empty", "ok", "empty"]

@@ -12,7 +12,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from iron.artifact.build import build
+from iron import build
 from iron.fuse.fusion import RESET_DEVICE
 from iron.lower import txn
 from iron.operators import ElementwiseAdd

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from iron import Sequence, Step, testing
-from iron.artifact.build import build
+from iron import build
 from iron.errors import OptionError
 from iron.fuse.fusion import fuse
 from iron.mlir import ir

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from iron.artifact.build import build
+from iron import build
 from iron.errors import IronError, OptionError
 from iron.lower import txn
 from iron.operators import ElementwiseAdd

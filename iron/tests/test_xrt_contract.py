@@ -19,7 +19,7 @@ import pytest
 from iron import Sequence
 from iron.artifact import aiecc, elf
 from iron.artifact.artifact import Artifact
-from iron.artifact.build import build
+from iron import build
 from iron.operators import ElementwiseAdd, ElementwiseMul
 from iron.runtime import runner, xrt
 from iron.runtime.xrt import XrtError

@@ -434,14 +434,14 @@ class SimDevice:
         base = {a: self._base(where, specs[a], a, ts) for a, ts in tasks_of.items()}
         inputs = []
         for a, spec in enumerate(specs):
-            if spec.direction == "out":
+            if not spec.reads:
                 continue
             data = np.zeros(spec.nbytes, dtype=np.uint8)
             for _ch, t in tasks_of.get(a, []):
                 lo = t.offset - base[a]
                 data[lo : lo + t.length] = t.buffer.data[t.offset : t.offset + t.length]
             inputs.append(data.view(spec.numpy_dtype).reshape(spec.shape))
-        out_specs = [(a, s) for a, s in enumerate(specs) if s.direction != "in"]
+        out_specs = [(a, s) for a, s in enumerate(specs) if s.writes]
         why = self._unmodelled_inputs(op, specs, tasks_of)
         if why is not None:  # nothing to compute with: write nothing, say so
             for a, _spec in out_specs:
@@ -479,7 +479,7 @@ class SimDevice:
                 "pass reference= to iron.from_mlir"
             )
         for a, spec in enumerate(specs):
-            if spec.direction == "out":
+            if not spec.reads:
                 continue
             for _ch, t in tasks_of.get(a, []):
                 lo = t.buffer.address + t.offset

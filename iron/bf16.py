@@ -1,4 +1,13 @@
-"""bfloat16 <-> float32 for host data (numpy has no bfloat16: iron holds bf16 as uint16 bits)."""
+"""bfloat16 <-> float32 for host data.
+
+numpy has no bfloat16, so iron passes bf16 arrays (runner inputs and outputs,
+operator references) as uint16 bit patterns::
+
+    import iron
+    a = iron.bf16.to_bf16(np.random.rand(64, 64).astype(np.float32))   # uint16 bits
+    (c,) = runner(a, b)
+    values = iron.bf16.from_bf16(c)                                      # float32
+"""
 
 from __future__ import annotations
 
