@@ -129,6 +129,35 @@ class Design:
         return shims[0]
 
 
+class NotModelledError(IronError):
+    """A value sim did not compute (an operator without a reference, e.g. a foreign design)."""
+
+
+@dataclass(frozen=True)
+class NotModelled:
+    """Stands in for an output sim did not compute; any use as an array raises.
+
+    The runtime returns it in place of an output; an operator without a
+    reference raises :class:`NotModelledError` itself."""
+
+    name: str
+    reason: str
+
+    def message(self) -> str:
+        return f"output {self.name!r} is not modelled on sim: {self.reason}"
+
+    def __array__(self, *args, **kwargs):
+        raise NotModelledError(self.message())
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        raise NotModelledError(self.message())
+
+    def __repr__(self) -> str:
+        return f"NotModelled({self.name!r})"
+
+
 def operator_params(op) -> dict:
     """JSON-ready parameters of an operator dataclass (for manifests and sim's PDI)."""
     return {f.name: _jsonable(getattr(op, f.name)) for f in dataclasses.fields(op)}
