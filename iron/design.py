@@ -9,6 +9,8 @@ An operator is a frozen dataclass with these methods (see ``iron/operators``)::
 
 ``type(op).__name__`` names it in device symbols (``op0_GEMM``) and in
 ``IRON_TRACE_OP`` selections; :func:`operator_params` serializes it.
+:class:`NotModelled` is what a runner returns for an output sim could not
+compute (an operator without a reference, such as a foreign design).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from iron import Sequence
-from iron.artifact import aiecc, elf, schema
+from iron.artifact import elf, schema
 from iron.artifact.schema import Artifact
 from iron.artifact.build import build
 from iron.operators import ElementwiseAdd, ElementwiseMul
