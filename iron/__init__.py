@@ -90,6 +90,16 @@ def build(
     )
 
 
+def load(artifact, device: str = "auto"):
+    """A runner for ``artifact`` on ``device`` ("auto", "sim" or "xrt"); ``art.load(device)``
+    calls this. The facade is the one place that knows both the runtime and the operator
+    library: sim gets the operators it runs from :func:`iron.operators.from_payload`."""
+    from iron.operators import from_payload
+    from iron.runtime.runner import load as _load
+
+    return _load(artifact, device, operators=from_payload)
+
+
 def from_mlir(source, **kwargs):
     """An operator from an mlir-aie design (MLIR text, a path, an ``aie.iron`` Program or an
     ``aie.ir`` Module): see :func:`iron.operators.foreign.from_mlir`."""
@@ -98,4 +108,14 @@ def from_mlir(source, **kwargs):
     return _from_mlir(source, **kwargs)
 
 
-__all__ = ["IronError", "Sequence", "Step", "TraceOptions", "bf16", "build", "from_mlir", "__version__"]
+__all__ = [
+    "IronError",
+    "Sequence",
+    "Step",
+    "TraceOptions",
+    "bf16",
+    "build",
+    "from_mlir",
+    "load",
+    "__version__",
+]

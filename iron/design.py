@@ -8,6 +8,8 @@ against it) and describes its workload for sim's trace model (:class:`Activity`)
 Fusion keys devices by operator, so operators are hashable: built-in ones are
 frozen dataclasses (compared by value, serialized by :func:`operator_params`),
 foreign ones (:mod:`iron.operators.foreign`) compare by identity.
+:class:`NotModelled` is what a runner returns for an output sim could not
+compute (an operator without a reference, such as a foreign design).
 """
 
 from __future__ import annotations
@@ -166,7 +168,7 @@ class Operator(Protocol):
       on state sim does not model (core-tile buffers, locks); the built-in lowering
       skips them (:mod:`iron.lower.dma_task`);
     * ``has_reference`` (True): False when sim cannot compute the outputs (they come
-      back as :class:`iron.operators.foreign.NotModelled`);
+      back as :class:`NotModelled`);
     * ``payload_params()``: what sim's PDI payload records instead of
       :func:`operator_params` (an operator that is no dataclass);
     * ``example_inputs(seed)``: one array per read argument, for ``iron.testing``
@@ -180,6 +182,35 @@ class Operator(Protocol):
     def reference(self, *inputs: np.ndarray): ...
 
     def activity(self, target) -> Activity: ...
+
+
+class NotModelledError(IronError):
+    """A value sim did not compute (an operator without a reference, e.g. a foreign design)."""
+
+
+@dataclass(frozen=True)
+class NotModelled:
+    """Stands in for an output sim did not compute; any use as an array raises.
+
+    The runtime returns it in place of an output; an operator without a
+    reference raises :class:`NotModelledError` itself."""
+
+    name: str
+    reason: str
+
+    def message(self) -> str:
+        return f"output {self.name!r} is not modelled on sim: {self.reason}"
+
+    def __array__(self, *args, **kwargs):
+        raise NotModelledError(self.message())
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        raise NotModelledError(self.message())
+
+    def __repr__(self) -> str:
+        return f"NotModelled({self.name!r})"
 
 
 def operator_params(op) -> dict:

@@ -20,7 +20,7 @@ with ``--device-name`` (and ``--sequence-name``), asks for an xclbin
 (``--aie-generate-xclbin`` / ``--get-xclbin``) and the instruction binary
 (``--aie-generate-npu-insts`` / ``--get-npu-insts``), names its kernel with
 ``--xclbin-kernel-name`` = ``--xclbin-instance-name`` =
-:func:`xclbin_kernel_name` (device) and ``--xclbin-kernel-id`` = ``0x901 + i``,
+:func:`iron.artifact.schema.xclbin_kernel_name` (device) and ``--xclbin-kernel-id`` = ``0x901 + i``,
 and links onto the previous run's xclbin with ``--xclbin-input``. The last
 xclbin therefore carries every kernel, each with its own PDI; the host
 registers it once and calls each device's kernel by name
@@ -52,7 +52,6 @@ argv are relative: aiecc runs in the work directory.
 from __future__ import annotations
 
 import functools
-import hashlib
 import importlib.util
 import re
 import shutil
@@ -61,8 +60,12 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from iron.artifact import kernels, toolchain
+from iron.artifact import elf, kernels, schema, sections as sec, toolchain
+from iron.artifact.schema import xclbin_kernel_name
 from iron.errors import IronError
+from iron.lower.materialize import materialize
+from iron.mlir import ir
+from iron.mlir.printer import print_module
 
 EXE = "aiecc"
 FULL_ELF = "aie.elf"
@@ -85,14 +88,9 @@ INSTS = {"legacy": "insts_{0}_{1}.bin", "get": "insts_{0}.bin"}
 XCLBIN_KERNEL_ID_BASE = 0x901
 #: The xclbin stores a PS kernel's id in 12 bits (XRT ``xclbin.h``, ``ip_data.ps_kernel.m_kernel_id``).
 XCLBIN_KERNEL_ID_MAX = 0xFFF
-#: ``ip_layout`` holds ``<kernel>:<instance>`` in 64 bytes with the NUL (XRT ``xclbin.h``,
-#: ``ip_data.m_name``); iron uses one string for both, so each gets 31.
-XCLBIN_NAME_MAX = 31
 #: PDIs per registered xclbin that the amdxdna driver accepts (``XCLBIN_MAX_NUM_PDIS`` in its
 #: amdxdna_xclbin.c; read in one driver version only): more only warns.
 XCLBIN_MAX_PDIS = 16
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 class AieccError(IronError):
@@ -102,25 +100,6 @@ class AieccError(IronError):
 def available() -> bool:
     """True when the real toolchain is installed (aiecc on PATH and ``aie`` importable)."""
     return shutil.which(EXE) is not None and importlib.util.find_spec("aie") is not None
-
-
-def xclbin_kernel_name(device: str) -> str:
-    """The xclbin kernel (and instance) name of ``device``'s kernel under separate dispatch.
-
-    The one naming rule, used by the build (``--xclbin-kernel-name``) and by the
-    XRT runner (``pyxrt.kernel(ctx, name)``): the device symbol itself when it
-    is a C identifier of at most :data:`XCLBIN_NAME_MAX` characters
-    (``op0_GEMM``, ``iron_reset``); otherwise its first 24 characters with every
-    character outside ``[A-Za-z0-9_]`` replaced by ``_`` (and a ``k`` before a
-    leading digit), then ``_`` and the first 6 hex digits of the symbol's
-    SHA-1, so distinct symbols keep distinct names.
-    """
-    if _IDENTIFIER.match(device) and len(device) <= XCLBIN_NAME_MAX:
-        return device
-    stem = re.sub(r"[^A-Za-z0-9_]", "_", device)
-    if not stem or stem[0].isdigit():
-        stem = "k" + stem
-    return f"{stem[:24]}_{hashlib.sha1(device.encode()).hexdigest()[:6]}"
 
 
 def xclbin_kernel_id(index: int) -> str:
@@ -256,12 +235,10 @@ _CORE_ELF = re.compile(r"(?:(?P<device>.+)_)?core_(?P<col>\d+)_(?P<row>\d+)\.elf
 
 def core_elfs(work: Path, devices) -> dict[str, bytes]:
     """The core ELFs aiecc wrote under ``work``, by synthetic name
-    (:func:`iron.trace.pcmap.embedded_name`: device and tile, never a path). The
+    (:func:`iron.artifact.schema.embedded_name`: device and tile, never a path). The
     device comes from the file name or its folder when it is one of ``devices``;
     an ELF of an unknown device keeps only the tile. The first file found (sorted
     by path) wins for each tile."""
-    from iron.trace.pcmap import embedded_name
-
     known = set(devices)
     out: dict[str, bytes] = {}
     for path in sorted(work.rglob("*.elf")):
@@ -271,19 +248,17 @@ def core_elfs(work: Path, devices) -> dict[str, bytes]:
         device = m["device"] if m["device"] in known else ""
         if not device and m["device"] is None:
             device = next((p.name for p in path.relative_to(work).parents if p.name in known), "")
-        out.setdefault(embedded_name(device, int(m["col"]), int(m["row"])), path.read_bytes())
+        out.setdefault(schema.embedded_name(device, int(m["col"]), int(m["row"])), path.read_bytes())
     return out
 
 
 def core_sections(ctx, work: Path) -> tuple[dict[str, bytes], dict[str, str]]:
     """Sections and meta entries (section -> synthetic name) of the core ELFs to
     embed: only when the build embeds its sources (the same debug flag)."""
-    from iron.artifact import elf
-
     if not ctx.with_sources:
         return {}, {}
     found = core_elfs(work, ctx.pdi_ids)
-    sections = {elf.core_section(i): data for i, data in enumerate(found.values())}
+    sections = {schema.core_section(i): data for i, data in enumerate(found.values())}
     return sections, dict(zip(sections, found))
 
 
@@ -296,8 +271,6 @@ def _run(argv: list[str], cwd: Path) -> None:
 
 def _without_own_pdi_loads(module, fm):
     """Separate dispatch: drop each kernel's load of its own PDI (the xclbin firmware loads it)."""
-    from iron.mlir import ir
-
     for k in fm.kernels:
         seq = module.device(k.device).sequence(k.sequence)
         seq.body = [op for op in seq.body if not (isinstance(op, ir.LoadPdi) and op.device_ref == k.device)]
@@ -312,11 +285,6 @@ def _without_own_pdi_loads(module, fm):
 
 def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
     """Compile ``ctx.fm`` with aiecc; the artifact bytes (iron sections included)."""
-    from iron.artifact import build as b
-    from iron.artifact import elf
-    from iron.lower.materialize import materialize
-    from iron.mlir.printer import print_module
-
     fm = ctx.fm
     style = style or flag_style(exe)
     no_materialize = supports("--no-materialize", exe)
@@ -335,16 +303,16 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
         objects = [k for d in fm.designs.values() for k in d.kernels]
         kernels.compile_kernels(objects, work, ctx.cache_dir, ctx.status)  # where link_with resolves
 
-        dev_sections, pdis = b.pdi_sections(ctx)  # sim can still run the artifact
-        texts = b.source_texts(ctx)
+        dev_sections, pdis = sec.pdi_sections(ctx)  # sim can still run the artifact
+        texts = sec.source_texts(ctx)
         extra: dict[str, bytes] = {}
         src_names = {}
         for i, (name, text) in enumerate(texts.items()):
-            extra[elf.src_section(i)] = text.encode()
-            src_names[elf.src_section(i)] = name
-        manifest = b.manifest_json(ctx, texts)
+            extra[schema.src_section(i)] = text.encode()
+            src_names[schema.src_section(i)] = name
+        manifest = sec.manifest_json(ctx, texts)
         if manifest is not None:
-            extra[elf.TRACE] = manifest
+            extra[schema.TRACE] = manifest
 
         if fm.dispatch == "fused":
             ctx.status.step("aiecc")
@@ -352,10 +320,10 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
             out = work / FULL_ELF
             if not out.exists():
                 raise AieccError(f"aiecc did not write {out}")
-            entries = [b.kernel_entry(k, None) for k in fm.kernels]
+            entries = [schema.kernel_entry(k, None) for k in fm.kernels]
             cores, core_names = core_sections(ctx, work)
-            meta = b.meta_json(ctx, entries, pdis, src_names, "aiecc-full-elf", core_names)
-            sections = {elf.META: meta, **dev_sections, **extra, **cores}
+            meta = sec.meta_json(ctx, entries, pdis, src_names, "aiecc-full-elf", core_names)
+            sections = {schema.META: meta, **dev_sections, **extra, **cores}
             sections[elf.CHECKSUM] = elf.checksum(sections).encode()
             sidecars = elf.add_sections(out, sections)
             if sidecars:
@@ -399,15 +367,15 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
         sections = {}
         entries = []
         for i, k in enumerate(fm.kernels):
-            sections[elf.code_section(i)] = insts[k.device, k.sequence]
-            entry = b.kernel_entry(k, elf.code_section(i))
+            sections[schema.code_section(i)] = insts[k.device, k.sequence]
+            entry = schema.kernel_entry(k, schema.code_section(i))
             entry["xclbin_kernel"] = xclbin_kernel_name(k.device)
             entries.append(entry)
-        sections[elf.XCLBIN] = xclbin.read_bytes()  # the last one: it carries every kernel
+        sections[schema.XCLBIN] = xclbin.read_bytes()  # the last one: it carries every kernel
         cores, core_names = core_sections(ctx, work)
         return elf.write_elf(
             {
-                elf.META: b.meta_json(ctx, entries, pdis, src_names, "aiecc-xclbin", core_names),
+                schema.META: sec.meta_json(ctx, entries, pdis, src_names, "aiecc-xclbin", core_names),
                 **sections,
                 **dev_sections,
                 **extra,

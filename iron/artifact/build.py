@@ -10,20 +10,19 @@ its ELF (:mod:`iron.artifact.aiecc`).
 
 from __future__ import annotations
 
-import json
-
 from iron import options as opts_mod
 from iron import progress
-from iron.artifact import aiecc, cache, elf
+from iron.artifact import aiecc, cache, elf, schema
 from iron.artifact import toolchain as toolchain_mod
-from iron.artifact.artifact import META_SCHEMA, Artifact, memref_json
-from iron.artifact.pdi import payload_for
+from iron.artifact.schema import Artifact, kernel_entry
+from iron.artifact.sections import Context, manifest_json, meta_json, pdi_sections, source_texts
+from iron.errors import IronError
+from iron.fuse.fusion import fuse
 from iron.options import TraceOptions
-from iron.fuse.fusion import WRAPPER_DEVICE, FusedModule, fuse
 from iron.lower import npu, txn
 from iron.lower.materialize import kernel_ops
 from iron.lower.verify import check_wiring
-from iron.mlir.printer import print_device, print_module
+from iron.mlir.printer import print_module
 from iron.target.geometry import device_columns, get_target
 
 #: Negative controls: the name of a fixed bug to reproduce on purpose, or None. Only
@@ -80,7 +79,7 @@ def build(
             hit = store.lookup(path, key)  # another process may have built it meanwhile
             if hit is not None:
                 return hit
-            ctx = _Context(fm, key, toolchain, mlir, with_sources, status, store.dir)
+            ctx = Context(fm, key, toolchain, mlir, _EMULATED_BUG, with_sources, status, store.dir)
             data = aiecc.build_elf(ctx) if use_aiecc else builtin_elf(ctx)
             status.step("writing")
             store.store(path, data)
@@ -88,96 +87,7 @@ def build(
     return art
 
 
-class _Context:
-    """What the back ends need to produce an artifact."""
-
-    def __init__(self, fm: FusedModule, key, toolchain, mlir, with_sources, status, cache_dir):
-        self.fm = fm
-        self.cache_dir = cache_dir  # compiled kernel objects live under it too
-        self.key = key
-        self.toolchain = toolchain
-        self.mlir = mlir
-        self.translate_patches = _EMULATED_BUG != "own-arg-patch"
-        self.with_sources = with_sources
-        self.status = status
-        devices = [d.symbol for d in fm.module.devices if d.symbol != WRAPPER_DEVICE]
-        self.pdi_ids = {sym: i + 1 for i, sym in enumerate(devices)}  # 0 left unused
-
-
-def pdi_sections(ctx: _Context) -> tuple[dict[str, bytes], dict]:
-    """Sections and meta entries of every device's built-in PDI payload."""
-    fm = ctx.fm
-    sections, meta = {}, {}
-    for sym, pid in ctx.pdi_ids.items():
-        name = elf.dev_section(pid)
-        sections[name] = payload_for(sym, fm.designs.get(sym), fm.operators.get(sym)).to_json().encode()
-        meta[str(pid)] = {"device": sym, "section": name}
-    return sections, meta
-
-
-def source_texts(ctx: _Context) -> dict[str, str]:
-    """Design sources under synthetic names (never paths): fused + one per design."""
-    if not ctx.with_sources:
-        return {}
-    texts = {"fused.mlir": ctx.mlir}
-    for sym, design in ctx.fm.designs.items():
-        texts[f"{sym}.mlir"] = print_device(design.device)
-    return texts
-
-
-def meta_json(
-    ctx: _Context, kernels: list[dict], pdis: dict, sources: dict, backend: str, core_elfs: dict | None = None
-) -> bytes:
-    """``.iron.meta``; ``core_elfs``: section -> synthetic name of each embedded core ELF."""
-    fm = ctx.fm
-    meta = {
-        "schema": META_SCHEMA,
-        "name": fm.name,
-        "target": fm.target.name,
-        "dispatch": fm.dispatch,
-        "backend": backend,
-        "kernels": kernels,
-        "schedule": [{"kernel": k.name, "args": args_json(k.args)} for k in fm.schedule],
-        "pdis": pdis,
-        "buffers": [{"name": n, **memref_json(t)} for n, t in fm.buffers.items()],  # in argument order
-        "inputs": fm.inputs,
-        "outputs": fm.outputs,
-        "trace_options": fm.options.key(),
-        "toolchain": ctx.toolchain,
-        "iron_version": cache.iron_version(),
-        "key": ctx.key,
-        "sources": sources,
-        **({"core_elfs": core_elfs} if core_elfs else {}),
-    }
-    return json.dumps(meta, sort_keys=True, indent=1).encode()
-
-
-def args_json(args) -> list[dict]:
-    return [{"buffer": a.buffer, **memref_json(a.type), "offset": a.offset} for a in args]
-
-
-def kernel_entry(kernel, section: str | None) -> dict:
-    return {
-        "name": kernel.name,
-        "device": kernel.device,
-        "sequence": kernel.sequence,
-        "args": args_json(kernel.args),
-        "section": section,
-    }
-
-
-def manifest_json(ctx: _Context, sources: dict[str, str]) -> bytes | None:
-    if ctx.fm.manifest is None:
-        return None
-    manifest = ctx.fm.manifest
-    if sources:  # captures copy the manifest: let them carry the sources too
-        from dataclasses import replace
-
-        manifest = replace(manifest, sources=dict(sources))
-    return manifest.to_json().encode()
-
-
-def builtin_elf(ctx: _Context) -> bytes:
+def builtin_elf(ctx: Context) -> bytes:
     """The artifact bytes of iron's built-in lowering."""
     fm = ctx.fm
     sections: dict[str, bytes] = {}
@@ -189,17 +99,17 @@ def builtin_elf(ctx: _Context) -> bytes:
             check_wiring(ops, fm.manifest, kernel.name)
         txn_ops = npu.lower_ops(ops, ctx.pdi_ids, fm.target.name)
         columns = device_columns(fm.module.device(kernel.device).target)
-        sections[elf.code_section(i)] = txn.encode(txn.header_for(fm.target.name, columns), txn_ops)
-        kernels.append(kernel_entry(kernel, elf.code_section(i)))
+        sections[schema.code_section(i)] = txn.encode(txn.header_for(fm.target.name, columns), txn_ops)
+        kernels.append(kernel_entry(kernel, schema.code_section(i)))
     dev_sections, pdis = pdi_sections(ctx)
     sections.update(dev_sections)
     texts = source_texts(ctx)
     src_names = {}
     for i, (name, text) in enumerate(texts.items()):
-        sections[elf.src_section(i)] = text.encode()
-        src_names[elf.src_section(i)] = name
+        sections[schema.src_section(i)] = text.encode()
+        src_names[schema.src_section(i)] = name
     manifest = manifest_json(ctx, texts)
     if manifest is not None:
-        sections[elf.TRACE] = manifest
+        sections[schema.TRACE] = manifest
     meta = meta_json(ctx, kernels, pdis, src_names, "builtin")
-    return elf.write_elf({elf.META: meta, **sections})
+    return elf.write_elf({schema.META: meta, **sections})

@@ -135,8 +135,8 @@ class Cache:
         A damaged entry (truncated, checksum mismatch, unreadable metadata) is a
         miss; with ``report`` a warning names the file. The caller rebuilds it.
         """
-        from iron.artifact.artifact import Artifact
         from iron.artifact.elf import ArtifactError
+        from iron.artifact.schema import Artifact
 
         if path.is_dir() and not path.is_symlink():
             _heal_directory(path)
@@ -198,7 +198,7 @@ def entry_key(path: Path) -> str | None:
     """The cache key recorded inside the artifact at ``path`` (its ``.iron.meta``), or
     None when ``path`` is not a readable iron artifact: ownership is proven by content,
     not by the file name."""
-    from iron.artifact.elf import META, ArtifactError, read_sections
+    from iron.artifact.schema import META, ArtifactError, read_sections
 
     try:
         if path.stat().st_size > MAX_ENTRY_BYTES:

@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
 
 # --------------------------------------------------------------------------- inspect
 def cmd_inspect(args, out=None) -> int:
-    from iron.artifact.artifact import Artifact
+    from iron.artifact.schema import Artifact
 
     out = out or sys.stdout
     for line in inspect_lines(Artifact.open(args.artifact), max_ops=args.max_ops):
@@ -69,6 +69,7 @@ def cmd_inspect(args, out=None) -> int:
 
 def inspect_lines(art, max_ops: int | None = None) -> list[str]:
     """The text ``iron inspect`` prints, as lines."""
+    from iron.artifact.schema import TRACE_BUFFER
     from iron.lower import txn
 
     if max_ops is not None and (isinstance(max_ops, bool) or not isinstance(max_ops, int) or max_ops < 0):
@@ -84,7 +85,9 @@ def inspect_lines(art, max_ops: int | None = None) -> list[str]:
         "buffers:",
     ]
     for n, t in art.buffers.items():
-        lines.append(f"  {n:<12} {str(t):<28} {role.get(n, 'trace' if n == 'trace' else 'intermediates')}")
+        lines.append(
+            f"  {n:<12} {str(t):<28} {role.get(n, 'trace' if n == TRACE_BUFFER else 'intermediates')}"
+        )
     lines.append(f"schedule:  {' -> '.join(d.kernel for d in art.schedule)}")
     for k in art.kernels.values():
         lines.append(f"kernel {k.name} (device {k.device}, sequence {k.sequence})")

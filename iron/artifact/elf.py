@@ -1,21 +1,11 @@
 """The artifact container: a minimal ELF32 little-endian file of non-loaded sections.
 
 iron's own artifact (built-in lowering) is written here with ``struct``
-(pyelftools cannot write). Sections, all ``SHT_PROGBITS`` without flags:
-
-=====================  ==========================================================
-``.iron.meta``         JSON: name, target, dispatch, kernels (args, code section),
-                       schedule, PDI ids, buffers, inputs/outputs, toolchain,
-                       iron version, cache key, source names
-``.iron.code.<n>``     control code of kernel ``n`` (TXN binary, iron.lower.txn)
-``.iron.dev.<n>``      payload of PDI ``n`` (JSON, iron.artifact.pdi)
-``.iron.trace``        the trace manifest (JSON, iron.instrument.manifest), when traced
-``.iron.src.<n>``      design sources under synthetic names (debug flag only)
-``.iron.core.<n>``     a core ELF aiecc linked, under a synthetic name (sources flag
-                       only; meta ``core_elfs``: section -> ``<device>/core_<col>_<row>.elf``)
-``.iron.xclbin``       aiecc's xclbin (separate dispatch built with aiecc only)
-``.iron.sum``          sha256 over every other ``.iron.*`` section (name + data)
-=====================  ==========================================================
+(pyelftools cannot write); aiecc's full ELF gets iron's sections with lief
+(:func:`add_sections`). Which sections an artifact holds and what they contain
+is :mod:`iron.artifact.schema`; this module knows only the container's rules:
+every iron section name starts with :data:`PREFIX`, :data:`CHECKSUM` holds a
+sha256 over the others, and a section lief could not add lives in a sidecar.
 
 Names avoid ``.ctrl``, ``.pdi``, ``.pad``, ``.dump`` and ``.preempt``: XRT matches
 those substrings when it walks a full ELF (DESIGN.md 6), and the same sections
@@ -35,12 +25,8 @@ from pathlib import Path
 
 from iron.errors import IronError
 
-META = ".iron.meta"
-TRACE = ".iron.trace"
-CHECKSUM = ".iron.sum"
-XCLBIN = ".iron.xclbin"
 PREFIX = ".iron."
-SIDECAR_SECTIONS = (META, TRACE, CHECKSUM)  # read from sidecars when lief could not add them
+CHECKSUM = f"{PREFIX}sum"
 FORBIDDEN = (".ctrl", ".pdi", ".pad", ".dump", ".preempt")
 
 # ELF constants (System V ABI, ELF32).
@@ -58,22 +44,6 @@ class ArtifactError(IronError):
 
 class CorruptArtifactError(ArtifactError):
     """An artifact is truncated or its checksum does not match."""
-
-
-def code_section(index: int) -> str:
-    return f"{PREFIX}code.{index}"
-
-
-def dev_section(index: int) -> str:
-    return f"{PREFIX}dev.{index}"
-
-
-def src_section(index: int) -> str:
-    return f"{PREFIX}src.{index}"
-
-
-def core_section(index: int) -> str:
-    return f"{PREFIX}core.{index}"
 
 
 def check_name(name: str) -> str:
@@ -163,9 +133,9 @@ def parse_sections(data: bytes, *, verify: bool = True, origin: str = "<bytes>")
     return out
 
 
-def read_sections(path: str | os.PathLike, *, verify: bool = True) -> dict[str, bytes]:
-    """Sections of the ELF at ``path`` by name, plus any sidecar of an iron section that
-    :func:`add_sections` could not put inside. Raises :class:`ArtifactError`."""
+def read_sections(path: str | os.PathLike, *, verify: bool = True, sidecars=()) -> dict[str, bytes]:
+    """Sections of the ELF at ``path`` by name, plus the sidecar of each section named in
+    ``sidecars`` that :func:`add_sections` could not put inside. Raises :class:`ArtifactError`."""
     from iron import limits
 
     limits.check_input(path, limits.MAX_ARTIFACT_BYTES, "artifact", ArtifactError)
@@ -174,7 +144,7 @@ def read_sections(path: str | os.PathLike, *, verify: bool = True) -> dict[str, 
     except OSError as exc:
         raise ArtifactError(f"cannot read artifact {os.fspath(path)!r}: {exc.strerror}") from None
     sections = parse_sections(data, verify=False, origin=os.fspath(path))
-    for name in SIDECAR_SECTIONS:
+    for name in sidecars:
         side = sidecar_path(path, name)
         if name not in sections and side.exists():
             limits.check_input(side, limits.MAX_MANIFEST_BYTES, "artifact sidecar", ArtifactError)
@@ -195,38 +165,6 @@ def verify_checksum(sections: dict[str, bytes], origin: str) -> None:
 def sidecar_path(elf_path: str | os.PathLike, name: str) -> Path:
     """Where :func:`add_sections` puts section ``name`` when it cannot go inside."""
     return Path(f"{os.fspath(elf_path)}{name}.json")
-
-
-def read_manifest(path: str | os.PathLike):
-    """The trace manifest of an artifact (iron's or aiecc's ELF, or its sidecar), or None."""
-    from iron.instrument.manifest import Manifest
-
-    from iron.instrument.manifest import ManifestError
-
-    sections = read_sections(path)
-    if META not in sections and TRACE not in sections:
-        raise ArtifactError(f"{os.fspath(path)}: an ELF without iron's sections; not an iron artifact")
-    try:
-        return Manifest.from_json(sections[TRACE]) if TRACE in sections else None
-    except ManifestError as exc:
-        raise CorruptArtifactError(f"{os.fspath(path)}: {exc}") from None
-
-
-def read_core_elfs(path: str | os.PathLike) -> dict[str, bytes]:
-    """The core ELFs embedded in an artifact (sources flag): synthetic name -> bytes."""
-    import json
-
-    sections = read_sections(path)
-    if META not in sections:
-        return {}
-    try:
-        names = json.loads(sections[META]).get("core_elfs", {})
-    except (ValueError, AttributeError) as exc:
-        raise CorruptArtifactError(f"{os.fspath(path)}: unreadable {META}: {exc}") from None
-    missing = [sec for sec in names if sec not in sections]
-    if missing:
-        raise CorruptArtifactError(f"{os.fspath(path)}: missing section {missing[0]}")
-    return {name: sections[sec] for sec, name in names.items()}
 
 
 def add_section(elf_path: str | os.PathLike, name: str, data: bytes) -> Path | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from iron.artifact.schema import TRACE_BUFFER, Kernel, KernelArg, kernel_name
 from iron.design import ArgSpec, Design, Operator
 from iron.errors import IronError
 from iron.mlir import ir
@@ -37,7 +38,6 @@ from iron.instrument.manifest import Manifest, Slice
 WRAPPER_DEVICE = "main"
 WRAPPER_SEQUENCE = "sequence"
 RESET_DEVICE = "iron_reset"
-TRACE_BUFFER = "trace"  # name of the trace buffer among a FusedModule's buffers
 SCRATCH_PREFIX = "scratch_"  # + element type: the host buffer that holds every intermediate
 #: Host buffers one kernel may bind: DESIGN.md's figure for aiecc's xclbin flow (current
 #: mlir-aie sources show no such cap of their own; README "How it works" says what is known).
@@ -94,23 +94,6 @@ class Sequence:
     steps: list[tuple]
     inputs: list[str]
     outputs: list[str]
-
-
-@dataclass
-class KernelArg:
-    buffer: str  # a Sequence buffer name, or TRACE_BUFFER
-    type: ir.MemRefType
-    offset: int = 0  # bytes into ``buffer`` (separate dispatch binds trace slices as sub-buffers)
-
-
-@dataclass
-class Kernel:
-    """One dispatchable kernel ``<device>:<sequence>`` and its host buffers in order."""
-
-    name: str
-    device: str
-    sequence: str
-    args: list[KernelArg]
 
 
 @dataclass
@@ -249,7 +232,10 @@ def fuse(
             module.devices.append(ir.Device(_widest_device(target, designs), RESET_DEVICE))
         module.devices.append(wrapper)
         main = Kernel(
-            f"{WRAPPER_DEVICE}:{WRAPPER_SEQUENCE}", WRAPPER_DEVICE, WRAPPER_SEQUENCE, _wrapper_args(buffers)
+            kernel_name(WRAPPER_DEVICE, WRAPPER_SEQUENCE),
+            WRAPPER_DEVICE,
+            WRAPPER_SEQUENCE,
+            _wrapper_args(buffers),
         )
         schedule = [main]
     else:
@@ -450,7 +436,9 @@ def _separate_schedule(seq, sites, buffers, windows, span_of, designs, reset) ->
     prev = _previous_dispatch_site(sites)
     for site, (_op, *names) in zip(sites, seq.steps):
         if _needs_reset(prev, site, reset):
-            schedule.append(Kernel(f"{RESET_DEVICE}:{WRAPPER_SEQUENCE}", RESET_DEVICE, WRAPPER_SEQUENCE, []))
+            schedule.append(
+                Kernel(kernel_name(RESET_DEVICE, WRAPPER_SEQUENCE), RESET_DEVICE, WRAPPER_SEQUENCE, [])
+            )
         callee = designs[site.device].runtime_sequence
         args = []
         for n in names:
@@ -459,7 +447,7 @@ def _separate_schedule(seq, sites, buffers, windows, span_of, designs, reset) ->
         if site.traced:
             span = span_of[site.index]
             args.append(KernelArg(TRACE_BUFFER, ir.MemRefType((span.size,), "i8"), span.offset))
-        schedule.append(Kernel(f"{site.device}:{callee.name}", site.device, callee.name, args))
+        schedule.append(Kernel(kernel_name(site.device, callee.name), site.device, callee.name, args))
         prev = site
     return schedule
 
@@ -475,7 +463,7 @@ def _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffe
         if mode == "fused":
             kernel, arg_index = schedule[0].name, layout.trace_arg_index(len(data_names))
         else:
-            kernel = f"{site.device}:{td.design.sequence}"
+            kernel = kernel_name(site.device, td.design.sequence)
             arg_index = td.trace_arg
         slices.append(
             Slice(

@@ -20,7 +20,7 @@ On sim a foreign design runs its control path and its trace; its traced tiles fo
 a generic activity model (``activity=`` replaces it). Without ``reference`` (a numpy
 function ``reference(*inputs) -> outputs``) sim cannot know what its cores compute:
 the outputs it writes, and everything computed from them, come back as
-:class:`NotModelled` values that raise one clear error when used.
+:class:`iron.design.NotModelled` values that raise one clear error when used.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from iron.design import Activity, ArgSpec, Design, Stream
+from iron.design import Activity, ArgSpec, Design, NotModelledError, Stream
 from iron.errors import IronError
 from iron.mlir import objectfifo
 from iron.mlir import ir
@@ -53,32 +53,6 @@ _RE_BD_ARG = re.compile(r"aie\.dma_bd\s*\(\s*%([A-Za-z0-9_$.\-]+)")
 
 class ForeignDesignError(IronError):
     """A design iron cannot take as an operator; the message names what and where."""
-
-
-class NotModelledError(IronError):
-    """A value sim did not compute (a foreign operator without ``reference``)."""
-
-
-@dataclass(frozen=True)
-class NotModelled:
-    """Stands in for an output sim did not compute; any use as an array raises."""
-
-    name: str
-    reason: str
-
-    def message(self) -> str:
-        return f"output {self.name!r} is not modelled on sim: {self.reason}"
-
-    def __array__(self, *args, **kwargs):
-        raise NotModelledError(self.message())
-
-    def __getattr__(self, attr):
-        if attr.startswith("__"):
-            raise AttributeError(attr)
-        raise NotModelledError(self.message())
-
-    def __repr__(self) -> str:
-        return f"NotModelled({self.name!r})"
 
 
 @dataclass(frozen=True, eq=False)
@@ -376,4 +350,4 @@ def _streams(dev: ir.Device, seq: ir.RuntimeSequence, origin: str):
     return streams, directions
 
 
-__all__ = ["ForeignOperator", "ForeignDesignError", "NotModelled", "NotModelledError", "from_mlir", "rebuild"]
+__all__ = ["ForeignOperator", "ForeignDesignError", "from_mlir", "rebuild"]

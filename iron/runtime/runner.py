@@ -2,7 +2,7 @@
 
 ::
 
-    runner = iron.runtime.runner.load(artifact, device="auto")   # or artifact.load()
+    runner = iron.runtime.runner.load(artifact, device="auto")   # or artifact.load(), iron.load(artifact)
     c = runner(a, b)         # positional in artifact.inputs order, or runner(a=..., b=...)
     runner.trace             # DecodedTrace of the last run (None when untraced)
     runner.capture.save("t.npz")
@@ -34,12 +34,12 @@ import sys
 
 import numpy as np
 
+from iron.design import NotModelled
 from iron.errors import IronError
 from iron.mlir import ir
 
 log = logging.getLogger("iron.runtime")
 DEVICES = ("auto", "sim", "xrt")
-TRACE_BUFFER = "trace"
 _announced: set[str] = set()
 
 
@@ -76,13 +76,16 @@ def choose_device(artifact, device: str = "auto") -> tuple[str, str]:
     return "xrt", "pyxrt and an NPU are present"
 
 
-def load(artifact, device: str = "auto") -> "Runner":
-    """A :class:`Runner` for ``artifact`` on ``device`` (``auto``, ``sim`` or ``xrt``)."""
+def load(artifact, device: str = "auto", operators=None) -> "Runner":
+    """A :class:`Runner` for ``artifact`` (an :class:`iron.artifact.schema.Artifact`) on
+    ``device`` (``auto``, ``sim`` or ``xrt``). ``operators``: for sim, the function
+    ``(payload name, params) -> operator`` that gives each PDI payload its operator
+    (:func:`iron.load` passes :func:`iron.operators.from_payload`); the runtime imports none."""
     name, reason = choose_device(artifact, device)
     if name == "sim":
         from iron.runtime.sim.backend import SimBackend
 
-        backend = SimBackend(artifact)
+        backend = SimBackend(artifact, operators)
     else:
         from iron.runtime.xrt import XrtBackend
 
@@ -144,8 +147,6 @@ class Runner:
             )
         for name in art.outputs:
             if name in unmodelled:  # never zeros passed off as results
-                from iron.operators.foreign import NotModelled
-
                 result.append(NotModelled(name, unmodelled[name]))
                 continue
             t = art.buffers[name]

@@ -12,7 +12,7 @@ Two flows, chosen by how the artifact was compiled:
   xclbin carries one kernel per device (:mod:`iron.artifact.aiecc` links one
   aiecc run per device). ``device.register_xclbin(xclbin)`` once, one
   ``hw_context(device, uuid)``, then per distinct device
-  ``pyxrt.kernel(ctx, aiecc.xclbin_kernel_name(device))``; per iron kernel an
+  ``pyxrt.kernel(ctx, schema.xclbin_kernel_name(device))``; per iron kernel an
   instruction BO ``pyxrt.bo(device, nbytes, pyxrt.bo.cacheable,
   kernel.group_id(1))`` written and synced TO_DEVICE; data BOs
   ``pyxrt.bo(device, nbytes, pyxrt.bo.host_only, kernel.group_id(i + 3))`` (group
@@ -47,9 +47,9 @@ import tempfile
 
 import numpy as np
 
-from iron.artifact.aiecc import xclbin_kernel_name
+from iron.artifact import elf
+from iron.artifact.schema import TRACE_BUFFER, XCLBIN, kernel_name, xclbin_kernel_name
 from iron.errors import IronError
-from iron.fuse.fusion import TRACE_BUFFER
 
 #: Feature -> XRT release that added it to pyxrt.
 XRT_FEATURES = {
@@ -60,7 +60,6 @@ XRT_FEATURES = {
 }
 TXN_OPCODE = 3  # kernel argument 0 of the xclbin flow: "transaction" control code
 XCLBIN_ARG_OFFSET = 3  # opcode, instruction BO, instruction count
-XCLBIN_SECTION = ".iron.xclbin"
 
 
 class XrtError(IronError):
@@ -192,16 +191,14 @@ class XrtBackend:
             ) from None
         for name in dict.fromkeys(d.kernel for d in art.schedule):
             k = art.kernels[name]
-            self.kernels[name] = px.ext.kernel(self.context, f"{k.device}:{k.sequence}")
+            self.kernels[name] = px.ext.kernel(self.context, kernel_name(k.device, k.sequence))
 
     def _open_xclbin(self) -> None:
         px, art = self.px, self.artifact
         require(px, "hw_context", "running an xclbin")
-        from iron.artifact import elf
-
-        data = elf.read_sections(art.path).get(XCLBIN_SECTION)
+        data = elf.read_sections(art.path).get(XCLBIN)
         if not data:
-            raise XrtError(f"{art.path}: no {XCLBIN_SECTION} section (not an aiecc xclbin build)")
+            raise XrtError(f"{art.path}: no {XCLBIN} section (not an aiecc xclbin build)")
         fd, path = tempfile.mkstemp(suffix=".xclbin", prefix="iron-")
         try:
             with os.fdopen(fd, "wb") as f:

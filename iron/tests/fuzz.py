@@ -226,9 +226,8 @@ def check_words(words: np.ndarray) -> None:
 
 
 def check_artifact(data: bytes) -> None:
-    from iron.artifact.artifact import Artifact
     from iron.artifact.cli import inspect_lines
-    from iron.artifact.elf import read_manifest
+    from iron.artifact.schema import Artifact, read_manifest
 
     path = _write("a.elf", data)
     art = expect_iron_errors(Artifact.open, path)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from iron.artifact import aiecc, elf, toolchain
+from iron.artifact import aiecc, elf, schema, toolchain
 from iron import build
 from iron.tests.bugs import build_with_bug
 from iron.artifact.cli import main as cli_main
@@ -60,12 +60,16 @@ def core_elf() -> bytes:
 
 
 def patches(kernel) -> list[tuple[int, int, int]]:
-    return [(o.address, o.arg_idx, o.arg_plus) for o in kernel.decode()[1] if isinstance(o, txn.DdrPatch)]
+    return [
+        (o.address, o.arg_idx, o.arg_plus)
+        for o in txn.decode(kernel.control)[1]
+        if isinstance(o, txn.DdrPatch)
+    ]
 
 
 # --------------------------------------------------------------------------- ELF container
 def test_elf_roundtrip_and_layout(tmp_path):
-    sections = {elf.META: b'{"a": 1}', elf.code_section(0): bytes(range(13)), elf.TRACE: b"{}"}
+    sections = {schema.META: b'{"a": 1}', schema.code_section(0): bytes(range(13)), schema.TRACE: b"{}"}
     path = tmp_path / "x.elf"
     path.write_bytes(elf.write_elf(sections))
     back = elf.read_sections(path)
@@ -88,7 +92,7 @@ def test_elf_rejects_reserved_section_names(name):
 
 
 def test_elf_detects_damage(tmp_path):
-    data = elf.write_elf({elf.META: b'{"a": 1}', elf.code_section(0): bytes(64)})
+    data = elf.write_elf({schema.META: b'{"a": 1}', schema.code_section(0): bytes(64)})
     path = tmp_path / "x.elf"
     path.write_bytes(data[: len(data) // 2])
     with pytest.raises(elf.CorruptArtifactError):
@@ -105,21 +109,21 @@ def test_elf_detects_damage(tmp_path):
 
 def test_add_section_with_lief_reads_back(tmp_path):
     art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "c")
-    manifest = elf.read_sections(art.path)[elf.TRACE]
+    manifest = elf.read_sections(art.path)[schema.TRACE]
     target = tmp_path / "aie.elf"
     target.write_bytes(exec_elf())
-    assert elf.add_section(target, elf.TRACE, manifest) is None
+    assert elf.add_section(target, schema.TRACE, manifest) is None
     secs = elf.read_sections(target)
     assert secs[".text"] == b"\x01\x02\x03\x04" * 8  # the original contents survive
-    assert elf.read_manifest(target) == art.manifest
-    assert not elf.sidecar_path(target, elf.TRACE).exists()
+    assert schema.read_manifest(target) == art.manifest
+    assert not elf.sidecar_path(target, schema.TRACE).exists()
 
 
 def test_add_section_failure_writes_sidecar(tmp_path):
     target = tmp_path / "broken.elf"
     target.write_bytes(b"\x7fELF garbage")
     with pytest.warns(UserWarning, match=r"broken\.elf\.iron\.trace\.json"):
-        side = elf.add_section(target, elf.TRACE, b'{"schema": 1}')
+        side = elf.add_section(target, schema.TRACE, b'{"schema": 1}')
     assert side == tmp_path / "broken.elf.iron.trace.json"
     assert side.read_bytes() == b'{"schema": 1}'
     assert target.read_bytes() == b"\x7fELF garbage"  # untouched
@@ -135,7 +139,7 @@ def test_traced_single_operator_artifact(tmp_path):
     assert [(a.buffer, a.type.shape, a.type.dtype, a.offset) for a in k.args] == [
         ("a", (1024,), "bf16", 0), ("b", (1024,), "bf16", 0), ("c", (1024,), "bf16", 0), ("trace", (4096,), "i8", 0),
     ]  # fmt: skip
-    header, ops = k.decode()
+    header, ops = txn.decode(k.control)
     assert (header.dev_gen, header.columns) == (4, 1)  # wrapper as wide as its callee: npu2_1col
     # A runner calls the artifact again on the same context, where op0 (and its never-finished
     # trace task) is still loaded: every dispatch starts with the reset device, then op0.
@@ -165,7 +169,7 @@ def test_trace_patches_are_translated_to_the_caller(tmp_path):
     ]  # z lives in the scratch buffer
     trace = [p for p in patches(k) if p[0] == TRACE_BD_PATCH]
     assert trace == [(TRACE_BD_PATCH, 4, 0), (TRACE_BD_PATCH, 4, 4096)]  # one slice each
-    loads = [o.pdi_id for o in k.decode()[1] if isinstance(o, txn.LoadPdi)]
+    loads = [o.pdi_id for o in txn.decode(k.control)[1] if isinstance(o, txn.LoadPdi)]
     reset, dev = art.pdi_ids[RESET_DEVICE], art.pdi_ids["op0_ElementwiseAdd"]
     assert loads == [reset, dev, reset, dev]  # before each call: the previous one ran op0 too
     assert art.pdis[reset].operator is None
@@ -196,10 +200,12 @@ def test_separate_dispatch_binds_trace_slices(tmp_path):
     ]
     k = art.kernels["op0_ElementwiseAdd:sequence"]
     assert k.args[-1].buffer == "trace" and k.args[-1].type.nbytes == 4096
-    header, ops = k.decode()
+    header, ops = txn.decode(k.control)
     assert header.dev_gen == 3 and ops[0] == txn.LoadPdi(art.pdi_ids["op0_ElementwiseAdd"])
     assert (TRACE_BD_PATCH, 3, 0) in patches(k)  # the kernel's own trace argument
-    assert art.kernels[f"{RESET_DEVICE}:sequence"].decode()[1] == [txn.LoadPdi(art.pdi_ids[RESET_DEVICE])]
+    assert txn.decode(art.kernels[f"{RESET_DEVICE}:sequence"].control)[1] == [
+        txn.LoadPdi(art.pdi_ids[RESET_DEVICE])
+    ]
 
 
 def test_sources_behind_debug_flag(tmp_path, monkeypatch):
@@ -235,7 +241,7 @@ def test_inspect_traced_artifact_alone(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(lonely)
     assert cli_main(["inspect", "a.elf"]) == 0
     out = capsys.readouterr().out
-    n_ops = len(art.kernels["main:sequence"].decode()[1])
+    n_ops = len(txn.decode(art.kernels["main:sequence"].control)[1])
     assert f"ops: {n_ops} (" in out
     assert "DDR_PATCH  0x0001d1e4 <- &arg4 + 0x1000" in out
     assert "slice 0:ElementwiseAdd#0" in out and "slice 1:ElementwiseAdd#1" in out
@@ -303,7 +309,7 @@ def test_aiecc_commands():
 
 def test_xclbin_kernel_names_and_ids():
     """Contract test: the one naming rule shared by aiecc.py and xrt.py, and the kernel ids."""
-    name = aiecc.xclbin_kernel_name
+    name = schema.xclbin_kernel_name
     assert [name("op0_GEMM"), name("iron_reset"), name("x" * 31)] == ["op0_GEMM", "iron_reset", "x" * 31]
     long_a, long_b = name("op12_" + "A" * 40), name("op12_" + "A" * 39 + "B")
     assert long_a != long_b and len(long_a) == len(long_b) == 31 and long_a.startswith("op12_AAAA")
@@ -427,7 +433,7 @@ def test_build_through_fake_aiecc(tmp_path, fake_aiecc):
     assert art.toolchain == "mlir_aie-1.4.2 aiecc-fake 1.0" and art.backend == "aiecc-full-elf"
     assert art.kernels["main:sequence"].control == b""  # control code is in aiebu's sections
     assert elf.read_sections(art.path)[".text"] == b"\x01\x02\x03\x04" * 8
-    assert elf.read_manifest(art.path) == art.manifest and art.traced
+    assert schema.read_manifest(art.path) == art.manifest and art.traced
     [cmd] = runs()
     assert "--generate-full-elf" in cmd and "--full-elf-name=aie.elf" in cmd and "--no-materialize" in cmd
     assert f"--peano={tmp_path / 'peano'}" in cmd  # the compiler of the kernels links the cores
@@ -457,7 +463,10 @@ def test_separate_dispatch_through_fake_aiecc(tmp_path, fake_aiecc, monkeypatch,
         opts = dict(a[2:].split("=", 1) for a in cmd if "=" in a)
         assert (opts["device-name"], opts["sequence-name"]) == (dev, "sequence")
         assert (
-            opts["xclbin-kernel-name"] == opts["xclbin-instance-name"] == aiecc.xclbin_kernel_name(dev) == dev
+            opts["xclbin-kernel-name"]
+            == opts["xclbin-instance-name"]
+            == schema.xclbin_kernel_name(dev)
+            == dev
         )
         assert opts["xclbin-kernel-id"] == hex(0x901 + i) and xclbin_flag in cmd
         assert opts.get("xclbin-input") == (None if i == 0 else f"dev0/{devices[0]}.xclbin")
@@ -471,10 +480,10 @@ def test_separate_dispatch_through_fake_aiecc(tmp_path, fake_aiecc, monkeypatch,
     assert kernels == {f"{d}:sequence": f"{d}:sequence".encode().ljust(64, b".") for d in devices}
     sections = elf.read_sections(art.path)
     assert (
-        sections[elf.XCLBIN]
+        sections[schema.XCLBIN]
         == b"XCLBIN\niron_reset:iron_reset@0x901\nop0_ElementwiseAdd:op0_ElementwiseAdd@0x902\n"
     )
-    meta = json.loads(sections[elf.META])
+    meta = json.loads(sections[schema.META])
     assert [(k["name"], k["xclbin_kernel"]) for k in meta["kernels"]] == [
         (f"{d}:sequence", d) for d in devices
     ]
@@ -573,9 +582,11 @@ def test_core_elfs_embedded_under_sources_flag_and_carried_by_captures(tmp_path,
     art = build(ADD, sources=True, **kw)
     assert art.core_elfs == {"op0_ElementwiseAdd/core_0_2.elf": core_elf()}
     sections = elf.read_sections(art.path)
-    assert sections[elf.core_section(0)] == core_elf()
+    assert sections[schema.core_section(0)] == core_elf()
     assert not any(f in n for n in sections for f in elf.FORBIDDEN)
-    assert json.loads(sections[elf.META])["core_elfs"] == {".iron.core.0": "op0_ElementwiseAdd/core_0_2.elf"}
+    assert json.loads(sections[schema.META])["core_elfs"] == {
+        ".iron.core.0": "op0_ElementwiseAdd/core_0_2.elf"
+    }
     assert art.manifest == builtin.manifest
     cap = Capture(art.manifest, words, core_images=art.core_elfs)  # what the runner makes of a run
     core = next(u for ds in cap.slices for u in ds.units if u.kind == "core")

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from iron.artifact import cache, elf
-from iron.artifact.artifact import Artifact
+from iron.artifact import cache, elf, schema
+from iron.artifact.schema import Artifact
 from iron import build
 from iron.artifact.cli import main as cli_main
 from iron.lower import npu
@@ -101,7 +101,7 @@ def test_truncated_entry_is_detected_and_rebuilt(tmp_path, lowerings):
 def test_flipped_byte_is_detected_and_rebuilt(tmp_path, lowerings):
     art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path)
     data = bytearray(art.path.read_bytes())
-    code = elf.read_sections(art.path)[elf.code_section(0)]
+    code = elf.read_sections(art.path)[schema.code_section(0)]
     data[bytes(data).index(code) + 40] ^= 0x10  # inside the control code
     art.path.write_bytes(bytes(data))
     with pytest.warns(UserWarning, match="checksum mismatch"):

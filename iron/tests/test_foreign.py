@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 import iron
-from iron.operators.foreign import ForeignDesignError, NotModelled, NotModelledError
+from iron.design import NotModelled, NotModelledError
+from iron.operators.foreign import ForeignDesignError
 from iron.fuse.fusion import fuse
 from iron.mlir.printer import print_device
 from iron.operators import MemCopy

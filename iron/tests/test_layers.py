@@ -48,8 +48,11 @@ READ_SIDE_MAY_IMPORT = [
     "iron.instrument.declarative",
     "iron.instrument.upstream_meta",
     "iron.artifact.elf",
+    "iron.artifact.schema",  # section names, manifest and core-ELF naming of an artifact
 ]
-#: The artifact contract: what build writes and the runtime reads.
+#: The artifact contract: what build writes and the runtime reads. It imports only what
+#: CONTRACT_MAY_IMPORT lists, so fusion (which writes the kernel records) and every later
+#: stage may import it.
 CONTRACT = ["iron.artifact.schema", "iron.artifact.elf", "iron.artifact.pdi"]
 CONTRACT_MAY_IMPORT = [*BASE, "iron.target", "iron.mlir", "iron.instrument.manifest", *CONTRACT]
 #: The runtime reads the artifact contract only; sim also executes the op declarations
@@ -67,23 +70,13 @@ RUNTIME_MAY_IMPORT = [
 
 #: (importer, imported) arrows that break the rules today; each entry is work left.
 KNOWN_DEBTS: set[tuple[str, str]] = {
-    ("iron.artifact.aiecc", "iron.trace.pcmap"),
-    ("iron.artifact.artifact", "iron.runtime.runner"),
-    ("iron.artifact.pdi", "iron.design"),
-    ("iron.artifact.pdi", "iron.operators"),
-    ("iron.artifact.pdi", "iron.operators.foreign"),
     ("iron.operators._dataflow", "iron.instrument.codegen"),
     ("iron.operators.foreign", "iron.instrument.declarative"),
-    ("iron.runtime.runner", "iron.operators.foreign"),
-    ("iron.runtime.sim.backend", "iron.fuse.fusion"),
     ("iron.runtime.sim.device", "iron.lower.txn"),
-    ("iron.runtime.xrt", "iron.artifact.aiecc"),
-    ("iron.runtime.xrt", "iron.fuse.fusion"),
     ("iron.trace.cli", "iron.fuse.wire"),
 }
 #: Pairs of modules importing each other today (same rule: the list only shrinks).
 KNOWN_CYCLES: set[tuple[str, str]] = {
-    ("iron.artifact.aiecc", "iron.artifact.build"),
     ("iron.trace.capture", "iron.trace.words"),
     ("iron.trace.decode", "iron.trace.jit"),
 }
@@ -149,6 +142,8 @@ def _allowed(importer: str, imported: str) -> bool:
     mine, theirs = _layer(importer), _layer(imported)
     if mine is None or theirs is None:
         return False
+    if _under(imported, CONTRACT) and mine >= _layer("iron.fuse"):
+        return True  # the contract sits after the manifest schema: fusion writes its schedule in it
     return theirs <= mine
 
 
@@ -202,6 +197,10 @@ def test_the_rules_catch_a_backward_arrow():
     assert not _allowed("iron.trace.decode", "iron.fuse.fusion")
     assert not _allowed("iron.runtime.xrt", "iron.artifact.aiecc")
     assert not _allowed("iron.artifact.pdi", "iron.operators")
+    assert not _allowed("iron.artifact.schema", "iron.runtime.runner")
+    assert not _allowed("iron.fuse.fusion", "iron.artifact.build")
+    assert not _allowed("iron.instrument.codegen", "iron.artifact.schema")
+    assert _allowed("iron.fuse.fusion", "iron.artifact.schema")
     assert not _allowed("iron.lower.txn", "iron.trace.decode")
     assert _allowed("iron.lower.verify", "iron.instrument.manifest")
     assert _allowed("iron.trace.cli", "iron.artifact.elf")

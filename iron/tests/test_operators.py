@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -24,6 +25,8 @@ from iron.operators import (
     RMSNorm,
     SiLU,
     Softmax,
+    from_payload,
+    payload_identity,
 )
 from iron.bf16 import from_bf16, to_bf16
 from iron.target.geometry import get_target
@@ -65,6 +68,8 @@ def test_registry_lists_every_operator():
     for op in _ops(2, 2):
         rebuilt = OPERATORS[type(op).__name__](**operator_params(op))
         assert rebuilt == op
+        name, params = payload_identity(op)  # what sim's PDI payload stores, through JSON
+        assert name == type(op).__name__ and from_payload(name, json.loads(json.dumps(params))) == op
 
 
 @pytest.mark.parametrize(

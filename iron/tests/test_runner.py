@@ -5,16 +5,23 @@ Trace settings are explicit arguments, never the environment.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from iron import Sequence, testing
 from iron import build
 from iron.tests.bugs import build_with_bug
-from iron.operators import ElementwiseAdd, ElementwiseMul
+from iron.errors import IronError
+from iron.operators import ElementwiseAdd, ElementwiseMul, from_payload
 from iron.bf16 import from_bf16
 from iron.runtime import runner
 from iron.runtime.runner import RunError
+from iron.runtime.sim import SimError
 
 N = 2048
 ADD = ElementwiseAdd(N, "i32")
@@ -132,3 +139,43 @@ def test_check_slices_rejects_a_stale_trace(cache):
     run(*MUL.example_inputs(0))
     with pytest.raises(testing.CheckError, match=r"slice 1:ElementwiseMul#1: status empty"):
         testing.check_slices(run.trace)
+
+
+# --------------------------------------------------------------------------- the runtime reads the artifact only
+def test_sim_without_operators_says_who_must_hand_them(cache):
+    """The runtime imports no operator: whoever loads the artifact passes the resolver."""
+    art = build(ADD, trace=False, cache_dir=cache)
+    bare = runner.load(art, "sim")  # no operators=
+    with pytest.raises(
+        SimError, match=r"runs operator ElementwiseAdd, but sim was given no operators.*art\.load"
+    ):
+        bare(*ADD.example_inputs(0))
+    a, b = ADD.example_inputs(0)
+    assert np.array_equal(runner.load(art, "sim", operators=from_payload)(a, b), a + b)
+
+
+def test_payload_names_an_operator_this_iron_lacks():
+    with pytest.raises(IronError, match=r"operator 'NoSuchOp'; this iron has: .*ElementwiseAdd"):
+        from_payload("NoSuchOp", {})
+
+
+def test_loading_and_running_imports_no_build_side_module(cache):
+    """A fresh process opens and runs a built artifact: the contract and the runtime load, the
+    operator library because iron.load hands it to sim, and no fusion, lowering printer or back
+    end comes with them. (iron.instrument.codegen still does, through the operators' own known
+    debt ``iron.operators._dataflow -> iron.instrument.codegen``.)"""
+    art = build(ADD, trace=True, trace_size=4096, cache_dir=cache)
+    code = (
+        "import sys, numpy as np\n"
+        "from iron.artifact.schema import Artifact\n"
+        f"art = Artifact.open({str(art.path)!r})\n"
+        "a = np.arange(2048, dtype=np.int32)\n"
+        "assert (art.load('sim')(a, a) == 2 * a).all()\n"
+        "print('\\n'.join(sorted(sys.modules)))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    loaded = [m for m in out.stdout.split() if m.startswith("iron.")]
+    forbidden = ["iron.fuse", "iron.artifact.build", "iron.artifact.aiecc"]
+    forbidden += ["iron.artifact.sections", "iron.artifact.cache", "iron.mlir.printer"]
+    assert not [m for m in loaded if any(m == f or m.startswith(f + ".") for f in forbidden)], loaded

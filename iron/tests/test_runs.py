@@ -21,7 +21,7 @@ from iron import Sequence
 from iron import build
 from iron.tests.bugs import build_with_bug
 from iron.fuse.fusion import RESET_DEVICE
-from iron.operators import ElementwiseAdd, ElementwiseMul
+from iron.operators import ElementwiseAdd, ElementwiseMul, from_payload
 from iron.runtime.sim import HostMemory, SimDevice, SimError
 from iron.target import shim_dma
 from iron.trace.encode import as_runs
@@ -108,7 +108,7 @@ def fresh_buffer_runs(art, count, release=False):
     allocated host buffers (what a runner allocating per call does). Returns the memories."""
     (dispatch,) = art.schedule
     k = art.kernels[dispatch.kernel]
-    dev = SimDevice(art.target)
+    dev = SimDevice(art.target, from_payload)
     memories = []
     for i in range(count):
         if release and memories:

@@ -15,7 +15,7 @@ import pytest
 from iron import build
 from iron.fuse.fusion import RESET_DEVICE
 from iron.lower import txn
-from iron.operators import ElementwiseAdd
+from iron.operators import ElementwiseAdd, from_payload
 from iron.runtime.sim import HostMemory, SimDevice, SimError
 from iron.runtime.sim import activity
 from iron.target import registers, shim_dma
@@ -51,7 +51,7 @@ def ops_of(art, *, with_reset=False):
 def run_ops(art, ops, header=None, *, device=None, memory=None, bind=None):
     """Run ``ops`` as the artifact's kernel; returns (device, memory)."""
     header = header or ops_of(art)[0]
-    dev = device or SimDevice(art.target)
+    dev = device or SimDevice(art.target, from_payload)
     mem = memory or HostMemory()
     if memory is None:
         for name, t in art.buffers.items():
@@ -274,7 +274,7 @@ def test_host_loaded_pdi_for_xclbin_kernels(art):
     assert isinstance(ops[0], txn.LoadPdi)
     with pytest.raises(SimError, match="forever"):
         run_ops(art, ops[1:], header)  # nothing configured: the output task never completes
-    dev = SimDevice(art.target)
+    dev = SimDevice(art.target, from_payload)
     mem = HostMemory()
     for name, t in art.buffers.items():
         mem.allocate(name, t.nbytes)

@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 from iron import Sequence
-from iron.artifact import aiecc, elf
-from iron.artifact.artifact import Artifact
+from iron.artifact import aiecc, elf, schema
+from iron.artifact.schema import Artifact
 from iron import build
 from iron.operators import ElementwiseAdd, ElementwiseMul
 from iron.runtime import runner, xrt
@@ -46,7 +46,7 @@ def as_xclbin(art, tmp_path):
     sections = {
         n: d for n, d in elf.read_sections(art.path).items() if n.startswith(".iron.") and n != elf.CHECKSUM
     }
-    sections[xrt.XCLBIN_SECTION] = b"XCLBIN-BYTES"
+    sections[schema.XCLBIN] = b"XCLBIN-BYTES"
     path = tmp_path / "xclbin_art.elf"
     path.write_bytes(elf.write_elf(sections))
     return dataclasses.replace(Artifact.open(path), backend="aiecc-xclbin")
@@ -123,7 +123,7 @@ def test_full_elf_call_sequence_and_trace_index(cache, fake):
 def xclbin_names(art):
     """The xclbin kernel names the artifact's devices get (aiecc's naming rule), in first-use order."""
     devices = dict.fromkeys(art.kernels[d.kernel].device for d in art.schedule)
-    return [aiecc.xclbin_kernel_name(dev) for dev in devices]
+    return [schema.xclbin_kernel_name(dev) for dev in devices]
 
 
 def instruction_bos(calls):
@@ -185,7 +185,7 @@ def test_xclbin_call_sequence_and_sub_buffers(cache, fake, tmp_path):
     instr_of = {}
     for (_, kname, args), d, slice_ in zip(invocations, art.schedule, art.manifest.slices):
         k = art.kernels[d.kernel]
-        assert kname == aiecc.xclbin_kernel_name(k.device)
+        assert kname == schema.xclbin_kernel_name(k.device)
         assert args[0] == xrt.TXN_OPCODE and args[2] == len(k.control) // 4
         assert bos[args[1]][2:4] == (len(k.control), "cacheable")
         instr_of.setdefault(d.kernel, args[1])
@@ -420,7 +420,7 @@ def test_npu2_artifact_is_refused_on_an_npu1_device(cache, fake):
 
 def test_matching_or_unknown_device_runs(cache, fake, tmp_path):
     art = as_xclbin(build(PAIR, trace=False, target="npu1", cache_dir=cache), tmp_path)
-    names = [aiecc.xclbin_kernel_name(d) for d in dict.fromkeys(k.device for k in art.kernels.values())]
+    names = [schema.xclbin_kernel_name(d) for d in dict.fromkeys(k.device for k in art.kernels.values())]
     xrt.XrtBackend(art, pyxrt=fake("2.23", device_name="NPU Phoenix", xclbin_kernels=names))
     with pytest.warns(UserWarning, match="cannot tell which NPU generation"):
         xrt.XrtBackend(art, pyxrt=fake("2.23", device_name="Some Future NPU", xclbin_kernels=names))

@@ -99,11 +99,7 @@ def _load(args):
         except ManifestError as exc:
             raise TraceInputError(f"{args.manifest}: {exc}") from None
     elif args.artifact:
-        from iron.artifact.elf import (
-            ArtifactError,
-            read_core_elfs,
-            read_manifest,
-        )  # written elsewhere; import lazily
+        from iron.artifact.schema import ArtifactError, read_core_elfs, read_manifest  # import lazily
 
         try:
             manifest = read_manifest(args.artifact)

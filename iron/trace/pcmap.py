@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import io
 import os
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
+from iron.artifact.schema import EMBEDDED
 from iron.errors import IronError
 
 
@@ -154,25 +154,15 @@ def attach_core_elfs(slices, specs) -> None:
                 du.pcmap = per_tile.get((du.column, du.row), default) or du.pcmap
 
 
-#: Synthetic name of an embedded core ELF: ``[<device>/]core_<col>_<row>.elf``, the
-#: column and row of the tile in its device's MLIR (aiecc's own file naming).
-_EMBEDDED = re.compile(r"(?:(?P<device>[^/]+)/)?core_(?P<col>\d+)_(?P<row>\d+)\.elf\Z")
-
-
-def embedded_name(device: str, column: int, row: int) -> str:
-    """The synthetic name under which an artifact and a capture keep a core's ELF."""
-    return f"{device + '/' if device else ''}core_{column}_{row}.elf"
-
-
 def attach_embedded(slices, images: dict[str, bytes]) -> None:
     """Give every decoded event-PC core unit the PC map of the core ELF embedded
-    for its tile (``images``: :func:`embedded_name` -> ELF bytes, from an artifact
+    for its tile (``images``: :func:`iron.artifact.schema.embedded_name` -> ELF bytes, from an artifact
     built with sources on or a capture saved from one). A unit matches by its
     slice's device and its configured (design-relative) column and row; a name
     without a device matches that tile in every slice."""
     maps: dict[tuple[str, int, int], PcMap] = {}
     for name, data in (images or {}).items():
-        m = _EMBEDDED.match(name)
+        m = EMBEDDED.match(name)
         if m is None:
             raise CoreElfError(f"embedded core ELF {name!r}: expected [<device>/]core_<col>_<row>.elf")
         maps[m["device"] or "", int(m["col"]), int(m["row"])] = read_core_elf_data(data, name)

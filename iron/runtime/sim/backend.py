@@ -17,11 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from iron.errors import IronError
-from iron.fuse.fusion import TRACE_BUFFER
+from iron.artifact.schema import TRACE_BUFFER
 from iron.runtime.sim import HostMemory, SimDevice
 
 
 class SimBackend:
+    """``operators``: ``(payload name, params) -> operator`` (see :class:`SimDevice`)."""
+
     def __init__(self, artifact, operators=None):
         self.artifact = artifact
         self.device = SimDevice(artifact.target, operators)

@@ -43,7 +43,7 @@ that moment and lands in every running trace unit.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -77,9 +77,13 @@ def _op_text(i: int, op) -> str:
 class SimDevice:
     """One NPU partition as sim models it. See the module docstring."""
 
-    def __init__(self, target="npu2", operators: Mapping[str, object] | None = None):
+    def __init__(self, target="npu2", operators: Callable[[str, dict], object] | None = None):
+        """``operators``: ``(payload name, params) -> operator``, what a PDI payload's
+        operator is (:func:`iron.operators.from_payload`); whoever loads the artifact
+        hands it over, sim imports no operator."""
         self.target = get_target(target)
-        self._operator_override = dict(operators or {})
+        self._resolve = operators
+        self._operators: dict[str, object] = {}  # device symbol -> its operator, once
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -127,9 +131,14 @@ class SimDevice:
         if self.payload is None or self.payload.operator is None:
             return None
         sym = self.payload.symbol
-        if sym not in self._operator_override:
-            self._operator_override[sym] = self.payload.build_operator()
-        return self._operator_override[sym]
+        if sym not in self._operators:
+            if self._resolve is None:
+                raise SimError(
+                    f"PDI {sym} runs operator {self.payload.operator}, but sim was given no operators: "
+                    "load the artifact with art.load() / iron.load(), or pass operators= to SimDevice"
+                )
+            self._operators[sym] = self._resolve(self.payload.operator, self.payload.params)
+        return self._operators[sym]
 
     # ------------------------------------------------------------------ run
     def run(
@@ -475,7 +484,7 @@ class SimDevice:
         """Why this call's outputs cannot be modelled (None: they can)."""
         if not getattr(op, "has_reference", True):
             return (
-                f"foreign operator {self.payload.operator_name} (@{self.payload.symbol}) has no reference; "
+                f"foreign operator {op.op_name!r} (@{self.payload.symbol}) has no reference; "
                 "pass reference= to iron.from_mlir"
             )
         for a, spec in enumerate(specs):

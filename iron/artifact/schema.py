@@ -1,0 +1,364 @@
+"""The artifact schema: what :func:`iron.build` writes and the runtime reads.
+
+One owner for every fact both sides of an artifact must agree on: the names of
+iron's sections, the ``.iron.meta`` layout and its records (kernels, their
+arguments, the dispatch schedule, host buffers), the name of the trace buffer,
+and the naming rules of kernels (iron's, a full ELF's, an xclbin's) and of
+embedded core ELFs. The container itself (ELF sections, checksum, sidecars) is
+:mod:`iron.artifact.elf`; a device's built-in PDI payload is
+:mod:`iron.artifact.pdi`. Fusion writes its schedule in these records, so this
+module imports only base, target, ``iron.mlir`` and the manifest schema.
+
+Sections, all ``SHT_PROGBITS`` without flags:
+
+=====================  ==========================================================
+``.iron.meta``         JSON (:func:`meta_json`): name, target, dispatch, kernels (args,
+                       code section), schedule, PDI ids, buffers, inputs/outputs,
+                       toolchain, iron version, cache key, source names
+``.iron.code.<n>``     control code of kernel ``n`` (TXN binary, iron.lower.txn)
+``.iron.dev.<n>``      payload of PDI ``n`` (JSON, iron.artifact.pdi)
+``.iron.trace``        the trace manifest (JSON, iron.instrument.manifest), when traced
+``.iron.src.<n>``      design sources under synthetic names (debug flag only)
+``.iron.core.<n>``     a core ELF aiecc linked, under a synthetic name (sources flag
+                       only; meta ``core_elfs``: section -> :func:`embedded_name`)
+``.iron.xclbin``       aiecc's xclbin (separate dispatch built with aiecc only)
+``.iron.sum``          sha256 over every other ``.iron.*`` section (name + data)
+=====================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from iron.artifact import elf
+from iron.artifact.elf import ArtifactError, CorruptArtifactError
+from iron.artifact.pdi import DevicePayload
+from iron.instrument.manifest import Manifest, ManifestError
+from iron.mlir import ir
+
+#: Version of the ``.iron.meta`` layout; readers reject newer ones.
+META_SCHEMA = 1
+
+META = f"{elf.PREFIX}meta"
+TRACE = f"{elf.PREFIX}trace"
+XCLBIN = f"{elf.PREFIX}xclbin"
+#: Sections read from a sidecar when lief could not add them to aiecc's ELF (:func:`elf.add_sections`).
+SIDECARS = (META, TRACE, elf.CHECKSUM)
+
+#: Name of the trace buffer among an artifact's host buffers (a Sequence may not use it).
+TRACE_BUFFER = "trace"
+
+
+def code_section(index: int) -> str:
+    return f"{elf.PREFIX}code.{index}"
+
+
+def dev_section(index: int) -> str:
+    return f"{elf.PREFIX}dev.{index}"
+
+
+def src_section(index: int) -> str:
+    return f"{elf.PREFIX}src.{index}"
+
+
+def core_section(index: int) -> str:
+    return f"{elf.PREFIX}core.{index}"
+
+
+# --------------------------------------------------------------------------- naming rules
+def kernel_name(device: str, sequence: str) -> str:
+    """iron's name of the kernel that runs ``sequence`` of ``device``; aiebu names the
+    kernels of a full ELF the same way, so the XRT runner asks for this name."""
+    return f"{device}:{sequence}"
+
+
+#: ``ip_layout`` holds ``<kernel>:<instance>`` in 64 bytes with the NUL (XRT ``xclbin.h``,
+#: ``ip_data.m_name``); iron uses one string for both, so each gets 31.
+XCLBIN_NAME_MAX = 31
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def xclbin_kernel_name(device: str) -> str:
+    """The xclbin kernel (and instance) name of ``device``'s kernel under separate dispatch.
+
+    The one naming rule, used by the build (``--xclbin-kernel-name``) and by the
+    XRT runner (``pyxrt.kernel(ctx, name)``): the device symbol itself when it
+    is a C identifier of at most :data:`XCLBIN_NAME_MAX` characters
+    (``op0_GEMM``, ``iron_reset``); otherwise its first 24 characters with every
+    character outside ``[A-Za-z0-9_]`` replaced by ``_`` (and a ``k`` before a
+    leading digit), then ``_`` and the first 6 hex digits of the symbol's
+    SHA-1, so distinct symbols keep distinct names.
+    """
+    if _IDENTIFIER.match(device) and len(device) <= XCLBIN_NAME_MAX:
+        return device
+    stem = re.sub(r"[^A-Za-z0-9_]", "_", device)
+    if not stem or stem[0].isdigit():
+        stem = "k" + stem
+    return f"{stem[:24]}_{hashlib.sha1(device.encode()).hexdigest()[:6]}"
+
+
+#: Synthetic name of an embedded core ELF: ``[<device>/]core_<col>_<row>.elf``, the
+#: column and row of the tile in its device's MLIR (aiecc's own file naming).
+EMBEDDED = re.compile(r"(?:(?P<device>[^/]+)/)?core_(?P<col>\d+)_(?P<row>\d+)\.elf\Z")
+
+
+def embedded_name(device: str, column: int, row: int) -> str:
+    """The synthetic name under which an artifact and a capture keep a core's ELF."""
+    return f"{device + '/' if device else ''}core_{column}_{row}.elf"
+
+
+# --------------------------------------------------------------------------- records
+@dataclass
+class KernelArg:
+    buffer: str  # a Sequence buffer name, or TRACE_BUFFER
+    type: ir.MemRefType
+    offset: int = 0  # bytes into ``buffer`` (separate dispatch binds trace slices as sub-buffers)
+
+
+@dataclass
+class Kernel:
+    """One dispatchable kernel ``<device>:<sequence>`` and its host buffers in order."""
+
+    name: str
+    device: str
+    sequence: str
+    args: list[KernelArg]
+
+
+@dataclass
+class KernelImage:
+    """One dispatchable kernel ``<device>:<sequence>`` and its control code."""
+
+    name: str
+    device: str
+    sequence: str
+    args: list[KernelArg]  # bindings of its first dispatch; the types are its signature
+    control: bytes  # TXN binary (empty when the control code lives in aiecc's own sections)
+
+
+@dataclass
+class Dispatch:
+    """One kernel run: which kernel, and which host buffers (or windows) bind its arguments.
+
+    Separate dispatch runs one kernel per call site, so a design called twice is
+    the same kernel bound to different buffers and trace sub-buffers.
+    """
+
+    kernel: str
+    args: list[KernelArg]
+
+
+# --------------------------------------------------------------------------- .iron.meta, written
+def memref_json(t: ir.MemRefType) -> dict:
+    return {"shape": list(t.shape), "dtype": t.dtype}
+
+
+def args_json(args) -> list[dict]:
+    return [{"buffer": a.buffer, **memref_json(a.type), "offset": a.offset} for a in args]
+
+
+def kernel_entry(kernel: Kernel, section: str | None) -> dict:
+    """A kernel's ``.iron.meta`` entry; ``section``: its control code (None: in aiecc's sections)."""
+    return {
+        "name": kernel.name,
+        "device": kernel.device,
+        "sequence": kernel.sequence,
+        "args": args_json(kernel.args),
+        "section": section,
+    }
+
+
+def meta_json(
+    *,
+    name: str,
+    target: str,
+    dispatch: str,
+    backend: str,
+    kernels: list[dict],
+    schedule: list[Kernel],
+    pdis: dict,
+    buffers: dict[str, ir.MemRefType],
+    inputs: list[str],
+    outputs: list[str],
+    trace_options,
+    toolchain: str,
+    iron_version: str,
+    key: str,
+    sources: dict,
+    core_elfs: dict | None = None,
+) -> bytes:
+    """``.iron.meta``; ``core_elfs``: section -> synthetic name of each embedded core ELF."""
+    meta = {
+        "schema": META_SCHEMA,
+        "name": name,
+        "target": target,
+        "dispatch": dispatch,
+        "backend": backend,
+        "kernels": kernels,
+        "schedule": [{"kernel": k.name, "args": args_json(k.args)} for k in schedule],
+        "pdis": pdis,
+        "buffers": [{"name": n, **memref_json(t)} for n, t in buffers.items()],  # in argument order
+        "inputs": inputs,
+        "outputs": outputs,
+        "trace_options": trace_options,
+        "toolchain": toolchain,
+        "iron_version": iron_version,
+        "key": key,
+        "sources": sources,
+        **({"core_elfs": core_elfs} if core_elfs else {}),
+    }
+    return json.dumps(meta, sort_keys=True, indent=1).encode()
+
+
+# --------------------------------------------------------------------------- the artifact, read
+@dataclass
+class Artifact:
+    """What :func:`iron.build` returns and what runners load, read from the ELF alone
+    (:meth:`open`), so an artifact copied anywhere can be inspected and run without
+    MLIR or a build directory."""
+
+    path: Path
+    name: str
+    target: str
+    dispatch: str  # "fused" | "separate"
+    kernels: dict[str, KernelImage]
+    schedule: list[Dispatch]  # dispatches in order (a kernel may run several times)
+    pdis: dict[int, DevicePayload]  # PDI id -> payload
+    pdi_ids: dict[str, int]  # device symbol -> PDI id
+    buffers: dict[str, ir.MemRefType]
+    inputs: list[str]
+    outputs: list[str]
+    manifest: Manifest | None
+    key: str
+    toolchain: str
+    iron_version: str
+    backend: str = "builtin"  # "builtin" | "aiecc-full-elf" | "aiecc-xclbin"
+    sources: dict[str, str] = field(default_factory=dict)  # synthetic name -> text
+    #: synthetic name ``<device>/core_<col>_<row>.elf`` -> ELF bytes (aiecc builds with sources on)
+    core_elfs: dict[str, bytes] = field(default_factory=dict)
+    cached: bool = False  # True when iron.build found it in the cache
+
+    @property
+    def traced(self) -> bool:
+        return self.manifest is not None
+
+    @property
+    def trace_size(self) -> int:
+        """Total bytes of the trace buffer (0 when untraced)."""
+        return self.manifest.total_size if self.manifest else 0
+
+    @classmethod
+    def open(cls, path: str | os.PathLike) -> "Artifact":
+        """Read an artifact; raises :class:`ArtifactError` if it is damaged or not iron's."""
+        path = Path(path)
+        sections = read_sections(path)
+        if META not in sections:
+            raise ArtifactError(f"{path}: no {META} section; not an iron artifact")
+        try:
+            meta = json.loads(sections[META])
+            return cls._from_meta(path, meta, sections)
+        except ArtifactError:
+            raise
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CorruptArtifactError(f"{path}: unreadable {META}: {exc!r}") from None
+
+    @classmethod
+    def _from_meta(cls, path: Path, meta: dict, sections: dict[str, bytes]) -> "Artifact":
+        if meta.get("schema", 0) > META_SCHEMA:
+            raise ArtifactError(
+                f"{path}: artifact format {meta['schema']} is newer than this iron supports ({META_SCHEMA})"
+            )
+        kernels = {}
+        for k in meta["kernels"]:
+            args = _args(k["args"])
+            code = sections.get(k["section"], b"") if k.get("section") else b""
+            if k.get("section") and k["section"] not in sections:
+                raise CorruptArtifactError(f"{path}: missing section {k['section']}")
+            kernels[k["name"]] = KernelImage(k["name"], k["device"], k["sequence"], args, code)
+        pdis = {}
+        for pid, entry in meta["pdis"].items():
+            pdis[int(pid)] = DevicePayload.from_json(sections[entry["section"]])
+        manifest = None
+        if TRACE in sections:
+            try:
+                manifest = Manifest.from_json(sections[TRACE])
+            except ManifestError as exc:
+                raise CorruptArtifactError(f"{path}: {exc}") from None
+        sources = {name: sections[sec].decode() for sec, name in meta.get("sources", {}).items()}
+        for sec in meta.get("core_elfs", {}):
+            if sec not in sections:
+                raise CorruptArtifactError(f"{path}: missing section {sec}")
+        core_elfs = {name: sections[sec] for sec, name in meta.get("core_elfs", {}).items()}
+        return cls(
+            path=path,
+            name=meta["name"],
+            target=meta["target"],
+            dispatch=meta["dispatch"],
+            kernels=kernels,
+            schedule=[Dispatch(d["kernel"], _args(d["args"])) for d in meta["schedule"]],
+            pdis=pdis,
+            pdi_ids={e["device"]: int(pid) for pid, e in meta["pdis"].items()},
+            buffers={b["name"]: _memref(b) for b in meta["buffers"]},
+            inputs=list(meta["inputs"]),
+            outputs=list(meta["outputs"]),
+            manifest=manifest,
+            key=meta["key"],
+            toolchain=meta["toolchain"],
+            iron_version=meta["iron_version"],
+            backend=meta.get("backend", "builtin"),
+            sources=sources,
+            core_elfs=core_elfs,
+        )
+
+    def load(self, device: str = "auto"):
+        """A runner for this artifact on ``device`` ("auto", "sim" or "xrt"): :func:`iron.load`.
+
+        The package facade composes the runtime with the operator library sim
+        runs; the artifact knows neither (docs/ARCHITECTURE.md, "Loading")."""
+        import iron
+
+        return iron.load(self, device)
+
+
+def _args(entries: list[dict]) -> list[KernelArg]:
+    return [KernelArg(a["buffer"], _memref(a), a.get("offset", 0)) for a in entries]
+
+
+def _memref(entry: dict) -> ir.MemRefType:
+    return ir.MemRefType(tuple(entry["shape"]), entry["dtype"])
+
+
+def read_sections(path: str | os.PathLike, *, verify: bool = True) -> dict[str, bytes]:
+    """Sections of the artifact at ``path``, with any sidecar of :data:`SIDECARS`."""
+    return elf.read_sections(path, verify=verify, sidecars=SIDECARS)
+
+
+def read_manifest(path: str | os.PathLike) -> Manifest | None:
+    """The trace manifest of an artifact (iron's or aiecc's ELF, or its sidecar), or None."""
+    sections = read_sections(path)
+    if META not in sections and TRACE not in sections:
+        raise ArtifactError(f"{os.fspath(path)}: an ELF without iron's sections; not an iron artifact")
+    try:
+        return Manifest.from_json(sections[TRACE]) if TRACE in sections else None
+    except ManifestError as exc:
+        raise CorruptArtifactError(f"{os.fspath(path)}: {exc}") from None
+
+
+def read_core_elfs(path: str | os.PathLike) -> dict[str, bytes]:
+    """The core ELFs embedded in an artifact (sources flag): synthetic name -> bytes."""
+    sections = read_sections(path)
+    if META not in sections:
+        return {}
+    try:
+        names = json.loads(sections[META]).get("core_elfs", {})
+    except (ValueError, AttributeError) as exc:
+        raise CorruptArtifactError(f"{os.fspath(path)}: unreadable {META}: {exc}") from None
+    missing = [sec for sec in names if sec not in sections]
+    if missing:
+        raise CorruptArtifactError(f"{os.fspath(path)}: missing section {missing[0]}")
+    return {name: sections[sec] for sec, name in names.items()}

@@ -1,0 +1,93 @@
+"""The iron sections both back ends write (built-in lowering and aiecc).
+
+:mod:`iron.artifact.build` makes a :class:`Context` for one build and hands it to
+its back end (:func:`iron.artifact.build.builtin_elf` or
+:func:`iron.artifact.aiecc.build_elf`); each writes its own control code and
+takes the rest from here: every device's PDI payload, the design sources, the
+manifest and ``.iron.meta``, laid out as :mod:`iron.artifact.schema` says.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from iron.artifact import cache, schema
+from iron.artifact.pdi import payload_for
+from iron.fuse.fusion import WRAPPER_DEVICE, FusedModule
+from iron.mlir.printer import print_device
+from iron.operators import payload_identity
+
+
+class Context:
+    """What the back ends need to produce an artifact."""
+
+    def __init__(
+        self, fm: FusedModule, key, toolchain, mlir, negative_control, with_sources, status, cache_dir
+    ):
+        self.fm = fm
+        self.cache_dir = cache_dir  # compiled kernel objects live under it too
+        self.key = key
+        self.toolchain = toolchain
+        self.mlir = mlir
+        self.translate_patches = negative_control != "own-arg-patch"  # see iron/tests/bugs.py
+        self.with_sources = with_sources
+        self.status = status
+        devices = [d.symbol for d in fm.module.devices if d.symbol != WRAPPER_DEVICE]
+        self.pdi_ids = {sym: i + 1 for i, sym in enumerate(devices)}  # 0 left unused
+
+
+def pdi_sections(ctx: Context) -> tuple[dict[str, bytes], dict]:
+    """Sections and meta entries of every device's built-in PDI payload."""
+    fm = ctx.fm
+    sections, meta = {}, {}
+    for sym, pid in ctx.pdi_ids.items():
+        name = schema.dev_section(pid)
+        op = fm.operators.get(sym)
+        operator, params = payload_identity(op) if op is not None else (None, {})
+        sections[name] = payload_for(sym, fm.designs.get(sym), operator, params).to_json().encode()
+        meta[str(pid)] = {"device": sym, "section": name}
+    return sections, meta
+
+
+def source_texts(ctx: Context) -> dict[str, str]:
+    """Design sources under synthetic names (never paths): fused + one per design."""
+    if not ctx.with_sources:
+        return {}
+    texts = {"fused.mlir": ctx.mlir}
+    for sym, design in ctx.fm.designs.items():
+        texts[f"{sym}.mlir"] = print_device(design.device)
+    return texts
+
+
+def meta_json(
+    ctx: Context, kernels: list[dict], pdis: dict, sources: dict, backend: str, core_elfs: dict | None = None
+) -> bytes:
+    """``.iron.meta`` of this build (:func:`iron.artifact.schema.meta_json`)."""
+    fm = ctx.fm
+    return schema.meta_json(
+        name=fm.name,
+        target=fm.target.name,
+        dispatch=fm.dispatch,
+        backend=backend,
+        kernels=kernels,
+        schedule=fm.schedule,
+        pdis=pdis,
+        buffers=fm.buffers,
+        inputs=fm.inputs,
+        outputs=fm.outputs,
+        trace_options=fm.options.key(),
+        toolchain=ctx.toolchain,
+        iron_version=cache.iron_version(),
+        key=ctx.key,
+        sources=sources,
+        core_elfs=core_elfs,
+    )
+
+
+def manifest_json(ctx: Context, sources: dict[str, str]) -> bytes | None:
+    if ctx.fm.manifest is None:
+        return None
+    manifest = ctx.fm.manifest
+    if sources:  # captures copy the manifest: let them carry the sources too
+        manifest = replace(manifest, sources=dict(sources))
+    return manifest.to_json().encode()
