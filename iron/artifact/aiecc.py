@@ -63,6 +63,7 @@ from pathlib import Path
 
 from iron.artifact import kernels, toolchain
 from iron.errors import IronError
+from iron.target.xclbin import XCLBIN_KERNEL_ID_BASE, XCLBIN_KERNEL_ID_MAX, XCLBIN_MAX_PDIS, XCLBIN_NAME_MAX
 
 EXE = "aiecc"
 FULL_ELF = "aie.elf"
@@ -80,17 +81,6 @@ LEGACY_OFF = ["--no-aiesim", "--no-xchesscc", "--no-xbridge", "--no-compile-host
 #: Instruction-binary name templates. Legacy: {0} device, {1} sequence; the
 #: declarative driver expands {0} to its device/sequence key.
 INSTS = {"legacy": "insts_{0}_{1}.bin", "get": "insts_{0}.bin"}
-
-#: aiecc's default ``--xclbin-kernel-id``; amd/IRON numbers its i-th kernel 0x901 + i.
-XCLBIN_KERNEL_ID_BASE = 0x901
-#: The xclbin stores a PS kernel's id in 12 bits (XRT ``xclbin.h``, ``ip_data.ps_kernel.m_kernel_id``).
-XCLBIN_KERNEL_ID_MAX = 0xFFF
-#: ``ip_layout`` holds ``<kernel>:<instance>`` in 64 bytes with the NUL (XRT ``xclbin.h``,
-#: ``ip_data.m_name``); iron uses one string for both, so each gets 31.
-XCLBIN_NAME_MAX = 31
-#: PDIs per registered xclbin that the amdxdna driver accepts (``XCLBIN_MAX_NUM_PDIS`` in its
-#: amdxdna_xclbin.c; read in one driver version only): more only warns.
-XCLBIN_MAX_PDIS = 16
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 

@@ -40,7 +40,7 @@ def lower_memcpy(op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resol
         )
     col = alloc.column
     bd = ir.WriteBd({"bd_id": op.id, "buffer_length": nbytes // 4, "column": col, "row": 0, "valid_bd": 1})
-    word1 = registers.tile_address(col, 0, shim_dma.bd_address(op.id) + 4)
+    word1 = registers.tile_address(col, 0, shim_dma.bd_address_low(op.id))
     direction = alloc.direction.lower()
     # As AIEDmaToNpu.cpp: S2MM pushes always issue a token; a token-issuing push first
     # names the shim's controller id (aiecc gives every shim tile one) in the channel Ctrl.
@@ -56,4 +56,4 @@ def lower_memcpy(op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resol
 
 
 def lower_wait(op: ir.DmaWait, alloc: ir.ShimDmaAllocation) -> ir.Sync:
-    return ir.Sync(alloc.column, 0, shim_dma.SYNC_DIRECTION[alloc.direction.lower()], alloc.channel, 1, 1)
+    return ir.Sync(alloc.column, 0, shim_dma.DIRECTION_CODE[alloc.direction.lower()], alloc.channel, 1, 1)

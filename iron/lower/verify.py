@@ -11,10 +11,10 @@ from __future__ import annotations
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.target import registers, shim_dma
-from iron.instrument.codegen import TRACE_BD
+from iron.target.trace_unit import TRACE_BD
 from iron.instrument.manifest import Manifest
 
-_DRAIN_WORD1 = shim_dma.bd_address(TRACE_BD) + 4
+_DRAIN_WORD1 = shim_dma.bd_address_low(TRACE_BD)
 
 
 class WiringError(IronError):
