@@ -33,7 +33,7 @@ from iron.errors import IronError
 from iron.mlir import ir
 from iron.options import DEFAULT_START, DEFAULT_STOP, TraceOptions
 from iron.target import events, registers, shim_dma, stream_switch
-from iron.target.geometry import MEMTILE_ROW, Target
+from iron.target.geometry import MEMTILE_ROW, SHIM_ROW, Target
 from iron.target.trace_unit import (
     PACKET_IDS,
     SLOTS,
@@ -89,7 +89,7 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
 
 
 def _shim_tile(device: ir.Device) -> ir.Tile:
-    shims = sorted((t for t in device.tiles if t.row == 0), key=lambda t: t.col)
+    shims = sorted((t for t in device.tiles if t.row == SHIM_ROW), key=lambda t: t.col)
     if not shims:
         raise IronError(f"design {device.symbol or device.target} has no shim tile to drain the trace")
     return shims[0]
@@ -148,7 +148,7 @@ def _drain_endpoint(device: ir.Device, design: Design) -> tuple[ir.Tile, int]:
     free. A foreign design may use them: the first shim tile (by column) whose BD 15
     is free and one of whose S2MM channels (TRACE_CHANNEL first) is free is taken.
     """
-    shims = sorted((t for t in device.tiles if t.row == 0), key=lambda t: t.col)
+    shims = sorted((t for t in device.tiles if t.row == SHIM_ROW), key=lambda t: t.col)
     if not shims:
         _shim_tile(device)  # raises the usual error
     channels, bds = used_shim_resources(device, design.sequence)
@@ -198,7 +198,7 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
         columns = sorted({col for col, _ in chosen})
         places += [("memtile", c, MEMTILE_ROW) for c in columns if device.tile_at(c, MEMTILE_ROW)]
     if options.events_for("shim"):
-        places.append(("shim", shim.col, 0))
+        places.append(("shim", shim.col, SHIM_ROW))
     return _make_units(places, options, shim)
 
 
@@ -328,7 +328,7 @@ def _drain_program(col: int, trace_arg: int, size: int, channel: int = TRACE_CHA
             "burst_length": TRACE_BURST,
             "column": col,
             "enable_packet": 1,
-            "row": 0,
+            "row": SHIM_ROW,
             "valid_bd": 1,
         }
     )
@@ -337,18 +337,20 @@ def _drain_program(col: int, trace_arg: int, size: int, channel: int = TRACE_CHA
     push = shim_dma.pack_task_queue(TRACE_BD, issue_token=True)
     return [
         bd,
-        ir.AddressPatch(registers.tile_address(col, 0, shim_dma.bd_address_low(TRACE_BD)), trace_arg, 0),
-        ir.MaskWrite32(ctrl, controller, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=0),
-        _write(col, 0, shim_dma.task_queue("s2mm", channel), push),
+        ir.AddressPatch(
+            registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(TRACE_BD)), trace_arg, 0
+        ),
+        ir.MaskWrite32(ctrl, controller, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=SHIM_ROW),
+        _write(col, SHIM_ROW, shim_dma.task_queue("s2mm", channel), push),
     ]
 
 
 def _shim_broadcast(col: int, channel: int, user_event: int, timer: bool) -> list:
     """Raise broadcast ``channel`` from the shim by generating ``user_event``."""
     regs = registers.TRACE_REGISTERS["shim"]
-    ops = [_write(col, 0, regs.timer_control, registers.timer_control(user_event))] if timer else []
+    ops = [_write(col, SHIM_ROW, regs.timer_control, registers.timer_control(user_event))] if timer else []
     ops += [
-        _write(col, 0, regs.event_broadcast(channel), user_event),
-        _write(col, 0, regs.event_generate, user_event),
+        _write(col, SHIM_ROW, regs.event_broadcast(channel), user_event),
+        _write(col, SHIM_ROW, regs.event_generate, user_event),
     ]
     return ops

@@ -132,9 +132,18 @@ def port_selection(ports: list[tuple[int, bool]]) -> tuple[int, int]:
     return pack(fields[:4]), pack(fields[4:])
 
 
+#: Timer_Control: Reset_Event from this bit.
+TIMER_RESET_EVENT_SHIFT = 8
+
+
 def timer_control(reset_event: int, kind: str = "core") -> int:
     """Timer_Control with Reset_Event from bit 8 (0x7A00 = reset on event 122)."""
-    return _event(reset_event, "timer reset", kind) << 8
+    return _event(reset_event, "timer reset", kind) << TIMER_RESET_EVENT_SHIFT
+
+
+def unpack_timer_control(value: int, kind: str = "core") -> int:
+    """The Reset_Event of a Timer_Control value (0 = none)."""
+    return (value >> TIMER_RESET_EVENT_SHIFT) & event_mask(kind)
 
 
 def unpack_trace_control0(value: int, kind: str = "core") -> dict:
