@@ -42,7 +42,9 @@ from pathlib import Path
 from typing import Mapping
 
 from iron.errors import OptionError
+from iron.target.registers import BROADCAST_CHANNELS
 from iron.target.shim_dma import BD_LENGTH_MAX_WORDS, PATCH_OFFSET_MAX
+from iron.target.trace_unit import SLOTS, START_BROADCAST, STOP_BROADCAST
 
 #: Size used by ``trace=True`` when no size is given anywhere.
 DEFAULT_TRACE_SIZE = 65536
@@ -68,7 +70,6 @@ DEFAULT_CORE_EVENTS = (
     "PORT_RUNNING_0",
     "PORT_RUNNING_1",
 )
-SLOTS_PER_UNIT = 8
 #: Modes a build may ask of core units (names from iron.target.trace_modes). Only the core
 #: module's Trace_Control0 has a Mode field (mlir-aie AIETraceToConfig.cpp), so the
 #: memory module, memtile and shim units are always event-time. Execution trace (2)
@@ -77,10 +78,8 @@ CORE_TRACE_MODES = ("event-time", "event-pc")
 DEFAULT_OUT_DIR = "iron-traces"
 #: When trace units start and stop unless IRON_TRACE_START/STOP say otherwise: the shim
 #: raises broadcast 15 at the start of each traced call and 14 at its end.
-DEFAULT_START = "broadcast=15"
-DEFAULT_STOP = "broadcast=14"
-#: Broadcast channels a tile has (Event_Broadcast0..15).
-BROADCAST_CHANNELS = 16
+DEFAULT_START = f"broadcast={START_BROADCAST}"
+DEFAULT_STOP = f"broadcast={STOP_BROADCAST}"
 
 
 @dataclass(frozen=True)
@@ -549,7 +548,7 @@ def _ports(name: str, value) -> tuple[tuple[str, int, str, int, bool], ...]:
                 f"{name}={value!r}: unit kind {kind!r} has no port selection; accepted: {accepted}"
             )
         n = _int(f"{name} slot", slot, minimum=0)
-        if n >= SLOTS_PER_UNIT:
+        if n >= stream_switch.EVENT_PORTS:
             raise OptionError(f"{name}={value!r}: slot {n} out of range; accepted: {accepted}")
         canon = stream_switch.bundle_name(str(bundle))
         master = _DIRECTIONS.get(str(direction).strip().lower())
@@ -680,9 +679,9 @@ def _events(name: str, value) -> tuple[tuple[str, tuple[str, ...]], ...]:
         names = groups.pop(kind)
         if not names or any(not n for n in names):
             raise OptionError(f"{name}={value!r}: empty event name for {kind}")
-        if len(names) > SLOTS_PER_UNIT:
+        if len(names) > SLOTS:
             raise OptionError(
-                f"{name}={value!r}: {len(names)} events for {kind}; a trace unit has {SLOTS_PER_UNIT} slots"
+                f"{name}={value!r}: {len(names)} events for {kind}; a trace unit has {SLOTS} slots"
             )
         table = event_tables.event_table(kind)
         unknown = [n for n in names if n not in table]

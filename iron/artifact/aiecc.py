@@ -66,6 +66,7 @@ from iron.errors import IronError
 from iron.lower.materialize import materialize
 from iron.mlir import ir
 from iron.mlir.printer import print_module
+from iron.target.xclbin import XCLBIN_KERNEL_ID_BASE, XCLBIN_KERNEL_ID_MAX, XCLBIN_MAX_PDIS
 
 EXE = "aiecc"
 FULL_ELF = "aie.elf"
@@ -83,14 +84,6 @@ LEGACY_OFF = ["--no-aiesim", "--no-xchesscc", "--no-xbridge", "--no-compile-host
 #: Instruction-binary name templates. Legacy: {0} device, {1} sequence; the
 #: declarative driver expands {0} to its device/sequence key.
 INSTS = {"legacy": "insts_{0}_{1}.bin", "get": "insts_{0}.bin"}
-
-#: aiecc's default ``--xclbin-kernel-id``; amd/IRON numbers its i-th kernel 0x901 + i.
-XCLBIN_KERNEL_ID_BASE = 0x901
-#: The xclbin stores a PS kernel's id in 12 bits (XRT ``xclbin.h``, ``ip_data.ps_kernel.m_kernel_id``).
-XCLBIN_KERNEL_ID_MAX = 0xFFF
-#: PDIs per registered xclbin that the amdxdna driver accepts (``XCLBIN_MAX_NUM_PDIS`` in its
-#: amdxdna_xclbin.c; read in one driver version only): more only warns.
-XCLBIN_MAX_PDIS = 16
 
 
 class AieccError(IronError):

@@ -40,6 +40,7 @@ from iron.artifact.elf import ArtifactError, CorruptArtifactError
 from iron.artifact.pdi import DevicePayload
 from iron.instrument.manifest import Manifest, ManifestError
 from iron.mlir import ir
+from iron.target.xclbin import XCLBIN_NAME_MAX
 
 #: Version of the ``.iron.meta`` layout; readers reject newer ones.
 META_SCHEMA = 1
@@ -77,9 +78,6 @@ def kernel_name(device: str, sequence: str) -> str:
     return f"{device}:{sequence}"
 
 
-#: ``ip_layout`` holds ``<kernel>:<instance>`` in 64 bytes with the NUL (XRT ``xclbin.h``,
-#: ``ip_data.m_name``); iron uses one string for both, so each gets 31.
-XCLBIN_NAME_MAX = 31
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 

@@ -31,6 +31,7 @@ from iron.errors import IronError
 from iron.mlir import ir
 from iron.options import TraceOptions
 from iron.target.geometry import Target, device_columns, get_target
+from iron.target.xclbin import MAX_HOST_BUFFERS
 from iron.instrument import layout
 from iron.instrument.codegen import TracedDesign, instrument
 from iron.instrument.manifest import Manifest, Slice
@@ -39,9 +40,6 @@ WRAPPER_DEVICE = "main"
 WRAPPER_SEQUENCE = "sequence"
 RESET_DEVICE = "iron_reset"
 SCRATCH_PREFIX = "scratch_"  # + element type: the host buffer that holds every intermediate
-#: Host buffers one kernel may bind: DESIGN.md's figure for aiecc's xclbin flow (current
-#: mlir-aie sources show no such cap of their own; README "How it works" says what is known).
-MAX_HOST_BUFFERS = 16
 #: Alignment of each intermediate's window in its scratch buffer (bytes; one shim burst).
 SCRATCH_ALIGN = 64
 DISPATCH_MODES = ("auto", "fused", "separate")

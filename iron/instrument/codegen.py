@@ -33,18 +33,20 @@ from iron.errors import IronError
 from iron.mlir import ir
 from iron.options import DEFAULT_START, DEFAULT_STOP, TraceOptions
 from iron.target import events, registers, shim_dma, stream_switch
-from iron.target.geometry import MEMTILE_ROW, Target
+from iron.target.geometry import MEMTILE_ROW, SHIM_ROW, Target
+from iron.target.trace_unit import (
+    PACKET_IDS,
+    SLOTS,
+    START_USER_EVENT,
+    STOP_USER_EVENT,
+    TRACE_BD,
+    TRACE_BURST,
+    TRACE_CHANNEL,
+    TRACE_PORT,
+)
+from iron.instrument import layout
 from iron.instrument.manifest import TraceUnit
 from iron.instrument.resources import used_packet_ids, used_shim_resources
-
-TRACE_BD = 15  # shim BD used by the drain (BDs 0..14 are left to data DMAs)
-TRACE_CHANNEL = 1  # shim S2MM channel the trace packets drain through
-TRACE_BURST = 64  # bytes
-MAX_PACKET_ID = 31
-
-# Trace port of each unit kind on its tile's stream switch (mlir-aie: Trace : 1 is
-# the core tile's memory module).
-_TRACE_PORT = {"core": 0, "mem": 1, "memtile": 0, "shim": 0}
 
 
 @dataclass
@@ -70,7 +72,7 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     flows = [
         ir.PacketFlow(
             unit.packet_id,
-            ir.PacketEnd(device.tile_at(unit.column, unit.row).name, "Trace", _TRACE_PORT[unit.kind]),
+            ir.PacketEnd(device.tile_at(unit.column, unit.row).name, "Trace", TRACE_PORT[unit.kind]),
             ir.PacketEnd(shim.name, "DMA", channel),
         )
         for unit in units
@@ -87,7 +89,7 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
 
 
 def _shim_tile(device: ir.Device) -> ir.Tile:
-    shims = sorted((t for t in device.tiles if t.row == 0), key=lambda t: t.col)
+    shims = sorted((t for t in device.tiles if t.row == SHIM_ROW), key=lambda t: t.col)
     if not shims:
         raise IronError(f"design {device.symbol or device.target} has no shim tile to drain the trace")
     return shims[0]
@@ -105,11 +107,11 @@ def program_sequence(
     """Give ``sequence`` a trailing trace argument and the register program of ``units``
     draining through shim ``col`` S2MM ``channel`` (one more sequence of a device that
     :func:`instrument` already routed). Returns the trace argument's index."""
-    trace_arg = len(sequence.args)
+    trace_arg = layout.trace_arg_index(len(sequence.args))
     sequence.args.append(ir.Argument(_fresh_arg_name(sequence), ir.MemRefType((size,), "i8")))
     start = _unit_program(units, start_spec) + _drain_program(col, trace_arg, size, channel)
-    start += _raise(start_spec, units, col, events.user_event("shim", 1), timer=True)
-    stop = _raise(stop_spec, units, col, events.user_event("shim", 0), timer=False)
+    start += _raise(start_spec, units, col, events.user_event("shim", START_USER_EVENT), timer=True)
+    stop = _raise(stop_spec, units, col, events.user_event("shim", STOP_USER_EVENT), timer=False)
     sequence.body[:0] = start
     sequence.body.extend(stop)
     return trace_arg
@@ -146,7 +148,7 @@ def _drain_endpoint(device: ir.Device, design: Design) -> tuple[ir.Tile, int]:
     free. A foreign design may use them: the first shim tile (by column) whose BD 15
     is free and one of whose S2MM channels (TRACE_CHANNEL first) is free is taken.
     """
-    shims = sorted((t for t in device.tiles if t.row == 0), key=lambda t: t.col)
+    shims = sorted((t for t in device.tiles if t.row == SHIM_ROW), key=lambda t: t.col)
     if not shims:
         _shim_tile(device)  # raises the usual error
     channels, bds = used_shim_resources(device, design.sequence)
@@ -196,7 +198,7 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
         columns = sorted({col for col, _ in chosen})
         places += [("memtile", c, MEMTILE_ROW) for c in columns if device.tile_at(c, MEMTILE_ROW)]
     if options.events_for("shim"):
-        places.append(("shim", shim.col, 0))
+        places.append(("shim", shim.col, SHIM_ROW))
     return _make_units(places, options, shim)
 
 
@@ -207,12 +209,12 @@ def _make_units(places: list[tuple[str, int, int]], options: TraceOptions, shim:
     for kind, col, row in places:
         names = list(options.events_for(kind))
         ids = [events.event_id(kind, n) for n in names]
-        names += ["NONE"] * (8 - len(names))
-        ids += [0] * (8 - len(ids))
-        # The drain shim raises the start/stop broadcasts itself from its user events 1/0.
+        names += ["NONE"] * (SLOTS - len(names))
+        ids += [0] * (SLOTS - len(ids))
+        # The drain shim raises the start/stop broadcasts itself from its user events.
         drain = kind == "shim" and col == shim.col
-        start = boundary_event(kind, options.start, events.user_event("shim", 1), drain)
-        stop = boundary_event(kind, options.stop, events.user_event("shim", 0), drain)
+        start = boundary_event(kind, options.start, events.user_event("shim", START_USER_EVENT), drain)
+        stop = boundary_event(kind, options.stop, events.user_event("shim", STOP_USER_EVENT), drain)
         mode = options.mode_for(kind)
         unit = TraceUnit(col, row, kind, events.PACKET_TYPE[kind], 0, names, ids, start, stop, mode)
         unit.ports = _watched_ports(kind, names, options.ports_for(kind))
@@ -239,13 +241,13 @@ def _watched_ports(kind: str, names: list[str], explicit: dict[int, tuple[str, i
 def _assign_packet_ids(device: ir.Device, units: list[TraceUnit]) -> None:
     """Packet ids 1..31, unique per device, skipping ids the design already routes."""
     taken = used_packet_ids(device)
-    free = (i for i in range(1, MAX_PACKET_ID + 1) if i not in taken)
+    free = (i for i in PACKET_IDS if i not in taken)
     for unit in units:
         unit.packet_id = next(free, None)
         if unit.packet_id is None:
             raise IronError(
                 f"too many trace units ({len(units)}) for device {device.symbol or device.target}: "
-                f"packet ids are 5 bits (1..{MAX_PACKET_ID}) and {len(taken)} are in use; lower IRON_TRACE_NTILES"
+                f"packet ids are 5 bits ({PACKET_IDS[0]}..{PACKET_IDS[-1]}) and {len(taken)} are in use; lower IRON_TRACE_NTILES"
             )
 
 
@@ -326,7 +328,7 @@ def _drain_program(col: int, trace_arg: int, size: int, channel: int = TRACE_CHA
             "burst_length": TRACE_BURST,
             "column": col,
             "enable_packet": 1,
-            "row": 0,
+            "row": SHIM_ROW,
             "valid_bd": 1,
         }
     )
@@ -335,18 +337,20 @@ def _drain_program(col: int, trace_arg: int, size: int, channel: int = TRACE_CHA
     push = shim_dma.pack_task_queue(TRACE_BD, issue_token=True)
     return [
         bd,
-        ir.AddressPatch(registers.tile_address(col, 0, shim_dma.bd_address(TRACE_BD) + 4), trace_arg, 0),
-        ir.MaskWrite32(ctrl, controller, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=0),
-        _write(col, 0, shim_dma.task_queue("s2mm", channel), push),
+        ir.AddressPatch(
+            registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(TRACE_BD)), trace_arg, 0
+        ),
+        ir.MaskWrite32(ctrl, controller, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=SHIM_ROW),
+        _write(col, SHIM_ROW, shim_dma.task_queue("s2mm", channel), push),
     ]
 
 
 def _shim_broadcast(col: int, channel: int, user_event: int, timer: bool) -> list:
     """Raise broadcast ``channel`` from the shim by generating ``user_event``."""
     regs = registers.TRACE_REGISTERS["shim"]
-    ops = [_write(col, 0, regs.timer_control, registers.timer_control(user_event))] if timer else []
+    ops = [_write(col, SHIM_ROW, regs.timer_control, registers.timer_control(user_event))] if timer else []
     ops += [
-        _write(col, 0, regs.event_broadcast(channel), user_event),
-        _write(col, 0, regs.event_generate, user_event),
+        _write(col, SHIM_ROW, regs.event_broadcast(channel), user_event),
+        _write(col, SHIM_ROW, regs.event_generate, user_event),
     ]
     return ops

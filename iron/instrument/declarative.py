@@ -32,6 +32,7 @@ from iron.target import events as EV
 from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
 from iron.instrument.manifest import TraceUnit
 from iron.target.trace_modes import mode_number
+from iron.target.trace_unit import SLOTS
 
 _NAME = r"[A-Za-z_$.][\w$.-]*"
 _RE_TRACE = re.compile(rf"^aie\.trace\s+@({_NAME})\s*\(\s*%({_NAME})\s*\)\s*\{{(.*)\}}\s*$", re.S)
@@ -123,9 +124,9 @@ def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> 
         elif sm := _RE_START_STOP.match(ln):
             ev = _boundary_event(kind, _kv(sm.group(2)), f"{what}: {ln}", arch)
             start, stop = (ev, stop) if sm.group(1) == "start" else (start, ev)
-    if len(names) > 8:
-        raise DeclarativeTraceError(f"{what}: {len(names)} events; a trace unit has 8 slots")
-    ids = [EV.event_id(kind, n, arch) for n in names] + [0] * (8 - len(names))
+    if len(names) > SLOTS:
+        raise DeclarativeTraceError(f"{what}: {len(names)} events; a trace unit has {SLOTS} slots")
+    ids = [EV.event_id(kind, n, arch) for n in names] + [0] * (SLOTS - len(names))
     return TraceUnit(
         column=tile.col,
         row=tile.row,

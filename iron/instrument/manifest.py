@@ -18,6 +18,8 @@ import math
 from dataclasses import asdict, dataclass, field, fields
 
 from iron.errors import IronError
+from iron.target.stream_switch import EVENT_PORTS
+from iron.target.trace_unit import SLOTS
 
 SCHEMA_VERSION = 1
 
@@ -110,8 +112,6 @@ class Manifest:
 
 
 # --------------------------------------------------------------------------- schema
-#: Slots per trace unit (Trace_Event0/1 hold 4 event ids each).
-EVENT_SLOTS = 8
 #: Event ids are whole bytes in the Trace_Event registers.
 MAX_EVENT_ID = 0xFF
 #: Byte sizes and offsets: a trace buffer never reaches this (it bounds the arithmetic).
@@ -174,17 +174,17 @@ def _target_names():
 
 
 def _event_names(value, where):
-    if not isinstance(value, list) or len(value) != EVENT_SLOTS or not all(isinstance(v, str) for v in value):
-        _fail(where, value, f'a list of {EVENT_SLOTS} event names ("NONE" for unused slots)')
+    if not isinstance(value, list) or len(value) != SLOTS or not all(isinstance(v, str) for v in value):
+        _fail(where, value, f'a list of {SLOTS} event names ("NONE" for unused slots)')
 
 
 def _event_ids(value, where):
     if (
         not isinstance(value, list)
-        or len(value) != EVENT_SLOTS
+        or len(value) != SLOTS
         or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_EVENT_ID for v in value)
     ):
-        _fail(where, value, f"a list of {EVENT_SLOTS} event ids from 0 to {MAX_EVENT_ID}")
+        _fail(where, value, f"a list of {SLOTS} event ids from 0 to {MAX_EVENT_ID}")
 
 
 def _ports(value, where):
@@ -193,7 +193,7 @@ def _ports(value, where):
         and len(p) == 4
         and isinstance(p[0], int)
         and not isinstance(p[0], bool)
-        and 0 <= p[0] < EVENT_SLOTS
+        and 0 <= p[0] < EVENT_PORTS
         and isinstance(p[1], str)
         and isinstance(p[2], int)
         and not isinstance(p[2], bool)
@@ -202,7 +202,7 @@ def _ports(value, where):
         for p in value
     )
     if not ok:
-        _fail(where, value, f'a list of [slot 0..{EVENT_SLOTS - 1}, bundle, channel, "S2MM" | "MM2S"]')
+        _fail(where, value, f'a list of [slot 0..{EVENT_PORTS - 1}, bundle, channel, "S2MM" | "MM2S"]')
 
 
 def _sources(value, where):

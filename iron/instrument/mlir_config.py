@@ -20,6 +20,7 @@ from iron.mlir import ir, reader
 from iron.target import geometry
 from iron.target.events import PACKET_TYPE, event_name
 from iron.target.registers import TRACE_REGISTERS, split_address, unpack_trace_control0, unpack_trace_control1
+from iron.target.trace_unit import SLOTS
 from iron.instrument.declarative import declared_units
 from iron.instrument.manifest import Manifest, Slice, TraceUnit
 from iron.instrument.upstream_meta import trace_buffer, trace_slices
@@ -63,9 +64,10 @@ def units_from_module(module: ir.Module, device: str | None = None) -> list[Trac
                 kind, reg = hit
                 key = (kind, col, row)
                 if reg in ("trace_event0", "trace_event1"):
-                    ids = slots.setdefault(key, [0] * 8)
-                    base = 0 if reg == "trace_event0" else 4
-                    for i in range(4):
+                    ids = slots.setdefault(key, [0] * SLOTS)
+                    per_register = SLOTS // 2  # Trace_Event0 holds slots 0-3, Trace_Event1 4-7
+                    base = 0 if reg == "trace_event0" else per_register
+                    for i in range(per_register):
                         ids[base + i] = (op.value >> (8 * i)) & SLOT_FIELD_MASK
                 elif reg == "trace_control0":
                     control.setdefault(key, {}).update(unpack_trace_control0(op.value, kind))

@@ -14,6 +14,7 @@ from typing import Callable
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.target import registers, shim_dma
+from iron.target.geometry import SHIM_ROW
 
 #: Resolves a sequence argument name to (host-buffer index, byte offset, type).
 Resolver = Callable[[str], tuple[int, int, ir.MemRefType]]
@@ -39,8 +40,10 @@ def lower_memcpy(op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resol
             f"dma_memcpy_nd on @{op.metadata}: bytes {offset}..{offset + nbytes} exceed %{op.arg} ({mtype})"
         )
     col = alloc.column
-    bd = ir.WriteBd({"bd_id": op.id, "buffer_length": nbytes // 4, "column": col, "row": 0, "valid_bd": 1})
-    word1 = registers.tile_address(col, 0, shim_dma.bd_address(op.id) + 4)
+    bd = ir.WriteBd(
+        {"bd_id": op.id, "buffer_length": nbytes // 4, "column": col, "row": SHIM_ROW, "valid_bd": 1}
+    )
+    word1 = registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(op.id))
     direction = alloc.direction.lower()
     # As AIEDmaToNpu.cpp: S2MM pushes always issue a token; a token-issuing push first
     # names the shim's controller id (aiecc gives every shim tile one) in the channel Ctrl.
@@ -49,11 +52,13 @@ def lower_memcpy(op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resol
     if token:
         ctrl = shim_dma.channel_ctrl(direction, alloc.channel)
         value = shim_dma.SHIM_CONTROLLER_ID << shim_dma.CTRL_CONTROLLER_ID_SHIFT
-        ops.append(ir.MaskWrite32(ctrl, value, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=0))
+        ops.append(ir.MaskWrite32(ctrl, value, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=SHIM_ROW))
     queue = shim_dma.task_queue(direction, alloc.channel)
     push = shim_dma.pack_task_queue(op.id, repeat=repeat - 1, issue_token=token)
-    return ops + [ir.Write32(queue, push, column=col, row=0)]
+    return ops + [ir.Write32(queue, push, column=col, row=SHIM_ROW)]
 
 
 def lower_wait(op: ir.DmaWait, alloc: ir.ShimDmaAllocation) -> ir.Sync:
-    return ir.Sync(alloc.column, 0, shim_dma.SYNC_DIRECTION[alloc.direction.lower()], alloc.channel, 1, 1)
+    return ir.Sync(
+        alloc.column, SHIM_ROW, shim_dma.DIRECTION_CODE[alloc.direction.lower()], alloc.channel, 1, 1
+    )

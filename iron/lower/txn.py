@@ -47,6 +47,7 @@ from typing import Sequence, Union
 from iron.errors import IronError
 from iron.target.geometry import MEMTILE_ROWS, TARGETS
 from iron.target.registers import split_address
+from iron.target.shim_dma import DIRECTION_OF_CODE
 
 
 class TxnError(IronError, ValueError):
@@ -580,7 +581,7 @@ def decode(data: bytes) -> tuple[TxnHeader, list[TxnOp]]:
 # Pretty-printing
 
 
-_DIRECTIONS = {0: "S2MM", 1: "MM2S"}  # aie-rt XAie_DmaDirection
+_DIRECTIONS = {code: d.upper() for code, d in DIRECTION_OF_CODE.items()}
 
 
 def _where(address: int) -> str:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.target import registers, shim_dma
-from iron.instrument.codegen import TRACE_BD
+from iron.target.geometry import SHIM_ROW
+from iron.target.trace_unit import TRACE_BD
 from iron.instrument.manifest import Manifest
 
-_DRAIN_WORD1 = shim_dma.bd_address(TRACE_BD) + 4
+_DRAIN_WORD1 = shim_dma.bd_address_low(TRACE_BD)
 
 
 class WiringError(IronError):
@@ -27,7 +28,7 @@ def trace_patches(ops: list) -> list[ir.AddressPatch]:
     for op in ops:
         if isinstance(op, ir.AddressPatch):
             _col, row, offset = registers.split_address(op.addr)
-            if row == 0 and offset == _DRAIN_WORD1:
+            if row == SHIM_ROW and offset == _DRAIN_WORD1:
                 out.append(op)
     return out
 

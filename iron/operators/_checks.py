@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 
 from iron.errors import IronError
+from iron.target.geometry import TARGETS
 
-#: Largest column count of any target; design(target) checks the real limit.
-MAX_COLUMNS = 8
-MAX_CORES_PER_COLUMN = 4  # compute rows 2..5
+#: Largest column count and compute rows of any target; design(target) checks the real limit.
+MAX_COLUMNS = max(t.max_columns for t in TARGETS.values())
+MAX_CORES_PER_COLUMN = max(len(t.compute_rows) for t in TARGETS.values())
 
 
 def positive_int(op: str, name: str, value) -> None:

@@ -40,10 +40,14 @@ from iron.target.geometry import (
     SHIM_ROW,
     get_target,
 )
-from iron.instrument.codegen import TRACE_BD
+from iron.target.shim_dma import SHIM_DMA_CHANNELS
+from iron.target.trace_unit import TRACE_BD
 
 #: Shim BD ids operators may use (the trace drain owns TRACE_BD and S2MM TRACE_CHANNEL).
 DATA_BD_IDS = range(0, TRACE_BD)
+#: Shim channels per column data may use: every MM2S, every S2MM but the trace drain's.
+DATA_MM2S = SHIM_DMA_CHANNELS
+DATA_S2MM = SHIM_DMA_CHANNELS - 1
 
 #: Depth of split FIFOs (double buffering); broadcast FIFOs hold one buffer.
 SPLIT_DEPTH = 2
@@ -154,7 +158,7 @@ def _directions(flow: Dataflow) -> tuple[list[Port], list[Port]]:
 def _check_resources(flow: Dataflow) -> None:
     spec, k = flow.specs, flow.cores
     ins, outs = _directions(flow)
-    if len(ins) > 2 or len(outs) > 1:
+    if len(ins) > DATA_MM2S or len(outs) > DATA_S2MM:
         raise IronError(f"{flow.op}: needs {len(ins)} MM2S / {len(outs)} S2MM shim channels per column; "
                         "a shim column has 2 MM2S and 1 S2MM for data (S2MM 1 is reserved for trace)")  # fmt: skip
     mm2s = sum(1 if p.broadcast else k for p in ins) + len(outs)

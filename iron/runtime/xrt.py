@@ -50,6 +50,7 @@ import numpy as np
 from iron.artifact import elf
 from iron.artifact.schema import TRACE_BUFFER, XCLBIN, kernel_name, xclbin_kernel_name
 from iron.errors import IronError
+from iron.target.xclbin import XCLBIN_ARG_OFFSET
 
 #: Feature -> XRT release that added it to pyxrt.
 XRT_FEATURES = {
@@ -59,7 +60,6 @@ XRT_FEATURES = {
     "full_elf_context": "XRT >= 2.23 (2026.1)",
 }
 TXN_OPCODE = 3  # kernel argument 0 of the xclbin flow: "transaction" control code
-XCLBIN_ARG_OFFSET = 3  # opcode, instruction BO, instruction count
 
 
 class XrtError(IronError):

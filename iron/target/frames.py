@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from iron.target.trace_unit import SLOTS  # noqa: F401  (event masks hold one bit per slot)
+
 # --------------------------------------------------------------------------- packets
 PACKET_WORDS = 8
 PAYLOAD_WORDS = PACKET_WORDS - 1
@@ -100,7 +102,6 @@ SYNC_CYCLES = 0x3FFFF
 FILLER_BYTE = 0xFE
 SYNC_BYTE = 0xFF
 START_BYTE = 0xF0
-SLOTS = 8
 
 
 def _byte_tables() -> tuple[np.ndarray, np.ndarray]:

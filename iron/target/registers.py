@@ -13,6 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from iron.errors import IronError
+from iron.target.stream_switch import EVENT_PORTS
+from iron.target.trace_unit import SLOTS
+
+#: Broadcast channels a module has (Event_Broadcast0..15).
+BROADCAST_CHANNELS = 16
 
 COL_SHIFT = 25
 ROW_SHIFT = 20
@@ -33,8 +38,8 @@ class TraceRegisters:
     port_select0: int | None  # stream-switch event port selection 0 / 1 (+4)
 
     def event_broadcast(self, n: int) -> int:
-        if not 0 <= n <= 15:
-            raise IronError(f"broadcast channel {n} out of range 0..15")
+        if not 0 <= n < BROADCAST_CHANNELS:
+            raise IronError(f"broadcast channel {n} out of range 0..{BROADCAST_CHANNELS - 1}")
         return self.event_broadcast0 + 4 * n
 
     @property
@@ -105,9 +110,9 @@ def trace_control1(packet_type: int, packet_id: int) -> int:
 
 def trace_events(event_ids: list[int], kind: str = "core") -> tuple[int, int]:
     """Trace_Event0/1 for up to 8 slots; slot 0 in the low byte of Trace_Event0."""
-    if len(event_ids) > 8:
-        raise IronError(f"{len(event_ids)} events; a trace unit has 8 slots")
-    ids = [_event(e, "trace", kind) for e in event_ids] + [0] * (8 - len(event_ids))
+    if len(event_ids) > SLOTS:
+        raise IronError(f"{len(event_ids)} events; a trace unit has {SLOTS} slots")
+    ids = [_event(e, "trace", kind) for e in event_ids] + [0] * (SLOTS - len(event_ids))
     pack = lambda four: sum(e << (8 * i) for i, e in enumerate(four))  # noqa: E731
     return pack(ids[:4]), pack(ids[4:])
 
@@ -119,17 +124,26 @@ def unpack_trace_events(event0: int, event1: int, kind: str = "core") -> list[in
 
 def port_selection(ports: list[tuple[int, bool]]) -> tuple[int, int]:
     """Stream-switch event port selection 0/1: per port id [4:0], master bit [5]."""
-    if len(ports) > 8:
-        raise IronError(f"{len(ports)} ports; 8 can be monitored")
+    if len(ports) > EVENT_PORTS:
+        raise IronError(f"{len(ports)} ports; {EVENT_PORTS} can be monitored")
     fields = [(pid & 0x1F) | (0x20 if master else 0) for pid, master in ports]
-    fields += [0] * (8 - len(fields))
+    fields += [0] * (EVENT_PORTS - len(fields))
     pack = lambda four: sum(f << (8 * i) for i, f in enumerate(four))  # noqa: E731
     return pack(fields[:4]), pack(fields[4:])
 
 
+#: Timer_Control: Reset_Event from this bit.
+TIMER_RESET_EVENT_SHIFT = 8
+
+
 def timer_control(reset_event: int, kind: str = "core") -> int:
     """Timer_Control with Reset_Event from bit 8 (0x7A00 = reset on event 122)."""
-    return _event(reset_event, "timer reset", kind) << 8
+    return _event(reset_event, "timer reset", kind) << TIMER_RESET_EVENT_SHIFT
+
+
+def unpack_timer_control(value: int, kind: str = "core") -> int:
+    """The Reset_Event of a Timer_Control value (0 = none)."""
+    return (value >> TIMER_RESET_EVENT_SHIFT) & event_mask(kind)
 
 
 def unpack_trace_control0(value: int, kind: str = "core") -> dict:

@@ -95,6 +95,9 @@ BD_FIELDS: tuple[BdField, ...] = (
     BdField("tlast_suppress", 7, 31, 1),
 )
 _FIELDS = {f.name: f for f in BD_FIELDS}
+#: BD words holding the buffer address: low bits (what address patches write) and high bits.
+ADDRESS_LOW_WORD = _FIELDS["buffer_offset"].word
+ADDRESS_HIGH_WORD = _FIELDS["address_high"].word
 BD_DEFAULTS: dict[str, int] = {"axcache": 2}
 
 # Burst length in bytes -> 2-bit encoding, per device family.
@@ -109,6 +112,27 @@ def bd_address(bd_id: int) -> int:
     if not 0 <= bd_id < SHIM_BD_COUNT:
         raise IronError(f"shim BD id {bd_id} out of range 0..{SHIM_BD_COUNT - 1}")
     return SHIM_BD_BASE + SHIM_BD_STRIDE * bd_id
+
+
+def bd_word(bd_id: int, word: int) -> int:
+    """Tile-relative register offset of word ``word`` (0..7) of shim BD ``bd_id``."""
+    if not 0 <= word < SHIM_BD_WORDS:
+        raise IronError(f"shim BD word {word} out of range 0..{SHIM_BD_WORDS - 1}")
+    return bd_address(bd_id) + 4 * word
+
+
+def bd_address_low(bd_id: int) -> int:
+    """Offset of the word holding BD ``bd_id``'s buffer address low bits (word 1): the
+    word an ``aiex.npu.address_patch`` adds the host buffer address to (0x1D1E4 for BD 15)."""
+    return bd_word(bd_id, ADDRESS_LOW_WORD)
+
+
+def bd_of_address_low(offset: int) -> int | None:
+    """The BD whose address-low word (:func:`bd_address_low`) is at ``offset``, or None."""
+    rel = offset - SHIM_BD_BASE - 4 * ADDRESS_LOW_WORD
+    if 0 <= rel < SHIM_BD_STRIDE * SHIM_BD_COUNT and rel % SHIM_BD_STRIDE == 0:
+        return rel // SHIM_BD_STRIDE
+    return None
 
 
 def _bursts(arch: str) -> dict[int, int]:
@@ -205,9 +229,11 @@ AIECC_CONTROLLER_ID_MASK = 0x1F << CTRL_CONTROLLER_ID_SHIFT
 #: Controller id aiecc's pipeline gives a shim tile (``controller_id =
 #: #aie.packet_info<pkt_type = 0, pkt_id = 15>`` in its input_with_addresses.mlir).
 SHIM_CONTROLLER_ID = 15
-#: ``aiex.npu.sync`` direction operand per channel direction (0 S2MM, 1 MM2S;
-#: test/Conversion/DmaToNpu/dma_to_npu.mlir).
-SYNC_DIRECTION = {"s2mm": 0, "mm2s": 1}
+#: Direction code of a channel direction (aie-rt ``XAie_DmaDirection``: ``DMA_S2MM`` 0,
+#: ``DMA_MM2S`` 1), as the ``aiex.npu.sync`` direction operand and the TXN SYNC op carry it
+#: (mlir-aie test/Conversion/DmaToNpu/dma_to_npu.mlir).
+DIRECTION_CODE = {"s2mm": 0, "mm2s": 1}
+DIRECTION_OF_CODE = {code: d for d, code in DIRECTION_CODE.items()}
 CTRL_FOT_MODE_SHIFT = 16
 CTRL_FOT_MODE_MASK = 0x3 << CTRL_FOT_MODE_SHIFT
 

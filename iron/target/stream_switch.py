@@ -19,6 +19,10 @@ from __future__ import annotations
 
 from iron.errors import IronError
 
+#: Ports one tile's event port selection names (slots 0..7 of Stream_Switch_Event_Port_
+#: Selection_0/1, watched by its PORT_*_0..7 events).
+EVENT_PORTS = 8
+
 #: tile kind -> bundle -> ((master first index, master count), (slave first index, slave count)).
 #: A count of 0: the bundle has no port on that side. "mem" units (a core tile's memory
 #: module) have no port selection of their own and are not listed.
@@ -70,7 +74,7 @@ DEFAULT_PORTS: dict[str, tuple[tuple[str, int, bool], ...]] = {
         ("FIFO", 0, True),
         ("FIFO", 0, False),
     ),
-    "memtile": tuple((("DMA", n // 2, n % 2 == 0)) for n in range(8)),
+    "memtile": tuple((("DMA", n // 2, n % 2 == 0)) for n in range(EVENT_PORTS)),
 }
 
 

@@ -19,6 +19,7 @@ import pytest
 from iron import Sequence
 from iron.artifact import aiecc, elf, schema
 from iron.artifact.schema import Artifact
+from iron.target.xclbin import XCLBIN_ARG_OFFSET
 from iron import build
 from iron.operators import ElementwiseAdd, ElementwiseMul
 from iron.runtime import runner, xrt
@@ -156,7 +157,7 @@ def test_xclbin_call_sequence_and_sub_buffers(cache, fake, tmp_path):
         d = art.schedule[len(calls_seen)]
         calls_seen.append(kname)
         for i, a in enumerate(d.args):
-            bo = args[xrt.XCLBIN_ARG_OFFSET + i]
+            bo = args[XCLBIN_ARG_OFFSET + i]
             if a.buffer == "trace":
                 bo.mem[:] = words.view(np.uint8)[a.offset : a.offset + a.type.nbytes]
             elif a.buffer in ("s", "w"):
@@ -336,7 +337,7 @@ def test_xclbin_loop_reuses_buffers_and_releases_the_context_first(cache, fake, 
     def names_of(kname, args):
         if kname != "op0_ElementwiseAdd":
             return {}
-        return {a.buffer: args[xrt.XCLBIN_ARG_OFFSET + i] for i, a in enumerate(design.args)}
+        return {a.buffer: args[XCLBIN_ARG_OFFSET + i] for i, a in enumerate(design.args)}
 
     m.on_start = play_add(art, names_of)
     run = runner.Runner(art, xrt.XrtBackend(art), "xrt")

@@ -31,6 +31,7 @@ import numpy as np
 
 from iron.design import Activity
 from iron.target import events
+from iron.target.trace_unit import SLOTS
 
 #: Cycles between the moment the data tasks are queued and the first kernel call.
 DMA_LATENCY = 64
@@ -41,10 +42,11 @@ MAX_INVOCATIONS = 256
 
 Interval = tuple[int, int, str]  # (first cycle, cycles asserted, event name)
 
-#: Bytes of a kernel's synthetic code range, and the bases it may get: 4-byte
-#: aligned, inside the 14-bit PC of EVENT_PC frames (iron.trace.event_pc.PC_BITS).
-CODE_SPAN = 0x300
-CODE_BASES = range(0x100, 0x2100, 0x40)
+#: Bytes of a kernel's synthetic code range, and the bases it may get: 128 bases 64
+#: bytes apart from byte 256, so every range ends inside the 14-bit PC of EVENT_PC
+#: frames (iron.trace.event_pc.PC_BITS). sim's own choice, no hardware address.
+CODE_SPAN = 768
+CODE_BASES = range(256, 256 + 128 * 64, 64)
 
 
 def seed_for(device: str, call: int, column: int = 0, row: int = 0) -> int:
@@ -170,12 +172,12 @@ def runs(ivs: list[Interval], kind: str, slot_ids: list[int], origin: int) -> li
     points = np.unique(np.concatenate([firsts, lasts]))
     # Per slot, +1 where an interval begins and -1 where it ends; a running sum
     # tells which slots are asserted on each stretch between points.
-    delta = np.zeros((len(points), 8), np.int64)
-    m = np.array(masks, np.int64)[:, None] >> np.arange(8) & 1
+    delta = np.zeros((len(points), SLOTS), np.int64)
+    m = np.array(masks, np.int64)[:, None] >> np.arange(SLOTS) & 1
     np.add.at(delta, np.searchsorted(points, firsts), m)
     np.add.at(delta, np.searchsorted(points, lasts), -m)
     active = np.cumsum(delta, axis=0)[:-1] > 0
-    seg_mask = (active * (1 << np.arange(8))).sum(axis=1)
+    seg_mask = (active * (1 << np.arange(SLOTS))).sum(axis=1)
     keep = seg_mask > 0
     t = points[:-1][keep]
     n = np.diff(points)[keep]

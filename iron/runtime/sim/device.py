@@ -57,13 +57,15 @@ from iron.runtime.sim.memory import HostBuffer
 from iron.target import events, registers, shim_dma
 from iron.target.geometry import SHIM_ROW, get_target
 from iron.target.trace_modes import EVENT_PC
+from iron.target.trace_unit import TRACE_PORT
 
 #: Nominal cycles per control op (only orders events in time).
 OP_CYCLES = 8
-#: Trace port of each unit kind on its tile's stream switch (DESIGN.md 4).
-TRACE_PORT = {"core": 0, "mem": 1, "memtile": 0, "shim": 0}
-_BROADCASTS = 16
-_STATUS_REGISTERS = {shim_dma.channel_status(d, c): (d, c) for d in shim_dma.DIRECTIONS for c in (0, 1)}
+_STATUS_REGISTERS = {
+    shim_dma.channel_status(d, c): (d, c)
+    for d in shim_dma.DIRECTIONS
+    for c in range(shim_dma.SHIM_DMA_CHANNELS)
+}
 _STATUS_FIELDS = shim_dma.STATUS_FIELDS["s2mm"]  # the bits below are common to both directions
 _OVERFLOW_BIT = _STATUS_FIELDS["task_queue_overflow"][0]
 _RUNNING_BIT = _STATUS_FIELDS["channel_running"][0]
@@ -246,23 +248,21 @@ class SimDevice:
         host = buf.address + op.arg_plus
         col, row, off = self._split(i, op, op.address)
         self._store(i, op, op.address, host & 0xFFFFFFFF)
-        rel = off - shim_dma.SHIM_BD_BASE
-        if (
-            row == SHIM_ROW
-            and 0 <= rel < shim_dma.SHIM_BD_STRIDE * shim_dma.SHIM_BD_COUNT
-            and rel % 0x20 == 4
-        ):
+        bd_id = shim_dma.bd_of_address_low(off) if row == SHIM_ROW else None
+        if bd_id is not None:
             # The 64-bit address: high bits go to BD word 2 [15:0] (BASE_ADDRESS_HIGH).
-            word2 = self.regs[col, row].get(off + 4, 0)
-            self.regs[col, row][off + 4] = (word2 & ~0xFFFF) | ((host >> 32) & 0xFFFF)
+            high = shim_dma.bd_word(bd_id, shim_dma.ADDRESS_HIGH_WORD)
+            word2 = self.regs[col, row].get(high, 0)
+            self.regs[col, row][high] = (word2 & ~0xFFFF) | ((host >> 32) & 0xFFFF)
         self.patches[op.address] = (_op_text(i, op), op.arg_idx, buf)
 
     # ------------------------------------------------------------------ DMA
     def _push(self, i: int, op, col: int, direction: str, channel: int, value: int) -> None:
         q = shim_dma.unpack_task_queue(value)
         bd_id = q["start_bd"]
-        base = shim_dma.bd_address(bd_id)
-        words = [self.regs[col, SHIM_ROW].get(base + 4 * k, 0) for k in range(shim_dma.SHIM_BD_WORDS)]
+        words = [
+            self.regs[col, SHIM_ROW].get(shim_dma.bd_word(bd_id, k), 0) for k in range(shim_dma.SHIM_BD_WORDS)
+        ]
         bd = shim_dma.unpack_bd(words, arch=self.target.name)
         key = (col, direction, channel)
         where = f"kernel {self._kernel!r}: {_op_text(i, op)} pushes BD {bd_id} on shim ({col},0) {direction.upper()} {channel}"
@@ -272,7 +272,7 @@ class SimDevice:
             raise SimError(f"{where}: BD chaining (use_next_bd) is not modelled by sim")
         address = bd["address_high"] << 32 | bd["buffer_offset"]
         nbytes = bd["buffer_length"] * 4
-        word1 = registers.tile_address(col, SHIM_ROW, base + 4)
+        word1 = registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(bd_id))
         patch = self.patches.get(word1)
         if patch is not None:
             ptext, arg, buf = patch
@@ -299,7 +299,7 @@ class SimDevice:
             )
 
     def _sync(self, i: int, op: txn.Sync) -> None:
-        direction = "s2mm" if op.direction == 0 else "mm2s"
+        direction = shim_dma.DIRECTION_OF_CODE.get(op.direction, "mm2s")
         key = (op.column, direction, op.channel)
         where = f"kernel {self._kernel!r}: {_op_text(i, op)}"
         if op.row != SHIM_ROW:
@@ -339,7 +339,7 @@ class SimDevice:
         stopped: list[tu.Unit] = []
         self._event(col, row, kind, eid, stopped)
         regs = registers.TRACE_REGISTERS[kind]
-        for n in range(_BROADCASTS):
+        for n in range(registers.BROADCAST_CHANNELS):
             if eid and self.regs[col, row].get(regs.event_broadcast(n)) == eid:
                 for c, r in self.tiles:
                     for k in tu.module_kinds(r):

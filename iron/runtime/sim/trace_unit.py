@@ -40,7 +40,7 @@ def register_kind(row: int, offset: int) -> str | None:
     """The module kind whose trace/event register sits at ``offset`` (None: not one)."""
     for kind in module_kinds(row):
         r = _REGS[kind]
-        if r.timer_control <= offset <= r.trace_event1 + 4:
+        if r.timer_control <= offset <= r.trace_event1 + 4:  # through Trace_Event1's last byte
             return kind
     return None
 
@@ -92,7 +92,7 @@ def configured(tile_regs: dict[int, int], kind: str) -> dict | None:
 
 def timer_reset_event(tile_regs: dict[int, int], kind: str) -> int:
     """Reset event of the module's Timer_Control (Reset_Event from bit 8; 0 = none)."""
-    return (tile_regs.get(_REGS[kind].timer_control, 0) >> 8) & registers.event_mask(kind)
+    return registers.unpack_timer_control(tile_regs.get(_REGS[kind].timer_control, 0), kind)
 
 
 def packet_words(unit: Unit, column_offset: int) -> np.ndarray:

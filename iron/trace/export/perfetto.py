@@ -29,13 +29,13 @@ import json
 import numpy as np
 
 from iron.target.events import MODULE_KINDS
+from iron.target.trace_unit import SLOTS
 from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals, mlir_aie_event_chunks
 from iron.trace.event_pc import mlir_aie_pc_records, perfetto_pc_events
 from iron.trace.export.summary import KERNEL_END, KERNEL_START, invocations
 from iron.trace.export.textout import Choice, Fixed, render, render_method
 from iron.trace.export.timeline import slice_spans
 
-SLOTS = 8
 ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
 
 

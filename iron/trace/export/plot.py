@@ -16,11 +16,11 @@ import numpy as np
 from dataclasses import dataclass
 
 from iron.files import atomic_write
+from iron.target.trace_unit import SLOTS
 
 from iron.trace.decode import DecodedSlice
 from iron.trace.export.timeline import slice_spans
 
-SLOTS = 8
 MAX_PIXELS = 4000  # intervals closer than one pixel are merged before drawing
 MIN_BAR = 1 / 600  # of the time axis, so that one-cycle events stay visible
 

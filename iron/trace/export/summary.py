@@ -51,7 +51,12 @@ def unit_figures(ops: Ops, slots: tuple[int, ...] = ()) -> dict:
     start times of their intervals, straight from the folded frames in chunks
     (no per-occurrence arrays; memory bounded by :data:`CHUNK_OPS`). Same timing
     model as :func:`iron.trace.decode.ops_to_runs`."""
-    out = {"first": None, "last": None, "cycles": np.zeros(8, np.int64), "starts": {s: [] for s in slots}}
+    out = {
+        "first": None,
+        "last": None,
+        "cycles": np.zeros(F.SLOTS, np.int64),
+        "starts": {s: [] for s in slots},
+    }
     if (ops.kind == OP_REPEAT).any():  # replays after an Event_Sync: rare, take the exact general path
         r = ops_to_runs(ops)
         if len(r):
@@ -186,7 +191,7 @@ def _mode_summary(du: DecodedUnit) -> dict:
         from iron.trace.event_pc import slot_occurrences
 
         _occ, slot, pc = slot_occurrences(du.pc_events)
-        counts = np.bincount(slot, minlength=8)
+        counts = np.bincount(slot, minlength=F.SLOTS)
         out["event_pc"] = {f"{i}:{n}": int(counts[i]) for i, n in enumerate(du.events) if counts[i]}
         if du.pcmap is not None:
             from iron.trace.pcmap import function_counts
