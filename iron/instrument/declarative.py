@@ -13,7 +13,11 @@ mlir-aie lets a design say what to trace before any register is written
     }
 
 ``-aie-trace-to-config`` gives the events slots in op order (slot 0 first);
-unused slots are NONE. iron's MLIR reader keeps these ops as opaque text in the
+unused slots are NONE. ``aie.trace.port<n> port = B channel = c direction = D``
+(``test/dialect/AIE/trace/test_trace_port_parse.mlir``; older tests spell the
+direction ``master = true|false``) names the stream-switch port slot n of the
+unit's port selection watches: S2MM is the master port, MM2S the slave
+(``test_trace_port_to_config.mlir``: ``Port_0_Master_Slave`` 1 for S2MM). iron's MLIR reader keeps these ops as opaque text in the
 device body; this module reads them so a capture decodes with the MLIR the
 user wrote, not only with aiecc's lowered intermediate.
 
@@ -29,6 +33,7 @@ import re
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.target import events as EV
+from iron.target import stream_switch
 from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
 from iron.instrument.manifest import TraceUnit
 from iron.target.trace_modes import mode_number
@@ -39,6 +44,7 @@ _RE_EVENT = re.compile(r'^aie\.trace\.event\s*<\s*"?(\w+)"?\s*>')
 _RE_MODE = re.compile(r'^aie\.trace\.mode\s+"?([\w-]+)"?')
 _RE_PACKET = re.compile(r"^aie\.trace\.packet\s+(.*)$")
 _RE_START_STOP = re.compile(r"^aie\.trace\.(start|stop)\s+(.*)$")
+_RE_PORT = re.compile(r"^aie\.trace\.port\s*<\s*(\d+)\s*>\s*(.*)$")
 _RE_KV = re.compile(r'(\w+)\s*=\s*(<\s*"?\w+"?\s*>|"[^"]*"|[\w-]+)')
 
 #: ``aie.trace.packet type=...`` spellings (mlir-aie ``PacketType``) -> iron's module kind.
@@ -115,9 +121,15 @@ def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> 
                         f"{what}: packet type {spec['type']!r}; accepted: {', '.join(PACKET_KINDS)}"
                     )
             packet_id = int(spec.get("id", "0"), 0)
+    ports: dict[int, list] = {}
     for ln in lines:
         if em := _RE_EVENT.match(ln):
             names.append(em.group(1))
+        elif pm := _RE_PORT.match(ln):
+            slot, port = _port(kind, int(pm.group(1)), _kv(pm.group(2)), f"{what}: {ln}")
+            if slot in ports:
+                raise DeclarativeTraceError(f"{what}: port slot {slot} is selected twice")
+            ports[slot] = port
         elif mm := _RE_MODE.match(ln):
             mode = mode_number(mm.group(1), f"{what}: aie.trace.mode")
         elif sm := _RE_START_STOP.match(ln):
@@ -137,7 +149,31 @@ def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> 
         start_event=start or 0,
         stop_event=stop or 0,
         mode=mode,
+        ports=[ports[slot] for slot in sorted(ports)],
     )
+
+
+#: ``direction =`` / ``master =`` spellings -> the manifest's direction (S2MM: master port).
+_DIRECTIONS = {"S2MM": "S2MM", "MM2S": "MM2S", "true": "S2MM", "false": "MM2S"}
+
+
+def _port(kind: str, slot: int, spec: dict[str, str], what: str) -> tuple[int, list]:
+    """``(slot, [slot, bundle, channel, direction])`` of one ``aie.trace.port`` op, checked
+    against the tile kind's stream-switch ports."""
+    if not 0 <= slot < 8:
+        raise DeclarativeTraceError(f"{what}: slot {slot}; accepted: 0 to 7")
+    direction = _DIRECTIONS.get(spec.get("direction", spec.get("master", "")))
+    bundle = stream_switch.bundle_name(spec.get("port", ""))
+    channel = spec.get("channel", "")
+    if direction is None or bundle is None or not channel.isdigit():
+        raise DeclarativeTraceError(
+            f"{what}: expected port = BUNDLE channel = N direction = S2MM|MM2S (or master = true|false)"
+        )
+    try:
+        stream_switch.port_index(kind, bundle, int(channel), direction == "S2MM")
+    except IronError as exc:
+        raise DeclarativeTraceError(f"{what}: {exc}") from None
+    return slot, [slot, bundle, int(channel), direction]
 
 
 def declared_units(device: ir.Device, arch: str = "aie2") -> list[TraceUnit]:
