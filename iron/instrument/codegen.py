@@ -35,6 +35,7 @@ from iron.options import DEFAULT_START, DEFAULT_STOP, TraceOptions
 from iron.target import events, registers, shim_dma, stream_switch
 from iron.target.geometry import MEMTILE_ROW, Target
 from iron.instrument.manifest import TraceUnit
+from iron.instrument.declarative import KeptTrace, declared_trace, strip_trace_ops
 from iron.instrument.resources import used_packet_ids, used_shim_resources
 
 TRACE_BD = 15  # shim BD used by the drain (BDs 0..14 are left to data DMAs)
@@ -62,8 +63,20 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     if not options.enabled:
         raise IronError("instrument() needs tracing enabled (options.size > 0)")
     device = copy.deepcopy(design.device)
+    kept = declared_trace(device, design.sequence, target.arch)
+    if kept is not None and not any(t.row == 0 for t in device.tiles):
+        # As -aie-insert-trace-flows: a design without a shim tile drains through (0, 0).
+        names = {t.name for t in device.tiles}
+        device.body.insert(
+            0, ir.Tile(next(n for n in ("tile_0_0", "trace_shim_0_0") if n not in names), 0, 0)
+        )
     shim, channel = _drain_endpoint(device, design)
-    units = _choose_units(design, device, options, shim)
+    if kept is None:
+        units = _choose_units(design, device, options, shim)
+        start, stop = options.start, options.stop
+    else:  # the design's own aie.trace configuration, lowered here instead of by aiecc
+        units, start, stop = _kept_units(device, design.sequence, kept, shim)
+        strip_trace_ops(device)
     _assign_packet_ids(device, units)
 
     # Routing: flows go after existing flows (or tiles), before the sequences.
@@ -79,11 +92,40 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     device.body[at:at] = flows
 
     trace_arg = program_sequence(
-        device.sequence(design.sequence), units, shim.col, channel, options.size, options.start, options.stop
+        device.sequence(design.sequence), units, shim.col, channel, options.size, start, stop
     )
 
     traced = dataclasses.replace(design, device=device, streams=list(design.streams))
     return TracedDesign(traced, units, trace_arg, shim.col)
+
+
+def _kept_units(device: ir.Device, sequence: str, kept: KeptTrace, shim: ir.Tile):
+    """``(units, start, stop)`` of a configuration the design declares (``aie.trace``),
+    lowered as mlir-aie's ``-aie-insert-trace-flows`` does: its own packet ids (others
+    assigned later), events, ports and modes; one start/stop form for the design (iron
+    raises it once from the drain shim); the drain shim's own unit listens to the user
+    events that raise the broadcasts."""
+    where = f"design {device.symbol or device.target}, @{sequence}"
+    if not kept.traces:
+        raise IronError(
+            f"{where}: keeps its trace configuration (existing_trace='keep') but starts none of its "
+            "aie.trace ops (no aie.trace.start_config); start one or use existing_trace='replace'"
+        )
+    for t in kept.traces:
+        missing = [what for what, spec in (("start", t.start), ("stop", t.stop)) if spec is None]
+        if missing:
+            raise IronError(f"{where}: aie.trace @{t.name} has no aie.trace.{missing[0]}")
+    forms = {(t.start, t.stop) for t in kept.traces}
+    if len(forms) > 1:
+        listed = "; ".join(f"@{t.name}: {t.start} / {t.stop}" for t in kept.traces)
+        raise IronError(f"{where}: its aie.trace ops start/stop differently ({listed}); iron lowers one form")
+    ((start, stop),) = forms
+    units = [copy.deepcopy(t.unit) for t in kept.traces]
+    for u in units:
+        if u.kind == "shim" and u.column == shim.col:
+            u.start_event = boundary_event("shim", start, events.user_event("shim", 1), drain=True)
+            u.stop_event = boundary_event("shim", stop, events.user_event("shim", 0), drain=True)
+    return units, start, stop
 
 
 def _shim_tile(device: ir.Device) -> ir.Tile:
@@ -237,10 +279,22 @@ def _watched_ports(kind: str, names: list[str], explicit: dict[int, tuple[str, i
 
 
 def _assign_packet_ids(device: ir.Device, units: list[TraceUnit]) -> None:
-    """Packet ids 1..31, unique per device, skipping ids the design already routes."""
+    """Packet ids 1..31, unique per device, skipping ids the design already routes; a
+    unit that comes with an id (a kept ``aie.trace.packet id=N``) keeps it."""
     taken = used_packet_ids(device)
+    own = [u.packet_id for u in units if u.packet_id]
+    for pid in own:
+        if pid in taken or own.count(pid) > 1:
+            raise IronError(
+                f"device {device.symbol or device.target}: trace packet id {pid} (aie.trace.packet) is "
+                "already used by "
+                + ("another trace unit" if own.count(pid) > 1 else "a packet flow of the design")
+            )
+    taken |= set(own)
     free = (i for i in range(1, MAX_PACKET_ID + 1) if i not in taken)
     for unit in units:
+        if unit.packet_id:
+            continue
         unit.packet_id = next(free, None)
         if unit.packet_id is None:
             raise IronError(

@@ -21,17 +21,21 @@ unit's port selection watches: S2MM is the master port, MM2S the slave
 device body; this module reads them so a capture decodes with the MLIR the
 user wrote, not only with aiecc's lowered intermediate.
 
-It is the one reader of ``aie.trace`` syntax: what counts as a trace op
-(:func:`is_trace_op`, :func:`strip_trace_ops`), the host buffer size of
-``aie.trace.host_config`` (:func:`host_buffer_size`) and the units.
+It is the one reader of ``aie.trace`` syntax (which ops are trace ops is
+:mod:`iron.mlir.trace_ops`): the host buffer size of ``aie.trace.host_config``
+(:func:`host_buffer_size`), the units, and what a design declares for one runtime
+sequence (:func:`declared_trace`), which :mod:`iron.instrument.codegen` lowers for a
+foreign design that keeps its configuration.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.mlir import ir
+from iron.mlir.trace_ops import is_trace_op, strip_trace_ops  # noqa: F401 (this module's API too)
 from iron.target import events as EV
 from iron.target import stream_switch
 from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
@@ -54,19 +58,6 @@ PACKET_KINDS = {"core": "core", "mem": "mem", "shim": "shim", "shimtile": "shim"
 #: ``aie.trace.host_config buffer_size = N`` (upstream's insert-trace-flows tests) and the
 #: attribute form ``aie.trace.host_config {buffer_size = N : i32}`` (its fuse tests).
 _RE_HOST_CONFIG = re.compile(r"^aie\.trace\.host_config\b[^\n]*?\bbuffer_size\s*=\s*(\d+)")
-
-
-def is_trace_op(op) -> bool:
-    """Whether ``op`` is one of mlir-aie's declarative trace ops (``aie.trace`` and every
-    ``aie.trace.*`` op: host_config, start_config ...), which iron keeps as opaque text."""
-    return isinstance(op, ir.Opaque) and re.match(r"aie\.trace(?:\s|\.|$)", op.text.lstrip()) is not None
-
-
-def strip_trace_ops(dev: ir.Device) -> None:
-    """Remove every declarative trace op from ``dev``'s body and runtime sequences."""
-    dev.body = [op for op in dev.body if not is_trace_op(op)]
-    for seq in dev.sequences:
-        seq.body = [op for op in seq.body if not is_trace_op(op)]
 
 
 def host_buffer_size(seq: ir.RuntimeSequence) -> int | None:
@@ -97,8 +88,33 @@ def _boundary_event(kind: str, spec: dict[str, str], what: str, arch: str) -> in
     raise DeclarativeTraceError(f'{what}: expected broadcast=N or event=<"NAME">')
 
 
+@dataclass
+class DeclaredTrace:
+    """One ``aie.trace`` op: its symbol, the unit it configures, and its start/stop in
+    the spelling of :mod:`iron.options` (``broadcast=N`` | ``event=NAME``; None: not given)."""
+
+    name: str
+    unit: TraceUnit
+    start: str | None
+    stop: str | None
+
+
+def _boundary_spec(spec: dict[str, str]) -> str | None:
+    if "broadcast" in spec:
+        return f"broadcast={int(spec['broadcast'], 0)}"
+    if "event" in spec:
+        return f"event={spec['event']}"
+    return None
+
+
 def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> TraceUnit | None:
     """The unit one ``aie.trace`` op configures (None if ``text`` is not one)."""
+    found = parse_trace(text, tiles, arch)
+    return found.unit if found else None
+
+
+def parse_trace(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> DeclaredTrace | None:
+    """One ``aie.trace`` op read whole (None if ``text`` is not one)."""
     m = _RE_TRACE.match(text.strip())
     if not m:
         return None
@@ -109,6 +125,7 @@ def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> 
         raise DeclarativeTraceError(f"{what}: %{tile_name} is not an aie.tile of this device")
     kind, packet_id, mode, names = _kind_of_row(tile.row), 0, 0, []
     start = stop = None
+    specs: dict[str, str | None] = {"start": None, "stop": None}
     lines = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("//")]
     for ln in lines:  # kind first: event names are looked up in its table
         pm = _RE_PACKET.match(ln)
@@ -134,11 +151,12 @@ def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> 
             mode = mode_number(mm.group(1), f"{what}: aie.trace.mode")
         elif sm := _RE_START_STOP.match(ln):
             ev = _boundary_event(kind, _kv(sm.group(2)), f"{what}: {ln}", arch)
+            specs[sm.group(1)] = _boundary_spec(_kv(sm.group(2)))
             start, stop = (ev, stop) if sm.group(1) == "start" else (start, ev)
     if len(names) > 8:
         raise DeclarativeTraceError(f"{what}: {len(names)} events; a trace unit has 8 slots")
     ids = [EV.event_id(kind, n, arch) for n in names] + [0] * (8 - len(names))
-    return TraceUnit(
+    unit = TraceUnit(
         column=tile.col,
         row=tile.row,
         kind=kind,
@@ -151,6 +169,7 @@ def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> 
         mode=mode,
         ports=[ports[slot] for slot in sorted(ports)],
     )
+    return DeclaredTrace(name, unit, specs["start"], specs["stop"])
 
 
 #: ``direction =`` / ``master =`` spellings -> the manifest's direction (S2MM: master port).
@@ -186,3 +205,41 @@ def declared_units(device: ir.Device, arch: str = "aie2") -> list[TraceUnit]:
             if unit is not None:
                 out.append(unit)
     return out
+
+
+_RE_START_CONFIG = re.compile(rf"^aie\.trace\.start_config\s+@({_NAME})")
+
+
+@dataclass
+class KeptTrace:
+    """The trace configuration a design declares for one of its runtime sequences."""
+
+    traces: list[DeclaredTrace]  # the aie.trace ops the sequence starts, in op order
+    size: int | None  # its aie.trace.host_config buffer_size (None: it has none)
+
+
+def declared_trace(device: ir.Device, sequence: str, arch: str = "aie2") -> KeptTrace | None:
+    """What ``device`` declares for runtime sequence ``sequence``: the ``aie.trace`` ops its
+    ``aie.trace.start_config @name`` ops start (as ``-aie-inline-trace-config`` inlines
+    them there), with its host_config. None when the device has no ``aie.trace`` op."""
+    tiles = {t.name: t for t in device.tiles}
+    by_name = {}
+    for op in device.body:
+        if is_trace_op(op) and op.text.lstrip().startswith("aie.trace "):
+            found = parse_trace(op.text, tiles, arch)
+            if found is not None:
+                by_name[found.name] = found
+    if not by_name:
+        return None
+    seq = device.sequence(sequence)
+    started = []
+    for op in seq.body:
+        if is_trace_op(op) and (m := _RE_START_CONFIG.match(op.text.lstrip())):
+            if m.group(1) not in by_name:
+                raise DeclarativeTraceError(
+                    f"@{seq.name}: aie.trace.start_config @{m.group(1)} names no aie.trace op of the device "
+                    f"(it has: {', '.join('@' + n for n in by_name)})"
+                )
+            if all(t.name != m.group(1) for t in started):
+                started.append(by_name[m.group(1)])
+    return KeptTrace(started, host_buffer_size(seq))

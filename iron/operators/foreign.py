@@ -38,8 +38,8 @@ from iron.mlir import objectfifo
 from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.mlir.reader import parse
+from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
 from iron.target.geometry import target_for_device
-from iron.instrument.declarative import is_trace_op, strip_trace_ops
 
 #: Activity of a foreign design's traced tiles on sim unless ``activity=`` says otherwise.
 DEFAULT_ACTIVITY = Activity(invocations=8, cycles=256, vector_fraction=0.3, stall_fraction=0.2)
@@ -113,8 +113,13 @@ class ForeignOperator:
 
     @property
     def traceable(self) -> bool:
-        """False when the design keeps a trace configuration of its own (iron adds none)."""
-        return not (self.trace_config and self.existing_trace == "keep")
+        """False when the design keeps a trace it has already lowered (its own register
+        writes and drain: iron adds none). A kept ``aie.trace`` configuration is lowered by
+        iron into the call site's slice (:mod:`iron.instrument.codegen`)."""
+        lowered = any(
+            line.startswith("aie.packet_flow(") for line in self.trace_config
+        )  # as _trace_ops lists flows
+        return not (lowered and self.existing_trace == "keep")
 
     @property
     def digest(self) -> str:
@@ -192,9 +197,11 @@ def from_mlir(
     operator (default: the device symbol, else the file stem). ``reference``: numpy
     function of the inputs returning the outputs (one per ``out``/``inout``
     argument), for sim. ``activity``: sim's workload for its traced tiles.
-    ``existing_trace``: a design that already configures trace is either kept as it is
-    (``"keep"``: iron adds no trace to it) or has its ``aie.trace`` configuration
-    removed so iron's takes its place (``"replace"``).
+    ``existing_trace``: a design that already configures trace either keeps it
+    (``"keep"``: a traced build lowers its ``aie.trace`` ops into the call site's slice,
+    with its own units and host_config size; an already lowered trace stays as it is and
+    iron adds none) or has its ``aie.trace`` configuration removed so iron's units take
+    its place (``"replace"``). README "Foreign designs" says what differs from aiecc.
 
     Raises :class:`ForeignDesignError` naming the file, line and column for a design
     with several devices or sequences and no choice, no runtime sequence, or one iron

@@ -17,6 +17,7 @@ import pytest
 import iron
 from iron.operators.foreign import ForeignDesignError, NotModelled, NotModelledError
 from iron.fuse.fusion import fuse
+from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.operators import MemCopy
 from iron.options import TraceOptions
@@ -226,16 +227,136 @@ def test_trace_avoids_the_designs_packet_ids():
 def test_existing_trace_is_kept_unless_replaced():
     text = _text("corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_configure_run.mlir", "npu1")
     kept = iron.from_mlir(text, name="k", device="dev_a")
-    assert not kept.traceable and kept.trace_config[0].startswith("aie.trace @")
-    fm = fuse(kept, "npu1", TraceOptions(size=4096), "separate")
-    assert fm.manifest is None  # iron added nothing: the design's own trace stays
-    assert "aie.trace @" in print_device(fm.module.device("op0_k"))
+    assert kept.trace_config[0].startswith("aie.trace @")
+    fm = fuse(kept, "npu1", TraceOptions(), "separate")  # untraced: printed as the design has it
+    assert "aie.trace @" in print_device(fm.module.device("op0_k")) and fm.manifest is None
+    fm = fuse(kept, "npu1", TraceOptions(size=4096), "separate")  # traced: iron lowers it (below)
+    assert "aie.trace" not in print_device(fm.module.device("op0_k"))
+    assert [(u.column, u.row, u.packet_id) for u in fm.manifest.slices[0].units] == [(0, 2, 1)]
     replaced = iron.from_mlir(text, name="r", device="dev_a", existing_trace="replace")
     fm = fuse(replaced, "npu1", TraceOptions(size=4096), "separate")
     printed = print_device(fm.module.device("op0_r"))
     assert "aie.trace" not in printed and fm.manifest.slices[0].units
     with pytest.raises(ForeignDesignError, match="existing_trace='bogus'; accepted: keep, replace"):
         iron.from_mlir(text, existing_trace="bogus")
+
+
+# --------------------------------------------------------------------------- kept aie.trace configurations
+# (file, target, from_mlir keywords): designs with their own aie.trace ops, kept.
+KEPT = [
+    ("corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_configure_run.mlir", "npu1", {"device": "dev_a"}),
+    ("corpus/mlir-aie__test__npu-xrt__full_elf_event_trace__aie.mlir", "npu2", {"device": "trace_dev"}),
+    ("corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_port_end_to_end.mlir", "npu1", {}),
+    ("corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_end_to_end.mlir", "npu1", {}),
+]  # fmt: skip
+SITE_SIZE = 4096
+
+
+def _declared(text: str):
+    """What the file's one aie.trace op declares, read by eye's rules: the tile it names
+    (``%t = aie.tile(c, r)``), its packet id, its events in op order, and the sequence's
+    host_config buffer_size."""
+    tiles = {m[0]: (int(m[1]), int(m[2])) for m in re.findall(r"%(\w+) = aie\.tile\((\d+), (\d+)\)", text)}
+    body = re.search(r"aie\.trace @\w+\(%(\w+)\) \{(.*?)\n\s*\}", text, re.S)
+    events = re.findall(r'aie\.trace\.event<"(\w+)">', body[2])
+    size = re.search(r"host_config \{buffer_size = (\d+)", text)
+    pid = int(re.search(r"aie\.trace\.packet id=(\d+)", body[2])[1])
+    return tiles[body[1]], pid, events + ["NONE"] * (8 - len(events)), int(size[1]) if size else SITE_SIZE
+
+
+@pytest.mark.parametrize("rel,target,kw", KEPT, ids=[Path(r).name[:50] for r, _t, _k in KEPT])
+def test_kept_configuration_gets_its_own_slice_and_decodes(rel, target, kw, tmp_path):
+    """iron lowers the kept aie.trace ops (as -aie-insert-trace-flows / -aie-trace-to-config
+    would) into the call site's slice: the manifest holds the declared unit, the slice is
+    the host_config's size, and sim's capture decodes into it."""
+    text = _text(rel, target)
+    (col, row), pid, events, size = _declared(text)
+    op = iron.from_mlir(text, name="ext", **kw)
+    specs = op.arg_spec()
+    names = [f"f_{s.name}" for s in specs]
+    copy = MemCopy(size=64, dtype="i32", tile_size=32)
+    seq = iron.Sequence(
+        "mixed",
+        [(op, *names), (copy, "x", "y")],
+        [n for n, s in zip(names, specs) if s.direction != "out"] + ["x"],
+        [n for n, s in zip(names, specs) if s.direction != "in"] + ["y"],
+    )
+    art = iron.build(seq, trace=True, trace_size=SITE_SIZE, target=target, cache_dir=tmp_path)
+    first = art.manifest.slices[0]
+    assert (first.operator, first.offset, first.size) == ("ext", 0, size)
+    assert [(u.column, u.row, u.kind, u.packet_id, u.events) for u in first.units] == [
+        (col, row, "core", pid, events)
+    ]
+    inputs = [np.zeros(s.shape, s.numpy_dtype) for s in specs if s.direction != "out"]
+    with art.load("sim") as run:
+        run(*inputs, np.arange(64, dtype=np.int32))
+        slices = run.trace.slices
+    assert [(s.slice.operator, s.status) for s in slices] == [("ext", "ok"), ("MemCopy", "ok")]
+    (unit,) = slices[0].units
+    assert unit.unit is not None and (unit.unit.column, unit.unit.row) == (col, row) and unit.frames > 0
+
+
+def test_kept_registers_are_upstreams():
+    """test_trace_port_end_to_end.mlir: the tile registers its CHECK lines name are written
+    (Trace_Control0/1, port selection 0, Trace_Event0), with values by hand: start/stop
+    BROADCAST_15/14 = 122/121 (aie-rt core events), Control1 = core type 0 << 12 | id 1,
+    slot 0 watches North 1 master = 13 + 1 | 0x20 (AIETargetModel aie2_port_id), Event0 slot 0
+    PORT_RUNNING_0 = 0x4B (byte 2 of the Trace_Event1 word 0x4F4B1A18 that aiecc writes with
+    its own comment "STREAM_STALL + LOCK_STALL + PORT_RUNNING_0 + PORT_RUNNING_1"). The design has no shim tile: (0, 0) is added, as
+    test_insert_trace_flows_controller_id.mlir's third case checks."""
+    rel = "corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_port_end_to_end.mlir"
+    text = _text(rel, "npu1")
+    fm = fuse(iron.from_mlir(text, name="p"), "npu1", TraceOptions(size=4096), "separate")
+    dev = fm.module.device("op0_p")
+    assert dev.tile_at(0, 0) is not None
+    writes = {
+        op.address: op.value
+        for s in dev.sequences
+        for op in s.body
+        if isinstance(op, ir.Write32) and op.row == 2
+    }
+    checked = [int(a) for a in re.findall(r"arith\.constant (\d+) : i32", text)]
+    assert checked == [213200, 213204, 261888, 213216]
+    assert set(checked) <= set(writes)
+    assert writes[213200] == (121 << 24) | (122 << 16)
+    assert writes[213204] == 1
+    assert writes[261888] == 14 | 0x20
+    assert writes[213216] & 0xFF == 0x4B
+    assert fm.manifest.slices[0].units[0].ports == [[0, "North", 1, "S2MM"]]
+
+
+def _keep(text_edit):
+    text = _text("corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_configure_run.mlir", "npu1")
+    return iron.from_mlir(text_edit(text), name="k", device="dev_a")
+
+
+@pytest.mark.parametrize(
+    "edit, needle",
+    [
+        (lambda t: t.replace("start_config @a_core_trace", "start_config @nope"),
+         r"@seq_a: aie.trace.start_config @nope names no aie.trace op of the device \(it has: @a_core_trace\)"),
+        (lambda t: t.replace("      aie.trace.start_config @a_core_trace\n", ""),
+         r"design op0_k, @seq_a: keeps its trace configuration .* but starts none"),
+        (lambda t: t.replace("aie.trace.stop broadcast=14\n    }\n\n    aie.runtime_sequence @seq_a",
+                             "}\n\n    aie.runtime_sequence @seq_a", 1),
+         r"aie.trace @a_core_trace has no aie.trace.stop"),
+        (lambda t: t.replace("%core_a = aie.tile(0, 2)\n", "%core_a = aie.tile(0, 2)\n    aie.packet_flow(1) {\n"
+                             "      aie.packet_source<%core_a, DMA : 0>\n      aie.packet_dest<%shim_a, DMA : 0>\n    }\n"),
+         r"trace packet id 1 \(aie.trace.packet\) is already used by a packet flow of the design"),
+    ],
+)  # fmt: skip
+def test_kept_configuration_errors(edit, needle):
+    with pytest.raises(iron.IronError, match=needle):
+        fuse(_keep(edit), "npu1", TraceOptions(size=4096), "separate")
+
+
+def test_lowered_kept_trace_stays_untraced():
+    """A design whose trace is already lowered (aiecc's intermediate: its own register writes
+    and drain) is kept as it is: iron adds nothing and records no slice."""
+    text = _text("corpus/xdna-emu__aie_traced.mlir.prj__input_with_addresses.mlir", "npu1")
+    op = iron.from_mlir(text, name="low")
+    assert not op.traceable
+    assert fuse(op, "npu1", TraceOptions(size=4096), "separate").manifest is None
 
 
 def test_replacing_a_lowered_trace_is_refused():

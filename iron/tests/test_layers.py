@@ -73,7 +73,6 @@ KNOWN_DEBTS: set[tuple[str, str]] = {
     ("iron.artifact.pdi", "iron.operators"),
     ("iron.artifact.pdi", "iron.operators.foreign"),
     ("iron.operators._dataflow", "iron.instrument.codegen"),
-    ("iron.operators.foreign", "iron.instrument.declarative"),
     ("iron.runtime.runner", "iron.operators.foreign"),
     ("iron.runtime.sim.backend", "iron.fuse.fusion"),
     ("iron.runtime.sim.device", "iron.lower.txn"),
