@@ -212,7 +212,9 @@ def fuse(
     for i, (op, *_names) in enumerate(seq.steps):
         cls = op_name(op)
         step_size = getattr(seq.steps[i], "trace_size", None)
-        size = options.size_at(i, _declared_size(op, target) if step_size is None else step_size)
+        if step_size is None and options.enabled:
+            step_size = _declared_size(op, target)
+        size = options.size_at(i, step_size)
         # A foreign design whose kept trace is already lowered (its own register writes and
         # drain) gets none of iron's; a kept aie.trace configuration iron lowers itself.
         traced = options.selects(i, cls) and getattr(op, "traceable", True) and size > 0

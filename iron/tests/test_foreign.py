@@ -56,18 +56,24 @@ def _ids():
     ]
 
 
-@pytest.mark.parametrize("rel,target,kw,chunk", DESIGNS, ids=_ids())
-def test_foreign_design_fuses_with_a_builtin_and_traces_on_sim(rel, target, kw, chunk, tmp_path):
-    op = iron.from_mlir(_text(rel, target, chunk), name="ext", **kw)
+def _with_memcopy(op) -> iron.Sequence:
+    """``op`` on buffers f_<arg>, then a MemCopy of x into y."""
     specs = op.arg_spec()
     names = [f"f_{s.name}" for s in specs]
     copy = MemCopy(size=64, dtype="i32", tile_size=32)
-    seq = iron.Sequence(
+    return iron.Sequence(
         "mixed",
         [(op, *names), (copy, "x", "y")],
         [n for n, s in zip(names, specs) if s.direction != "out"] + ["x"],
         [n for n, s in zip(names, specs) if s.direction != "in"] + ["y"],
     )
+
+
+@pytest.mark.parametrize("rel,target,kw,chunk", DESIGNS, ids=_ids())
+def test_foreign_design_fuses_with_a_builtin_and_traces_on_sim(rel, target, kw, chunk, tmp_path):
+    op = iron.from_mlir(_text(rel, target, chunk), name="ext", **kw)
+    specs = op.arg_spec()
+    seq = _with_memcopy(op)
     art = iron.build(seq, trace=True, trace_size=4096, target=target, cache_dir=tmp_path)
     inputs = [np.zeros(s.shape, s.numpy_dtype) for s in specs if s.direction != "out"]
     x = np.arange(64, dtype=np.int32)
@@ -273,14 +279,7 @@ def test_kept_configuration_gets_its_own_slice_and_decodes(rel, target, kw, tmp_
     (col, row), pid, events, size = _declared(text)
     op = iron.from_mlir(text, name="ext", **kw)
     specs = op.arg_spec()
-    names = [f"f_{s.name}" for s in specs]
-    copy = MemCopy(size=64, dtype="i32", tile_size=32)
-    seq = iron.Sequence(
-        "mixed",
-        [(op, *names), (copy, "x", "y")],
-        [n for n, s in zip(names, specs) if s.direction != "out"] + ["x"],
-        [n for n, s in zip(names, specs) if s.direction != "in"] + ["y"],
-    )
+    seq = _with_memcopy(op)
     art = iron.build(seq, trace=True, trace_size=SITE_SIZE, target=target, cache_dir=tmp_path)
     first = art.manifest.slices[0]
     assert (first.operator, first.offset, first.size) == ("ext", 0, size)
