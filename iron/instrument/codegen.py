@@ -120,12 +120,35 @@ def _kept_units(device: ir.Device, sequence: str, kept: KeptTrace, shim: ir.Tile
         listed = "; ".join(f"@{t.name}: {t.start} / {t.stop}" for t in kept.traces)
         raise IronError(f"{where}: its aie.trace ops start/stop differently ({listed}); iron lowers one form")
     ((start, stop),) = forms
-    units = [copy.deepcopy(t.unit) for t in kept.traces]
+    auto = _auto_packet_ids(device, kept)
+    units = []
+    for t in kept.traces:
+        units.append(copy.deepcopy(t.unit))
+        units[-1].packet_id = units[-1].packet_id or auto[t.name]
     for u in units:
         if u.kind == "shim" and u.column == shim.col:
             u.start_event = boundary_event("shim", start, events.user_event("shim", 1), drain=True)
             u.stop_event = boundary_event("shim", stop, events.user_event("shim", 0), drain=True)
     return units, start, stop
+
+
+def _auto_packet_ids(device: ir.Device, kept: KeptTrace) -> dict[str, int]:
+    """Packet ids of the device's ``aie.trace`` ops that name none, as
+    ``-aie-insert-trace-flows`` hands them out: over every trace op of the device (started
+    or not) in (column, row) order, from 1, skipping explicit ids and ids the design holds."""
+    held = used_packet_ids(device) | {t.packet_id for t in kept.declared if t.packet_id}
+    out, nxt = {}, 1
+    for t in sorted((t for t in kept.declared if not t.packet_id), key=lambda t: (t.column, t.row)):
+        while nxt in held:
+            nxt += 1
+        if nxt > MAX_PACKET_ID:
+            raise IronError(
+                f"design {device.symbol or device.target}: its aie.trace ops need more packet ids than "
+                f"1..{MAX_PACKET_ID} leave free ({len(held)} held)"
+            )
+        out[t.name] = nxt
+        nxt += 1
+    return out
 
 
 def _shim_tile(device: ir.Device) -> ir.Tile:

@@ -113,8 +113,20 @@ def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> 
     return found.unit if found else None
 
 
-def parse_trace(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> DeclaredTrace | None:
-    """One ``aie.trace`` op read whole (None if ``text`` is not one)."""
+@dataclass(frozen=True)
+class TraceHeader:
+    """What an ``aie.trace`` op says before its events: symbol, tile, unit kind, packet id
+    (0: none given)."""
+
+    name: str
+    column: int
+    row: int
+    kind: str
+    packet_id: int
+
+
+def _header(text: str, tiles: dict[str, ir.Tile]) -> tuple[TraceHeader, list[str]] | None:
+    """``(header, body lines)`` of one ``aie.trace`` op (None if ``text`` is not one)."""
     m = _RE_TRACE.match(text.strip())
     if not m:
         return None
@@ -123,9 +135,7 @@ def parse_trace(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> Dec
     tile = tiles.get(tile_name)
     if tile is None:
         raise DeclarativeTraceError(f"{what}: %{tile_name} is not an aie.tile of this device")
-    kind, packet_id, mode, names = _kind_of_row(tile.row), 0, 0, []
-    start = stop = None
-    specs: dict[str, str | None] = {"start": None, "stop": None}
+    kind, packet_id = _kind_of_row(tile.row), 0
     lines = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("//")]
     for ln in lines:  # kind first: event names are looked up in its table
         pm = _RE_PACKET.match(ln)
@@ -138,6 +148,19 @@ def parse_trace(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> Dec
                         f"{what}: packet type {spec['type']!r}; accepted: {', '.join(PACKET_KINDS)}"
                     )
             packet_id = int(spec.get("id", "0"), 0)
+    return TraceHeader(name, tile.col, tile.row, kind, packet_id), lines
+
+
+def parse_trace(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> DeclaredTrace | None:
+    """One ``aie.trace`` op read whole (None if ``text`` is not one)."""
+    found = _header(text, tiles)
+    if found is None:
+        return None
+    head, lines = found
+    name, kind, packet_id, mode, names = head.name, head.kind, head.packet_id, 0, []
+    what = f"aie.trace @{name}"
+    start = stop = None
+    specs: dict[str, str | None] = {"start": None, "stop": None}
     ports: dict[int, list] = {}
     for ln in lines:
         if em := _RE_EVENT.match(ln):
@@ -157,8 +180,8 @@ def parse_trace(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> Dec
         raise DeclarativeTraceError(f"{what}: {len(names)} events; a trace unit has 8 slots")
     ids = [EV.event_id(kind, n, arch) for n in names] + [0] * (8 - len(names))
     unit = TraceUnit(
-        column=tile.col,
-        row=tile.row,
+        column=head.column,
+        row=head.row,
         kind=kind,
         packet_type=EV.PACKET_TYPE[kind],
         packet_id=packet_id,
@@ -214,32 +237,36 @@ _RE_START_CONFIG = re.compile(rf"^aie\.trace\.start_config\s+@({_NAME})")
 class KeptTrace:
     """The trace configuration a design declares for one of its runtime sequences."""
 
-    traces: list[DeclaredTrace]  # the aie.trace ops the sequence starts, in op order
+    traces: list[DeclaredTrace]  # the aie.trace ops the sequence starts, in start order
     size: int | None  # its aie.trace.host_config buffer_size (None: it has none)
+    declared: list[TraceHeader]  # every aie.trace op of the device, in op order
 
 
 def declared_trace(device: ir.Device, sequence: str, arch: str = "aie2") -> KeptTrace | None:
     """What ``device`` declares for runtime sequence ``sequence``: the ``aie.trace`` ops its
     ``aie.trace.start_config @name`` ops start (as ``-aie-inline-trace-config`` inlines
-    them there), with its host_config. None when the device has no ``aie.trace`` op."""
+    them there), read whole, with its host_config; the others only as far as their
+    header (the packet ids they hold). None when the device has no ``aie.trace`` op."""
     tiles = {t.name: t for t in device.tiles}
-    by_name = {}
+    texts: dict[str, str] = {}
+    declared = []
     for op in device.body:
         if is_trace_op(op) and op.text.lstrip().startswith("aie.trace "):
-            found = parse_trace(op.text, tiles, arch)
+            found = _header(op.text, tiles)
             if found is not None:
-                by_name[found.name] = found
-    if not by_name:
+                declared.append(found[0])
+                texts[found[0].name] = op.text
+    if not declared:
         return None
     seq = device.sequence(sequence)
-    started = []
+    started: list[DeclaredTrace] = []
     for op in seq.body:
         if is_trace_op(op) and (m := _RE_START_CONFIG.match(op.text.lstrip())):
-            if m.group(1) not in by_name:
+            if m.group(1) not in texts:
                 raise DeclarativeTraceError(
                     f"@{seq.name}: aie.trace.start_config @{m.group(1)} names no aie.trace op of the device "
-                    f"(it has: {', '.join('@' + n for n in by_name)})"
+                    f"(it has: {', '.join('@' + n for n in texts)})"
                 )
             if all(t.name != m.group(1) for t in started):
-                started.append(by_name[m.group(1)])
-    return KeptTrace(started, host_buffer_size(seq))
+                started.append(parse_trace(texts[m.group(1)], tiles, arch))
+    return KeptTrace(started, host_buffer_size(seq), declared)

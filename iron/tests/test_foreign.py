@@ -21,6 +21,7 @@ from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.operators import MemCopy
 from iron.options import TraceOptions
+from iron.target import events
 from iron.tests.upstream import canon
 
 DATA = Path(__file__).parent / "data"
@@ -362,3 +363,72 @@ def test_replacing_a_lowered_trace_is_refused():
     text = _text("corpus/xdna-emu__aie_traced.mlir.prj__input_with_addresses.mlir", "npu1")
     with pytest.raises(ForeignDesignError, match=r"already lowered \(packet flow \d+ from %\w+ Trace"):
         iron.from_mlir(text, existing_trace="replace")
+
+
+# --------------------------------------------------------------------------- upstream's insert-trace-flows tests
+FLOWS = "corpus/mlir-aie__test__dialect__AIE__trace__test_insert_trace_flows.mlir"
+HELD = "corpus/mlir-aie__test__dialect__AIE__trace__test_insert_trace_flows_held_ids.mlir"
+#: Chunks of FLOWS (by CHECK-LABEL), plus HELD. trace_after_last_tensor is left out on purpose:
+#: its ``arg_idx = -1`` puts the trace after the last tensor; iron drains into the slice (README).
+#: memtile (chunk 6) is left out too: its memtile event DMA_S2MM_0_START_TASK is no memtile
+#: event (mlir-aie's MemTileEvent and aie-rt say DMA_S2MM_SEL0_START_TASK; the pass under
+#: test never resolves names), so iron refuses it (test below).
+FLOW_CASES = [(FLOWS, i) for i in (0, 1, 2, 3, 4, 5, 7, 8, 9)] + [(HELD, 0)]
+
+
+def _started(chunk: str) -> list[str]:
+    return re.findall(r"aie\.trace\.start_config @(\w+)", chunk)
+
+
+def _expected_ids(chunk: str) -> dict[str, int]:
+    """Packet id of every trace op: the ``CHECK: aie.trace.packet id = N`` inside its body
+    (what the pass prints), else its own ``id=N``."""
+    out = {}
+    for name, body in re.findall(r"aie\.trace @(\w+)\(%\w+\) \{(.*?)\n    \}", chunk, re.S):
+        m = re.search(r"CHECK: aie\.trace\.packet id = (\d+)", body) or re.search(r"packet id=(\d+)", body)
+        out[name] = int(m[1])
+    return out
+
+
+@pytest.mark.parametrize("rel,chunk", FLOW_CASES, ids=[f"{Path(r).stem[-20:]}-{c}" for r, c in FLOW_CASES])
+def test_kept_lowering_follows_insert_trace_flows_checks(rel, chunk):
+    text = _text(rel, "npu1", chunk)
+    fm = fuse(iron.from_mlir(text, name="u"), "npu1", TraceOptions(size=4096), "separate")
+    dev = fm.module.device("op0_u")
+    units = fm.manifest.slices[0].units
+    # the started traces, in start order, with the ids the pass gives them
+    ids = _expected_ids(text)
+    assert [u.packet_id for u in units] == [ids[n] for n in _started(text)]
+    # flows: every CHECKed source port of a started unit, into the shim's DMA : 1
+    tiles = {t.name: (t.col, t.row) for t in dev.tiles}
+    flows = {
+        (tiles[f.source.tile], f.source.channel, f.dest.channel)
+        for f in dev.packet_flows
+        if f.source.bundle == "Trace"
+    }
+    assert {((u.column, u.row), 1 if u.kind == "mem" else 0, 1) for u in units} == flows
+    checked = set(re.findall(r"packet_source<%\[\[\w+\]\], Trace : (\d)>", text))
+    assert {str(ch) for _t, ch, _d in flows} <= checked or not checked
+    assert all(d == int(c) for _t, _c, d in flows for c in re.findall(r"DMA : (\d)>", text))
+    assert dev.tile_at(0, 0) is not None  # shim_create: the pass adds (0, 0)
+    if "USER_EVENT_1" in text:  # shimtile_broadcast: the drain shim listens to its user events
+        (u,) = units
+        assert (u.start_event, u.stop_event) == (
+            events.event_id("shim", "USER_EVENT_1"),
+            events.event_id("shim", "USER_EVENT_0"),
+        )
+    length = re.search(r"buffer_length = (\d+)", text)
+    if length:  # buffer_size_config: 8192 bytes -> 2048 words
+        bds = [op["buffer_length"] for s in dev.sequences for op in s.body if isinstance(op, ir.WriteBd)]
+        assert bds == [int(length[1])]
+    held = re.search(r"CHECK: aie\.packet_flow\((\d+)\)", text)
+    if rel == HELD:
+        assert int(held[1]) in {f.id for f in dev.packet_flows}
+
+
+def test_memtile_event_name_of_the_lit_test_is_refused_with_the_right_name():
+    text = _text(FLOWS, "npu1", 6)
+    assert "CHECK-LABEL: module @memtile\n" in text
+    with pytest.raises(iron.IronError, match="no trace event 'DMA_S2MM_0_START_TASK' in the 'memtile' module; "
+                       "did you mean DMA_S2MM_SEL0_START_TASK"):  # fmt: skip
+        fuse(iron.from_mlir(text, name="u"), "npu1", TraceOptions(size=4096), "separate")
