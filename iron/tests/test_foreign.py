@@ -432,3 +432,29 @@ def test_memtile_event_name_of_the_lit_test_is_refused_with_the_right_name():
     with pytest.raises(iron.IronError, match="no trace event 'DMA_S2MM_0_START_TASK' in the 'memtile' module; "
                        "did you mean DMA_S2MM_SEL0_START_TASK"):  # fmt: skip
         fuse(iron.from_mlir(text, name="u"), "npu1", TraceOptions(size=4096), "separate")
+
+
+def test_kept_configurations_lay_out_as_upstreams_fused_buffer(tmp_path):
+    """test_trace_configure_run.mlir fuses dev_a then dev_b, each with its own aie.trace and
+    host_config; its CHECK lines give the fused buffer's slices. Called from an iron
+    Sequence, the kept configurations get the same offsets and sizes, in the same order."""
+    rel = "corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_configure_run.mlir"
+    text = _text(rel, "npu1")
+    want = [
+        (d, int(o), int(z))
+        for d, o, z in re.findall(
+            r'trace_slice<device = "(\w+)", sequence = "\w+", offset = (\d+), size = (\d+)>', text
+        )
+    ]
+    assert want == [("dev_a", 0, 8192), ("dev_b", 8192, 8192)]
+    a = iron.from_mlir(text, name="dev_a", device="dev_a")
+    b = iron.from_mlir(text, name="dev_b", device="dev_b")
+    seq = iron.Sequence("two", [(a, "x"), (b, "y")], ["x", "y"], [])
+    art = iron.build(seq, trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path)
+    assert [(s.operator, s.offset, s.size) for s in art.manifest.slices] == want
+    with art.load("sim") as run:
+        run(np.zeros(64, np.int32), np.zeros(64, np.int32))
+        assert [(s.slice.operator, s.status, bool(s.units)) for s in run.trace.slices] == [
+            ("dev_a", "ok", True),
+            ("dev_b", "ok", True),
+        ]
