@@ -11,6 +11,10 @@
   it), channel control, task queue, and the start broadcast,
 * the stop broadcast at the end of the sequence.
 
+A foreign design that keeps its own ``aie.trace`` configuration gets that instead of
+iron's units: :func:`instrument` lowers the ops its sequence starts (README, "Foreign
+designs").
+
 Start and stop follow ``IRON_TRACE_START`` / ``IRON_TRACE_STOP`` (:mod:`iron.options`):
 a broadcast pair (default 15/14, raised by the drain shim from its user events 1/0),
 ``TRUE`` (the unit starts when its Trace_Control0 is written, so that register is
@@ -101,10 +105,10 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
 
 def _kept_units(device: ir.Device, sequence: str, kept: KeptTrace, shim: ir.Tile):
     """``(units, start, stop)`` of a configuration the design declares (``aie.trace``),
-    lowered as mlir-aie's ``-aie-insert-trace-flows`` does: its own packet ids (others
-    assigned later), events, ports and modes; one start/stop form for the design (iron
-    raises it once from the drain shim); the drain shim's own unit listens to the user
-    events that raise the broadcasts."""
+    lowered as mlir-aie's ``-aie-insert-trace-flows`` does: the ops the sequence starts,
+    with their packet ids (or :func:`_auto_packet_ids`), events, ports and modes; one
+    start/stop form for the design (iron raises it once from the drain shim); the drain
+    shim's own unit listens to the user events that raise the broadcasts."""
     where = f"design {device.symbol or device.target}, @{sequence}"
     if not kept.traces:
         raise IronError(

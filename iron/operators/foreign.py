@@ -47,6 +47,8 @@ DEFAULT_ACTIVITY = Activity(invocations=8, cycles=256, vector_fraction=0.3, stal
 EXISTING_TRACE = ("keep", "replace")
 
 _SYMBOL = re.compile(r"[^A-Za-z0-9_]")
+#: How :func:`_trace_ops` lists a trace packet flow (a trace the design has already lowered).
+_LOWERED_TRACE = "aie.packet_flow("
 _RE_TASK_FOR = re.compile(r"aiex\.dma_configure_task_for\s+@([A-Za-z0-9_$.\-]+)")
 _RE_BD_ARG = re.compile(r"aie\.dma_bd\s*\(\s*%([A-Za-z0-9_$.\-]+)")
 
@@ -116,9 +118,7 @@ class ForeignOperator:
         """False when the design keeps a trace it has already lowered (its own register
         writes and drain: iron adds none). A kept ``aie.trace`` configuration is lowered by
         iron into the call site's slice (:mod:`iron.instrument.codegen`)."""
-        lowered = any(
-            line.startswith("aie.packet_flow(") for line in self.trace_config
-        )  # as _trace_ops lists flows
+        lowered = any(line.startswith(_LOWERED_TRACE) for line in self.trace_config)
         return not (lowered and self.existing_trace == "keep")
 
     @property
@@ -335,7 +335,7 @@ def _trace_ops(dev: ir.Device) -> list[str]:
     """The design's own trace configuration: ``aie.trace`` ops, trace packet flows."""
     found = [op.text.splitlines()[0] for op in dev.body if is_trace_op(op)]
     found += [
-        f"aie.packet_flow({f.id}) from %{f.source.tile} Trace : {f.source.channel}"
+        f"{_LOWERED_TRACE}{f.id}) from %{f.source.tile} Trace : {f.source.channel}"
         for f in dev.packet_flows
         if f.source.bundle == "Trace"
     ]
