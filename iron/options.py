@@ -393,6 +393,11 @@ def step_size(value) -> int:
     return _size("Step(trace_size=...)", value)
 
 
+def declared_size(name: str, value) -> int:
+    """Validated trace size a design declares itself (``name`` says where, for the error)."""
+    return _size(name, value)
+
+
 def _sizes(name: str, value) -> tuple[tuple[int, int], ...]:
     accepted = "call-site index:bytes pairs, e.g. 0:4096,2:8192 (or a dict {0: 4096})"
     if isinstance(value, str):

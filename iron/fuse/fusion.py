@@ -27,13 +27,14 @@ from dataclasses import dataclass, field, replace
 
 from iron.artifact.schema import TRACE_BUFFER, Kernel, KernelArg, kernel_name
 from iron.design import ArgSpec, Design, Operator
-from iron.errors import IronError
+from iron.errors import IronError, OptionError
 from iron.mlir import ir
-from iron.options import TraceOptions
+from iron.options import TraceOptions, declared_size
 from iron.target.geometry import Target, device_columns, get_target
 from iron.target.xclbin import MAX_HOST_BUFFERS
 from iron.instrument import layout
 from iron.instrument.codegen import TracedDesign, instrument
+from iron.instrument.declarative import host_buffer_size
 from iron.instrument.manifest import Manifest, Slice
 
 WRAPPER_DEVICE = "main"
@@ -192,8 +193,12 @@ def fuse(
     site_sizes: dict[int, int] = {}
     for i, (op, *_names) in enumerate(seq.steps):
         cls = op_name(op)
-        size = options.size_at(i, getattr(seq.steps[i], "trace_size", None))
-        # A foreign design that keeps its own trace configuration gets none of iron's.
+        step_size = getattr(seq.steps[i], "trace_size", None)
+        if step_size is None and options.enabled:
+            step_size = _declared_size(op, target)
+        size = options.size_at(i, step_size)
+        # A foreign design whose kept trace is already lowered (its own register writes and
+        # drain) gets none of iron's; a kept aie.trace configuration iron lowers itself.
         traced = options.selects(i, cls) and getattr(op, "traceable", True) and size > 0
         if traced:
             site_sizes[i] = size
@@ -210,6 +215,7 @@ def fuse(
             operators[symbol] = op
         sites.append(CallSite(i, op, devices[key], traced, calls.get(cls, 0)))
         calls[cls] = calls.get(cls, 0) + 1
+    _refuse_wrapper_selection(options, sites)
     options.check_sites([(s.index, op_name(s.op)) for s in sites], seq.name)  # OptionError
 
     spans = layout.slice_layout([s.index for s in sites if s.traced], site_sizes)
@@ -249,6 +255,36 @@ def fuse(
         seq.name, target, mode, module, schedule, buffers, list(seq.inputs), list(seq.outputs),
         sites, designs, operators, manifest, options, windows,
     )  # fmt: skip
+
+
+def _refuse_wrapper_selection(options: TraceOptions, sites: list[CallSite]) -> None:
+    """``IRON_TRACE_OP`` naming the wrapper (``main``) when no call site is called so: the
+    wrapper this module writes holds no tiles, so it has no trace units of its own."""
+    if not options.enabled or not options.select:
+        return
+    names = {op_name(s.op).lower() for s in sites}
+    if (
+        any(isinstance(i, str) and i.lower() == WRAPPER_DEVICE for i in options.select)
+        and WRAPPER_DEVICE not in names
+    ):
+        raise OptionError(
+            f"{options.origin('select')} names {WRAPPER_DEVICE!r}, the wrapper device iron.build writes: it holds "
+            "no tiles (only aiex.configure/aiex.run), so it has no trace units of its own; select call sites "
+            '(README "Foreign designs"). `iron trace wire` traces a wrapper that has tiles of its own'
+        )
+
+
+def _declared_size(op, target: Target) -> int | None:
+    """Trace bytes a foreign design that keeps its ``aie.trace`` configuration asks for in
+    its ``aie.trace.host_config`` (None: no such design, or no host_config). Below
+    ``trace_sizes`` and ``Step(trace_size=)``, above the global size."""
+    if not getattr(op, "trace_config", None) or getattr(op, "existing_trace", "") != "keep":
+        return None
+    design = op.design(target)
+    size = host_buffer_size(design.device.sequence(design.sequence))
+    if size is None:
+        return None
+    return declared_size(f"aie.trace.host_config buffer_size of {op_name(op)}", size)
 
 
 def op_name(op) -> str:

@@ -11,6 +11,10 @@
   it), channel control, task queue, and the start broadcast,
 * the stop broadcast at the end of the sequence.
 
+A foreign design that keeps its own ``aie.trace`` configuration gets that instead of
+iron's units: :func:`instrument` lowers the ops its sequence starts (README, "Foreign
+designs").
+
 Start and stop follow ``IRON_TRACE_START`` / ``IRON_TRACE_STOP`` (:mod:`iron.options`):
 a broadcast pair (default 15/14, raised by the drain shim from its user events 1/0),
 ``TRUE`` (the unit starts when its Trace_Control0 is written, so that register is
@@ -46,6 +50,7 @@ from iron.target.trace_unit import (
 )
 from iron.instrument import layout
 from iron.instrument.manifest import TraceUnit
+from iron.instrument.declarative import KeptTrace, declared_trace, strip_trace_ops
 from iron.instrument.resources import used_packet_ids, used_shim_resources
 
 
@@ -64,8 +69,20 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     if not options.enabled:
         raise IronError("instrument() needs tracing enabled (options.size > 0)")
     device = copy.deepcopy(design.device)
+    kept = declared_trace(device, design.sequence, target.arch)
+    if kept is not None and not any(t.row == 0 for t in device.tiles):
+        # As -aie-insert-trace-flows: a design without a shim tile drains through (0, 0).
+        names = {t.name for t in device.tiles}
+        device.body.insert(
+            0, ir.Tile(next(n for n in ("tile_0_0", "trace_shim_0_0") if n not in names), 0, 0)
+        )
     shim, channel = _drain_endpoint(device, design)
-    units = _choose_units(design, device, options, shim)
+    if kept is None:
+        units = _choose_units(design, device, options, shim)
+        start, stop = options.start, options.stop
+    else:  # the design's own aie.trace configuration, lowered here instead of by aiecc
+        units, start, stop = _kept_units(device, design.sequence, kept, shim)
+        strip_trace_ops(device)
     _assign_packet_ids(device, units)
 
     # Routing: flows go after existing flows (or tiles), before the sequences.
@@ -81,11 +98,63 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     device.body[at:at] = flows
 
     trace_arg = program_sequence(
-        device.sequence(design.sequence), units, shim.col, channel, options.size, options.start, options.stop
+        device.sequence(design.sequence), units, shim.col, channel, options.size, start, stop
     )
 
     traced = dataclasses.replace(design, device=device, streams=list(design.streams))
     return TracedDesign(traced, units, trace_arg, shim.col)
+
+
+def _kept_units(device: ir.Device, sequence: str, kept: KeptTrace, shim: ir.Tile):
+    """``(units, start, stop)`` of a configuration the design declares (``aie.trace``),
+    lowered as mlir-aie's ``-aie-insert-trace-flows`` does: the ops the sequence starts,
+    with their packet ids (or :func:`_auto_packet_ids`), events, ports and modes; one
+    start/stop form for the design (iron raises it once from the drain shim); the drain
+    shim's own unit listens to the user events that raise the broadcasts."""
+    where = f"design {device.symbol or device.target}, @{sequence}"
+    if not kept.traces:
+        raise IronError(
+            f"{where}: keeps its trace configuration (existing_trace='keep') but starts none of its "
+            "aie.trace ops (no aie.trace.start_config); start one or use existing_trace='replace'"
+        )
+    for t in kept.traces:
+        missing = [what for what, spec in (("start", t.start), ("stop", t.stop)) if spec is None]
+        if missing:
+            raise IronError(f"{where}: aie.trace @{t.name} has no aie.trace.{missing[0]}")
+    forms = {(t.start, t.stop) for t in kept.traces}
+    if len(forms) > 1:
+        listed = "; ".join(f"@{t.name}: {t.start} / {t.stop}" for t in kept.traces)
+        raise IronError(f"{where}: its aie.trace ops start/stop differently ({listed}); iron lowers one form")
+    ((start, stop),) = forms
+    auto = _auto_packet_ids(device, kept)
+    units = []
+    for t in kept.traces:
+        units.append(copy.deepcopy(t.unit))
+        units[-1].packet_id = units[-1].packet_id or auto[t.name]
+    for u in units:
+        if u.kind == "shim" and u.column == shim.col:
+            u.start_event = boundary_event("shim", start, events.user_event("shim", 1), drain=True)
+            u.stop_event = boundary_event("shim", stop, events.user_event("shim", 0), drain=True)
+    return units, start, stop
+
+
+def _auto_packet_ids(device: ir.Device, kept: KeptTrace) -> dict[str, int]:
+    """Packet ids of the device's ``aie.trace`` ops that name none, as
+    ``-aie-insert-trace-flows`` hands them out: over every trace op of the device (started
+    or not) in (column, row) order, from 1, skipping explicit ids and ids the design holds."""
+    held = used_packet_ids(device) | {t.packet_id for t in kept.declared if t.packet_id}
+    out, nxt = {}, 1
+    for t in sorted((t for t in kept.declared if not t.packet_id), key=lambda t: (t.column, t.row)):
+        while nxt in held:
+            nxt += 1
+        if nxt not in PACKET_IDS:
+            raise IronError(
+                f"design {device.symbol or device.target}: its aie.trace ops need more packet ids than "
+                f"{PACKET_IDS[0]}..{PACKET_IDS[-1]} leave free ({len(held)} held)"
+            )
+        out[t.name] = nxt
+        nxt += 1
+    return out
 
 
 def _shim_tile(device: ir.Device) -> ir.Tile:
@@ -239,10 +308,22 @@ def _watched_ports(kind: str, names: list[str], explicit: dict[int, tuple[str, i
 
 
 def _assign_packet_ids(device: ir.Device, units: list[TraceUnit]) -> None:
-    """Packet ids 1..31, unique per device, skipping ids the design already routes."""
+    """Packet ids 1..31, unique per device, skipping ids the design already routes; a
+    unit that comes with an id (a kept ``aie.trace.packet id=N``) keeps it."""
     taken = used_packet_ids(device)
+    own = [u.packet_id for u in units if u.packet_id]
+    for pid in own:
+        if pid in taken or own.count(pid) > 1:
+            raise IronError(
+                f"device {device.symbol or device.target}: trace packet id {pid} (aie.trace.packet) is "
+                "already used by "
+                + ("another trace unit" if own.count(pid) > 1 else "a packet flow of the design")
+            )
+    taken |= set(own)
     free = (i for i in PACKET_IDS if i not in taken)
     for unit in units:
+        if unit.packet_id:
+            continue
         unit.packet_id = next(free, None)
         if unit.packet_id is None:
             raise IronError(

@@ -13,22 +13,31 @@ mlir-aie lets a design say what to trace before any register is written
     }
 
 ``-aie-trace-to-config`` gives the events slots in op order (slot 0 first);
-unused slots are NONE. iron's MLIR reader keeps these ops as opaque text in the
+unused slots are NONE. ``aie.trace.port<n> port = B channel = c direction = D``
+(``test/dialect/AIE/trace/test_trace_port_parse.mlir``; older tests spell the
+direction ``master = true|false``) names the stream-switch port slot n of the
+unit's port selection watches: S2MM is the master port, MM2S the slave
+(``test_trace_port_to_config.mlir``: ``Port_0_Master_Slave`` 1 for S2MM). iron's MLIR reader keeps these ops as opaque text in the
 device body; this module reads them so a capture decodes with the MLIR the
 user wrote, not only with aiecc's lowered intermediate.
 
-It is the one reader of ``aie.trace`` syntax: what counts as a trace op
-(:func:`is_trace_op`, :func:`strip_trace_ops`), the host buffer size of
-``aie.trace.host_config`` (:func:`host_buffer_size`) and the units.
+It is the one reader of ``aie.trace`` syntax (which ops are trace ops is
+:mod:`iron.mlir.trace_ops`): the host buffer size of ``aie.trace.host_config``
+(:func:`host_buffer_size`), the units, and what a design declares for one runtime
+sequence (:func:`declared_trace`), which :mod:`iron.instrument.codegen` lowers for a
+foreign design that keeps its configuration.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.mlir import ir
+from iron.mlir.trace_ops import is_trace_op, strip_trace_ops  # noqa: F401 (this module's API too)
 from iron.target import events as EV
+from iron.target import stream_switch
 from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
 from iron.instrument.manifest import TraceUnit
 from iron.target.trace_modes import mode_number
@@ -40,6 +49,7 @@ _RE_EVENT = re.compile(r'^aie\.trace\.event\s*<\s*"?(\w+)"?\s*>')
 _RE_MODE = re.compile(r'^aie\.trace\.mode\s+"?([\w-]+)"?')
 _RE_PACKET = re.compile(r"^aie\.trace\.packet\s+(.*)$")
 _RE_START_STOP = re.compile(r"^aie\.trace\.(start|stop)\s+(.*)$")
+_RE_PORT = re.compile(r"^aie\.trace\.port\s*<\s*(\d+)\s*>\s*(.*)$")
 _RE_KV = re.compile(r'(\w+)\s*=\s*(<\s*"?\w+"?\s*>|"[^"]*"|[\w-]+)')
 
 #: ``aie.trace.packet type=...`` spellings (mlir-aie ``PacketType``) -> iron's module kind.
@@ -49,19 +59,6 @@ PACKET_KINDS = {"core": "core", "mem": "mem", "shim": "shim", "shimtile": "shim"
 #: ``aie.trace.host_config buffer_size = N`` (upstream's insert-trace-flows tests) and the
 #: attribute form ``aie.trace.host_config {buffer_size = N : i32}`` (its fuse tests).
 _RE_HOST_CONFIG = re.compile(r"^aie\.trace\.host_config\b[^\n]*?\bbuffer_size\s*=\s*(\d+)")
-
-
-def is_trace_op(op) -> bool:
-    """Whether ``op`` is one of mlir-aie's declarative trace ops (``aie.trace`` and every
-    ``aie.trace.*`` op: host_config, start_config ...), which iron keeps as opaque text."""
-    return isinstance(op, ir.Opaque) and re.match(r"aie\.trace(?:\s|\.|$)", op.text.lstrip()) is not None
-
-
-def strip_trace_ops(dev: ir.Device) -> None:
-    """Remove every declarative trace op from ``dev``'s body and runtime sequences."""
-    dev.body = [op for op in dev.body if not is_trace_op(op)]
-    for seq in dev.sequences:
-        seq.body = [op for op in seq.body if not is_trace_op(op)]
 
 
 def host_buffer_size(seq: ir.RuntimeSequence) -> int | None:
@@ -92,8 +89,45 @@ def _boundary_event(kind: str, spec: dict[str, str], what: str, arch: str) -> in
     raise DeclarativeTraceError(f'{what}: expected broadcast=N or event=<"NAME">')
 
 
+@dataclass
+class DeclaredTrace:
+    """One ``aie.trace`` op: its symbol, the unit it configures, and its start/stop in
+    the spelling of :mod:`iron.options` (``broadcast=N`` | ``event=NAME``; None: not given)."""
+
+    name: str
+    unit: TraceUnit
+    start: str | None
+    stop: str | None
+
+
+def _boundary_spec(spec: dict[str, str]) -> str | None:
+    if "broadcast" in spec:
+        return f"broadcast={int(spec['broadcast'], 0)}"
+    if "event" in spec:
+        return f"event={spec['event']}"
+    return None
+
+
 def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> TraceUnit | None:
     """The unit one ``aie.trace`` op configures (None if ``text`` is not one)."""
+    found = parse_trace(text, tiles, arch)
+    return found.unit if found else None
+
+
+@dataclass(frozen=True)
+class TraceHeader:
+    """What an ``aie.trace`` op says before its events: symbol, tile, unit kind, packet id
+    (0: none given)."""
+
+    name: str
+    column: int
+    row: int
+    kind: str
+    packet_id: int
+
+
+def _header(text: str, tiles: dict[str, ir.Tile]) -> tuple[TraceHeader, list[str]] | None:
+    """``(header, body lines)`` of one ``aie.trace`` op (None if ``text`` is not one)."""
     m = _RE_TRACE.match(text.strip())
     if not m:
         return None
@@ -102,8 +136,7 @@ def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> 
     tile = tiles.get(tile_name)
     if tile is None:
         raise DeclarativeTraceError(f"{what}: %{tile_name} is not an aie.tile of this device")
-    kind, packet_id, mode, names = _kind_of_row(tile.row), 0, 0, []
-    start = stop = None
+    kind, packet_id = _kind_of_row(tile.row), 0
     lines = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("//")]
     for ln in lines:  # kind first: event names are looked up in its table
         pm = _RE_PACKET.match(ln)
@@ -116,20 +149,40 @@ def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> 
                         f"{what}: packet type {spec['type']!r}; accepted: {', '.join(PACKET_KINDS)}"
                     )
             packet_id = int(spec.get("id", "0"), 0)
+    return TraceHeader(name, tile.col, tile.row, kind, packet_id), lines
+
+
+def parse_trace(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> DeclaredTrace | None:
+    """One ``aie.trace`` op read whole (None if ``text`` is not one)."""
+    found = _header(text, tiles)
+    if found is None:
+        return None
+    head, lines = found
+    name, kind, packet_id, mode, names = head.name, head.kind, head.packet_id, 0, []
+    what = f"aie.trace @{name}"
+    start = stop = None
+    specs: dict[str, str | None] = {"start": None, "stop": None}
+    ports: dict[int, list] = {}
     for ln in lines:
         if em := _RE_EVENT.match(ln):
             names.append(em.group(1))
+        elif pm := _RE_PORT.match(ln):
+            slot, port = _port(kind, int(pm.group(1)), _kv(pm.group(2)), f"{what}: {ln}")
+            if slot in ports:
+                raise DeclarativeTraceError(f"{what}: port slot {slot} is selected twice")
+            ports[slot] = port
         elif mm := _RE_MODE.match(ln):
             mode = mode_number(mm.group(1), f"{what}: aie.trace.mode")
         elif sm := _RE_START_STOP.match(ln):
             ev = _boundary_event(kind, _kv(sm.group(2)), f"{what}: {ln}", arch)
+            specs[sm.group(1)] = _boundary_spec(_kv(sm.group(2)))
             start, stop = (ev, stop) if sm.group(1) == "start" else (start, ev)
     if len(names) > SLOTS:
         raise DeclarativeTraceError(f"{what}: {len(names)} events; a trace unit has {SLOTS} slots")
     ids = [EV.event_id(kind, n, arch) for n in names] + [0] * (SLOTS - len(names))
-    return TraceUnit(
-        column=tile.col,
-        row=tile.row,
+    unit = TraceUnit(
+        column=head.column,
+        row=head.row,
         kind=kind,
         packet_type=EV.PACKET_TYPE[kind],
         packet_id=packet_id,
@@ -138,7 +191,32 @@ def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> 
         start_event=start or 0,
         stop_event=stop or 0,
         mode=mode,
+        ports=[ports[slot] for slot in sorted(ports)],
     )
+    return DeclaredTrace(name, unit, specs["start"], specs["stop"])
+
+
+#: ``direction =`` / ``master =`` spellings -> the manifest's direction (S2MM: master port).
+_DIRECTIONS = {"S2MM": "S2MM", "MM2S": "MM2S", "true": "S2MM", "false": "MM2S"}
+
+
+def _port(kind: str, slot: int, spec: dict[str, str], what: str) -> tuple[int, list]:
+    """``(slot, [slot, bundle, channel, direction])`` of one ``aie.trace.port`` op, checked
+    against the tile kind's stream-switch ports."""
+    if not 0 <= slot < stream_switch.EVENT_PORTS:
+        raise DeclarativeTraceError(f"{what}: slot {slot}; accepted: 0 to {stream_switch.EVENT_PORTS - 1}")
+    direction = _DIRECTIONS.get(spec.get("direction", spec.get("master", "")))
+    bundle = stream_switch.bundle_name(spec.get("port", ""))
+    channel = spec.get("channel", "")
+    if direction is None or bundle is None or not channel.isdigit():
+        raise DeclarativeTraceError(
+            f"{what}: expected port = BUNDLE channel = N direction = S2MM|MM2S (or master = true|false)"
+        )
+    try:
+        stream_switch.port_index(kind, bundle, int(channel), direction == "S2MM")
+    except IronError as exc:
+        raise DeclarativeTraceError(f"{what}: {exc}") from None
+    return slot, [slot, bundle, int(channel), direction]
 
 
 def declared_units(device: ir.Device, arch: str = "aie2") -> list[TraceUnit]:
@@ -151,3 +229,45 @@ def declared_units(device: ir.Device, arch: str = "aie2") -> list[TraceUnit]:
             if unit is not None:
                 out.append(unit)
     return out
+
+
+_RE_START_CONFIG = re.compile(rf"^aie\.trace\.start_config\s+@({_NAME})")
+
+
+@dataclass
+class KeptTrace:
+    """The trace configuration a design declares for one of its runtime sequences."""
+
+    traces: list[DeclaredTrace]  # the aie.trace ops the sequence starts, in start order
+    size: int | None  # its aie.trace.host_config buffer_size (None: it has none)
+    declared: list[TraceHeader]  # every aie.trace op of the device, in op order
+
+
+def declared_trace(device: ir.Device, sequence: str, arch: str = "aie2") -> KeptTrace | None:
+    """What ``device`` declares for runtime sequence ``sequence``: the ``aie.trace`` ops its
+    ``aie.trace.start_config @name`` ops start (as ``-aie-inline-trace-config`` inlines
+    them there), read whole, with its host_config; the others only as far as their
+    header (the packet ids they hold). None when the device has no ``aie.trace`` op."""
+    tiles = {t.name: t for t in device.tiles}
+    texts: dict[str, str] = {}
+    declared = []
+    for op in device.body:
+        if is_trace_op(op) and op.text.lstrip().startswith("aie.trace "):
+            found = _header(op.text, tiles)
+            if found is not None:
+                declared.append(found[0])
+                texts[found[0].name] = op.text
+    if not declared:
+        return None
+    seq = device.sequence(sequence)
+    started: list[DeclaredTrace] = []
+    for op in seq.body:
+        if is_trace_op(op) and (m := _RE_START_CONFIG.match(op.text.lstrip())):
+            if m.group(1) not in texts:
+                raise DeclarativeTraceError(
+                    f"@{seq.name}: aie.trace.start_config @{m.group(1)} names no aie.trace op of the device "
+                    f"(it has: {', '.join('@' + n for n in texts)})"
+                )
+            if all(t.name != m.group(1) for t in started):
+                started.append(parse_trace(texts[m.group(1)], tiles, arch))
+    return KeptTrace(started, host_buffer_size(seq), declared)

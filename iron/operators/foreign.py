@@ -38,8 +38,8 @@ from iron.mlir import objectfifo
 from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.mlir.reader import parse
+from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
 from iron.target.geometry import target_for_device
-from iron.instrument.declarative import is_trace_op, strip_trace_ops
 
 #: Activity of a foreign design's traced tiles on sim unless ``activity=`` says otherwise.
 DEFAULT_ACTIVITY = Activity(invocations=8, cycles=256, vector_fraction=0.3, stall_fraction=0.2)
@@ -47,6 +47,8 @@ DEFAULT_ACTIVITY = Activity(invocations=8, cycles=256, vector_fraction=0.3, stal
 EXISTING_TRACE = ("keep", "replace")
 
 _SYMBOL = re.compile(r"[^A-Za-z0-9_]")
+#: How :func:`_trace_ops` lists a trace packet flow (a trace the design has already lowered).
+_LOWERED_TRACE = "aie.packet_flow("
 _RE_TASK_FOR = re.compile(r"aiex\.dma_configure_task_for\s+@([A-Za-z0-9_$.\-]+)")
 _RE_BD_ARG = re.compile(r"aie\.dma_bd\s*\(\s*%([A-Za-z0-9_$.\-]+)")
 
@@ -87,8 +89,11 @@ class ForeignOperator:
 
     @property
     def traceable(self) -> bool:
-        """False when the design keeps a trace configuration of its own (iron adds none)."""
-        return not (self.trace_config and self.existing_trace == "keep")
+        """False when the design keeps a trace it has already lowered (its own register
+        writes and drain: iron adds none). A kept ``aie.trace`` configuration is lowered by
+        iron into the call site's slice (:mod:`iron.instrument.codegen`)."""
+        lowered = any(line.startswith(_LOWERED_TRACE) for line in self.trace_config)
+        return not (lowered and self.existing_trace == "keep")
 
     @property
     def digest(self) -> str:
@@ -166,9 +171,11 @@ def from_mlir(
     operator (default: the device symbol, else the file stem). ``reference``: numpy
     function of the inputs returning the outputs (one per ``out``/``inout``
     argument), for sim. ``activity``: sim's workload for its traced tiles.
-    ``existing_trace``: a design that already configures trace is either kept as it is
-    (``"keep"``: iron adds no trace to it) or has its ``aie.trace`` configuration
-    removed so iron's takes its place (``"replace"``).
+    ``existing_trace``: a design that already configures trace either keeps it
+    (``"keep"``: a traced build lowers its ``aie.trace`` ops into the call site's slice,
+    with its own units and host_config size; an already lowered trace stays as it is and
+    iron adds none) or has its ``aie.trace`` configuration removed so iron's units take
+    its place (``"replace"``). README "Foreign designs" says what differs from aiecc.
 
     Raises :class:`ForeignDesignError` naming the file, line and column for a design
     with several devices or sequences and no choice, no runtime sequence, or one iron
@@ -302,7 +309,7 @@ def _trace_ops(dev: ir.Device) -> list[str]:
     """The design's own trace configuration: ``aie.trace`` ops, trace packet flows."""
     found = [op.text.splitlines()[0] for op in dev.body if is_trace_op(op)]
     found += [
-        f"aie.packet_flow({f.id}) from %{f.source.tile} Trace : {f.source.channel}"
+        f"{_LOWERED_TRACE}{f.id}) from %{f.source.tile} Trace : {f.source.channel}"
         for f in dev.packet_flows
         if f.source.bundle == "Trace"
     ]

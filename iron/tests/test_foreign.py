@@ -18,9 +18,11 @@ import iron
 from iron.design import NotModelled, NotModelledError
 from iron.operators.foreign import ForeignDesignError
 from iron.fuse.fusion import fuse
+from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.operators import MemCopy
 from iron.options import TraceOptions
+from iron.target import events
 from iron.tests.upstream import canon
 
 DATA = Path(__file__).parent / "data"
@@ -56,18 +58,24 @@ def _ids():
     ]
 
 
-@pytest.mark.parametrize("rel,target,kw,chunk", DESIGNS, ids=_ids())
-def test_foreign_design_fuses_with_a_builtin_and_traces_on_sim(rel, target, kw, chunk, tmp_path):
-    op = iron.from_mlir(_text(rel, target, chunk), name="ext", **kw)
+def _with_memcopy(op) -> iron.Sequence:
+    """``op`` on buffers f_<arg>, then a MemCopy of x into y."""
     specs = op.arg_spec()
     names = [f"f_{s.name}" for s in specs]
     copy = MemCopy(size=64, dtype="i32", tile_size=32)
-    seq = iron.Sequence(
+    return iron.Sequence(
         "mixed",
         [(op, *names), (copy, "x", "y")],
         [n for n, s in zip(names, specs) if s.reads] + ["x"],
         [n for n, s in zip(names, specs) if s.writes] + ["y"],
     )
+
+
+@pytest.mark.parametrize("rel,target,kw,chunk", DESIGNS, ids=_ids())
+def test_foreign_design_fuses_with_a_builtin_and_traces_on_sim(rel, target, kw, chunk, tmp_path):
+    op = iron.from_mlir(_text(rel, target, chunk), name="ext", **kw)
+    specs = op.arg_spec()
+    seq = _with_memcopy(op)
     art = iron.build(seq, trace=True, trace_size=4096, target=target, cache_dir=tmp_path)
     inputs = [np.zeros(s.shape, s.numpy_dtype) for s in specs if s.reads]
     x = np.arange(64, dtype=np.int32)
@@ -227,10 +235,12 @@ def test_trace_avoids_the_designs_packet_ids():
 def test_existing_trace_is_kept_unless_replaced():
     text = _text("corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_configure_run.mlir", "npu1")
     kept = iron.from_mlir(text, name="k", device="dev_a")
-    assert not kept.traceable and kept.trace_config[0].startswith("aie.trace @")
-    fm = fuse(kept, "npu1", TraceOptions(size=4096), "separate")
-    assert fm.manifest is None  # iron added nothing: the design's own trace stays
-    assert "aie.trace @" in print_device(fm.module.device("op0_k"))
+    assert kept.trace_config[0].startswith("aie.trace @")
+    fm = fuse(kept, "npu1", TraceOptions(), "separate")  # untraced: printed as the design has it
+    assert "aie.trace @" in print_device(fm.module.device("op0_k")) and fm.manifest is None
+    fm = fuse(kept, "npu1", TraceOptions(size=4096), "separate")  # traced: iron lowers it (below)
+    assert "aie.trace" not in print_device(fm.module.device("op0_k"))
+    assert [(u.column, u.row, u.packet_id) for u in fm.manifest.slices[0].units] == [(0, 2, 1)]
     replaced = iron.from_mlir(text, name="r", device="dev_a", existing_trace="replace")
     fm = fuse(replaced, "npu1", TraceOptions(size=4096), "separate")
     printed = print_device(fm.module.device("op0_r"))
@@ -239,7 +249,213 @@ def test_existing_trace_is_kept_unless_replaced():
         iron.from_mlir(text, existing_trace="bogus")
 
 
+# --------------------------------------------------------------------------- kept aie.trace configurations
+# (file, target, from_mlir keywords): designs with their own aie.trace ops, kept.
+KEPT = [
+    ("corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_configure_run.mlir", "npu1", {"device": "dev_a"}),
+    ("corpus/mlir-aie__test__npu-xrt__full_elf_event_trace__aie.mlir", "npu2", {"device": "trace_dev"}),
+    ("corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_port_end_to_end.mlir", "npu1", {}),
+    ("corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_end_to_end.mlir", "npu1", {}),
+]  # fmt: skip
+SITE_SIZE = 4096
+
+
+def _declared(text: str):
+    """What the file's one aie.trace op declares, read by eye's rules: the tile it names
+    (``%t = aie.tile(c, r)``), its packet id, its events in op order, and the sequence's
+    host_config buffer_size."""
+    tiles = {m[0]: (int(m[1]), int(m[2])) for m in re.findall(r"%(\w+) = aie\.tile\((\d+), (\d+)\)", text)}
+    body = re.search(r"aie\.trace @\w+\(%(\w+)\) \{(.*?)\n\s*\}", text, re.S)
+    events = re.findall(r'aie\.trace\.event<"(\w+)">', body[2])
+    size = re.search(r"host_config \{buffer_size = (\d+)", text)
+    pid = int(re.search(r"aie\.trace\.packet id=(\d+)", body[2])[1])
+    return tiles[body[1]], pid, events + ["NONE"] * (8 - len(events)), int(size[1]) if size else SITE_SIZE
+
+
+@pytest.mark.parametrize("rel,target,kw", KEPT, ids=[Path(r).name[:50] for r, _t, _k in KEPT])
+def test_kept_configuration_gets_its_own_slice_and_decodes(rel, target, kw, tmp_path):
+    """iron lowers the kept aie.trace ops (as -aie-insert-trace-flows / -aie-trace-to-config
+    would) into the call site's slice: the manifest holds the declared unit, the slice is
+    the host_config's size, and sim's capture decodes into it."""
+    text = _text(rel, target)
+    (col, row), pid, events, size = _declared(text)
+    op = iron.from_mlir(text, name="ext", **kw)
+    specs = op.arg_spec()
+    seq = _with_memcopy(op)
+    art = iron.build(seq, trace=True, trace_size=SITE_SIZE, target=target, cache_dir=tmp_path)
+    first = art.manifest.slices[0]
+    assert (first.operator, first.offset, first.size) == ("ext", 0, size)
+    assert [(u.column, u.row, u.kind, u.packet_id, u.events) for u in first.units] == [
+        (col, row, "core", pid, events)
+    ]
+    inputs = [np.zeros(s.shape, s.numpy_dtype) for s in specs if s.direction != "out"]
+    with art.load("sim") as run:
+        run(*inputs, np.arange(64, dtype=np.int32))
+        slices = run.trace.slices
+    assert [(s.slice.operator, s.status) for s in slices] == [("ext", "ok"), ("MemCopy", "ok")]
+    (unit,) = slices[0].units
+    assert unit.unit is not None and (unit.unit.column, unit.unit.row) == (col, row) and unit.frames > 0
+
+
+def test_kept_registers_are_upstreams():
+    """test_trace_port_end_to_end.mlir: the tile registers its CHECK lines name are written
+    (Trace_Control0/1, port selection 0, Trace_Event0), with values by hand: start/stop
+    BROADCAST_15/14 = 122/121 (aie-rt core events), Control1 = core type 0 << 12 | id 1,
+    slot 0 watches North 1 master = 13 + 1 | 0x20 (AIETargetModel aie2_port_id), Event0 slot 0
+    PORT_RUNNING_0 = 0x4B (byte 2 of the Trace_Event1 word 0x4F4B1A18 that aiecc writes with
+    its own comment "STREAM_STALL + LOCK_STALL + PORT_RUNNING_0 + PORT_RUNNING_1"). The design has no shim tile: (0, 0) is added, as
+    test_insert_trace_flows_controller_id.mlir's third case checks."""
+    rel = "corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_port_end_to_end.mlir"
+    text = _text(rel, "npu1")
+    fm = fuse(iron.from_mlir(text, name="p"), "npu1", TraceOptions(size=4096), "separate")
+    dev = fm.module.device("op0_p")
+    assert dev.tile_at(0, 0) is not None
+    writes = {
+        op.address: op.value
+        for s in dev.sequences
+        for op in s.body
+        if isinstance(op, ir.Write32) and op.row == 2
+    }
+    checked = [int(a) for a in re.findall(r"arith\.constant (\d+) : i32", text)]
+    assert checked == [213200, 213204, 261888, 213216]
+    assert set(checked) <= set(writes)
+    assert writes[213200] == (121 << 24) | (122 << 16)
+    assert writes[213204] == 1
+    assert writes[261888] == 14 | 0x20
+    assert writes[213216] & 0xFF == 0x4B
+    assert fm.manifest.slices[0].units[0].ports == [[0, "North", 1, "S2MM"]]
+
+
+def _keep(text_edit):
+    text = _text("corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_configure_run.mlir", "npu1")
+    return iron.from_mlir(text_edit(text), name="k", device="dev_a")
+
+
+@pytest.mark.parametrize(
+    "edit, needle",
+    [
+        (lambda t: t.replace("start_config @a_core_trace", "start_config @nope"),
+         r"@seq_a: aie.trace.start_config @nope names no aie.trace op of the device \(it has: @a_core_trace\)"),
+        (lambda t: t.replace("      aie.trace.start_config @a_core_trace\n", ""),
+         r"design op0_k, @seq_a: keeps its trace configuration .* but starts none"),
+        (lambda t: t.replace("aie.trace.stop broadcast=14\n    }\n\n    aie.runtime_sequence @seq_a",
+                             "}\n\n    aie.runtime_sequence @seq_a", 1),
+         r"aie.trace @a_core_trace has no aie.trace.stop"),
+        (lambda t: t.replace("%core_a = aie.tile(0, 2)\n", "%core_a = aie.tile(0, 2)\n    aie.packet_flow(1) {\n"
+                             "      aie.packet_source<%core_a, DMA : 0>\n      aie.packet_dest<%shim_a, DMA : 0>\n    }\n"),
+         r"trace packet id 1 \(aie.trace.packet\) is already used by a packet flow of the design"),
+    ],
+)  # fmt: skip
+def test_kept_configuration_errors(edit, needle):
+    with pytest.raises(iron.IronError, match=needle):
+        fuse(_keep(edit), "npu1", TraceOptions(size=4096), "separate")
+
+
+def test_lowered_kept_trace_stays_untraced():
+    """A design whose trace is already lowered (aiecc's intermediate: its own register writes
+    and drain) is kept as it is: iron adds nothing and records no slice."""
+    text = _text("corpus/xdna-emu__aie_traced.mlir.prj__input_with_addresses.mlir", "npu1")
+    op = iron.from_mlir(text, name="low")
+    assert not op.traceable
+    assert fuse(op, "npu1", TraceOptions(size=4096), "separate").manifest is None
+
+
 def test_replacing_a_lowered_trace_is_refused():
     text = _text("corpus/xdna-emu__aie_traced.mlir.prj__input_with_addresses.mlir", "npu1")
     with pytest.raises(ForeignDesignError, match=r"already lowered \(packet flow \d+ from %\w+ Trace"):
         iron.from_mlir(text, existing_trace="replace")
+
+
+# --------------------------------------------------------------------------- upstream's insert-trace-flows tests
+FLOWS = "corpus/mlir-aie__test__dialect__AIE__trace__test_insert_trace_flows.mlir"
+HELD = "corpus/mlir-aie__test__dialect__AIE__trace__test_insert_trace_flows_held_ids.mlir"
+#: Chunks of FLOWS (by CHECK-LABEL), plus HELD. trace_after_last_tensor is left out on purpose:
+#: its ``arg_idx = -1`` puts the trace after the last tensor; iron drains into the slice (README).
+#: memtile (chunk 6) is left out too: its memtile event DMA_S2MM_0_START_TASK is no memtile
+#: event (mlir-aie's MemTileEvent and aie-rt say DMA_S2MM_SEL0_START_TASK; the pass under
+#: test never resolves names), so iron refuses it (test below).
+FLOW_CASES = [(FLOWS, i) for i in (0, 1, 2, 3, 4, 5, 7, 8, 9)] + [(HELD, 0)]
+
+
+def _started(chunk: str) -> list[str]:
+    return re.findall(r"aie\.trace\.start_config @(\w+)", chunk)
+
+
+def _expected_ids(chunk: str) -> dict[str, int]:
+    """Packet id of every trace op: the ``CHECK: aie.trace.packet id = N`` inside its body
+    (what the pass prints), else its own ``id=N``."""
+    out = {}
+    for name, body in re.findall(r"aie\.trace @(\w+)\(%\w+\) \{(.*?)\n    \}", chunk, re.S):
+        m = re.search(r"CHECK: aie\.trace\.packet id = (\d+)", body) or re.search(r"packet id=(\d+)", body)
+        out[name] = int(m[1])
+    return out
+
+
+@pytest.mark.parametrize("rel,chunk", FLOW_CASES, ids=[f"{Path(r).stem[-20:]}-{c}" for r, c in FLOW_CASES])
+def test_kept_lowering_follows_insert_trace_flows_checks(rel, chunk):
+    text = _text(rel, "npu1", chunk)
+    fm = fuse(iron.from_mlir(text, name="u"), "npu1", TraceOptions(size=4096), "separate")
+    dev = fm.module.device("op0_u")
+    units = fm.manifest.slices[0].units
+    # the started traces, in start order, with the ids the pass gives them
+    ids = _expected_ids(text)
+    assert [u.packet_id for u in units] == [ids[n] for n in _started(text)]
+    # flows: every CHECKed source port of a started unit, into the shim's DMA : 1
+    tiles = {t.name: (t.col, t.row) for t in dev.tiles}
+    flows = {
+        (tiles[f.source.tile], f.source.channel, f.dest.channel)
+        for f in dev.packet_flows
+        if f.source.bundle == "Trace"
+    }
+    assert {((u.column, u.row), 1 if u.kind == "mem" else 0, 1) for u in units} == flows
+    checked = set(re.findall(r"packet_source<%\[\[\w+\]\], Trace : (\d)>", text))
+    assert {str(ch) for _t, ch, _d in flows} <= checked or not checked
+    assert all(d == int(c) for _t, _c, d in flows for c in re.findall(r"DMA : (\d)>", text))
+    assert dev.tile_at(0, 0) is not None  # shim_create: the pass adds (0, 0)
+    if "USER_EVENT_1" in text:  # shimtile_broadcast: the drain shim listens to its user events
+        (u,) = units
+        assert (u.start_event, u.stop_event) == (
+            events.event_id("shim", "USER_EVENT_1"),
+            events.event_id("shim", "USER_EVENT_0"),
+        )
+    length = re.search(r"buffer_length = (\d+)", text)
+    if length:  # buffer_size_config: 8192 bytes -> 2048 words
+        bds = [op["buffer_length"] for s in dev.sequences for op in s.body if isinstance(op, ir.WriteBd)]
+        assert bds == [int(length[1])]
+    held = re.search(r"CHECK: aie\.packet_flow\((\d+)\)", text)
+    if rel == HELD:
+        assert int(held[1]) in {f.id for f in dev.packet_flows}
+
+
+def test_memtile_event_name_of_the_lit_test_is_refused_with_the_right_name():
+    text = _text(FLOWS, "npu1", 6)
+    assert "CHECK-LABEL: module @memtile\n" in text
+    with pytest.raises(iron.IronError, match="no trace event 'DMA_S2MM_0_START_TASK' in the 'memtile' module; "
+                       "did you mean DMA_S2MM_SEL0_START_TASK"):  # fmt: skip
+        fuse(iron.from_mlir(text, name="u"), "npu1", TraceOptions(size=4096), "separate")
+
+
+def test_kept_configurations_lay_out_as_upstreams_fused_buffer(tmp_path):
+    """test_trace_configure_run.mlir fuses dev_a then dev_b, each with its own aie.trace and
+    host_config; its CHECK lines give the fused buffer's slices. Called from an iron
+    Sequence, the kept configurations get the same offsets and sizes, in the same order."""
+    rel = "corpus/mlir-aie__test__dialect__AIEX__trace__test_trace_configure_run.mlir"
+    text = _text(rel, "npu1")
+    want = [
+        (d, int(o), int(z))
+        for d, o, z in re.findall(
+            r'trace_slice<device = "(\w+)", sequence = "\w+", offset = (\d+), size = (\d+)>', text
+        )
+    ]
+    assert want == [("dev_a", 0, 8192), ("dev_b", 8192, 8192)]
+    a = iron.from_mlir(text, name="dev_a", device="dev_a")
+    b = iron.from_mlir(text, name="dev_b", device="dev_b")
+    seq = iron.Sequence("two", [(a, "x"), (b, "y")], ["x", "y"], [])
+    art = iron.build(seq, trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path)
+    assert [(s.operator, s.offset, s.size) for s in art.manifest.slices] == want
+    with art.load("sim") as run:
+        run(np.zeros(64, np.int32), np.zeros(64, np.int32))
+        assert [(s.slice.operator, s.status, bool(s.units)) for s in run.trace.slices] == [
+            ("dev_a", "ok", True),
+            ("dev_b", "ok", True),
+        ]

@@ -281,6 +281,18 @@ def test_units_errors():
         fuse(PLAIN, "npu2", opts)
 
 
+def test_selecting_the_wrapper_is_a_clear_error():
+    """iron.build's wrapper (@main) holds only aiex.configure/aiex.run: asking to trace it
+    names why it has no units (upstream puts a wrapper's own units first: iron trace wire)."""
+    with pytest.raises(
+        OptionError, match=r"IRON_TRACE_OP names 'main', the wrapper device .* no trace units"
+    ):
+        fuse(PLAIN, "npu2", resolve(True, size=8192, env={"IRON_TRACE_OP": "main"}))
+    with pytest.raises(OptionError, match=r"select names 'main'"):
+        fuse(PLAIN, "npu2", resolve(True, size=8192, select="0,main", env={}))
+    fuse(PLAIN, "npu2", resolve(True, size=8192, select="0", env={}))  # call sites: fine
+
+
 # --------------------------------------------------------------------------- one reader of aie.trace
 def test_host_config_both_spellings_read_in_one_place():
     """``aie.trace.host_config`` as upstream's lit inputs write it: the attribute form

@@ -142,3 +142,72 @@ def test_default_ports_unchanged(cache):
     assert w[0, 2, SELECT0] == 0x121 and w[0, 1, MEMTILE_SELECT0] == 0x20
     assert (0, 0, SELECT0) not in w
     assert {u.kind: u.ports for u in fm.manifest.slices[0].units}["shim"] == []
+
+
+# --------------------------------------------------------------------------- declarative aie.trace.port
+def _check_dag_ports(text: str) -> list[list]:
+    """``[slot, bundle, channel, direction]`` from -aie-trace-to-config's CHECK-DAG fields
+    (``Port_<n>_ID = "Bundle:channel"``, ``Port_<n>_Master_Slave = 1`` for a master/S2MM)."""
+    ids = dict(re.findall(r'field = "Port_(\d)_ID" value = "(\w+:\d+)"', text))
+    masters = dict(re.findall(r'field = "Port_(\d)_Master_Slave" value = (\d)', text))
+    out = []
+    for slot in sorted(ids):
+        bundle, channel = ids[slot].split(":")
+        out.append([int(slot), bundle, int(channel), "S2MM" if masters[slot] == "1" else "MM2S"])
+    return out
+
+
+def test_declarative_port_ops_are_read_into_units():
+    """test_trace_port_to_config.mlir: the ports its CHECK-DAG lines give, and its start/stop
+    events; test_trace_port_parse.mlir: three slots, S2MM and MM2S, no packet op."""
+    from iron.instrument.declarative import declared_units
+    from iron.mlir.reader import parse
+
+    text = (CORPUS / "mlir-aie__test__dialect__AIE__trace__test_trace_port_to_config.mlir").read_text()
+    (unit,) = declared_units(parse(text).devices[0])
+    want = _check_dag_ports(text)
+    assert want == [[0, "North", 1, "S2MM"], [1, "DMA", 0, "MM2S"]]  # what the regex read, by eye
+    assert unit.ports == want
+    start = int(re.search(r'"Trace_Start_Event" value = (\d+)', text)[1])
+    stop = int(re.search(r'"Trace_Stop_Event" value = (\d+)', text)[1])
+    assert (unit.start_event, unit.stop_event) == (start, stop) == (122, 121)
+
+    text = (CORPUS / "mlir-aie__test__dialect__AIE__trace__test_trace_port_parse.mlir").read_text()
+    (unit,) = declared_units(parse(text).devices[0])
+    printed = re.findall(
+        r"CHECK: aie\.trace\.port<(\d)> port = (\w+) channel = (\d+) direction = (\w+)", text
+    )
+    assert unit.ports == [[int(s), b, int(c), d] for s, b, c, d in printed]
+    assert len(unit.ports) == 3 and unit.kind == "core"
+
+
+@pytest.mark.parametrize(
+    "op, needle",
+    [
+        ("aie.trace.port<0> port=North channel=4 direction=MM2S", "a core tile has no slave port North 4"),
+        ("aie.trace.port<8> port=DMA channel=0 direction=S2MM", "slot 8; accepted: 0 to 7"),
+        ("aie.trace.port<0> port=Up channel=0 direction=S2MM", "expected port = BUNDLE channel = N"),
+        ("aie.trace.port<0> port=DMA channel=0 master=true\n      aie.trace.port<0> port=DMA channel=1 "
+         "direction=S2MM", "port slot 0 is selected twice"),
+    ],
+)  # fmt: skip
+def test_declarative_port_errors_name_the_op(op, needle):
+    from iron.instrument.declarative import DeclarativeTraceError, declared_units
+    from iron.mlir.reader import parse
+
+    text = (
+        "module {\n  aie.device(npu1_1col) {\n    %t = aie.tile(0, 2)\n    aie.trace @p(%t) {\n"
+        f"      {op}\n    }}\n    aie.runtime_sequence @s() {{\n    }}\n  }}\n}}\n"
+    )
+    with pytest.raises(DeclarativeTraceError, match="aie.trace @p: .*" + re.escape(needle)):
+        declared_units(parse(text).devices[0])
+
+
+def test_declarative_master_spelling():
+    """Older lit tests (test_trace_port_verify.mlir's first version) write ``master = true|false``."""
+    from iron.instrument.declarative import parse_trace_op
+    from iron.mlir import ir
+
+    text = "aie.trace @p(%t) {\n  aie.trace.port<1> port=DMA channel=0 master=false\n}"
+    unit = parse_trace_op(text, {"t": ir.Tile("t", 0, 2)})
+    assert unit.ports == [[1, "DMA", 0, "MM2S"]]
