@@ -35,7 +35,7 @@ class KernelImage:
 
     def decode(self):
         """``(TxnHeader, [ops])`` of the control code."""
-        from iron.lower import txn
+        from iron.mlir import txn
 
         return txn.decode(self.control)
 

@@ -20,7 +20,8 @@ from iron.artifact.artifact import META_SCHEMA, Artifact, memref_json
 from iron.artifact.pdi import payload_for
 from iron.errors import IronError
 from iron.fuse.fusion import WRAPPER_DEVICE, FusedModule, fuse
-from iron.lower import npu, txn
+from iron.lower import npu
+from iron.mlir import txn
 from iron.lower.materialize import kernel_ops
 from iron.lower.verify import check_wiring
 from iron.mlir.printer import print_device, print_module

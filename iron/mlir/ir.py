@@ -16,6 +16,8 @@ from typing import Union
 import numpy as np
 
 from iron.errors import IronError
+from iron.mlir.decl import REQUIRED, SIZE, Attr, Bits, Layout, Syntax, declare
+from iron.target.txn import PATCH_ACTION
 
 #: MLIR element type -> numpy dtype.
 DTYPES = {
@@ -123,6 +125,17 @@ class MemrefGlobal:
 
 
 # --------------------------------------------------------------------------- runtime ops
+# The npu ops' mlir-aie syntax (AIEX.td) and, for the ops the firmware runs as they
+# are, their transaction layout: one declaration each (iron.mlir.decl).
+_COL_ROW = (Attr("column", default=None), Attr("row", default=None))
+
+
+@declare(
+    mlir=Syntax(
+        "aiex.npu.write32",
+        [Attr("address", operand=True, word=True), Attr("value", operand=True, word=True), *_COL_ROW],
+    )
+)
 @dataclass
 class Write32:
     address: int
@@ -131,6 +144,17 @@ class Write32:
     row: int | None = None
 
 
+@declare(
+    mlir=Syntax(
+        "aiex.npu.maskwrite32",
+        [
+            Attr("address", operand=True, word=True),
+            Attr("value", operand=True, word=True),
+            Attr("mask", operand=True, word=True),
+            *_COL_ROW,
+        ],
+    )
+)
 @dataclass
 class MaskWrite32:
     address: int
@@ -187,8 +211,17 @@ WRITEBD_FIELDS = (
     "use_next_bd",
     "valid_bd",
 )
+_WRITEBD_REQUIRED = ("bd_id", "buffer_length", "column", "row")
 
 
+@declare(
+    mlir=Syntax(
+        "aiex.npu.writebd",
+        [Attr(k, default=REQUIRED if k in _WRITEBD_REQUIRED else 0) for k in WRITEBD_FIELDS],
+        ignored=("ddr_id",),  # legacy field, ignored by mlir-aie
+        bag=True,
+    )
+)
 @dataclass
 class WriteBd:
     """``aiex.npu.writebd``: a whole shim BD. ``buffer_length`` counts 32-bit words."""
@@ -206,17 +239,74 @@ class WriteBd:
 
 
 @dataclass
+@declare(
+    mlir=Syntax(
+        "aiex.npu.address_patch",
+        [Attr("addr", "ui32", word=True), Attr("arg_idx"), Attr("arg_plus", "int", operand=True, default=0)],
+        typed_operands=True,
+    ),
+    # DDR_PATCH: op, 48, 0, 0, 0, action, address, 0, arg_idx, 0, arg_plus low, arg_plus high
+    txn=Layout(
+        "DDR_PATCH",
+        "DdrPatch",
+        "DDR_PATCH",
+        "0x{addr:08x} <- &arg{arg_idx} + 0x{arg_plus:x}  {where}",
+        [
+            SIZE,
+            0,
+            0,
+            0,
+            PATCH_ACTION,
+            [Bits("addr")],
+            0,
+            [Bits("arg_idx")],
+            0,
+            [Bits("arg_plus")],
+            [Bits("arg_plus", lo=32)],
+        ],
+    ),
+)
 class AddressPatch:
-    """Firmware writes ``address(host buffer arg_idx) + arg_plus`` (bytes) into ``addr``."""
+    """Firmware writes ``address(host buffer arg_idx) + arg_plus`` (bytes) into ``addr``.
+
+    The same op is the transaction binary's DDR_PATCH (``arg_plus`` is 64-bit there).
+    """
 
     addr: int
     arg_idx: int
     arg_plus: int = 0
 
 
+_U8 = 8
+
+
 @dataclass
+@declare(
+    mlir=Syntax(
+        "aiex.npu.sync",
+        [
+            Attr(f, operand=True, default=1 if f.endswith("_num") else REQUIRED)
+            for f in ("column", "row", "direction", "channel", "column_num", "row_num")
+        ],
+    ),
+    # TCT: op, 16, direction | row << 8 | column << 16, row_num << 8 | column_num << 16 | channel << 24
+    txn=Layout(
+        "TCT",
+        "Sync",
+        "SYNC",
+        "col {column} row {row} {direction_name} ch {channel} ncols {column_num} nrows {row_num}",
+        [
+            SIZE,
+            [Bits("direction", 0, _U8), Bits("row", 8, _U8), Bits("column", 16, _U8)],
+            [Bits("row_num", 8, _U8), Bits("column_num", 16, _U8), Bits("channel", 24, _U8)],
+        ],
+    ),
+)
 class Sync:
-    """``aiex.npu.sync``: wait for a task-complete token. direction 0 = S2MM, 1 = MM2S."""
+    """``aiex.npu.sync``: wait for a task-complete token. direction 0 = S2MM, 1 = MM2S.
+
+    The same op is the transaction binary's TCT (task-completion token) sync.
+    """
 
     column: int
     row: int
@@ -226,6 +316,7 @@ class Sync:
     row_num: int = 1
 
 
+@declare(mlir=Syntax("aiex.npu.load_pdi", [Attr("device_ref", "sym")]))
 @dataclass
 class LoadPdi:
     device_ref: str
@@ -245,6 +336,7 @@ class DmaMemcpyNd:
     issue_token: bool = False
 
 
+@declare(mlir=Syntax("aiex.npu.dma_wait", [Attr("symbol", "sym")]))
 @dataclass
 class DmaWait:
     symbol: str

@@ -18,7 +18,7 @@ from iron.artifact.build import build
 from iron.artifact.cli import main as cli_main
 from iron.errors import IronError
 from iron.fuse.fusion import RESET_DEVICE, Sequence, fuse
-from iron.lower import txn
+from iron.mlir import txn
 from iron.operators import GEMM
 from iron.operators.binary import ElementwiseAdd
 from iron.options import resolve
@@ -59,7 +59,7 @@ def core_elf() -> bytes:
 
 
 def patches(kernel) -> list[tuple[int, int, int]]:
-    return [(o.address, o.arg_idx, o.arg_plus) for o in kernel.decode()[1] if isinstance(o, txn.DdrPatch)]
+    return [(o.addr, o.arg_idx, o.arg_plus) for o in kernel.decode()[1] if isinstance(o, txn.DdrPatch)]
 
 
 # --------------------------------------------------------------------------- ELF container

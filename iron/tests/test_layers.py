@@ -76,7 +76,6 @@ KNOWN_DEBTS: set[tuple[str, str]] = {
     ("iron.operators.foreign", "iron.instrument.declarative"),
     ("iron.runtime.runner", "iron.operators.foreign"),
     ("iron.runtime.sim.backend", "iron.fuse.fusion"),
-    ("iron.runtime.sim.device", "iron.lower.txn"),
     ("iron.runtime.xrt", "iron.artifact.aiecc"),
     ("iron.runtime.xrt", "iron.fuse.fusion"),
     ("iron.trace.cli", "iron.fuse.wire"),
@@ -202,7 +201,7 @@ def test_the_rules_catch_a_backward_arrow():
     assert not _allowed("iron.trace.decode", "iron.fuse.fusion")
     assert not _allowed("iron.runtime.xrt", "iron.artifact.aiecc")
     assert not _allowed("iron.artifact.pdi", "iron.operators")
-    assert not _allowed("iron.lower.txn", "iron.trace.decode")
+    assert not _allowed("iron.lower.npu", "iron.trace.decode")
     assert _allowed("iron.lower.verify", "iron.instrument.manifest")
     assert _allowed("iron.trace.cli", "iron.artifact.elf")
 
