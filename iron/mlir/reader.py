@@ -23,6 +23,7 @@ import re
 
 from iron.errors import IronError
 from iron.mlir import ir
+from iron.mlir.decl import BY_MLIR, REQUIRED
 from iron.mlir.printer import AUTO_GLOBAL_PREFIX
 from iron.target import geometry
 
@@ -551,11 +552,15 @@ class _Reader:
             m = _RE_NPU.match(code)
             if not m:
                 return None
-            handler = _NPU_HANDLERS.get(m.group(1))
-            if handler is None:
+            name = m.group(1)
+            cls = BY_MLIR.get(name)
+            if cls is None and name != "aiex.npu.blockwrite":
                 return None
             operands = [o.strip() for o in m.group(2).split(",")] if m.group(2) and m.group(2).strip() else []
-            return handler(self, operands, _attr_dict(m.group(3)), m.group(1))
+            attrs = _attr_dict(m.group(3))
+            if cls is None:
+                return self.h_blockwrite(operands, attrs, name)
+            return self.declared(cls, operands, attrs, name)
         if code.startswith("aiex.run"):
             m = _RE_RUN.match(code)
             if not m:
@@ -679,45 +684,41 @@ class _Reader:
             raise _Err(f"{op}: issue_token must be true or false, got {token!r}", "issue_token")
         return ir.DmaMemcpyNd(arg, offs, sizes, strides[:3], meta, bd, token in ("true", ""))
 
-    # ------------------------------------------------------------ npu handlers
-    def _cr(self, attrs: dict, op: str) -> tuple[int | None, int | None]:
-        col = _int_attr(attrs, "column", op) if "column" in attrs else None
-        row = _int_attr(attrs, "row", op) if "row" in attrs else None
-        return col, row
-
-    def h_write32(self, operands, attrs, op):
-        if set(attrs) - {"address", "value", "column", "row"}:
-            return None  # e.g. buffer-relative addresses
-        col, row = self._cr(attrs, op)
-        if operands:
-            if len(operands) != 2:
-                raise _Err(f"{op}: expected 2 operands (address, value)", op)
-            addr, val = self.const(operands[0], op), self.const(operands[1], op)
-            if addr is None or val is None:
-                return None
-            return ir.Write32(addr & 0xFFFFFFFF, val & 0xFFFFFFFF, col, row)
-        return ir.Write32(
-            _int_attr(attrs, "address", op, True), _int_attr(attrs, "value", op, True), col, row
-        )
-
-    def h_maskwrite32(self, operands, attrs, op):
-        if set(attrs) - {"address", "value", "mask", "column", "row"}:
+    # ------------------------------------------------------------ npu ops
+    def declared(self, cls, operands: list[str], attrs: dict, op: str):
+        """An op with an :class:`~iron.mlir.decl.Syntax`, in today's SSA form (operands
+        that are ``arith.constant`` values) or the older attribute form. None: keep it
+        opaque (attributes iron does not model, operands that are not constants)."""
+        spec = cls.MLIR
+        expected = spec.operands
+        if operands and not expected:
             return None
-        col, row = self._cr(attrs, op)
+        attrs = {k: v for k, v in attrs.items() if k not in spec.ignored}
+        if set(attrs) - {a.name for a in spec.attrs if not (operands and a.operand)}:
+            return None
+        values = {}
         if operands:
-            if len(operands) != 3:
-                raise _Err(f"{op}: expected 3 operands (address, value, mask)", op)
-            vals = [self.const(o, op) for o in operands]
-            if None in vals:
-                return None
-            return ir.MaskWrite32(*(v & 0xFFFFFFFF for v in vals), col, row)
-        return ir.MaskWrite32(
-            _int_attr(attrs, "address", op, True),
-            _int_attr(attrs, "value", op, True),
-            _int_attr(attrs, "mask", op, True),
-            col,
-            row,
-        )
+            if len(operands) != len(expected):
+                names = ", ".join(a.name for a in expected)
+                raise _Err(f"{op}: expected {len(expected)} operand{'s' * (len(expected) > 1)} ({names})", op)
+            for a, text in zip(expected, operands):
+                values[a.name] = self.const(text, op)
+                if values[a.name] is None:
+                    return None
+        for a in spec.attrs:
+            if a.name in values:
+                pass
+            elif a.name in attrs:
+                values[a.name] = (
+                    _sym_attr(attrs, a.name, op) if a.type == "sym" else _int_attr(attrs, a.name, op)
+                )
+            elif a.default is REQUIRED:
+                raise _Err(f"{op}: missing required attribute '{a.name}'", op)
+            else:
+                values[a.name] = a.default
+            if a.word and values[a.name] is not None:
+                values[a.name] &= 0xFFFFFFFF
+        return cls(values) if spec.bag else cls(**values)
 
     def h_blockwrite(self, operands, attrs, op):
         if set(attrs) - {"address", "column", "row"}:
@@ -725,7 +726,8 @@ class _Reader:
         if len(operands) != 1:
             raise _Err(f"{op}: expected 1 operand (the data memref)", op)
         addr = _int_attr(attrs, "address", op, True)
-        col, row = self._cr(attrs, op)
+        col = _int_attr(attrs, "column", op) if "column" in attrs else None
+        row = _int_attr(attrs, "row", op) if "row" in attrs else None
         sym = self.seq.gets.get(operands[0].lstrip("%"))
         glob = self.dev.globals.get(sym) if sym else None
         if glob is None:
@@ -733,57 +735,6 @@ class _Reader:
         bw = ir.BlockWrite(addr, tuple(glob.values), col, row, sym)
         self.dev.blockwrites.append(bw)
         return bw
-
-    def h_writebd(self, operands, attrs, op):
-        if operands:
-            return None
-        attrs = {k: v for k, v in attrs.items() if k != "ddr_id"}  # legacy field, ignored by mlir-aie
-        if set(attrs) - set(ir.WRITEBD_FIELDS):
-            return None
-        for key in ("bd_id", "buffer_length", "column", "row"):
-            if key not in attrs:
-                raise _Err(f"{op}: missing required attribute '{key}'", op)
-        return ir.WriteBd({k: _int_attr(attrs, k, op) for k in attrs})
-
-    def h_address_patch(self, operands, attrs, op):
-        if set(attrs) - {"addr", "arg_idx", "arg_plus"}:
-            return None
-        if operands:
-            if len(operands) != 1 or "arg_plus" in attrs:
-                return None
-            plus = self.const(operands[0], op)
-            if plus is None:
-                return None
-        else:
-            plus = _int_attr(attrs, "arg_plus", op) if "arg_plus" in attrs else 0
-        return ir.AddressPatch(_int_attr(attrs, "addr", op, True), _int_attr(attrs, "arg_idx", op), plus)
-
-    _SYNC = ("column", "row", "direction", "channel", "column_num", "row_num")
-
-    def h_sync(self, operands, attrs, op):
-        if operands:
-            if attrs or len(operands) != 6:
-                return None
-            vals = [self.const(o, op) for o in operands]
-            if None in vals:
-                return None
-            return ir.Sync(*vals)
-        if set(attrs) - set(self._SYNC):
-            return None
-        vals = {k: _int_attr(attrs, k, op) for k in self._SYNC[:4]}
-        for k in self._SYNC[4:]:
-            vals[k] = _int_attr(attrs, k, op) if k in attrs else 1
-        return ir.Sync(**vals)
-
-    def h_load_pdi(self, operands, attrs, op):
-        if operands or set(attrs) != {"device_ref"}:
-            return None  # the low-level {id, size, address} form
-        return ir.LoadPdi(_sym_attr(attrs, "device_ref", op))
-
-    def h_dma_wait(self, operands, attrs, op):
-        if operands or set(attrs) - {"symbol"}:
-            return None
-        return ir.DmaWait(_sym_attr(attrs, "symbol", op))
 
     # --------------------------------------------------------------- finishing
     def finish_sequence(self) -> None:
@@ -839,17 +790,6 @@ class _Reader:
 
 
 _DONE = object()  # statement() already appended the op
-
-_NPU_HANDLERS = {
-    "aiex.npu.write32": _Reader.h_write32,
-    "aiex.npu.maskwrite32": _Reader.h_maskwrite32,
-    "aiex.npu.blockwrite": _Reader.h_blockwrite,
-    "aiex.npu.writebd": _Reader.h_writebd,
-    "aiex.npu.address_patch": _Reader.h_address_patch,
-    "aiex.npu.sync": _Reader.h_sync,
-    "aiex.npu.load_pdi": _Reader.h_load_pdi,
-    "aiex.npu.dma_wait": _Reader.h_dma_wait,
-}
 
 
 def _filter(ops: list, drop: set[int]) -> None:
