@@ -1,9 +1,10 @@
 """A small IR for the subset of mlir-aie that iron emits, transforms and reads.
 
 Structured ops are the ones iron must understand (tiles, packet flows, shim DMA
-allocations, runtime sequences and their npu ops, configure/run). Everything
-else (object FIFOs, cores, func declarations, dma tasks ...) is kept as
-:class:`Opaque` text and printed back verbatim.
+allocations, object FIFOs, runtime sequences and their npu ops, configure/run) and
+the ones iron's own designs are made of (FIFO links, kernel declarations, cores).
+Everything else read from a file (dma tasks, cores of foreign designs ...) is kept
+as :class:`Opaque` text and printed back verbatim.
 
 SSA values are referred to by name without the ``%``.
 """
@@ -114,6 +115,39 @@ class ObjectFifo:
     depth: int = 2
     type: str = ""  # the element type, e.g. ``memref<1024xbf16>``
     text: str | None = None  # verbatim op text of a foreign FIFO (printed as is)
+
+
+@dataclass
+class ObjectFifoLink:
+    """``aie.objectfifo.link [@a] -> [@b, @c]([] [0, 256])``: a memtile joins or splits FIFOs
+    (mlir-aie's ``ObjectFifo.split``/``join``/``forward``); offsets count elements."""
+
+    sources: tuple[str, ...]
+    dests: tuple[str, ...]
+    source_offsets: tuple[int, ...] = ()
+    dest_offsets: tuple[int, ...] = ()
+
+
+@dataclass
+class FuncDecl:
+    """``func.func private @name(types) attributes {link_with = "obj.o"}``: a kernel function
+    cores call, and the object file that defines it."""
+
+    name: str
+    types: tuple[str, ...]
+    link_with: str | None = None
+
+
+@dataclass
+class Core:
+    """``%name = aie.core(%tile) { body }``: the program of one compute tile (mlir-aie's
+    ``Worker``). ``body`` holds the region's ops as text lines, indented relative to the
+    region: iron never looks inside (FIFO acquires, releases and kernel calls are the
+    operator's business)."""
+
+    name: str
+    tile: str
+    body: list[str]
 
 
 @dataclass
@@ -408,8 +442,9 @@ DEFAULT_SEQUENCE = "sequence"
 class Device:
     """``aie.device(target) @symbol { body }``.
 
-    ``body`` holds, in order, Tile / PacketFlow / ShimDmaAllocation / MemrefGlobal /
-    Opaque / RuntimeSequence items, exactly as printed.
+    ``body`` holds, in order, Tile / PacketFlow / ShimDmaAllocation / ObjectFifo /
+    ObjectFifoLink / FuncDecl / Core / MemrefGlobal / Opaque / RuntimeSequence items,
+    exactly as printed.
     """
 
     target: str  # "npu1_1col", "npu2" ...

@@ -206,6 +206,12 @@ class _Printer:
             f": !aie.objectfifo<{op.type}>",
         )
 
+    def core(self, op: ir.Core, depth: int, _bw) -> None:
+        self.line(depth, f"%{op.name} = aie.core(%{op.tile}) {{")
+        for line in op.body:
+            self.line(depth + 1, line)
+        self.line(depth, "}")
+
     # ---------------------------------------------------------------- sequence
     def sequence(self, seq: ir.RuntimeSequence, depth: int, bw_symbols: dict) -> None:
         args = ", ".join(f"%{a.name}: {a.type}" for a in seq.args)
@@ -263,6 +269,9 @@ _DEVICE_OPS = {
     ir.ShimDmaAllocation: lambda p, op, depth, _bw: p.line(depth, _shim_alloc_text(op, p.device_now)),
     ir.MemrefGlobal: lambda p, op, depth, _bw: p.line(depth, _global_text(op.symbol, op.values)),
     ir.ObjectFifo: _Printer.objectfifo,
+    ir.ObjectFifoLink: lambda p, op, depth, _bw: p.line(depth, _link_text(op)),
+    ir.FuncDecl: lambda p, op, depth, _bw: p.line(depth, _func_text(op)),
+    ir.Core: _Printer.core,
     ir.RuntimeSequence: _Printer.sequence,
     ir.Opaque: lambda p, op, depth, _bw: p.opaque(depth, op),
 }
@@ -299,6 +308,24 @@ def _shim_alloc_text(op: ir.ShimDmaAllocation, device: ir.Device | None) -> str:
     packet = f", {op.packet}" if op.packet else ""
     attrs = f" {op.attrs}" if op.attrs else ""
     return f"aie.shim_dma_allocation @{op.symbol}(%{tile.name}, {op.direction}, {op.channel}{packet}){attrs}"
+
+
+def _link_text(op: ir.ObjectFifoLink) -> str:
+    def syms(names):
+        return ", ".join(f"@{n}" for n in names)
+
+    def ints(values):
+        return "[" + ", ".join(str(v) for v in values) + "]"
+
+    return (
+        f"aie.objectfifo.link [{syms(op.sources)}] -> [{syms(op.dests)}]"
+        f"({ints(op.source_offsets)} {ints(op.dest_offsets)})"
+    )
+
+
+def _func_text(op: ir.FuncDecl) -> str:
+    attrs = f' attributes {{link_with = "{op.link_with}"}}' if op.link_with else ""
+    return f"func.func private @{op.name}({', '.join(op.types)}){attrs}"
 
 
 def _memcpy_text(op: ir.DmaMemcpyNd, scope: dict) -> str:
