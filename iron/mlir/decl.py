@@ -124,14 +124,11 @@ class Layout:
     def __post_init__(self):
         object.__setattr__(self, "words", tuple(tuple(w) if isinstance(w, list) else w for w in self.words))
         object.__setattr__(self, "head", tuple(self.head))
-
-    @property
-    def limits(self) -> dict[str, int]:
-        """Largest value of each field (from the bits it occupies)."""
-        out: dict[str, int] = {}
+        # Derived once (the codec runs per op): each field's largest value, from its bits.
+        limits: dict[str, int] = {}
         for bits in self.head + tuple(b for w in self.words if isinstance(w, tuple) for b in w):
-            out[bits.field] = max(out.get(bits.field, 0), (1 << (bits.lo + bits.width)) - 1)
-        return out
+            limits[bits.field] = max(limits.get(bits.field, 0), (1 << (bits.lo + bits.width)) - 1)
+        object.__setattr__(self, "limits", limits)
 
 
 def check_int(owner: str, field: str, value, limit: int) -> int:
@@ -152,6 +149,8 @@ def check_fields(op, layout: Layout, assign: bool = True) -> None:
     name = layout.name
     for field, limit in layout.limits.items():
         value = getattr(op, field)
+        if type(value) is int and 0 <= value <= limit:
+            continue
         checked = check_int(name, field, value, limit)
         if assign and checked is not value:
             object.__setattr__(op, field, checked)

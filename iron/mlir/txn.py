@@ -64,12 +64,16 @@ class BlockWrite:
     row: int = 0
 
 
+def _mask_layout(opcode: str, name: str, relation: str) -> Layout:
+    """MASKWRITE and MASKPOLL share one layout: op, 0, address, 0, value, mask, 28."""
+    fmt = f"0x{{address:08x}} {relation} 0x{{value:08x}} mask 0x{{mask:08x}}" + _WHERE
+    return Layout(opcode, name, opcode, fmt, [*_ADDRESS_VALUE, [Bits("mask")], SIZE], sizes=MASK_OP_SIZES)
+
+
 @dataclass(frozen=True)
-@declare(txn=Layout("MASKWRITE", "MaskWrite", "MASKWRITE",
-                    "0x{address:08x} = 0x{value:08x} mask 0x{mask:08x}" + _WHERE,
-                    [*_ADDRESS_VALUE, [Bits("mask")], SIZE], sizes=MASK_OP_SIZES))  # fmt: skip
+@declare(txn=_mask_layout("MASKWRITE", "MaskWrite", "="))
 class MaskWrite:
-    """MASKWRITE: ``*address = (*address & ~mask) | (value & mask)`` (op, 0, address, 0, value, mask, 28)."""
+    """MASKWRITE: ``*address = (*address & ~mask) | (value & mask)``."""
 
     address: int
     value: int
@@ -77,11 +81,9 @@ class MaskWrite:
 
 
 @dataclass(frozen=True)
-@declare(txn=Layout("MASKPOLL", "MaskPoll", "MASKPOLL",
-                    "0x{address:08x} == 0x{value:08x} mask 0x{mask:08x}" + _WHERE,
-                    [*_ADDRESS_VALUE, [Bits("mask")], SIZE], sizes=MASK_OP_SIZES))  # fmt: skip
+@declare(txn=_mask_layout("MASKPOLL", "MaskPoll", "=="))
 class MaskPoll:
-    """MASKPOLL: wait until ``*address & mask == value`` (MASKWRITE's layout)."""
+    """MASKPOLL: wait until ``*address & mask == value``."""
 
     address: int
     value: int
@@ -156,34 +158,54 @@ def header_for(target_name: str, columns: int) -> TxnHeader:
 
 
 # --------------------------------------------------------------------------- bits <-> words
-def _pack(parts, op) -> int:
+def _compiled(parts) -> tuple:
+    """``(field, at, mask, lo)`` of each part, and the mask of all bits the parts cover."""
+    parts = tuple((b.field, b.at, (1 << b.width) - 1, b.lo) for b in parts)
+    return parts, sum(mask << at for _f, at, mask, _lo in parts)
+
+
+def _pack(parts, values: dict) -> int:
     word = 0
-    for b in parts:
-        word |= ((getattr(op, b.field) >> b.lo) & ((1 << b.width) - 1)) << b.at
+    for field, at, mask, lo in parts:
+        word |= ((values[field] >> lo) & mask) << at
     return word
 
 
 def _unpack(parts, word: int, values: dict) -> None:
-    for b in parts:
-        values[b.field] = values.get(b.field, 0) | ((word >> b.at) & ((1 << b.width) - 1)) << b.lo
+    for field, at, mask, lo in parts:
+        values[field] = values.get(field, 0) | ((word >> at) & mask) << lo
 
 
-def _covered(parts) -> int:
-    mask = 0
-    for b in parts:
-        mask |= ((1 << b.width) - 1) << b.at
-    return mask
+class _Plan:
+    """A layout made ready for the codec: word kinds and bit tuples resolved once."""
+
+    def __init__(self, cls, layout: Layout):
+        self.cls, self.layout = cls, layout
+        self.opcode = OPCODES[layout.opcode]
+        self.head = _compiled(layout.head)[0]
+        #: words 1..: ("fixed", value), ("size", None) or ("bits", (parts, covered))
+        self.words = tuple(
+            ("size", None) if w is SIZE else ("fixed", w) if isinstance(w, int) else ("bits", _compiled(w))
+            for w in layout.words
+        )
+        self.fixed = 1 + len(self.words)
+        self.size_word = 1 + layout.words.index(SIZE) if SIZE in layout.words else None
+        self.check = cls.MLIR is not None  # npu ops as they stand: checked when encoded (decl.declare)
+
+
+_PLANS = {cls: _Plan(cls, cls.TXN) for cls in BY_OPCODE.values()}
+_HEADER_PARTS = tuple(_compiled(word)[0] for word in _HEADER)
 
 
 # --------------------------------------------------------------------------- encode
-def _words_of(op, layout: Layout, opcode: int) -> list[int]:
-    tail = getattr(op, layout.tail) if layout.tail else ()
-    size = 4 * (1 + len(layout.words) + len(tail))
-    out = [opcode | _pack(layout.head, op)]
-    for w in layout.words:
-        out.append(size if w is SIZE else w if isinstance(w, int) else _pack(w, op))
+def _words_of(op, plan: _Plan, out: list) -> None:
+    values = vars(op)
+    tail = values[plan.layout.tail] if plan.layout.tail else ()
+    size = 4 * (plan.fixed + len(tail))
+    out.append(plan.opcode | _pack(plan.head, values))
+    for kind, spec in plan.words:
+        out.append(size if kind == "size" else spec if kind == "fixed" else _pack(spec[0], values))
     out += tail
-    return out
 
 
 def _to_bytes(ws: list) -> bytes:
@@ -198,14 +220,15 @@ def encode(header: TxnHeader, ops: Sequence[TxnOp]) -> bytes:
     byte size filled in) followed by each op, as little-endian u32 words."""
     if (header.major, header.minor) != VERSION:
         raise TxnError(f"only TXN format v0.1 is supported, header says v{header.major}.{header.minor}")
-    out: list[int] = [_pack(_HEADER[0], header), _pack(_HEADER[1], header), 0, 0]
+    out: list[int] = [_pack(_HEADER_PARTS[0], vars(header)), _pack(_HEADER_PARTS[1], vars(header)), 0, 0]
+    plans = _PLANS
     for i, op in enumerate(ops):
-        layout = getattr(type(op), "TXN", None)
-        if layout is None:
+        plan = plans.get(type(op))
+        if plan is None:
             raise TxnError(f"TXN op #{i} is not a TxnOp: {op!r}")
-        if type(op).MLIR is not None:  # an npu op as it stands: checked here (decl.declare)
-            check_fields(op, layout, assign=False)
-        out += _words_of(op, layout, OPCODES[layout.opcode])
+        if plan.check:
+            check_fields(op, plan.layout, assign=False)
+        _words_of(op, plan, out)
     total = 4 * len(out)
     if total > 0xFFFFFFFF or len(ops) > 0xFFFFFFFF:
         raise TxnError(f"transaction too large: {len(ops)} ops, {total} bytes")
@@ -230,27 +253,20 @@ def _words_array(data: bytes) -> array:
     return arr
 
 
-#: opcode -> (class, layout) of every op the decoder reads.
-_DECODABLE = {OPCODES[name]: (cls, cls.TXN) for name, cls in BY_OPCODE.items()}
+#: opcode -> plan of every op the decoder reads.
+_DECODABLE = {plan.opcode: plan for plan in _PLANS.values()}
 
 
 def _decode_op(w, pos: int, end: int, fail) -> tuple[object, int]:
     """The op at word ``pos`` and the position after it; ``fail(msg)`` raises."""
     opc = w[pos] & 0xFF
-    entry = _DECODABLE.get(opc)
-    if entry is None:
+    plan = _DECODABLE.get(opc)
+    if plan is None:
         fail("opcode not supported by iron's decoder" if opc in OPCODE_NAMES else "unknown opcode")
-    cls, layout = entry
-
-    def need(n: int):
-        if pos + n > end:
-            fail(f"truncated: needs {4 * n} bytes, {4 * (end - pos)} left before end of stream")
-
-    fixed = 1 + len(layout.words)
-    need(fixed)
+    layout, fixed = plan.layout, plan.fixed
     n = fixed
-    if SIZE in layout.words:
-        k = 1 + layout.words.index(SIZE)
+    if pos + n <= end and plan.size_word is not None:
+        k = plan.size_word
         size = w[pos + k]
         if layout.tail:
             if size < 4 * fixed or size % 4:
@@ -258,23 +274,28 @@ def _decode_op(w, pos: int, end: int, fail) -> tuple[object, int]:
         elif size not in (layout.sizes or (4 * fixed,)):
             fail(f"size word {k} is {size}, expected {' or '.join(map(str, layout.sizes or (4 * fixed,)))}")
         n = size // 4
-        need(n)
+    if pos + n > end:
+        fail(f"truncated: needs {4 * n} bytes, {4 * (end - pos)} left before end of stream")
     values: dict[str, int] = {}
-    _unpack(layout.head, w[pos], values)
-    for k, spec in enumerate(layout.words, 1):
+    _unpack(plan.head, w[pos], values)
+    for k, (kind, spec) in enumerate(plan.words, 1):
         word = w[pos + k]
-        if isinstance(spec, int):
+        if kind == "fixed":
             if word != spec:
                 fail(f"reserved word {k} is 0x{word:08x}, expected {spec}")
-        elif spec is not SIZE:
-            if word & ~_covered(spec):
+        elif kind == "bits":
+            parts, covered = spec
+            if word & ~covered:
                 fail(
-                    f"word {k} is 0x{word:08x}: bits outside its fields ({', '.join(b.field for b in spec)}) set"
+                    f"word {k} is 0x{word:08x}: bits outside its fields ({', '.join(p[0] for p in parts)}) set"
                 )
-            _unpack(spec, word, values)
+            _unpack(parts, word, values)
     if layout.tail:
         values[layout.tail] = tuple(w[pos + fixed : pos + n])
-    return cls(**values), pos + n
+    # Every field came out of its bits, so it is in range: skip the constructor's check.
+    op = object.__new__(plan.cls)
+    op.__dict__.update(values)
+    return op, pos + n
 
 
 def decode(data: bytes) -> tuple[TxnHeader, list[TxnOp]]:
@@ -290,8 +311,8 @@ def decode(data: bytes) -> tuple[TxnHeader, list[TxnOp]]:
         raise TxnError(f"TXN binary truncated: {len(data)} bytes, header needs {4 * HEADER_WORDS}")
     w = _words_array(data)
     values: dict[str, int] = {}
-    _unpack(_HEADER[0], w[0], values)
-    _unpack(_HEADER[1], w[1], values)
+    _unpack(_HEADER_PARTS[0], w[0], values)
+    _unpack(_HEADER_PARTS[1], w[1], values)
     num_ops, total = w[2], w[3]
     if (values["major"], values["minor"]) != VERSION:
         raise TxnError(
