@@ -73,10 +73,11 @@ class Syntax:
 
     def __post_init__(self):
         object.__setattr__(self, "attrs", tuple(self.attrs))
-
-    @property
-    def operands(self) -> tuple[Attr, ...]:
-        return tuple(a for a in self.attrs if a.operand)
+        # Derived once (the reader runs per op): operand fields, and the attribute names each
+        # form may spell (today's SSA form passes the operands as operands).
+        object.__setattr__(self, "operands", tuple(a for a in self.attrs if a.operand))
+        object.__setattr__(self, "attr_names", frozenset(a.name for a in self.attrs))
+        object.__setattr__(self, "ssa_attr_names", frozenset(a.name for a in self.attrs if not a.operand))
 
     def value(self, op, name: str):
         return op.fields[name] if self.bag else getattr(op, name)

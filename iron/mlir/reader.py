@@ -465,69 +465,77 @@ class _Reader:
         if self.dev is not None and "@" in op.text:
             self.dev.opaque_syms.update(_RE_SYM_REF.findall(op.text))
 
-    def device_op(self, code: str):
-        c0 = code[0]
-        if c0 == "%":
-            m = _RE_TILE.match(code)
-            if m:
-                tile = ir.Tile(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
-                self.dev.tiles[tile.name] = tile
-                return tile
-            m = _RE_CONST.match(code)
-            if m and m.group(2) not in ("true", "false"):
-                self.dev.consts[m.group(1)] = _parse_int(m.group(2))  # kept verbatim too
-            return None
-        if code.startswith("aie.packet_flow"):
-            m = _RE_PACKET_FLOW.match(code)
-            if not m:
-                return None
-            attrs = _attr_dict(m.group(8))
-            if set(attrs) - {"keep_pkt_header"} or attrs.get("keep_pkt_header", "false") not in (
-                "true",
-                "false",
-            ):
-                return None
-            return ir.PacketFlow(
-                _parse_int(m.group(1)),
-                ir.PacketEnd(m.group(2), m.group(3), int(m.group(4))),
-                ir.PacketEnd(m.group(5), m.group(6), int(m.group(7))),
-                attrs.get("keep_pkt_header") == "true",
-            )
-        if code.startswith("aie.shim_dma_allocation"):
-            m = _RE_SHIM_ALLOC_OLD.match(code)
-            if m and any(t.row == 0 and t.col == int(m.group(4)) for t in self.dev.tiles.values()):
-                # the pre-2026 form prints in today's form only after its shim tile is declared
-                return ir.ShimDmaAllocation(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
-            m = _RE_SHIM_ALLOC_NEW.match(code)
-            if m and m.group(2) in self.dev.tiles:
-                col = self.dev.tiles[m.group(2)].col
-                packet = " ".join(m.group(5).split()) if m.group(5) else None
-                return ir.ShimDmaAllocation(m.group(1), m.group(3), int(m.group(4)), col, packet, m.group(6))
-            return None
-        if code.startswith("aie.objectfifo ") or code.startswith("aie.objectfifo@"):
-            return self.objectfifo(code)
-        if code.startswith("memref.global"):
-            m = _RE_GLOBAL.match(code)
-            if not m:
-                return None
-            n = int(m.group(2))
-            dense = m.group(3).strip()
-            try:
-                if dense.startswith("["):
-                    values = tuple(_parse_int(v) & 0xFFFFFFFF for v in dense[1:-1].split(","))
-                elif dense.startswith('"0x'):
-                    raw = bytes.fromhex(dense[3:-1])
-                    values = tuple(int.from_bytes(raw[k : k + 4], "little") for k in range(0, len(raw), 4))
-                else:
-                    values = (_parse_int(dense) & 0xFFFFFFFF,) * n
-            except ValueError:
-                raise _Err(f"memref.global @{m.group(1)}: bad dense payload {dense!r}", "dense") from None
-            if len(values) != n:
-                raise _Err(f"memref.global @{m.group(1)}: {len(values)} values for memref<{n}xi32>", "dense")
-            glob = ir.MemrefGlobal(m.group(1), values)
-            self.dev.globals[glob.symbol] = glob
-            return glob
+    def read_op(self, table: tuple, code: str):
+        """The op ``code`` spells, read by the first reader of ``table`` whose prefix it has;
+        None (kept opaque) if no reader applies or the reader declines."""
+        for prefix, reader in table:
+            if code.startswith(prefix):
+                return reader(self, code)
         return None
+
+    def device_op(self, code: str):
+        """A structured op of a device body, or None (kept opaque)."""
+        return self.read_op(_DEVICE_OPS, code)
+
+    def device_value(self, code: str):
+        """``%x = ...`` in a device body: a tile (constants are noted and kept verbatim)."""
+        m = _RE_TILE.match(code)
+        if m:
+            tile = ir.Tile(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
+            self.dev.tiles[tile.name] = tile
+            return tile
+        m = _RE_CONST.match(code)
+        if m and m.group(2) not in ("true", "false"):
+            self.dev.consts[m.group(1)] = _parse_int(m.group(2))
+        return None
+
+    def packet_flow(self, code: str):
+        m = _RE_PACKET_FLOW.match(code)
+        if not m:
+            return None
+        attrs = _attr_dict(m.group(8))
+        if set(attrs) - {"keep_pkt_header"} or attrs.get("keep_pkt_header", "false") not in ("true", "false"):
+            return None
+        return ir.PacketFlow(
+            _parse_int(m.group(1)),
+            ir.PacketEnd(m.group(2), m.group(3), int(m.group(4))),
+            ir.PacketEnd(m.group(5), m.group(6), int(m.group(7))),
+            attrs.get("keep_pkt_header") == "true",
+        )
+
+    def shim_alloc(self, code: str):
+        m = _RE_SHIM_ALLOC_OLD.match(code)
+        if m and any(t.row == 0 and t.col == int(m.group(4)) for t in self.dev.tiles.values()):
+            # the pre-2026 form prints in today's form only after its shim tile is declared
+            return ir.ShimDmaAllocation(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
+        m = _RE_SHIM_ALLOC_NEW.match(code)
+        if m and m.group(2) in self.dev.tiles:
+            col = self.dev.tiles[m.group(2)].col
+            packet = " ".join(m.group(5).split()) if m.group(5) else None
+            return ir.ShimDmaAllocation(m.group(1), m.group(3), int(m.group(4)), col, packet, m.group(6))
+        return None
+
+    def memref_global(self, code: str):
+        m = _RE_GLOBAL.match(code)
+        if not m:
+            return None
+        n = int(m.group(2))
+        dense = m.group(3).strip()
+        try:
+            if dense.startswith("["):
+                values = tuple(_parse_int(v) & 0xFFFFFFFF for v in dense[1:-1].split(","))
+            elif dense.startswith('"0x'):
+                raw = bytes.fromhex(dense[3:-1])
+                values = tuple(int.from_bytes(raw[k : k + 4], "little") for k in range(0, len(raw), 4))
+            else:
+                values = (_parse_int(dense) & 0xFFFFFFFF,) * n
+        except ValueError:
+            raise _Err(f"memref.global @{m.group(1)}: bad dense payload {dense!r}", "dense") from None
+        if len(values) != n:
+            raise _Err(f"memref.global @{m.group(1)}: {len(values)} values for memref<{n}xi32>", "dense")
+        glob = ir.MemrefGlobal(m.group(1), values)
+        self.dev.globals[glob.symbol] = glob
+        return glob
 
     def objectfifo(self, code: str):
         m = _RE_OBJECTFIFO.match(code)
@@ -544,35 +552,36 @@ class _Reader:
         return ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(4)), m.group(5), text)
 
     def runtime_op(self, code: str, text: str):
+        """A structured op of a runtime sequence or configure block, or None (kept opaque)."""
         if code[0] == "%":
             return self.value_def(code, text)
-        if code.startswith("aiex.npu."):
-            if code.startswith("aiex.npu.dma_memcpy_nd"):
-                return self.memcpy(code)
-            m = _RE_NPU.match(code)
-            if not m:
-                return None
-            name = m.group(1)
-            cls = BY_MLIR.get(name)
-            if cls is None and name != "aiex.npu.blockwrite":
-                return None
-            operands = [o.strip() for o in m.group(2).split(",")] if m.group(2) and m.group(2).strip() else []
-            attrs = _attr_dict(m.group(3))
-            if cls is None:
-                return self.h_blockwrite(operands, attrs, name)
-            return self.declared(cls, operands, attrs, name)
-        if code.startswith("aiex.run"):
-            m = _RE_RUN.match(code)
-            if not m:
-                return None
-            args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
-            if not all(a.startswith("%") for a in args):
-                return None
-            types = [_memref(t) for t in split_top(m.group(3))] if m.group(3).strip() else []
-            if None in types or len(types) != len(args):
-                return None
-            return ir.Run(m.group(1), [a[1:] for a in args], types)
-        return None
+        return self.read_op(_RUNTIME_OPS, code)
+
+    def npu_op(self, code: str):
+        m = _RE_NPU.match(code)
+        if not m:
+            return None
+        name = m.group(1)
+        cls = BY_MLIR.get(name)
+        if cls is None and name != "aiex.npu.blockwrite":
+            return None
+        operands = [o.strip() for o in m.group(2).split(",")] if m.group(2) and m.group(2).strip() else []
+        attrs = _attr_dict(m.group(3))
+        if cls is None:
+            return self.blockwrite(operands, attrs, name)
+        return self.declared(cls, operands, attrs, name)
+
+    def run_op(self, code: str):
+        m = _RE_RUN.match(code)
+        if not m:
+            return None
+        args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
+        if not all(a.startswith("%") for a in args):
+            return None
+        types = [_memref(t) for t in split_top(m.group(3))] if m.group(3).strip() else []
+        if None in types or len(types) != len(args):
+            return None
+        return ir.Run(m.group(1), [a[1:] for a in args], types)
 
     def value_def(self, code: str, text: str):
         """``%x = ...`` inside a sequence."""
@@ -693,8 +702,9 @@ class _Reader:
         expected = spec.operands
         if operands and not expected:
             return None
-        attrs = {k: v for k, v in attrs.items() if k not in spec.ignored}
-        if set(attrs) - {a.name for a in spec.attrs if not (operands and a.operand)}:
+        if spec.ignored:
+            attrs = {k: v for k, v in attrs.items() if k not in spec.ignored}
+        if not (spec.ssa_attr_names if operands else spec.attr_names).issuperset(attrs):
             return None
         values = {}
         if operands:
@@ -720,7 +730,7 @@ class _Reader:
                 values[a.name] &= 0xFFFFFFFF
         return cls(values) if spec.bag else cls(**values)
 
-    def h_blockwrite(self, operands, attrs, op):
+    def blockwrite(self, operands, attrs, op):
         if set(attrs) - {"address", "column", "row"}:
             return None
         if len(operands) != 1:
@@ -790,6 +800,23 @@ class _Reader:
 
 
 _DONE = object()  # statement() already appended the op
+
+#: (op-name prefix, reader) of the structured ops of a device body, tried in order.
+_DEVICE_OPS = (
+    ("%", _Reader.device_value),
+    ("aie.packet_flow", _Reader.packet_flow),
+    ("aie.shim_dma_allocation", _Reader.shim_alloc),
+    ("aie.objectfifo ", _Reader.objectfifo),
+    ("aie.objectfifo@", _Reader.objectfifo),
+    ("memref.global", _Reader.memref_global),
+)
+#: The same for a runtime sequence (``%x = ...`` values: _Reader.value_def); npu ops with a
+#: declaration are read by _Reader.declared.
+_RUNTIME_OPS = (
+    ("aiex.npu.dma_memcpy_nd", _Reader.memcpy),
+    ("aiex.npu.", _Reader.npu_op),
+    ("aiex.run", _Reader.run_op),
+)
 
 
 def _filter(ops: list, drop: set[int]) -> None:

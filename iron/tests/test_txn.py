@@ -461,3 +461,19 @@ def test_decode_100k_ops_round_trips():
     data = encode(header_for("npu2", 8), ops)
     _, decoded = decode(data)  # speed: a benchmark's job, never a timed assert
     assert decoded == ops
+
+
+def test_every_declared_layout_places_every_field():
+    # A declaration must say where each field of its op goes (a field left out would be
+    # dropped by encode and never come back from decode).
+    from dataclasses import fields
+
+    from iron.mlir.decl import BY_OPCODE
+
+    assert sorted(BY_OPCODE) == sorted(["WRITE", "BLOCKWRITE", "MASKWRITE", "MASKPOLL", "NOOP", "PREEMPT",
+                                        "LOADPDI", "TCT", "DDR_PATCH"])  # fmt: skip
+    for cls in BY_OPCODE.values():
+        layout = cls.TXN
+        placed = set(layout.limits) | ({layout.tail} if layout.tail else set())
+        assert placed == {f.name for f in fields(cls)}, cls.__name__
+        assert OPCODES[layout.opcode] is not None
