@@ -164,13 +164,13 @@ class MemrefGlobal:
 _COL_ROW = (Attr("column", default=None), Attr("row", default=None))
 
 
+@dataclass
 @declare(
     mlir=Syntax(
         "aiex.npu.write32",
         [Attr("address", operand=True, word=True), Attr("value", operand=True, word=True), *_COL_ROW],
     )
 )
-@dataclass
 class Write32:
     address: int
     value: int
@@ -178,6 +178,7 @@ class Write32:
     row: int | None = None
 
 
+@dataclass
 @declare(
     mlir=Syntax(
         "aiex.npu.maskwrite32",
@@ -189,7 +190,6 @@ class Write32:
         ],
     )
 )
-@dataclass
 class MaskWrite32:
     address: int
     value: int
@@ -248,6 +248,7 @@ WRITEBD_FIELDS = (
 _WRITEBD_REQUIRED = ("bd_id", "buffer_length", "column", "row")
 
 
+@dataclass
 @declare(
     mlir=Syntax(
         "aiex.npu.writebd",
@@ -256,7 +257,6 @@ _WRITEBD_REQUIRED = ("bd_id", "buffer_length", "column", "row")
         bag=True,
     )
 )
-@dataclass
 class WriteBd:
     """``aiex.npu.writebd``: a whole shim BD. ``buffer_length`` counts 32-bit words."""
 
@@ -311,7 +311,7 @@ class AddressPatch:
     arg_plus: int = 0
 
 
-_U8 = 8
+_BYTE = 8  # bits
 
 
 @dataclass
@@ -331,8 +331,8 @@ _U8 = 8
         "col {column} row {row} {direction_name} ch {channel} ncols {column_num} nrows {row_num}",
         [
             SIZE,
-            [Bits("direction", 0, _U8), Bits("row", 8, _U8), Bits("column", 16, _U8)],
-            [Bits("row_num", 8, _U8), Bits("column_num", 16, _U8), Bits("channel", 24, _U8)],
+            [Bits("direction", 0, _BYTE), Bits("row", 8, _BYTE), Bits("column", 16, _BYTE)],
+            [Bits("row_num", 8, _BYTE), Bits("column_num", 16, _BYTE), Bits("channel", 24, _BYTE)],
         ],
     ),
 )
@@ -350,8 +350,8 @@ class Sync:
     row_num: int = 1
 
 
-@declare(mlir=Syntax("aiex.npu.load_pdi", [Attr("device_ref", "sym")]))
 @dataclass
+@declare(mlir=Syntax("aiex.npu.load_pdi", [Attr("device_ref", "sym")]))
 class LoadPdi:
     device_ref: str
 
@@ -370,8 +370,8 @@ class DmaMemcpyNd:
     issue_token: bool = False
 
 
-@declare(mlir=Syntax("aiex.npu.dma_wait", [Attr("symbol", "sym")]))
 @dataclass
+@declare(mlir=Syntax("aiex.npu.dma_wait", [Attr("symbol", "sym")]))
 class DmaWait:
     symbol: str
 

@@ -31,7 +31,7 @@ from iron.target.txn import HEADER_WORDS, MASK_OP_SIZES, OPCODE_NAMES, OPCODES, 
 
 __all__ = ["OPCODES", "OPCODE_NAMES", "TxnError"]  # re-exported with the ops below
 
-_U8 = 8
+_BYTE = 8  # bits
 _WHERE = "  {where}"
 _ADDRESS_VALUE = [0, [Bits("address")], 0, [Bits("value")]]
 
@@ -49,7 +49,7 @@ class Write:
 @dataclass(frozen=True)
 @declare(txn=Layout("BLOCKWRITE", "BlockWrite", "BLOCKWRITE",
                     "0x{address:08x} <- {count} words [{shown}]" + _WHERE,
-                    [[Bits("column", 0, _U8), Bits("row", 8, _U8)], [Bits("address")], SIZE], tail="data"))  # fmt: skip
+                    [[Bits("column", 0, _BYTE), Bits("row", 8, _BYTE)], [Bits("address")], SIZE], tail="data"))  # fmt: skip
 class BlockWrite:
     """BLOCKWRITE: store ``data`` words at consecutive addresses from ``address``
     (op, col | row << 8, address, 16 + 4n, payload[n]).
@@ -97,7 +97,7 @@ class Noop:
 
 
 @dataclass(frozen=True)
-@declare(txn=Layout("PREEMPT", "Preempt", "PREEMPT", "level {level}", head=[Bits("level", 8, _U8)]))
+@declare(txn=Layout("PREEMPT", "Preempt", "PREEMPT", "level {level}", head=[Bits("level", 8, _BYTE)]))
 class Preempt:
     """PREEMPT: a preemption point at ``level`` (aie-rt XAie_Preempt_level), op | level << 8."""
 
@@ -126,8 +126,8 @@ TxnOp = Union[Write, BlockWrite, MaskWrite, MaskPoll, Noop, Preempt, LoadPdi, Sy
 #: Header words 0 and 1 (aie-rt ``XAie_TxnHeader``); words 2 and 3 are the op count
 #: and the total byte size.
 _HEADER = (
-    (Bits("major", 0, _U8), Bits("minor", 8, _U8), Bits("dev_gen", 16, _U8), Bits("rows", 24, _U8)),
-    (Bits("columns", 0, _U8), Bits("memtile_rows", 8, _U8)),
+    (Bits("major", 0, _BYTE), Bits("minor", 8, _BYTE), Bits("dev_gen", 16, _BYTE), Bits("rows", 24, _BYTE)),
+    (Bits("columns", 0, _BYTE), Bits("memtile_rows", 8, _BYTE)),
 )
 
 
