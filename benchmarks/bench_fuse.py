@@ -13,7 +13,8 @@ import time
 
 from iron.artifact import cache
 from iron.fuse.fusion import Sequence, fuse
-from iron.lower import npu, txn
+from iron.lower import npu
+from iron.mlir import txn
 from iron.lower.materialize import kernel_ops
 from iron.mlir.printer import print_module
 from iron.operators.binary import ElementwiseAdd, ElementwiseMul

@@ -19,7 +19,8 @@ from iron.artifact.sections import Context, manifest_json, meta_json, pdi_sectio
 from iron.errors import IronError
 from iron.fuse.fusion import fuse
 from iron.options import TraceOptions
-from iron.lower import npu, txn
+from iron.lower import npu
+from iron.mlir import txn
 from iron.lower.materialize import kernel_ops
 from iron.lower.verify import check_wiring
 from iron.mlir.printer import print_module

@@ -70,7 +70,7 @@ def cmd_inspect(args, out=None) -> int:
 def inspect_lines(art, max_ops: int | None = None) -> list[str]:
     """The text ``iron inspect`` prints, as lines."""
     from iron.artifact.schema import TRACE_BUFFER
-    from iron.lower import txn
+    from iron.mlir import txn
 
     if max_ops is not None and (isinstance(max_ops, bool) or not isinstance(max_ops, int) or max_ops < 0):
         raise IronError(f"max_ops={max_ops!r}: accepted: None or an integer >= 0")

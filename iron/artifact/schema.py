@@ -15,7 +15,7 @@ Sections, all ``SHT_PROGBITS`` without flags:
 ``.iron.meta``         JSON (:func:`meta_json`): name, target, dispatch, kernels (args,
                        code section), schedule, PDI ids, buffers, inputs/outputs,
                        toolchain, iron version, cache key, source names
-``.iron.code.<n>``     control code of kernel ``n`` (TXN binary, iron.lower.txn)
+``.iron.code.<n>``     control code of kernel ``n`` (TXN binary, iron.mlir.txn)
 ``.iron.dev.<n>``      payload of PDI ``n`` (JSON, iron.artifact.pdi)
 ``.iron.trace``        the trace manifest (JSON, iron.instrument.manifest), when traced
 ``.iron.src.<n>``      design sources under synthetic names (debug flag only)

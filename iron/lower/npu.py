@@ -1,10 +1,13 @@
-"""Lower flat npu register ops (iron.mlir.ir) to transaction ops (iron.lower.txn)."""
+"""Lower flat npu register ops (iron.mlir.ir) to transaction ops (iron.mlir.txn).
+
+One lowering rule per op type (:data:`RULES`). ``aiex.npu.sync`` and
+``aiex.npu.address_patch`` are transaction ops as they stand (TCT, DDR_PATCH).
+"""
 
 from __future__ import annotations
 
 from iron.errors import IronError
-from iron.lower import txn
-from iron.mlir import ir
+from iron.mlir import ir, txn
 from iron.target import registers, shim_dma
 from iron.target.geometry import SHIM_ROW
 
@@ -12,40 +15,49 @@ from iron.target.geometry import SHIM_ROW
 _MEMTILE_ONLY = {f for f in ir.WRITEBD_FIELDS if "zero_" in f} | {"d2_size"}
 
 
-def _address(address: int, column: int | None, row: int | None) -> int:
+def _address(op) -> int:
     """With column/row the address is tile-relative: mlir-aie keeps its low 20 bits."""
-    if column is None and row is None:
-        return address
-    return registers.tile_address(column or 0, row or 0, address & registers.OFFSET_MASK)
+    if op.column is None and op.row is None:
+        return op.address
+    return registers.tile_address(op.column or 0, op.row or 0, op.address & registers.OFFSET_MASK)
+
+
+def _writebd(op: ir.WriteBd, pdi_ids, arch: str) -> txn.BlockWrite:
+    if op["row"] != SHIM_ROW:
+        raise IronError(
+            f"aiex.npu.writebd at column {op['column']} row {op['row']}: iron lowers shim BDs (row 0) only"
+        )
+    # Like mlir-aie's writebd -> blockwrite pattern: address only, tile word 0.
+    address = registers.tile_address(op["column"], SHIM_ROW, shim_dma.bd_address(op["bd_id"]))
+    return txn.BlockWrite(address, bd_image(op, arch))
+
+
+def _load_pdi(op: ir.LoadPdi, pdi_ids: dict[str, int], arch: str) -> txn.LoadPdi:
+    if op.device_ref not in pdi_ids:
+        raise IronError(f"aiex.npu.load_pdi: no PDI for device @{op.device_ref}")
+    return txn.LoadPdi(pdi_ids[op.device_ref])
+
+
+#: npu op type -> rule(op, pdi_ids, arch) returning its transaction op.
+RULES = {
+    ir.Write32: lambda op, _p, _a: txn.Write(_address(op), op.value),
+    ir.MaskWrite32: lambda op, _p, _a: txn.MaskWrite(_address(op), op.value, op.mask),
+    ir.BlockWrite: lambda op, _p, _a: txn.BlockWrite(
+        _address(op), tuple(op.data), op.column or 0, op.row or 0
+    ),
+    ir.WriteBd: _writebd,
+    ir.AddressPatch: lambda op, _p, _a: op,
+    ir.Sync: lambda op, _p, _a: op,
+    ir.LoadPdi: _load_pdi,
+}
 
 
 def lower_op(op, pdi_ids: dict[str, int], arch: str) -> txn.TxnOp:
     """One npu op -> one transaction op. ``arch`` is "npu1" or "npu2" (BD burst encoding)."""
-    if isinstance(op, ir.Write32):
-        return txn.Write(_address(op.address, op.column, op.row), op.value)
-    if isinstance(op, ir.MaskWrite32):
-        return txn.MaskWrite(_address(op.address, op.column, op.row), op.value, op.mask)
-    if isinstance(op, ir.BlockWrite):
-        return txn.BlockWrite(
-            _address(op.address, op.column, op.row), tuple(op.data), op.column or 0, op.row or 0
-        )
-    if isinstance(op, ir.WriteBd):
-        if op["row"] != SHIM_ROW:
-            raise IronError(
-                f"aiex.npu.writebd at column {op['column']} row {op['row']}: iron lowers shim BDs (row 0) only"
-            )
-        # Like mlir-aie's writebd -> blockwrite pattern: address only, tile word 0.
-        address = registers.tile_address(op["column"], SHIM_ROW, shim_dma.bd_address(op["bd_id"]))
-        return txn.BlockWrite(address, bd_image(op, arch))
-    if isinstance(op, ir.AddressPatch):
-        return txn.DdrPatch(op.addr, op.arg_idx, op.arg_plus)
-    if isinstance(op, ir.Sync):
-        return txn.Sync(op.column, op.row, op.direction, op.channel, op.column_num, op.row_num)
-    if isinstance(op, ir.LoadPdi):
-        if op.device_ref not in pdi_ids:
-            raise IronError(f"aiex.npu.load_pdi: no PDI for device @{op.device_ref}")
-        return txn.LoadPdi(pdi_ids[op.device_ref])
-    raise IronError(f"cannot lower {type(op).__name__} to the transaction binary (materialize first)")
+    rule = RULES.get(type(op))
+    if rule is None:
+        raise IronError(f"cannot lower {type(op).__name__} to the transaction binary (materialize first)")
+    return rule(op, pdi_ids, arch)
 
 
 def bd_image(op: ir.WriteBd, arch: str) -> tuple[int, ...]:

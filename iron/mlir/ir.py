@@ -1,9 +1,10 @@
 """A small IR for the subset of mlir-aie that iron emits, transforms and reads.
 
 Structured ops are the ones iron must understand (tiles, packet flows, shim DMA
-allocations, runtime sequences and their npu ops, configure/run). Everything
-else (object FIFOs, cores, func declarations, dma tasks ...) is kept as
-:class:`Opaque` text and printed back verbatim.
+allocations, object FIFOs, runtime sequences and their npu ops, configure/run) and
+the ones iron's own designs are made of (FIFO links, kernel declarations, cores).
+Everything else read from a file (dma tasks, cores of foreign designs ...) is kept
+as :class:`Opaque` text and printed back verbatim.
 
 SSA values are referred to by name without the ``%``.
 """
@@ -16,6 +17,8 @@ from typing import Union
 import numpy as np
 
 from iron.errors import IronError
+from iron.mlir.decl import REQUIRED, SIZE, Attr, Bits, Layout, Syntax, declare
+from iron.target.txn import PATCH_ACTION
 
 #: MLIR element type -> numpy dtype.
 DTYPES = {
@@ -115,6 +118,39 @@ class ObjectFifo:
 
 
 @dataclass
+class ObjectFifoLink:
+    """``aie.objectfifo.link [@a] -> [@b, @c]([] [0, 256])``: a memtile joins or splits FIFOs
+    (mlir-aie's ``ObjectFifo.split``/``join``/``forward``); offsets count elements."""
+
+    sources: tuple[str, ...]
+    dests: tuple[str, ...]
+    source_offsets: tuple[int, ...] = ()
+    dest_offsets: tuple[int, ...] = ()
+
+
+@dataclass
+class FuncDecl:
+    """``func.func private @name(types) attributes {link_with = "obj.o"}``: a kernel function
+    cores call, and the object file that defines it."""
+
+    name: str
+    types: tuple[str, ...]
+    link_with: str | None = None
+
+
+@dataclass
+class Core:
+    """``%name = aie.core(%tile) { body }``: the program of one compute tile (mlir-aie's
+    ``Worker``). ``body`` holds the region's ops as text lines, indented relative to the
+    region: iron never looks inside (FIFO acquires, releases and kernel calls are the
+    operator's business)."""
+
+    name: str
+    tile: str
+    body: list[str]
+
+
+@dataclass
 class MemrefGlobal:
     """``memref.global "private" constant @sym : memref<8xi32> = dense<[...]>`` (blockwrite data)."""
 
@@ -123,7 +159,18 @@ class MemrefGlobal:
 
 
 # --------------------------------------------------------------------------- runtime ops
+# The npu ops' mlir-aie syntax (AIEX.td) and, for the ops the firmware runs as they
+# are, their transaction layout: one declaration each (iron.mlir.decl).
+_COL_ROW = (Attr("column", default=None), Attr("row", default=None))
+
+
 @dataclass
+@declare(
+    mlir=Syntax(
+        "aiex.npu.write32",
+        [Attr("address", operand=True, word=True), Attr("value", operand=True, word=True), *_COL_ROW],
+    )
+)
 class Write32:
     address: int
     value: int
@@ -132,6 +179,17 @@ class Write32:
 
 
 @dataclass
+@declare(
+    mlir=Syntax(
+        "aiex.npu.maskwrite32",
+        [
+            Attr("address", operand=True, word=True),
+            Attr("value", operand=True, word=True),
+            Attr("mask", operand=True, word=True),
+            *_COL_ROW,
+        ],
+    )
+)
 class MaskWrite32:
     address: int
     value: int
@@ -187,9 +245,18 @@ WRITEBD_FIELDS = (
     "use_next_bd",
     "valid_bd",
 )
+_WRITEBD_REQUIRED = ("bd_id", "buffer_length", "column", "row")
 
 
 @dataclass
+@declare(
+    mlir=Syntax(
+        "aiex.npu.writebd",
+        [Attr(k, default=REQUIRED if k in _WRITEBD_REQUIRED else 0) for k in WRITEBD_FIELDS],
+        ignored=("ddr_id",),  # legacy field, ignored by mlir-aie
+        bag=True,
+    )
+)
 class WriteBd:
     """``aiex.npu.writebd``: a whole shim BD. ``buffer_length`` counts 32-bit words."""
 
@@ -206,17 +273,74 @@ class WriteBd:
 
 
 @dataclass
+@declare(
+    mlir=Syntax(
+        "aiex.npu.address_patch",
+        [Attr("addr", "ui32", word=True), Attr("arg_idx"), Attr("arg_plus", "int", operand=True, default=0)],
+        typed_operands=True,
+    ),
+    # DDR_PATCH: op, 48, 0, 0, 0, action, address, 0, arg_idx, 0, arg_plus low, arg_plus high
+    txn=Layout(
+        "DDR_PATCH",
+        "DdrPatch",
+        "DDR_PATCH",
+        "0x{addr:08x} <- &arg{arg_idx} + 0x{arg_plus:x}  {where}",
+        [
+            SIZE,
+            0,
+            0,
+            0,
+            PATCH_ACTION,
+            [Bits("addr")],
+            0,
+            [Bits("arg_idx")],
+            0,
+            [Bits("arg_plus")],
+            [Bits("arg_plus", lo=32)],
+        ],
+    ),
+)
 class AddressPatch:
-    """Firmware writes ``address(host buffer arg_idx) + arg_plus`` (bytes) into ``addr``."""
+    """Firmware writes ``address(host buffer arg_idx) + arg_plus`` (bytes) into ``addr``.
+
+    The same op is the transaction binary's DDR_PATCH (``arg_plus`` is 64-bit there).
+    """
 
     addr: int
     arg_idx: int
     arg_plus: int = 0
 
 
+_BYTE = 8  # bits
+
+
 @dataclass
+@declare(
+    mlir=Syntax(
+        "aiex.npu.sync",
+        [
+            Attr(f, operand=True, default=1 if f.endswith("_num") else REQUIRED)
+            for f in ("column", "row", "direction", "channel", "column_num", "row_num")
+        ],
+    ),
+    # TCT: op, 16, direction | row << 8 | column << 16, row_num << 8 | column_num << 16 | channel << 24
+    txn=Layout(
+        "TCT",
+        "Sync",
+        "SYNC",
+        "col {column} row {row} {direction_name} ch {channel} ncols {column_num} nrows {row_num}",
+        [
+            SIZE,
+            [Bits("direction", 0, _BYTE), Bits("row", 8, _BYTE), Bits("column", 16, _BYTE)],
+            [Bits("row_num", 8, _BYTE), Bits("column_num", 16, _BYTE), Bits("channel", 24, _BYTE)],
+        ],
+    ),
+)
 class Sync:
-    """``aiex.npu.sync``: wait for a task-complete token. direction 0 = S2MM, 1 = MM2S."""
+    """``aiex.npu.sync``: wait for a task-complete token. direction 0 = S2MM, 1 = MM2S.
+
+    The same op is the transaction binary's TCT (task-completion token) sync.
+    """
 
     column: int
     row: int
@@ -227,6 +351,7 @@ class Sync:
 
 
 @dataclass
+@declare(mlir=Syntax("aiex.npu.load_pdi", [Attr("device_ref", "sym")]))
 class LoadPdi:
     device_ref: str
 
@@ -246,6 +371,7 @@ class DmaMemcpyNd:
 
 
 @dataclass
+@declare(mlir=Syntax("aiex.npu.dma_wait", [Attr("symbol", "sym")]))
 class DmaWait:
     symbol: str
 
@@ -316,8 +442,9 @@ DEFAULT_SEQUENCE = "sequence"
 class Device:
     """``aie.device(target) @symbol { body }``.
 
-    ``body`` holds, in order, Tile / PacketFlow / ShimDmaAllocation / MemrefGlobal /
-    Opaque / RuntimeSequence items, exactly as printed.
+    ``body`` holds, in order, Tile / PacketFlow / ShimDmaAllocation / ObjectFifo /
+    ObjectFifoLink / FuncDecl / Core / MemrefGlobal / Opaque / RuntimeSequence items,
+    exactly as printed.
     """
 
     target: str  # "npu1_1col", "npu2" ...

@@ -61,6 +61,9 @@ def _attrs(op: str, items: list[tuple[str, object, str]]) -> str:
     """``{k = v : type, ...}`` sorted by key, as MLIR prints dictionary attributes."""
     parts = []
     for key, value, typ in sorted(items):
+        if typ == "sym":
+            parts.append(f"{key} = @{value}")
+            continue
         bounds = {"ui32": _U32, "i32": _I32, "i64": _I64}[typ]
         parts.append(f"{key} = {_check(value, f'{op}.{key}', bounds)} : {typ}")
     return "{" + ", ".join(parts) + "}"
@@ -130,12 +133,28 @@ class _Printer:
         self.taken.add(name)
         return name
 
-    def ssa_op(self, depth: int, op: str, operands: list[tuple[str, int]], attrs: list) -> None:
-        """``op(%a, %b) {attrs} : i32, i32`` with one constant per operand."""
-        names = [self.const(depth, value, f"{op}.{field}") for field, value in operands]
-        dict_ = f" {_attrs(op, attrs)}" if attrs else ""
-        types = ", ".join("i32" for _ in names)
-        self.line(depth, f"{op}({', '.join('%' + n for n in names)}){dict_} : {types}")
+    def declared(self, op, depth: int, scope: dict, bw_symbols: dict) -> None:
+        """An op with an :class:`~iron.mlir.decl.Syntax`: one ``arith.constant`` per
+        operand, then ``name(%a, %b) {attrs} : i32, i32`` (or ``name(%a : i64) {attrs}``)."""
+        spec = type(op).MLIR
+        names, types = [], []
+        for a in spec.operands:
+            value = spec.value(op, a.name)
+            typ = a.type if a.type != "int" else "i32" if _I32[0] <= value < _I32[1] else "i64"
+            names.append(self.const(depth, value, f"{spec.name}.{a.name}", typ))
+            types.append(typ)
+        attrs = [(a.name, spec.value(op, a.name), a.type) for a in spec.attrs if not a.operand]
+        attrs = [item for item in attrs if item[1] is not None]
+        text = spec.name
+        if spec.typed_operands:
+            text += "(" + ", ".join(f"%{n} : {t}" for n, t in zip(names, types)) + ")"
+        elif names:
+            text += "(" + ", ".join(f"%{n}" for n in names) + ")"
+        if attrs:
+            text += " " + _attrs(spec.name, attrs)
+        if names and not spec.typed_operands:
+            text += " : " + ", ".join(types)
+        self.line(depth, text)
 
     def line(self, depth: int, text: str) -> None:
         self.out.append(INDENT * depth + text)
@@ -160,35 +179,38 @@ class _Printer:
         self.line(depth, "}")
 
     def device_op(self, op, depth: int, bw_symbols: dict) -> None:
-        if isinstance(op, ir.Tile):
-            attrs = f" {op.attrs}" if getattr(op, "attrs", None) else ""
-            self.line(depth, f"%{op.name} = aie.tile({op.col}, {op.row}){attrs}")
-        elif isinstance(op, ir.PacketFlow):
-            self.line(depth, f"aie.packet_flow({op.id}) {{")
-            s, d = op.source, op.dest
-            self.line(depth + 1, f"aie.packet_source<%{s.tile}, {s.bundle} : {s.channel}>")
-            self.line(depth + 1, f"aie.packet_dest<%{d.tile}, {d.bundle} : {d.channel}>")
-            self.line(depth, "} {keep_pkt_header = true}" if op.keep_pkt_header else "}")
-        elif isinstance(op, ir.ShimDmaAllocation):
-            self.line(depth, _shim_alloc_text(op, self.device_now))
-        elif isinstance(op, ir.MemrefGlobal):
-            self.line(depth, _global_text(op.symbol, op.values))
-        elif isinstance(op, ir.ObjectFifo):
-            if op.text is not None:
-                self.opaque(depth, ir.Opaque(op.text))
-            else:
-                consumers = ", ".join(f"%{c}" for c in op.consumers)
-                self.line(
-                    depth,
-                    f"aie.objectfifo @{op.name}(%{op.producer}, {{{consumers}}}, {op.depth} : i32) "
-                    f": !aie.objectfifo<{op.type}>",
-                )
-        elif isinstance(op, ir.RuntimeSequence):
-            self.sequence(op, depth, bw_symbols)
-        elif isinstance(op, ir.Opaque):
-            self.opaque(depth, op)
-        else:
+        rule = _DEVICE_OPS.get(type(op))
+        if rule is None:
             raise IronError(f"cannot print {type(op).__name__} in an aie.device body")
+        rule(self, op, depth, bw_symbols)
+
+    def tile(self, op: ir.Tile, depth: int, _bw) -> None:
+        attrs = f" {op.attrs}" if getattr(op, "attrs", None) else ""
+        self.line(depth, f"%{op.name} = aie.tile({op.col}, {op.row}){attrs}")
+
+    def packet_flow(self, op: ir.PacketFlow, depth: int, _bw) -> None:
+        self.line(depth, f"aie.packet_flow({op.id}) {{")
+        s, d = op.source, op.dest
+        self.line(depth + 1, f"aie.packet_source<%{s.tile}, {s.bundle} : {s.channel}>")
+        self.line(depth + 1, f"aie.packet_dest<%{d.tile}, {d.bundle} : {d.channel}>")
+        self.line(depth, "} {keep_pkt_header = true}" if op.keep_pkt_header else "}")
+
+    def objectfifo(self, op: ir.ObjectFifo, depth: int, _bw) -> None:
+        if op.text is not None:
+            self.opaque(depth, ir.Opaque(op.text))
+            return
+        consumers = ", ".join(f"%{c}" for c in op.consumers)
+        self.line(
+            depth,
+            f"aie.objectfifo @{op.name}(%{op.producer}, {{{consumers}}}, {op.depth} : i32) "
+            f": !aie.objectfifo<{op.type}>",
+        )
+
+    def core(self, op: ir.Core, depth: int, _bw) -> None:
+        self.line(depth, f"%{op.name} = aie.core(%{op.tile}) {{")
+        for line in op.body:
+            self.line(depth + 1, line)
+        self.line(depth, "}")
 
     # ---------------------------------------------------------------- sequence
     def sequence(self, seq: ir.RuntimeSequence, depth: int, bw_symbols: dict) -> None:
@@ -207,59 +229,61 @@ class _Printer:
             self.runtime_op(op, depth, scope, bw_symbols)
 
     def runtime_op(self, op, depth: int, scope: dict, bw_symbols: dict) -> None:
-        t = type(op)
-        if t is ir.Write32:
-            operands = [("address", op.address), ("value", op.value)]
-            self.ssa_op(depth, "aiex.npu.write32", operands, _col_row(op))
-        elif t is ir.MaskWrite32:
-            operands = [("address", op.address), ("value", op.value), ("mask", op.mask)]
-            self.ssa_op(depth, "aiex.npu.maskwrite32", operands, _col_row(op))
-        elif t is ir.BlockWrite:
-            sym = bw_symbols[id(op)]
-            var = self.fresh("bw")
-            typ = f"memref<{len(op.data)}xi32>"
-            attrs = _attrs("aiex.npu.blockwrite", [("address", op.address, "ui32")] + _col_row(op))
-            self.line(depth, f"%{var} = memref.get_global @{sym} : {typ}")
-            self.line(depth, f"aiex.npu.blockwrite(%{var}) {attrs} : {typ}")
-        elif t is ir.WriteBd:
-            items = [(k, op.fields[k], "i32") for k in ir.WRITEBD_FIELDS]
-            self.line(depth, "aiex.npu.writebd " + _attrs("aiex.npu.writebd", items))
-        elif t is ir.AddressPatch:
-            # the offset is i32 unless it needs 64 bits (AIEX.td: I32 or I64)
-            typ = "i32" if _I32[0] <= op.arg_plus < _I32[1] else "i64"
-            off = self.const(depth, op.arg_plus, "aiex.npu.address_patch.arg_plus", typ)
-            items = [("addr", op.addr, "ui32"), ("arg_idx", op.arg_idx, "i32")]
-            attrs = _attrs("aiex.npu.address_patch", items)
-            self.line(depth, f"aiex.npu.address_patch(%{off} : {typ}) {attrs}")
-        elif t is ir.Sync:
-            fields = ("column", "row", "direction", "channel", "column_num", "row_num")
-            self.ssa_op(depth, "aiex.npu.sync", [(f, getattr(op, f)) for f in fields], [])
-        elif t is ir.LoadPdi:
-            self.line(depth, f"aiex.npu.load_pdi {{device_ref = @{op.device_ref}}}")
-        elif t is ir.DmaMemcpyNd:
-            self.line(depth, _memcpy_text(op, scope))
-        elif t is ir.DmaWait:
-            self.line(depth, f"aiex.npu.dma_wait {{symbol = @{op.symbol}}}")
-        elif t is ir.Configure:
-            self.line(depth, f"aiex.configure @{op.device} {{")
-            self.body(op.body, depth + 1, scope, bw_symbols)
-            self.line(depth, "}")
-        elif t is ir.Run:
-            if len(op.args) != len(op.types):
-                raise IronError(
-                    f"aiex.run @{op.sequence}: {len(op.args)} arguments but {len(op.types)} types"
-                )
-            args = ", ".join(f"%{a}" for a in op.args)
-            types = ", ".join(str(ty) for ty in op.types)
-            self.line(depth, f"aiex.run @{op.sequence}({args}) : ({types})")
-        elif t is ir.View:
-            for line in _view_lines(op, scope):
-                self.line(depth, line)
-            scope[op.name] = op.type
-        elif t is ir.Opaque:
-            self.opaque(depth, op)
-        else:
-            raise IronError(f"cannot print {t.__name__} in a runtime sequence")
+        rule = _RUNTIME_OPS.get(type(op))
+        if rule is None:
+            if getattr(type(op), "MLIR", None) is None:
+                raise IronError(f"cannot print {type(op).__name__} in a runtime sequence")
+            rule = _Printer.declared
+        rule(self, op, depth, scope, bw_symbols)
+
+    def blockwrite(self, op: ir.BlockWrite, depth: int, scope: dict, bw_symbols: dict) -> None:
+        sym = bw_symbols[id(op)]
+        var = self.fresh("bw")
+        typ = f"memref<{len(op.data)}xi32>"
+        attrs = _attrs("aiex.npu.blockwrite", [("address", op.address, "ui32")] + _col_row(op))
+        self.line(depth, f"%{var} = memref.get_global @{sym} : {typ}")
+        self.line(depth, f"aiex.npu.blockwrite(%{var}) {attrs} : {typ}")
+
+    def configure(self, op: ir.Configure, depth: int, scope: dict, bw_symbols: dict) -> None:
+        self.line(depth, f"aiex.configure @{op.device} {{")
+        self.body(op.body, depth + 1, scope, bw_symbols)
+        self.line(depth, "}")
+
+    def run(self, op: ir.Run, depth: int, scope: dict, bw_symbols: dict) -> None:
+        if len(op.args) != len(op.types):
+            raise IronError(f"aiex.run @{op.sequence}: {len(op.args)} arguments but {len(op.types)} types")
+        args = ", ".join(f"%{a}" for a in op.args)
+        types = ", ".join(str(ty) for ty in op.types)
+        self.line(depth, f"aiex.run @{op.sequence}({args}) : ({types})")
+
+    def view(self, op: ir.View, depth: int, scope: dict, bw_symbols: dict) -> None:
+        for line in _view_lines(op, scope):
+            self.line(depth, line)
+        scope[op.name] = op.type
+
+
+#: Device-body op type -> its printer (ops in a runtime sequence: _RUNTIME_OPS, else declared).
+_DEVICE_OPS = {
+    ir.Tile: _Printer.tile,
+    ir.PacketFlow: _Printer.packet_flow,
+    ir.ShimDmaAllocation: lambda p, op, depth, _bw: p.line(depth, _shim_alloc_text(op, p.device_now)),
+    ir.MemrefGlobal: lambda p, op, depth, _bw: p.line(depth, _global_text(op.symbol, op.values)),
+    ir.ObjectFifo: _Printer.objectfifo,
+    ir.ObjectFifoLink: lambda p, op, depth, _bw: p.line(depth, _link_text(op)),
+    ir.FuncDecl: lambda p, op, depth, _bw: p.line(depth, _func_text(op)),
+    ir.Core: _Printer.core,
+    ir.RuntimeSequence: _Printer.sequence,
+    ir.Opaque: lambda p, op, depth, _bw: p.opaque(depth, op),
+}
+#: Runtime op types printed by hand (the others by their declaration, _Printer.declared).
+_RUNTIME_OPS = {
+    ir.BlockWrite: _Printer.blockwrite,
+    ir.DmaMemcpyNd: lambda p, op, depth, scope, _bw: p.line(depth, _memcpy_text(op, scope)),
+    ir.Configure: _Printer.configure,
+    ir.Run: _Printer.run,
+    ir.View: _Printer.view,
+    ir.Opaque: lambda p, op, depth, _scope, _bw: p.opaque(depth, op),
+}
 
 
 def _names_in(ops: list) -> set[str]:
@@ -284,6 +308,24 @@ def _shim_alloc_text(op: ir.ShimDmaAllocation, device: ir.Device | None) -> str:
     packet = f", {op.packet}" if op.packet else ""
     attrs = f" {op.attrs}" if op.attrs else ""
     return f"aie.shim_dma_allocation @{op.symbol}(%{tile.name}, {op.direction}, {op.channel}{packet}){attrs}"
+
+
+def _link_text(op: ir.ObjectFifoLink) -> str:
+    def syms(names):
+        return ", ".join(f"@{n}" for n in names)
+
+    def ints(values):
+        return "[" + ", ".join(str(v) for v in values) + "]"
+
+    return (
+        f"aie.objectfifo.link [{syms(op.sources)}] -> [{syms(op.dests)}]"
+        f"({ints(op.source_offsets)} {ints(op.dest_offsets)})"
+    )
+
+
+def _func_text(op: ir.FuncDecl) -> str:
+    attrs = f' attributes {{link_with = "{op.link_with}"}}' if op.link_with else ""
+    return f"func.func private @{op.name}({', '.join(op.types)}){attrs}"
 
 
 def _memcpy_text(op: ir.DmaMemcpyNd, scope: dict) -> str:

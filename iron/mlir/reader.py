@@ -23,6 +23,7 @@ import re
 
 from iron.errors import IronError
 from iron.mlir import ir
+from iron.mlir.decl import BY_MLIR, REQUIRED
 from iron.mlir.printer import AUTO_GLOBAL_PREFIX
 from iron.target import geometry
 
@@ -464,69 +465,77 @@ class _Reader:
         if self.dev is not None and "@" in op.text:
             self.dev.opaque_syms.update(_RE_SYM_REF.findall(op.text))
 
-    def device_op(self, code: str):
-        c0 = code[0]
-        if c0 == "%":
-            m = _RE_TILE.match(code)
-            if m:
-                tile = ir.Tile(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
-                self.dev.tiles[tile.name] = tile
-                return tile
-            m = _RE_CONST.match(code)
-            if m and m.group(2) not in ("true", "false"):
-                self.dev.consts[m.group(1)] = _parse_int(m.group(2))  # kept verbatim too
-            return None
-        if code.startswith("aie.packet_flow"):
-            m = _RE_PACKET_FLOW.match(code)
-            if not m:
-                return None
-            attrs = _attr_dict(m.group(8))
-            if set(attrs) - {"keep_pkt_header"} or attrs.get("keep_pkt_header", "false") not in (
-                "true",
-                "false",
-            ):
-                return None
-            return ir.PacketFlow(
-                _parse_int(m.group(1)),
-                ir.PacketEnd(m.group(2), m.group(3), int(m.group(4))),
-                ir.PacketEnd(m.group(5), m.group(6), int(m.group(7))),
-                attrs.get("keep_pkt_header") == "true",
-            )
-        if code.startswith("aie.shim_dma_allocation"):
-            m = _RE_SHIM_ALLOC_OLD.match(code)
-            if m and any(t.row == 0 and t.col == int(m.group(4)) for t in self.dev.tiles.values()):
-                # the pre-2026 form prints in today's form only after its shim tile is declared
-                return ir.ShimDmaAllocation(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
-            m = _RE_SHIM_ALLOC_NEW.match(code)
-            if m and m.group(2) in self.dev.tiles:
-                col = self.dev.tiles[m.group(2)].col
-                packet = " ".join(m.group(5).split()) if m.group(5) else None
-                return ir.ShimDmaAllocation(m.group(1), m.group(3), int(m.group(4)), col, packet, m.group(6))
-            return None
-        if code.startswith("aie.objectfifo ") or code.startswith("aie.objectfifo@"):
-            return self.objectfifo(code)
-        if code.startswith("memref.global"):
-            m = _RE_GLOBAL.match(code)
-            if not m:
-                return None
-            n = int(m.group(2))
-            dense = m.group(3).strip()
-            try:
-                if dense.startswith("["):
-                    values = tuple(_parse_int(v) & 0xFFFFFFFF for v in dense[1:-1].split(","))
-                elif dense.startswith('"0x'):
-                    raw = bytes.fromhex(dense[3:-1])
-                    values = tuple(int.from_bytes(raw[k : k + 4], "little") for k in range(0, len(raw), 4))
-                else:
-                    values = (_parse_int(dense) & 0xFFFFFFFF,) * n
-            except ValueError:
-                raise _Err(f"memref.global @{m.group(1)}: bad dense payload {dense!r}", "dense") from None
-            if len(values) != n:
-                raise _Err(f"memref.global @{m.group(1)}: {len(values)} values for memref<{n}xi32>", "dense")
-            glob = ir.MemrefGlobal(m.group(1), values)
-            self.dev.globals[glob.symbol] = glob
-            return glob
+    def read_op(self, table: tuple, code: str):
+        """The op ``code`` spells, read by the first reader of ``table`` whose prefix it has;
+        None (kept opaque) if no reader applies or the reader declines."""
+        for prefix, reader in table:
+            if code.startswith(prefix):
+                return reader(self, code)
         return None
+
+    def device_op(self, code: str):
+        """A structured op of a device body, or None (kept opaque)."""
+        return self.read_op(_DEVICE_OPS, code)
+
+    def device_value(self, code: str):
+        """``%x = ...`` in a device body: a tile (constants are noted and kept verbatim)."""
+        m = _RE_TILE.match(code)
+        if m:
+            tile = ir.Tile(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
+            self.dev.tiles[tile.name] = tile
+            return tile
+        m = _RE_CONST.match(code)
+        if m and m.group(2) not in ("true", "false"):
+            self.dev.consts[m.group(1)] = _parse_int(m.group(2))
+        return None
+
+    def packet_flow(self, code: str):
+        m = _RE_PACKET_FLOW.match(code)
+        if not m:
+            return None
+        attrs = _attr_dict(m.group(8))
+        if set(attrs) - {"keep_pkt_header"} or attrs.get("keep_pkt_header", "false") not in ("true", "false"):
+            return None
+        return ir.PacketFlow(
+            _parse_int(m.group(1)),
+            ir.PacketEnd(m.group(2), m.group(3), int(m.group(4))),
+            ir.PacketEnd(m.group(5), m.group(6), int(m.group(7))),
+            attrs.get("keep_pkt_header") == "true",
+        )
+
+    def shim_alloc(self, code: str):
+        m = _RE_SHIM_ALLOC_OLD.match(code)
+        if m and any(t.row == 0 and t.col == int(m.group(4)) for t in self.dev.tiles.values()):
+            # the pre-2026 form prints in today's form only after its shim tile is declared
+            return ir.ShimDmaAllocation(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
+        m = _RE_SHIM_ALLOC_NEW.match(code)
+        if m and m.group(2) in self.dev.tiles:
+            col = self.dev.tiles[m.group(2)].col
+            packet = " ".join(m.group(5).split()) if m.group(5) else None
+            return ir.ShimDmaAllocation(m.group(1), m.group(3), int(m.group(4)), col, packet, m.group(6))
+        return None
+
+    def memref_global(self, code: str):
+        m = _RE_GLOBAL.match(code)
+        if not m:
+            return None
+        n = int(m.group(2))
+        dense = m.group(3).strip()
+        try:
+            if dense.startswith("["):
+                values = tuple(_parse_int(v) & 0xFFFFFFFF for v in dense[1:-1].split(","))
+            elif dense.startswith('"0x'):
+                raw = bytes.fromhex(dense[3:-1])
+                values = tuple(int.from_bytes(raw[k : k + 4], "little") for k in range(0, len(raw), 4))
+            else:
+                values = (_parse_int(dense) & 0xFFFFFFFF,) * n
+        except ValueError:
+            raise _Err(f"memref.global @{m.group(1)}: bad dense payload {dense!r}", "dense") from None
+        if len(values) != n:
+            raise _Err(f"memref.global @{m.group(1)}: {len(values)} values for memref<{n}xi32>", "dense")
+        glob = ir.MemrefGlobal(m.group(1), values)
+        self.dev.globals[glob.symbol] = glob
+        return glob
 
     def objectfifo(self, code: str):
         m = _RE_OBJECTFIFO.match(code)
@@ -543,31 +552,36 @@ class _Reader:
         return ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(4)), m.group(5), text)
 
     def runtime_op(self, code: str, text: str):
+        """A structured op of a runtime sequence or configure block, or None (kept opaque)."""
         if code[0] == "%":
             return self.value_def(code, text)
-        if code.startswith("aiex.npu."):
-            if code.startswith("aiex.npu.dma_memcpy_nd"):
-                return self.memcpy(code)
-            m = _RE_NPU.match(code)
-            if not m:
-                return None
-            handler = _NPU_HANDLERS.get(m.group(1))
-            if handler is None:
-                return None
-            operands = [o.strip() for o in m.group(2).split(",")] if m.group(2) and m.group(2).strip() else []
-            return handler(self, operands, _attr_dict(m.group(3)), m.group(1))
-        if code.startswith("aiex.run"):
-            m = _RE_RUN.match(code)
-            if not m:
-                return None
-            args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
-            if not all(a.startswith("%") for a in args):
-                return None
-            types = [_memref(t) for t in split_top(m.group(3))] if m.group(3).strip() else []
-            if None in types or len(types) != len(args):
-                return None
-            return ir.Run(m.group(1), [a[1:] for a in args], types)
-        return None
+        return self.read_op(_RUNTIME_OPS, code)
+
+    def npu_op(self, code: str):
+        m = _RE_NPU.match(code)
+        if not m:
+            return None
+        name = m.group(1)
+        cls = BY_MLIR.get(name)
+        if cls is None and name != "aiex.npu.blockwrite":
+            return None
+        operands = [o.strip() for o in m.group(2).split(",")] if m.group(2) and m.group(2).strip() else []
+        attrs = _attr_dict(m.group(3))
+        if cls is None:
+            return self.blockwrite(operands, attrs, name)
+        return self.declared(cls, operands, attrs, name)
+
+    def run_op(self, code: str):
+        m = _RE_RUN.match(code)
+        if not m:
+            return None
+        args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
+        if not all(a.startswith("%") for a in args):
+            return None
+        types = [_memref(t) for t in split_top(m.group(3))] if m.group(3).strip() else []
+        if None in types or len(types) != len(args):
+            return None
+        return ir.Run(m.group(1), [a[1:] for a in args], types)
 
     def value_def(self, code: str, text: str):
         """``%x = ...`` inside a sequence."""
@@ -679,53 +693,51 @@ class _Reader:
             raise _Err(f"{op}: issue_token must be true or false, got {token!r}", "issue_token")
         return ir.DmaMemcpyNd(arg, offs, sizes, strides[:3], meta, bd, token in ("true", ""))
 
-    # ------------------------------------------------------------ npu handlers
-    def _cr(self, attrs: dict, op: str) -> tuple[int | None, int | None]:
-        col = _int_attr(attrs, "column", op) if "column" in attrs else None
-        row = _int_attr(attrs, "row", op) if "row" in attrs else None
-        return col, row
-
-    def h_write32(self, operands, attrs, op):
-        if set(attrs) - {"address", "value", "column", "row"}:
-            return None  # e.g. buffer-relative addresses
-        col, row = self._cr(attrs, op)
-        if operands:
-            if len(operands) != 2:
-                raise _Err(f"{op}: expected 2 operands (address, value)", op)
-            addr, val = self.const(operands[0], op), self.const(operands[1], op)
-            if addr is None or val is None:
-                return None
-            return ir.Write32(addr & 0xFFFFFFFF, val & 0xFFFFFFFF, col, row)
-        return ir.Write32(
-            _int_attr(attrs, "address", op, True), _int_attr(attrs, "value", op, True), col, row
-        )
-
-    def h_maskwrite32(self, operands, attrs, op):
-        if set(attrs) - {"address", "value", "mask", "column", "row"}:
+    # ------------------------------------------------------------ npu ops
+    def declared(self, cls, operands: list[str], attrs: dict, op: str):
+        """An op with an :class:`~iron.mlir.decl.Syntax`, in today's SSA form (operands
+        that are ``arith.constant`` values) or the older attribute form. None: keep it
+        opaque (attributes iron does not model, operands that are not constants)."""
+        spec = cls.MLIR
+        expected = spec.operands
+        if operands and not expected:
             return None
-        col, row = self._cr(attrs, op)
+        if spec.ignored:
+            attrs = {k: v for k, v in attrs.items() if k not in spec.ignored}
+        if not (spec.ssa_attr_names if operands else spec.attr_names).issuperset(attrs):
+            return None
+        values = {}
         if operands:
-            if len(operands) != 3:
-                raise _Err(f"{op}: expected 3 operands (address, value, mask)", op)
-            vals = [self.const(o, op) for o in operands]
-            if None in vals:
-                return None
-            return ir.MaskWrite32(*(v & 0xFFFFFFFF for v in vals), col, row)
-        return ir.MaskWrite32(
-            _int_attr(attrs, "address", op, True),
-            _int_attr(attrs, "value", op, True),
-            _int_attr(attrs, "mask", op, True),
-            col,
-            row,
-        )
+            if len(operands) != len(expected):
+                names = ", ".join(a.name for a in expected)
+                raise _Err(f"{op}: expected {len(expected)} operand{'s' * (len(expected) > 1)} ({names})", op)
+            for a, text in zip(expected, operands):
+                values[a.name] = self.const(text, op)
+                if values[a.name] is None:
+                    return None
+        for a in spec.attrs:
+            if a.name in values:
+                pass
+            elif a.name in attrs:
+                values[a.name] = (
+                    _sym_attr(attrs, a.name, op) if a.type == "sym" else _int_attr(attrs, a.name, op)
+                )
+            elif a.default is REQUIRED:
+                raise _Err(f"{op}: missing required attribute '{a.name}'", op)
+            else:
+                values[a.name] = a.default
+            if a.word and values[a.name] is not None:
+                values[a.name] &= 0xFFFFFFFF
+        return cls(values) if spec.bag else cls(**values)
 
-    def h_blockwrite(self, operands, attrs, op):
+    def blockwrite(self, operands, attrs, op):
         if set(attrs) - {"address", "column", "row"}:
             return None
         if len(operands) != 1:
             raise _Err(f"{op}: expected 1 operand (the data memref)", op)
         addr = _int_attr(attrs, "address", op, True)
-        col, row = self._cr(attrs, op)
+        col = _int_attr(attrs, "column", op) if "column" in attrs else None
+        row = _int_attr(attrs, "row", op) if "row" in attrs else None
         sym = self.seq.gets.get(operands[0].lstrip("%"))
         glob = self.dev.globals.get(sym) if sym else None
         if glob is None:
@@ -733,57 +745,6 @@ class _Reader:
         bw = ir.BlockWrite(addr, tuple(glob.values), col, row, sym)
         self.dev.blockwrites.append(bw)
         return bw
-
-    def h_writebd(self, operands, attrs, op):
-        if operands:
-            return None
-        attrs = {k: v for k, v in attrs.items() if k != "ddr_id"}  # legacy field, ignored by mlir-aie
-        if set(attrs) - set(ir.WRITEBD_FIELDS):
-            return None
-        for key in ("bd_id", "buffer_length", "column", "row"):
-            if key not in attrs:
-                raise _Err(f"{op}: missing required attribute '{key}'", op)
-        return ir.WriteBd({k: _int_attr(attrs, k, op) for k in attrs})
-
-    def h_address_patch(self, operands, attrs, op):
-        if set(attrs) - {"addr", "arg_idx", "arg_plus"}:
-            return None
-        if operands:
-            if len(operands) != 1 or "arg_plus" in attrs:
-                return None
-            plus = self.const(operands[0], op)
-            if plus is None:
-                return None
-        else:
-            plus = _int_attr(attrs, "arg_plus", op) if "arg_plus" in attrs else 0
-        return ir.AddressPatch(_int_attr(attrs, "addr", op, True), _int_attr(attrs, "arg_idx", op), plus)
-
-    _SYNC = ("column", "row", "direction", "channel", "column_num", "row_num")
-
-    def h_sync(self, operands, attrs, op):
-        if operands:
-            if attrs or len(operands) != 6:
-                return None
-            vals = [self.const(o, op) for o in operands]
-            if None in vals:
-                return None
-            return ir.Sync(*vals)
-        if set(attrs) - set(self._SYNC):
-            return None
-        vals = {k: _int_attr(attrs, k, op) for k in self._SYNC[:4]}
-        for k in self._SYNC[4:]:
-            vals[k] = _int_attr(attrs, k, op) if k in attrs else 1
-        return ir.Sync(**vals)
-
-    def h_load_pdi(self, operands, attrs, op):
-        if operands or set(attrs) != {"device_ref"}:
-            return None  # the low-level {id, size, address} form
-        return ir.LoadPdi(_sym_attr(attrs, "device_ref", op))
-
-    def h_dma_wait(self, operands, attrs, op):
-        if operands or set(attrs) - {"symbol"}:
-            return None
-        return ir.DmaWait(_sym_attr(attrs, "symbol", op))
 
     # --------------------------------------------------------------- finishing
     def finish_sequence(self) -> None:
@@ -840,16 +801,22 @@ class _Reader:
 
 _DONE = object()  # statement() already appended the op
 
-_NPU_HANDLERS = {
-    "aiex.npu.write32": _Reader.h_write32,
-    "aiex.npu.maskwrite32": _Reader.h_maskwrite32,
-    "aiex.npu.blockwrite": _Reader.h_blockwrite,
-    "aiex.npu.writebd": _Reader.h_writebd,
-    "aiex.npu.address_patch": _Reader.h_address_patch,
-    "aiex.npu.sync": _Reader.h_sync,
-    "aiex.npu.load_pdi": _Reader.h_load_pdi,
-    "aiex.npu.dma_wait": _Reader.h_dma_wait,
-}
+#: (op-name prefix, reader) of the structured ops of a device body, tried in order.
+_DEVICE_OPS = (
+    ("%", _Reader.device_value),
+    ("aie.packet_flow", _Reader.packet_flow),
+    ("aie.shim_dma_allocation", _Reader.shim_alloc),
+    ("aie.objectfifo ", _Reader.objectfifo),
+    ("aie.objectfifo@", _Reader.objectfifo),
+    ("memref.global", _Reader.memref_global),
+)
+#: The same for a runtime sequence (``%x = ...`` values: _Reader.value_def); npu ops with a
+#: declaration are read by _Reader.declared.
+_RUNTIME_OPS = (
+    ("aiex.npu.dma_memcpy_nd", _Reader.memcpy),
+    ("aiex.npu.", _Reader.npu_op),
+    ("aiex.run", _Reader.run_op),
+)
 
 
 def _filter(ops: list, drop: set[int]) -> None:

@@ -118,7 +118,7 @@ def build_design(flow: Dataflow, target) -> Design:
     cols, cores = range(flow.columns), range(flow.cores)
     ins, outs = _directions(flow)
 
-    body: list = [ir.Opaque(text) for text in _func_decls(flow)]
+    body: list = _func_decls(flow)
     shims = [ir.Tile(f"tile_{c}_{SHIM_ROW}", c, SHIM_ROW) for c in cols]
     mems = [ir.Tile(f"tile_{c}_{MEMTILE_ROW}", c, MEMTILE_ROW) for c in cols]
     computes = [
@@ -134,7 +134,7 @@ def build_design(flow: Dataflow, target) -> Design:
         body += _fifos(flow, ins, outs, c)
     for c in cols:
         for k in cores:
-            body.append(ir.Opaque(_core(flow, c, k)))
+            body.append(_core(flow, c, k))
 
     body.append(_sequence(flow, ins, outs, allocs))
     device = ir.Device(target.device_name(flow.columns), None, body)
@@ -216,7 +216,7 @@ def _port_type(flow: Dataflow, p: Port) -> str:
     return memref(p.shape, flow.specs[p.arg].dtype)
 
 
-def _func_decls(flow: Dataflow) -> list[str]:
+def _func_decls(flow: Dataflow) -> list[ir.FuncDecl]:
     ports = {p.name: p for p in flow.ports}
     seen, out = set(), []
     for call in flow.calls:
@@ -224,9 +224,7 @@ def _func_decls(flow: Dataflow) -> list[str]:
             continue
         seen.add(call.func)
         types = [o.type if isinstance(o, Scalar) else _port_type(flow, ports[o]) for o in call.operands]
-        out.append(
-            f"func.func private @{call.func}({', '.join(types)}) attributes {{link_with = \"{flow.kernel.name}\"}}"
-        )
+        out.append(ir.FuncDecl(call.func, tuple(types), flow.kernel.name))
     return out
 
 
@@ -244,29 +242,27 @@ def _fifos(flow: Dataflow, ins: list[Port], outs: list[Port], c: int) -> list:
         if p.broadcast:
             fifo(_fifo(p, c), shim, [mem], BROADCAST_DEPTH, _port_type(flow, p))
             fifo(_core_fifo(p, c, 0), mem, cores, BROADCAST_DEPTH, _port_type(flow, p))
-            lines.append(
-                ir.Opaque(f"aie.objectfifo.link [@{_fifo(p, c)}] -> [@{_core_fifo(p, c, 0)}]([] [])")
-            )
+            lines.append(ir.ObjectFifoLink((_fifo(p, c),), (_core_fifo(p, c, 0),)))
             continue
         fifo(_fifo(p, c), shim, [mem], SPLIT_DEPTH, memref((flow.cores * _numel(p.shape),), dt(p)))
         for k, core in enumerate(cores):
             fifo(_core_fifo(p, c, k), mem, [core], SPLIT_DEPTH, _port_type(flow, p))
-        dsts = ", ".join(f"@{_core_fifo(p, c, k)}" for k in range(flow.cores))
-        lines.append(ir.Opaque(f"aie.objectfifo.link [@{_fifo(p, c)}] -> [{dsts}]([] {_offsets(flow, p)})"))
+        dsts = tuple(_core_fifo(p, c, k) for k in range(flow.cores))
+        lines.append(ir.ObjectFifoLink((_fifo(p, c),), dsts, (), _offsets(flow, p)))
     for p in outs:
         for k, core in enumerate(cores):
             fifo(_core_fifo(p, c, k), core, [mem], SPLIT_DEPTH, _port_type(flow, p))
         fifo(_fifo(p, c), mem, [shim], SPLIT_DEPTH, memref((flow.cores * _numel(p.shape),), dt(p)))
-        srcs = ", ".join(f"@{_core_fifo(p, c, k)}" for k in range(flow.cores))
-        lines.append(ir.Opaque(f"aie.objectfifo.link [{srcs}] -> [@{_fifo(p, c)}]({_offsets(flow, p)} [])"))
+        srcs = tuple(_core_fifo(p, c, k) for k in range(flow.cores))
+        lines.append(ir.ObjectFifoLink(srcs, (_fifo(p, c),), _offsets(flow, p), ()))
     return lines
 
 
-def _offsets(flow: Dataflow, p: Port) -> str:
+def _offsets(flow: Dataflow, p: Port) -> tuple[int, ...]:
     """Join/distribute offsets of a split port (empty for a 1:1 link)."""
     if flow.cores == 1:
-        return "[]"
-    return "[" + ", ".join(str(k * _numel(p.shape)) for k in range(flow.cores)) + "]"
+        return ()
+    return tuple(k * _numel(p.shape) for k in range(flow.cores))
 
 
 def _format_scalar(s: Scalar) -> str:
@@ -275,10 +271,9 @@ def _format_scalar(s: Scalar) -> str:
     return str(int(s.value))
 
 
-def _core(flow: Dataflow, c: int, k: int) -> str:
+def _core(flow: Dataflow, c: int, k: int) -> ir.Core:
     row = FIRST_COMPUTE_ROW + k
     ports = {p.name: p for p in flow.ports}
-    lines = [f"%core_{c}_{row} = aie.core(%tile_{c}_{row}) {{"]
     body = [
         "%c0 = arith.constant 0 : index",
         "%c1 = arith.constant 1 : index",
@@ -318,9 +313,7 @@ def _core(flow: Dataflow, c: int, k: int) -> str:
     body.append("}")
     body += [release(p, "") for p in once]
     body.append("aie.end")
-    lines += ["  " + b for b in body]
-    lines.append("}")
-    return "\n".join(lines)
+    return ir.Core(f"core_{c}_{row}", f"tile_{c}_{row}", body)
 
 
 # --------------------------------------------------------------------------- runtime sequence

@@ -19,7 +19,7 @@ from iron.tests.bugs import build_with_bug
 from iron.artifact.cli import main as cli_main
 from iron.errors import IronError
 from iron.fuse.fusion import RESET_DEVICE, Sequence, fuse
-from iron.lower import txn
+from iron.mlir import txn
 from iron.operators import GEMM
 from iron.operators.binary import ElementwiseAdd
 from iron.options import resolve
@@ -61,9 +61,7 @@ def core_elf() -> bytes:
 
 def patches(kernel) -> list[tuple[int, int, int]]:
     return [
-        (o.address, o.arg_idx, o.arg_plus)
-        for o in txn.decode(kernel.control)[1]
-        if isinstance(o, txn.DdrPatch)
+        (o.addr, o.arg_idx, o.arg_plus) for o in txn.decode(kernel.control)[1] if isinstance(o, txn.DdrPatch)
     ]
 
 

@@ -1,4 +1,4 @@
-"""Golden bytes of the full lowering: iron.mlir.ir npu ops -> iron.lower.npu -> iron.lower.txn.
+"""Golden bytes of the full lowering: iron.mlir.ir npu ops -> iron.lower.npu -> iron.mlir.txn.
 
 Expected words come from mlir-aie lit tests (repo Xilinx/mlir-aie, folder
 test/Targets/NPU, commit named per test) and from mlir-aie's
@@ -9,7 +9,8 @@ for what ``--aie-dma-to-npu`` turns a ``writebd`` into.
 import pytest
 
 from iron.errors import IronError
-from iron.lower import npu, txn
+from iron.lower import npu
+from iron.mlir import txn
 from iron.mlir import ir
 
 PDI_IDS = {"dev_a": 1, "dev_b": 2}
@@ -176,7 +177,7 @@ def test_whole_stream_header_counts_every_op():
     # 16 header + 16 + 24 + 48 + 28 + 48 + 48 + 16 bytes
     assert ws[:4] == [0x06040100, 0x00000108, 7, 244]
     header, decoded = txn.decode(txn.encode(txn.header_for("npu2", 8), npu.lower_ops(ops, PDI_IDS, "npu2")))
-    assert [type(o).__name__ for o in decoded] == [
+    assert [type(o).TXN.name for o in decoded] == [
         "LoadPdi", "Write", "BlockWrite", "MaskWrite", "BlockWrite", "DdrPatch", "Sync",
     ]  # fmt: skip
 

@@ -1,5 +1,7 @@
 """Printer: every op kind against the exact line mlir-aie prints (lit test cited)."""
 
+from pathlib import Path
+
 import pytest
 
 from iron.errors import IronError
@@ -241,3 +243,52 @@ def test_blockwrite_matches_upstream_check():
         [check_lines("dma_to_npu_bd_paths.mlir")[1] + " : memref<8xi32>"]
     )
     assert lines[-4].strip().startswith("%bw = memref.get_global @g : memref<8xi32>")
+
+
+def _upstream_block(name: str, first: str) -> list[str]:
+    """Raw lines (indentation kept) of upstream file ``name``: the line starting with ``first``
+    and the op after it, up to the ``}`` that closes that op's region."""
+    from iron.tests.upstream import UPSTREAM
+
+    lines = (UPSTREAM / name).read_text().splitlines()
+    i = next(k for k, line in enumerate(lines) if line.strip().startswith(first))
+    close = lines[i + 1][: len(lines[i + 1]) - len(lines[i + 1].lstrip())] + "}"
+    j = next(k for k in range(i + 2, len(lines)) if lines[k] == close)
+    return lines[i : j + 1]
+
+
+def test_func_decl_and_core_match_upstream_text():
+    # aie_test1.mlir (aiecc's own output, test/parse-trace/test1): the kernel declaration with
+    # today's func-level link_with, then the core of tile (0, 2) with its region, byte for byte
+    golden = _upstream_block("aie_test1.mlir", "func.func private")
+    region = [line[6:] for line in golden[2:-1]]  # the region's ops, relative to the region
+    dev = ir.Device(
+        "npu1_1col",
+        None,
+        [
+            ir.FuncDecl(
+                "vector_scalar_mul_vector",
+                ("memref<1024xi16>", "memref<1024xi16>", "memref<1xi32>", "i32"),
+                "scale.o",
+            ),
+            ir.Core("core_0_2", "tile_0_2", region),
+        ],
+    )
+    printed = print_device(dev, depth=1).split("\n")
+    assert printed[1:-1] == golden
+
+
+def test_objectfifo_link_forms():
+    # a 1:1 forward as the corpus file add_one_objFifo (mlir-aie test/npu-xrt) spells it; aie-opt
+    # prints no space before the offsets' parenthesis
+    corpus = (
+        Path(__file__).parent
+        / "data/corpus/mlir-aie__test__npu-xrt__add_one_objFifo__aie.old-func-sequence.mlir"
+    )
+    golden = next(line.strip() for line in corpus.read_text().splitlines() if "objectfifo.link" in line)
+    link = ir.ObjectFifoLink(("objFifo_in0",), ("objFifo_in1",))
+    dev = ir.Device("npu1_1col", None, [link])
+    assert print_device(dev).split("\n")[1].strip() == golden.replace("] ([", "]([")
+    split = ir.ObjectFifoLink(("in",), ("a", "b"), (), (0, 256))
+    dev = ir.Device("npu1_1col", None, [split])
+    assert print_device(dev).split("\n")[1].strip() == "aie.objectfifo.link [@in] -> [@a, @b]([] [0, 256])"

@@ -229,6 +229,13 @@ def test_aie_and_aiex_sequence_spellings_and_unparsed_sequence():
             "'address' must be an integer",
         ),
         (
+            # AIEX.td: sync takes six operands (column, row, direction, channel, column_num, row_num)
+            "aie.device(npu2) {\n  aie.runtime_sequence @s() {\n    %c = arith.constant 0 : i32\n"
+            "    aiex.npu.sync(%c, %c, %c, %c, %c) : i32, i32, i32, i32, i32\n  }\n}",
+            "f.mlir:4:5",
+            "expected 6 operands",
+        ),
+        (
             "aie.device(npu2) {\n  aie.runtime_sequence @s() {\n    aiex.npu.dma_wait {symbol = 3}\n  }\n}",
             "f.mlir:3:24",
             "must be a symbol reference",

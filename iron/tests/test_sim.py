@@ -14,7 +14,7 @@ import pytest
 
 from iron import build
 from iron.fuse.fusion import RESET_DEVICE
-from iron.lower import txn
+from iron.mlir import txn
 from iron.operators import ElementwiseAdd, from_payload
 from iron.runtime.sim import HostMemory, SimDevice, SimError
 from iron.runtime.sim import activity
@@ -70,7 +70,7 @@ def find(ops, kind, pred=lambda op: True):
 
 
 def trace_patch(ops):
-    (i,) = find(ops, txn.DdrPatch, lambda op: op.address & 0xFFFFF == shim_dma.bd_address(15) + 4)
+    (i,) = find(ops, txn.DdrPatch, lambda op: op.addr & 0xFFFFF == shim_dma.bd_address(15) + 4)
     return i
 
 

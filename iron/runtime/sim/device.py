@@ -48,7 +48,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from iron.artifact.pdi import DevicePayload
-from iron.lower import txn
+from iron.mlir import txn
 from iron.runtime.sim import activity as act_model
 from iron.runtime.sim import trace_unit as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task
@@ -73,7 +73,7 @@ _QUEUE_SIZE_SHIFT = _STATUS_FIELDS["task_queue_size"][0]
 
 
 def _op_text(i: int, op) -> str:
-    return f"op #{i} {type(op).__name__}({txn.format_op(op)})"
+    return f"op #{i} {txn.describe(op)}"
 
 
 class SimDevice:
@@ -178,28 +178,28 @@ class SimDevice:
             )
 
     def _op(self, i: int, op) -> None:
-        if isinstance(op, txn.Write):
-            self._store(i, op, op.address, op.value)
-        elif isinstance(op, txn.MaskWrite):
-            old = self._read(op.address)
-            self._store(i, op, op.address, (old & ~op.mask) | (op.value & op.mask))
-        elif isinstance(op, txn.BlockWrite):
-            for k, word in enumerate(op.data):
-                self._store(i, op, op.address + 4 * k, word)
-        elif isinstance(op, txn.DdrPatch):
-            self._patch(i, op)
-        elif isinstance(op, txn.LoadPdi):
-            self._load_pdi(i, op)
-        elif isinstance(op, txn.Sync):
-            self._sync(i, op)
-        elif isinstance(op, txn.MaskPoll):
-            value = self._read(op.address)
-            if value & op.mask != op.value & op.mask:
-                raise SimError(
-                    f"kernel {self._kernel!r}: {_op_text(i, op)} would poll forever: register "
-                    f"0x{op.address:08x} holds 0x{value:08x}"
-                )
-        # NOOP and PREEMPT do nothing here.
+        handler = _HANDLERS.get(type(op))
+        if handler is not None:  # NOOP and PREEMPT do nothing here
+            handler(self, i, op)
+
+    def _write(self, i: int, op: txn.Write) -> None:
+        self._store(i, op, op.address, op.value)
+
+    def _maskwrite(self, i: int, op: txn.MaskWrite) -> None:
+        old = self._read(op.address)
+        self._store(i, op, op.address, (old & ~op.mask) | (op.value & op.mask))
+
+    def _blockwrite(self, i: int, op: txn.BlockWrite) -> None:
+        for k, word in enumerate(op.data):
+            self._store(i, op, op.address + 4 * k, word)
+
+    def _maskpoll(self, i: int, op: txn.MaskPoll) -> None:
+        value = self._read(op.address)
+        if value & op.mask != op.value & op.mask:
+            raise SimError(
+                f"kernel {self._kernel!r}: {_op_text(i, op)} would poll forever: register "
+                f"0x{op.address:08x} holds 0x{value:08x}"
+            )
 
     # ------------------------------------------------------------------ registers
     def _split(self, i: int, op, address: int) -> tuple[int, int, int]:
@@ -246,15 +246,15 @@ class SimDevice:
             )
         buf = args[op.arg_idx]
         host = buf.address + op.arg_plus
-        col, row, off = self._split(i, op, op.address)
-        self._store(i, op, op.address, host & 0xFFFFFFFF)
+        col, row, off = self._split(i, op, op.addr)
+        self._store(i, op, op.addr, host & 0xFFFFFFFF)
         bd_id = shim_dma.bd_of_address_low(off) if row == SHIM_ROW else None
         if bd_id is not None:
             # The 64-bit address: high bits go to BD word 2 [15:0] (BASE_ADDRESS_HIGH).
             high = shim_dma.bd_word(bd_id, shim_dma.ADDRESS_HIGH_WORD)
             word2 = self.regs[col, row].get(high, 0)
             self.regs[col, row][high] = (word2 & ~0xFFFF) | ((host >> 32) & 0xFFFF)
-        self.patches[op.address] = (_op_text(i, op), op.arg_idx, buf)
+        self.patches[op.addr] = (_op_text(i, op), op.arg_idx, buf)
 
     # ------------------------------------------------------------------ DMA
     def _push(self, i: int, op, col: int, direction: str, channel: int, value: int) -> None:
@@ -534,3 +534,15 @@ class SimDevice:
                 code = act_model.code_range(type(op).__name__)
                 unit.pc_samples += act_model.pc_samples(ivs, recs, unit.origin - self.now, code)
         self.now += act_model.duration(model)
+
+
+#: Transaction op type -> how sim executes it (see the module docstring).
+_HANDLERS = {
+    txn.Write: SimDevice._write,
+    txn.MaskWrite: SimDevice._maskwrite,
+    txn.BlockWrite: SimDevice._blockwrite,
+    txn.DdrPatch: SimDevice._patch,
+    txn.LoadPdi: SimDevice._load_pdi,
+    txn.Sync: SimDevice._sync,
+    txn.MaskPoll: SimDevice._maskpoll,
+}
