@@ -42,7 +42,7 @@ MAX_INVOCATIONS = 256
 Interval = tuple[int, int, str]  # (first cycle, cycles asserted, event name)
 
 #: Bytes of a kernel's synthetic code range, and the bases it may get: 4-byte
-#: aligned, inside the 14-bit PC of EVENT_PC frames (iron.trace.event_pc.PC_BITS).
+#: aligned, inside the 14-bit PC of EVENT_PC frames (iron.target.frames.PC_BITS).
 CODE_SPAN = 0x300
 CODE_BASES = range(0x100, 0x2100, 0x40)
 
