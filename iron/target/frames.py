@@ -2,7 +2,10 @@
 
 Source: DESIGN.md section 5, checked against Xilinx/mlir-aie
 ``python/utils/trace/utils.py`` @0750994 (``parse_pkt_hdr_in_stream``,
-``convert_to_commands``) and AM020 (AIE-ML trace unit).
+``convert_to_commands``) and AM020 (AIE-ML trace unit). Frame kinds and first
+bytes (:data:`FRAME_TABLE`), field positions (:data:`FRAME_FIELDS`) and the
+event-PC frames of trace mode 1 (:data:`EVENT_PC_TABLE`) are here; the decoder
+(:mod:`iron.trace.decode`) and the encoder (:mod:`iron.trace.encode`) read them.
 
 A packet is 8 little-endian 32-bit words: one header and 7 payload words. A
 unit's payload words, read most-significant byte first, are a stream of frames.
@@ -89,6 +92,8 @@ FRAME_TABLE = (
     (SYNC, "Event_Sync", 0xFF, 0xFF, 1),
 )
 FRAME_NAMES = {k: name for k, name, *_ in FRAME_TABLE} | {UNKNOWN: "Unknown"}
+#: Bytes of the Start frame's timer (big-endian, after its first byte).
+START_TIMER_BYTES = FRAME_TABLE[START][4] - 1
 
 #: Where the fields sit: per kind, ``(value shift, value width, slot shift, slot width)``
 #: in the big-endian word of the frame's first 4 bytes (bytes past the frame read as 0).
@@ -114,8 +119,6 @@ SYNC_CYCLES = 0x3FFFF
 FILLER_BYTE = 0xFE
 SYNC_BYTE = 0xFF
 START_BYTE = 0xF0
-#: Bytes of the Start frame's timer (big-endian, after its first byte).
-START_TIMER_BYTES = FRAME_TABLE[START][4] - 1
 SLOTS = 8
 
 
