@@ -171,7 +171,7 @@ def _ops_from_words(k: np.ndarray, w: np.ndarray) -> Ops:
 
 
 #: Folded ops per chunk that :func:`compiled_scan` hands to an accumulator by default.
-CHUNK_OPS = 1 << 16
+CHUNK_OPS = 1 << 14
 _OPS_DTYPES = (np.uint8, np.uint8, np.uint32, np.uint32, bool)  # Ops fields, in order
 
 

@@ -470,17 +470,8 @@ def _fold_figures(kind, mask, value, reps, s0, s1, state, hist, durations):
             end = at + (count - 1) * step
             end0 = end if b_0 else end0
             end1 = end if b_1 else end1
-    state[_T] = t
-    state[_BASE_MASK] = base_mask
-    state[_BASE_STEP] = base_step
-    state[_LOOSE] = loose
-    state[_FIRST] = first
-    state[_LAST_FOLDED] = last_folded
-    state[_LAST_RUNS] = last_runs
-    state[_END0] = end0
-    state[_END1] = end1
-    state[_PAIR] = pair
-    state[_BEGIN] = begin
-    state[_ZEROS] = zeros
-    state[_ND] = nd
+    # back in the order of the state's indices (_T ... _ND), for the next chunk
+    kept = (t, base_mask, base_step, loose, first, last_folded, last_runs, end0, end1, pair, begin, zeros, nd)
+    for j in range(len(kept)):
+        state[j] = kept[j]
     return 0
