@@ -4,6 +4,7 @@ Subcommands::
 
     iron demo                      build, run and trace a fused block; write Perfetto JSON, summary, PNG
     iron trace decode|plot ...     decode captures (iron/trace/cli.py)
+    iron trace wire ...            wire the trace into a fused module (iron/fuse/cli.py)
     iron inspect ARTIFACT          show an artifact's kernels, control code and trace manifest
     iron cache list|clear          the build cache (iron/artifact/cli.py)
     iron events [KIND]             trace event names and ids (core, mem, shim, memtile)
@@ -42,6 +43,7 @@ def _demo(args) -> int:
 def parser() -> argparse.ArgumentParser:
     from iron import __version__
     from iron.artifact import cli as artifact_cli
+    from iron.fuse import cli as fuse_cli
     from iron.trace import cli as trace_cli
 
     p = argparse.ArgumentParser(
@@ -63,7 +65,7 @@ def parser() -> argparse.ArgumentParser:
     ev.add_argument("kind", nargs="?", choices=["core", "mem", "shim", "memtile"])
     ev.set_defaults(func=_events)
 
-    trace_cli.add_subcommands(sub)
+    trace_cli.add_subcommands(sub, extra=[fuse_cli.add_subcommands])
     artifact_cli.add_subcommands(sub)
     return p
 

@@ -108,8 +108,9 @@ class Runner:
     @property
     def trace(self):
         """The last run's trace (``None`` before a run or when untraced): a
-        :class:`iron.trace.capture.Capture` with ``.slices``, ``.summary()``,
-        ``.to_perfetto(path)``, ``.plot(path)`` and ``.save(path)``."""
+        :class:`iron.trace.capture.Capture` (a ``DecodedTrace`` decoded on first
+        use) with ``.slices``, ``.summary()``, ``.to_perfetto(path)``, ``.plot(path)``
+        and ``.save(path)``."""
         return self.capture
 
     def close(self) -> None:

@@ -2,7 +2,10 @@
 
 Source: DESIGN.md section 5, checked against Xilinx/mlir-aie
 ``python/utils/trace/utils.py`` @0750994 (``parse_pkt_hdr_in_stream``,
-``convert_to_commands``) and AM020 (AIE-ML trace unit).
+``convert_to_commands``) and AM020 (AIE-ML trace unit). Frame kinds and first
+bytes (:data:`FRAME_TABLE`), field positions (:data:`FRAME_FIELDS`) and the
+event-PC frames of trace mode 1 (:data:`EVENT_PC_TABLE`) are here; the decoder
+(:mod:`iron.trace.decode`) and the encoder (:mod:`iron.trace.encode`) read them.
 
 A packet is 8 little-endian 32-bit words: one header and 7 payload words. A
 unit's payload words, read most-significant byte first, are a stream of frames.
@@ -91,10 +94,26 @@ FRAME_TABLE = (
     (SYNC, "Event_Sync", 0xFF, 0xFF, 1),
 )
 FRAME_NAMES = {k: name for k, name, *_ in FRAME_TABLE} | {UNKNOWN: "Unknown"}
+#: Bytes of the Start frame's timer (big-endian, after its first byte).
+START_TIMER_BYTES = FRAME_TABLE[START][4] - 1
 
+#: Where the fields sit: per kind, ``(value shift, value width, slot shift, slot width)``
+#: in the big-endian word of the frame's first 4 bytes (bytes past the frame read as 0).
+#: The value is the cycle count of a Single/Multiple frame or the replay count of a
+#: Repeat; the slot field is a 3-bit slot number (Single) or an 8-bit slot mask (Multiple).
+FRAME_FIELDS = {
+    SINGLE0: (24, 4, 28, 3),
+    SINGLE1: (16, 10, 26, 3),
+    SINGLE2: (8, 18, 26, 3),
+    MULTIPLE0: (16, 4, 20, 8),
+    MULTIPLE1: (8, 10, 18, 8),
+    MULTIPLE2: (0, 18, 18, 8),
+    REPEAT0: (24, 4, 0, 0),
+    REPEAT1: (16, 10, 0, 0),
+}
 #: Cycle field widths of Single/Multiple frames 0/1/2, repeat count widths of Repeat0/1.
-CYCLE_BITS = (4, 10, 18)
-REPEAT_BITS = (4, 10)
+CYCLE_BITS = tuple(FRAME_FIELDS[k][1] for k in (SINGLE0, SINGLE1, SINGLE2))
+REPEAT_BITS = tuple(FRAME_FIELDS[k][1] for k in (REPEAT0, REPEAT1))
 MAX_CYCLES = (1 << CYCLE_BITS[-1]) - 1
 MAX_REPEAT = (1 << REPEAT_BITS[-1]) - 1
 #: Cycles an Event_Sync stands for (mlir-aie ``make_event_lists``: "Typo in spec").
@@ -121,3 +140,59 @@ def _byte_tables() -> tuple[np.ndarray, np.ndarray]:
 
 #: First byte -> frame kind / frame length in bytes.
 KIND_OF_BYTE, LENGTH_OF_BYTE = _byte_tables()
+
+
+def frame_word(kind: np.ndarray, value: np.ndarray, slot: np.ndarray) -> np.ndarray:
+    """The big-endian word of the first 4 bytes of frames of ``kind`` (arrays or
+    scalars) with the ``value`` and ``slot`` fields set (see :data:`FRAME_FIELDS`;
+    the slot field of a Single frame is the slot number, of a Multiple the mask)."""
+    kind = np.asarray(kind)
+    first = np.array([row[3] for row in FRAME_TABLE], np.uint32)[kind]
+    table = np.array([FRAME_FIELDS.get(k, (0, 0, 0, 0)) for k in range(len(FRAME_TABLE))], np.uint32)
+    f = table[kind]
+    return (
+        first << np.uint32(24)
+        | np.asarray(value, np.uint32) << f[..., 0]
+        | np.asarray(slot, np.uint32) << f[..., 2]
+    )
+
+
+# --------------------------------------------------------------------------- event-PC frames
+# Trace mode 1 (event-PC, :mod:`iron.target.trace_modes`): instead of Single/Multiple
+# frames a core unit sends 4-byte EventPC frames ``110001mm mmmmmmxx xxpppppp pppppppp``
+# (8-bit slot mask, 14-bit PC; DESIGN.md 9.2, bit layout confirmed on Phoenix captures by
+# FIM43-Redeye/xdna-emu ``tools/trace_decoder/modes/mode1.py``). Start (0xF1 / 0xF5
+# re-anchor, 8 bytes), Repeat0/1, Event_Sync, filler 0xFE and the 4-byte 0xDC-0xDF word
+# are shared with mode 0. A Repeat replays the previous EventPC frame.
+PC_EVENT, PC_REPEAT0, PC_REPEAT1, PC_START, PC_SKIP4, PC_FILLER, PC_SYNC, PC_UNKNOWN = range(8)
+#: The frame kinds of a mode-1 stream: (kind, first-byte mask, first-byte value, bytes);
+#: an earlier row wins where patterns overlap.
+EVENT_PC_TABLE = (
+    (PC_EVENT, 0xFC, 0xC4, 4),
+    (PC_REPEAT0, *FRAME_TABLE[REPEAT0][2:]),
+    (PC_REPEAT1, *FRAME_TABLE[REPEAT1][2:]),
+    (PC_START, 0xF8, 0xF0, 8),  # 0xF0 | mode, +4 re-anchor (any mode: a mismatch is reported elsewhere)
+    (PC_SKIP4, *FRAME_TABLE[SKIP4][2:]),
+    (PC_FILLER, *FRAME_TABLE[FILLER][2:]),
+    (PC_SYNC, *FRAME_TABLE[SYNC][2:]),
+)
+EVENT_PC_BYTE = EVENT_PC_TABLE[0][2]
+#: EventPC fields in the big-endian word of its 4 bytes: name -> (shift, width).
+EVENT_PC_FIELDS = {"mask": (18, 8), "pc": (0, 14)}
+PC_BITS = EVENT_PC_FIELDS["pc"][1]
+
+
+def _event_pc_tables() -> tuple[np.ndarray, np.ndarray]:
+    kind = np.full(256, PC_UNKNOWN, np.uint8)
+    length = np.ones(256, np.uint8)
+    b = np.arange(256)
+    for k, mask, value, n in EVENT_PC_TABLE:
+        hit = ((b & mask) == value) & (kind == PC_UNKNOWN)
+        kind[hit], length[hit] = k, n
+    kind.flags.writeable = False
+    length.flags.writeable = False
+    return kind, length
+
+
+#: First byte of a mode-1 frame -> its kind / its length in bytes.
+PC_KIND_OF_BYTE, PC_LENGTH_OF_BYTE = _event_pc_tables()

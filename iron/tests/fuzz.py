@@ -197,7 +197,7 @@ def check_capture(data: bytes) -> None:
     path = _write("c.npz", data)
     cap = expect_iron_errors(load_capture, path)
     if cap is not None:
-        cap.decode().perfetto()
+        cap.perfetto()
     run_cli(["trace", "decode", str(path), "--format", "perfetto"])
 
 

@@ -3,9 +3,7 @@
 Every ``import``/``from ... import`` of an iron module, at module level or inside a
 function, is an arrow. The build side is an ordered list of layers; a module may
 import its own layer and the layers before it. The read side (``iron.trace``) and
-the artifact contract modules have their own short lists. ``KNOWN_DEBTS`` holds
-arrows that break the rules today and are being removed; the test fails when a new
-one appears and when a listed one is gone (so the list only shrinks).
+the artifact contract modules have their own short lists.
 """
 
 from __future__ import annotations
@@ -69,14 +67,9 @@ RUNTIME_MAY_IMPORT = [
 ]
 
 #: (importer, imported) arrows that break the rules today; each entry is work left.
-KNOWN_DEBTS: set[tuple[str, str]] = {
-    ("iron.trace.cli", "iron.fuse.wire"),
-}
+KNOWN_DEBTS: set[tuple[str, str]] = {}
 #: Pairs of modules importing each other today (same rule: the list only shrinks).
-KNOWN_CYCLES: set[tuple[str, str]] = {
-    ("iron.trace.capture", "iron.trace.words"),
-    ("iron.trace.decode", "iron.trace.jit"),
-}
+KNOWN_CYCLES: set[tuple[str, str]] = {}
 
 
 def _module_name(path: Path) -> str:
@@ -164,27 +157,16 @@ def test_every_module_has_a_place():
 
 
 def test_imports_point_one_way():
-    bad = {a for a in _arrows() if not _allowed(*a)}
-    new = sorted(bad - KNOWN_DEBTS)
-    assert not new, "imports against docs/ARCHITECTURE.md's layers:\n" + "\n".join(
-        f"{a} -> {b}" for a, b in new
+    bad = sorted(a for a in _arrows() if not _allowed(*a))
+    assert not bad, "imports against docs/ARCHITECTURE.md's layers:\n" + "\n".join(
+        f"{a} -> {b}" for a, b in bad
     )
-
-
-def test_known_debts_are_still_debts():
-    """A fixed debt must leave KNOWN_DEBTS, so the list shows exactly the work left."""
-    arrows = _arrows()
-    gone = sorted(d for d in KNOWN_DEBTS if d not in arrows or _allowed(*d))
-    assert not gone, f"no longer a debt, remove from KNOWN_DEBTS: {gone}"
 
 
 def test_no_two_modules_import_each_other():
     arrows = _arrows()
-    cycles = {(a, b) for a, b in arrows if a < b and (b, a) in arrows and "iron" not in (a, b)}
-    assert not sorted(cycles - KNOWN_CYCLES), f"modules importing each other: {sorted(cycles - KNOWN_CYCLES)}"
-    assert not sorted(
-        KNOWN_CYCLES - cycles
-    ), f"no longer a cycle, remove from KNOWN_CYCLES: {sorted(KNOWN_CYCLES - cycles)}"
+    cycles = sorted((a, b) for a, b in arrows if a < b and (b, a) in arrows and "iron" not in (a, b))
+    assert not cycles, f"modules importing each other: {cycles}"
 
 
 def test_the_rules_catch_a_backward_arrow():

@@ -23,7 +23,7 @@ from iron.mlir import ir
 from iron.operators import ElementwiseAdd
 from iron.trace import decode as D
 from iron.instrument import mlir_config
-from iron.trace.export import perfetto
+from iron.trace.export import mlir_aie
 from iron.trace.cli import main
 from iron.trace.words import parse_text
 
@@ -119,7 +119,7 @@ def test_configured_unit_that_sent_nothing_does_not_shift_columns():
     assert ds.column_shift == 0 and ds.status == "ok"
     (du,) = ds.units
     assert (du.column, du.row) == (1, 2) and du.unit is units[1]
-    assert _events(perfetto.mlir_aie_records([ds])) == _events(expected)
+    assert _events(mlir_aie.mlir_aie_records([ds])) == _events(expected)
 
 
 def test_explicit_colshift_on_the_command_line(tmp_path):

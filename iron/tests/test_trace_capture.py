@@ -70,8 +70,8 @@ def _capture(size=4096):
 
 def test_decode_manifest_slices_and_summary():
     cap = _capture()
-    dec = cap.decode()
-    assert [s.status for s in dec.slices] == ["ok", "ok", "empty"]
+    assert [s.status for s in cap.slices] == ["ok", "ok", "empty"]
+    assert cap.slices is cap.slices  # decoded once
     d = cap.summary_dict()
     core = d["slices"][0]["units"][0]
     assert core["unit"] == "core(0,2)" and core["kernel"] == {

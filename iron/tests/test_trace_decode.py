@@ -11,7 +11,7 @@ from iron.trace import decode as D
 from iron.trace import encode as E
 from iron.target import frames as F
 from iron.instrument import mlir_config
-from iron.trace.export import perfetto
+from iron.trace.export import mlir_aie
 from iron.trace.capture import decode_mlir_aie
 from iron.trace.cli import main
 from iron.instrument.manifest import TraceUnit
@@ -111,7 +111,7 @@ def test_mlir_address_bits_npu2_column0():
     assert ds.column_shift == 0 and ds.status == "ok"
     assert ds.unit("core", 0, 2).runs.records() == core
     assert ds.unit("mem", 0, 2).runs.records() == mem
-    recs = perfetto.mlir_aie_records([ds])
+    recs = mlir_aie.mlir_aie_records([ds])
     names = [r["args"]["name"] for r in recs if r["name"] == "process_name"]
     assert names == ["core_trace for tile2,0", "mem_trace for tile2,0"]
     # mlir-aie timing of the core unit: B at t; E one cycle after the previous frame's
@@ -250,4 +250,4 @@ def test_unconfigured_unit_and_truncation():
     assert ds.diagnostics["truncated_packets"] == 1
     ds = D.decode_words(w, [_unit(kind="mem", col=3)])
     assert ds.diagnostics["unconfigured_units"] == 1 and ds.units[0].unit is None
-    assert perfetto.mlir_aie_records([ds])[0]["args"]["name"] == "mem_trace for tile2,3"
+    assert mlir_aie.mlir_aie_records([ds])[0]["args"]["name"] == "mem_trace for tile2,3"

@@ -87,9 +87,9 @@ def test_random_bytes_never_raise(blob, shift):
     unit = TraceUnit(0, 2, "core", 0, 1, ["NONE"] * 8, [0] * 8, 0, 0)
     ds = D.decode_words(words, [unit])
     assert ds.status in D.STATUSES
-    from iron.trace.export import perfetto, summary
+    from iron.trace.export import mlir_aie, perfetto, summary
 
-    perfetto.mlir_aie_records([ds])
+    mlir_aie.mlir_aie_records([ds])
     perfetto.perfetto_trace([ds], 1000.0)
     summary.summary_text([ds])
     for method in ("numpy", "numba"):

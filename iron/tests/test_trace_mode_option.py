@@ -31,8 +31,8 @@ from iron.runtime.sim import activity
 from iron.target import registers
 from iron.trace import decode as D
 from iron.trace import encode
-from iron.trace.export import perfetto
-from iron.trace.event_pc import parse_event_pc
+from iron.trace.export import mlir_aie
+from iron.trace.decode import parse_event_pc
 
 MODES = Path(__file__).parent / "data" / "xdna-emu-modes"
 
@@ -180,7 +180,7 @@ def test_sim_event_pc_build_runs_and_decodes_in_both_modes(pc_run):
     # the ends of the code range, once per invocation.
     assert set(pcs[masks & 1 == 1].tolist()) == {lo} and set(pcs[masks & 2 == 2].tolist()) == {hi - 4}
     # mlir-aie format: instants with args.pc for the core (as upstream's parser writes them)
-    recs = perfetto.mlir_aie_records([ds])
+    recs = mlir_aie.mlir_aie_records([ds])
     instants = [r for r in recs if r.get("ph") == "i"]
     assert len(instants) == int((masks[:, None] >> np.arange(8) & 1).sum())
     assert all(set(r["args"]) == {"pc"} for r in instants)

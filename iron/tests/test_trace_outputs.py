@@ -115,8 +115,8 @@ def test_mlir_aie_stream_in_tiny_chunks_is_the_golden(monkeypatch):
     import io
 
     from iron.tests.golden import TEST1, TEST2
-    from iron.trace import decode as D
-    from iron.trace.export import perfetto as P
+    from iron.trace.decode import mlir_aie_timing as D
+    from iron.trace.export import mlir_aie as P
 
     for folder in (TEST1, TEST2):
         expected = (folder / "expected.json").read_bytes().rstrip(b"\n") + b"\n"
@@ -326,10 +326,10 @@ def test_kernel_cache_is_outside_the_package():
     """The compiled kernels land in iron's user cache folder, not next to the installed sources."""
     import numpy as np
 
-    from iron.trace import decode as D
     from iron.trace import jit as K
+    from iron.trace.decode import scan
 
-    disp = D.jit(D._scan_starts)
+    disp = K.jit(scan._scan_starts)
     if disp is None:
         return  # numba not installed
     disp(np.ones(4, np.uint8), np.empty(4, np.int64))
@@ -338,7 +338,7 @@ def test_kernel_cache_is_outside_the_package():
 
     if os.environ.get("NUMBA_CACHE_DIR"):
         return  # numba's own setting wins
-    assert index.startswith(str(K.CACHE_DIR / "iron.trace.decode")) and os.path.exists(index)
+    assert index.startswith(str(K.CACHE_DIR / "iron.trace.decode.scan")) and os.path.exists(index)
 
 
 def test_segments_found_block_by_block_are_the_same(monkeypatch):
@@ -347,7 +347,7 @@ def test_segments_found_block_by_block_are_the_same(monkeypatch):
     the block size: zero runs and end markers across block boundaries."""
     import numpy as np
 
-    from iron.trace import decode as D
+    from iron.trace.decode import packets as D
     from iron.target import frames as F
 
     rng = np.random.default_rng(3)

@@ -146,3 +146,30 @@ def test_last_time_of_replayed_empty_mask_follows_the_frame_path():
     loose = np.array([0x10, 0xC0, 0x02, 0xE3, 0xFF, 0xE1], np.uint8)
     fast, ref = _summaries(loose, _unit())
     assert fast == ref and fast[0]["last"] == 1 + 3  # the slot-less frame itself, not its replays
+
+
+def test_compiled_scan_in_tiny_chunks_is_the_numpy_parse(monkeypatch):
+    """The one frame scanner hands its folded ops to an accumulator in chunks: joined,
+    however small the chunks, they are the numpy parse's ops (a chunk never splits an
+    op from the Repeat frames folded into it), and the summary folded chunk by chunk is
+    the numpy path's (state carried across every boundary)."""
+    from iron.trace.decode import scan
+
+    rng = np.random.default_rng(11)
+    unit = _unit((0, 1))
+    for trial in range(80):
+        data = _random_stream(rng, int(rng.integers(0, 700)), trial)
+        ops, timer, diag = D.parse_stream(data, "numpy")
+        for chunk in (1, 2, 3, 17):
+            monkeypatch.setattr(scan.compiled_scan, "__defaults__", (chunk,))
+            parts = []
+            got = scan.compiled_scan(
+                data, lambda o: parts.append([getattr(o, f).copy() for f in D.OPS_FIELDS])
+            )
+            assert got == (diag, timer), (trial, chunk)
+            assert all(len(p[0]) <= chunk for p in parts)
+            for i, f in enumerate(D.OPS_FIELDS):
+                joined = np.concatenate([p[i] for p in parts]) if parts else getattr(D.EMPTY_OPS, f)
+                assert np.array_equal(joined, getattr(ops, f)), (trial, chunk, f)
+            fast, ref = _summaries(data, unit)
+            assert fast == ref, (trial, chunk)

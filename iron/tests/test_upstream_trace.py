@@ -187,7 +187,7 @@ def test_fused_capture_decodes_each_slice_with_its_device_cli(tmp_path):
 
 def test_fused_capture_api_and_names_differ_per_device():
     cap = capture_from_mlir(_fused_words(), _fused_module())
-    recs = dict((ds.slice.device, r) for ds, r in cap.decode().mlir_aie_slice_records())
+    recs = dict((ds.slice.device, r) for ds, r in cap.mlir_aie_slice_records())
     assert recs["dev_a"] == json.loads((TEST1 / "expected.json").read_text())
     assert recs["dev_b"] == json.loads((TEST2 / "expected.json").read_text())
     # Both devices trace core (0,2) with different events: merging them (the old
@@ -235,7 +235,7 @@ def test_trace_region_offset_is_skipped(fused):
     words = _offset_words()
     m = manifest_from_mlir(_offset_module(fused), len(words) * 4)
     assert [(s.offset, s.size) for s in m.slices] == [(REGION_OFFSET, SIZE_A)]
-    recs = capture_from_mlir(words, _offset_module(fused)).decode().mlir_aie_records()
+    recs = capture_from_mlir(words, _offset_module(fused)).mlir_aie_records()
     assert recs == json.loads((TEST1 / "expected.json").read_text())
 
 
@@ -261,7 +261,7 @@ def _decode(path, units):
 
 
 def test_mode1_core_matches_independent_decoder_and_memtile_stays_mode0():
-    from iron.trace.event_pc import parse_event_pc
+    from iron.trace.decode import parse_event_pc
 
     ds = _decode(MODES / "mode1_mixed_r0.bin", [MODE1_CORE, MEMTILE])
     core = ds.unit("core", 1, 2)
@@ -284,10 +284,10 @@ def test_mode1_core_matches_independent_decoder_and_memtile_stays_mode0():
 
 
 def test_mode1_mlir_aie_records_are_instants_with_pc():
-    from iron.trace.export import perfetto
+    from iron.trace.export import mlir_aie
 
     ds = _decode(MODES / "mode1_mixed_r0.bin", [MODE1_CORE, MEMTILE])
-    recs = [r for r in perfetto.mlir_aie_records([ds]) if r.get("ph") == "i"]
+    recs = [r for r in mlir_aie.mlir_aie_records([ds]) if r.get("ph") == "i"]
     first = json.loads((MODES / "mode1_mixed_r0_core_expected.json").read_text())[
         1
     ]  # EventPC mask 128 pc 816

@@ -1,8 +1,11 @@
-"""A captured trace buffer with its manifest: decode, summarize, export, save, load.
+"""Decoded traces and their outputs; a captured trace buffer with its manifest: save, load.
 
-A saved capture is an ``.npz`` archive holding the raw words and the manifest
-JSON, so it decodes on any machine in a fresh process without MLIR or a build;
-the core ELFs embedded in the artifact (sources flag) are copied in too
+:class:`DecodedTrace` holds the decoded slices and writes every output (summary,
+Perfetto, mlir-aie's JSON, PNG). A :class:`Capture` is a decoded trace that
+keeps its raw words: it decodes them on first use and saves them. A saved
+capture is an ``.npz`` archive holding the raw words and the manifest JSON, so
+it decodes on any machine in a fresh process without MLIR or a build; the core
+ELFs embedded in the artifact (sources flag) are copied in too
 (``core_elf_names`` and ``core_elf_<i>``), so EVENT_PC program counters still map
 to functions there.
 """
@@ -12,14 +15,14 @@ from __future__ import annotations
 import io
 import os
 import zipfile
-from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from iron.files import atomic_open, atomic_write
-from iron.trace.decode import DecodedSlice, decode_words
 from iron.instrument.manifest import Manifest, ManifestError
-from iron.trace.words import TraceInputError, check_words
+from iron.trace.decode import DecodedSlice, decode_words
+from iron.trace.words import TraceInputError, check_words, detect_format, read_bin, read_text
 
 #: What :meth:`DecodedTrace.write` writes: Perfetto JSON, Perfetto's protobuf trace, mlir-aie's JSON.
 OUTPUT_FORMATS = ("perfetto", "pftrace", "mlir-aie")
@@ -61,10 +64,13 @@ def decode_manifest(
     return DecodedTrace(manifest, out)
 
 
-@dataclass
 class DecodedTrace:
-    manifest: Manifest
-    slices: list[DecodedSlice]
+    """Decoded slices of one trace buffer with the manifest that explains them:
+    ``.slices``, ``.summary()``, ``.to_perfetto(path)``, ``.plot(path)``, ..."""
+
+    def __init__(self, manifest: Manifest, slices: list[DecodedSlice]):
+        self.manifest = manifest
+        self.slices = slices
 
     def summary(self) -> str:
         from iron.trace.export.summary import summary_text
@@ -97,7 +103,7 @@ class DecodedTrace:
                 self.write(f, fmt)
             return
         if fmt == "mlir-aie":
-            from iron.trace.export.perfetto import write_mlir_aie
+            from iron.trace.export.mlir_aie import write_mlir_aie
 
             write_mlir_aie(self.slices, out)
         elif fmt == "pftrace":
@@ -115,7 +121,7 @@ class DecodedTrace:
         self.write(path, perfetto_format(path))
 
     def mlir_aie_records(self) -> list[dict]:
-        from iron.trace.export.perfetto import mlir_aie_records
+        from iron.trace.export.mlir_aie import mlir_aie_records
 
         return mlir_aie_records(self.slices)
 
@@ -126,7 +132,7 @@ class DecodedTrace:
         ``TraceConfig.trace_to_json`` does: one file per populated slice, named
         ``<stem>_<index>_<device>_<sequence><suffix>``, each decoded alone
         (pids from 0); otherwise one file with every slice."""
-        from iron.trace.export.perfetto import write_mlir_aie
+        from iron.trace.export.mlir_aie import write_mlir_aie
 
         if not any(ds.slice is not None and ds.slice.upstream_index >= 0 for ds in self.slices):
             self.write(path, "mlir-aie")
@@ -143,7 +149,7 @@ class DecodedTrace:
 
     def mlir_aie_slice_records(self) -> list[tuple[DecodedSlice, list[dict]]]:
         """(slice, mlir-aie records of that slice alone) for every populated slice."""
-        from iron.trace.export.perfetto import mlir_aie_records
+        from iron.trace.export.mlir_aie import mlir_aie_records
 
         return [(ds, mlir_aie_records([ds])) for ds in self.slices if ds.status != "empty"]
 
@@ -153,12 +159,12 @@ class DecodedTrace:
         plot_timeline(self.slices, path, self.manifest.clock_mhz)
 
 
-class Capture:
-    """Raw trace words of one run plus the manifest that explains them.
-
-    Decodes lazily (once): ``.slices``, ``.summary()``, ``.to_perfetto(path)``,
-    ``.plot(path)`` read the decoded trace; ``.save(path)`` writes the raw words
-    and the manifest, which :func:`load_capture` reads back anywhere.
+class Capture(DecodedTrace):
+    """Raw trace words of one run plus the manifest that explains them: a
+    :class:`DecodedTrace` that decodes them on first use of ``.slices`` (once),
+    so ``.summary()``, ``.to_perfetto(path)``, ``.plot(path)`` ... work on it
+    directly; ``.save(path)`` writes the raw words and the manifest, which
+    :func:`load_capture` reads back anywhere.
     """
 
     def __init__(
@@ -176,39 +182,20 @@ class Capture:
         #: embedded core ELFs, synthetic name -> bytes (iron.trace.pcmap.attach_embedded);
         #: ``core_elfs`` given explicitly win over them
         self.core_images = dict(core_images or {})
-        self._decoded: DecodedTrace | None = None
 
-    def decode(self) -> DecodedTrace:
-        if self._decoded is None:
-            self._decoded = decode_manifest(self.manifest, self.words, colshift=self.colshift)
-            if self.core_images:
-                from iron.trace.pcmap import attach_embedded
-
-                attach_embedded(self._decoded.slices, self.core_images)
-            if self.core_elfs:
-                from iron.trace.pcmap import attach_core_elfs
-
-                attach_core_elfs(self._decoded.slices, self.core_elfs)
-        return self._decoded
-
-    @property
+    @cached_property
     def slices(self) -> list[DecodedSlice]:
-        return self.decode().slices
+        """The decoded slices (decoded on first use)."""
+        slices = decode_manifest(self.manifest, self.words, colshift=self.colshift).slices
+        if self.core_images:
+            from iron.trace.pcmap import attach_embedded
 
-    def summary(self) -> str:
-        return self.decode().summary()
+            attach_embedded(slices, self.core_images)
+        if self.core_elfs:
+            from iron.trace.pcmap import attach_core_elfs
 
-    def summary_dict(self) -> dict:
-        return self.decode().summary_dict()
-
-    def to_perfetto(self, path) -> None:
-        self.decode().to_perfetto(path)
-
-    def to_mlir_aie_json(self, path) -> list[str]:
-        return self.decode().to_mlir_aie_json(path)
-
-    def plot(self, path) -> None:
-        self.decode().plot(path)
+            attach_core_elfs(slices, self.core_elfs)
+        return slices
 
     def save(self, path: str | os.PathLike) -> None:
         """Write a self-contained capture file (npz: words + manifest JSON + embedded core ELFs)."""
@@ -264,6 +251,17 @@ def load_capture(path: str | os.PathLike) -> Capture:
             f"{path}: damaged capture file (cannot read it: {type(exc).__name__}: {exc})"
         ) from None
     return Capture(manifest, words, core_images=images)
+
+
+def read_words(path: str | os.PathLike):
+    """Read any supported input (:func:`iron.trace.words.detect_format`): ``(words, manifest or None)``."""
+    fmt = detect_format(path)
+    if fmt == "capture":
+        cap = load_capture(path)
+        return cap.words, cap.manifest
+    if fmt == "bin":
+        return read_bin(path), None
+    return read_text(path), None
 
 
 def per_slice_path(path, sl) -> str:

@@ -42,10 +42,12 @@ def _config_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_subcommands(subparsers) -> None:
-    """Register ``trace decode`` and ``trace plot`` on an argparse subparsers object."""
+def add_subcommands(subparsers, extra=()) -> None:
+    """Register ``trace decode`` and ``trace plot`` on an argparse subparsers object.
+    ``extra``: functions that register more ``trace`` subcommands on the trace
+    subparsers (``iron/cli.py`` adds the build side's ``trace wire`` so)."""
     trace = subparsers.add_parser("trace", help="decode and plot NPU trace captures")
-    sub = trace.add_subparsers(dest="trace_command", metavar="{decode,plot,wire}")
+    sub = trace.add_subparsers(dest="trace_command")
     sub.required = True
     dec = sub.add_parser("decode", help="decode a trace capture")
     _config_args(dec)
@@ -63,25 +65,20 @@ def add_subcommands(subparsers) -> None:
     _config_args(plot)
     plot.add_argument("-o", "--output", metavar="OUT.png", required=True)
     plot.set_defaults(func=cmd_plot)
-    wire = sub.add_parser("wire", help="apply iron's trace wiring to a fused module (aiex.configure/run)")
-    wire.add_argument("input", metavar="FUSED.mlir")
-    wire.add_argument(
-        "--trace-size", type=int, default=0, help="bytes per run whose callee has no host_config"
-    )
-    wire.add_argument("-o", "--output", metavar="TRACED.mlir", required=True)
-    wire.set_defaults(func=cmd_wire)
+    for add in extra:
+        add(sub)
+    sub.metavar = "{" + ",".join(sub.choices) + "}"
 
 
 def _load(args):
     """(words, manifest) from the command line; the core ELFs embedded in a capture
     file or in ``--artifact`` go to ``args.core_images`` (see :func:`_attach`)."""
     from iron import limits
-    from iron.trace.words import TraceInputError, detect_format, read_words
+    from iron.trace.capture import load_capture, read_words
+    from iron.trace.words import TraceInputError, detect_format
 
     args.core_images = {}
     if detect_format(args.input) == "capture":
-        from iron.trace.capture import load_capture
-
         cap = load_capture(args.input)
         words, manifest, args.core_images = cap.words, cap.manifest, cap.core_images
     else:
@@ -139,7 +136,7 @@ def _write(out: str | None, text: str) -> None:
 def _prepare(args, *warmers, kernels=None) -> None:
     """For a big INPUT: load the compiled decoder kernels on a thread while the
     input and its configuration are read (``warmers``: see
-    :func:`iron.trace.decode.load_kernels_async`), and skip the interpreter's
+    :func:`iron.trace.jit.load_kernels_async`), and skip the interpreter's
     final garbage collection passes over numba's many objects (about 0.2 s)."""
     from iron.trace.decode import PARALLEL_BYTES
 
@@ -148,7 +145,7 @@ def _prepare(args, *warmers, kernels=None) -> None:
     except OSError:  # reported by _load
         return
     if big:
-        from iron.trace.decode import load_kernels_async
+        from iron.trace.jit import load_kernels_async
 
         load_kernels_async(*warmers, kernels=kernels, nbytes=os.path.getsize(args.input))
         if not _FREEZE_AT_EXIT:
@@ -173,10 +170,10 @@ def cmd_decode(args) -> int:
         _attach(decoded, args)
         _write(args.output, summary_text(decoded.slices))
         return 0
-    from iron.trace.decode import _ops_kernels, _warm_ops
+    from iron.trace.decode.scan import ops_kernels
     from iron.trace.export.summary import summarize_unit
 
-    _prepare(args, summarize_unit.warm, _warm_ops, kernels=_ops_kernels)
+    _prepare(args, summarize_unit.warm, kernels=ops_kernels)  # the payload gather, frame scan, summary fold
     words, manifest = _load(args)
     # Units keep no ops: the writers parse one unit at a time again (memory: one unit's arrays).
     decoded = decode_manifest(manifest, words, colshift=args.colshift, analyze=summarize_unit)
@@ -220,14 +217,6 @@ def cmd_plot(args) -> int:
     decoded = decode_manifest(manifest, words, colshift=args.colshift)
     _attach(decoded, args)
     decoded.plot(args.output)
-    return 0
-
-
-def cmd_wire(args) -> int:
-    """Write the wired module and its manifest (``<output stem>.manifest.json``) beside it."""
-    from iron.fuse.wire import write_wired
-
-    write_wired(args.input, args.output, trace_size=args.trace_size)
     return 0
 
 

@@ -1,5 +1,6 @@
 """Trace encoder: the exact inverse of :mod:`iron.trace.decode` (events -> frames
 -> packets). Used by property tests and by the device model to emit packets.
+Frame layouts (kinds, first bytes, field positions): :mod:`iron.target.frames`.
 
 Records follow the decoder's timing model: cycles since the trace start
 (>= 1), strictly increasing; ``(time, mask)`` or a run
@@ -9,7 +10,7 @@ Records follow the decoder's timing model: cycles since the trace start
 
 :func:`encode_event_pc_unit` writes a core unit's EVENT_PC (trace mode 1)
 stream instead: ``(mask, pc[, count])`` samples in capture order, the frame
-layout of :mod:`iron.trace.event_pc`.
+layout of ``frames.EVENT_PC_FIELDS``.
 """
 
 from __future__ import annotations
@@ -76,36 +77,23 @@ def _check(r: Runs, t0: int) -> None:
 
 
 def _frame_bytes(mask: np.ndarray, cycles: np.ndarray):
-    """Shortest Single/Multiple frame per (mask, cycles): (b0..b3, length)."""
+    """Shortest Single/Multiple frame per (mask, cycles): (b0..b3, length), the
+    fields placed where ``frames.FRAME_FIELDS`` says."""
     m = mask.astype(np.uint32)
     c = cycles.astype(np.uint32)
     single = np.bitwise_count(mask) == 1
     slot = np.log2(np.maximum(m, 1)).astype(np.uint32)
-    size = np.where(c < 16, 0, np.where(c < 1024, 1, 2))
-    z = np.zeros(len(m), np.uint32)
-    # Single0 0eeecccc | Single1 100eeecc c | Single2 101eeecc c c
-    s_b0 = np.select(
-        [size == 0, size == 1],
-        [(slot << 4) | c, 0x80 | (slot << 2) | (c >> 8)],
-        0xA0 | (slot << 2) | (c >> 16),
-    )
-    s_b1 = np.select([size == 1, size == 2], [c & 0xFF, (c >> 8) & 0xFF], 0)
-    s_b2 = np.where(size == 2, c & 0xFF, 0)
-    # Multiple0 1100mmmm mmmmcccc | Multiple1 110100mm mmmmmmcc c | Multiple2 110101mm mmmmmmcc c c
-    m_b0 = np.select([size == 0, size == 1], [0xC0 | (m >> 4), 0xD0 | (m >> 6)], 0xD4 | (m >> 6))
-    m_b1 = np.select(
-        [size == 0, size == 1],
-        [((m & 0xF) << 4) | c, ((m & 0x3F) << 2) | (c >> 8)],
-        ((m & 0x3F) << 2) | (c >> 16),
-    )
-    m_b2 = np.select([size == 1, size == 2], [c & 0xFF, (c >> 8) & 0xFF], 0)
-    m_b3 = np.where(size == 2, c & 0xFF, 0)
-    b0 = np.where(single, s_b0, m_b0)
-    b1 = np.where(single, s_b1, m_b1)
-    b2 = np.where(single, s_b2, m_b2)
-    b3 = np.where(single, z, m_b3)
-    length = size + np.where(single, 1, 2)
-    return b0, b1, b2, b3, length
+    size = np.where(c < 1 << F.CYCLE_BITS[0], 0, np.where(c < 1 << F.CYCLE_BITS[1], 1, 2))
+    kind = np.where(single, F.SINGLE0, F.MULTIPLE0) + size
+    w = F.frame_word(kind, c, np.where(single, slot, m))
+    length = F.LENGTH_OF_BYTE[w >> 24].astype(np.int64)
+    return _word_bytes(w, length)
+
+
+def _word_bytes(w: np.ndarray, length: np.ndarray):
+    """The first 4 bytes of frame words (bytes past a frame's ``length`` as 0) and the length."""
+    b = [(w >> np.uint32(24 - 8 * j)) & np.uint32(0xFF) for j in range(4)]
+    return (*(np.where(length > j, bj, 0) for j, bj in enumerate(b)), length)
 
 
 def encode_unit(records, *, start_timer: int | None = None, t0: int = 0, use_repeat: bool = True) -> bytes:
@@ -147,9 +135,9 @@ def encode_unit(records, *, start_timer: int | None = None, t0: int = 0, use_rep
     cyc = np.where(is_f1, c[run], r.step[run] - 1)
     fb0, fb1, fb2, fb3, flen = _frame_bytes(r.mask[run], np.where(is_frame, cyc, 0))
     rc = np.where(is_rem, rem[run], F.MAX_REPEAT).astype(np.uint32)
-    r0 = rc < 16
-    rb0 = np.where(r0, 0xE0 | rc, 0xD8 | (rc >> 8))
-    rb1 = np.where(r0, 0, rc & 0xFF)
+    r0 = rc < 1 << F.REPEAT_BITS[0]
+    rw = F.frame_word(np.where(r0, F.REPEAT0, F.REPEAT1), rc, 0)
+    rb0, rb1, _, _, _ = _word_bytes(rw, np.where(r0, 1, 2))
     b0 = np.where(is_sync, F.SYNC_BYTE, np.where(is_frame, fb0, rb0))
     b1 = np.where(is_frame, fb1, rb1)
     b2 = np.where(is_frame, fb2, 0)
@@ -170,15 +158,14 @@ def encode_unit(records, *, start_timer: int | None = None, t0: int = 0, use_rep
 
 def event_pc_frame(mask: int, pc: int) -> bytes:
     """One EventPC frame: ``110001mm mmmmmm00 00pppppp pppppppp`` (8-bit slot
-    mask, 14-bit PC; the bits the layout leaves free are written 0, as in the
-    Phoenix captures)."""
-    from iron.trace.event_pc import EVENT_PC_VALUE, PC_BITS
-
+    mask, 14-bit PC: ``frames.EVENT_PC_FIELDS``; the bits the layout leaves free
+    are written 0, as in the Phoenix captures)."""
     if not 1 <= mask <= 255:
         raise EncodeError(f"slot mask {mask} not in 1..255")
-    if not 0 <= pc < 1 << PC_BITS:
-        raise EncodeError(f"pc {pc} does not fit the {PC_BITS}-bit PC field")
-    return bytes([EVENT_PC_VALUE | mask >> 6, (mask & 0x3F) << 2, pc >> 8, pc & 0xFF])
+    if not 0 <= pc < 1 << F.PC_BITS:
+        raise EncodeError(f"pc {pc} does not fit the {F.PC_BITS}-bit PC field")
+    (m_shift, _), (pc_shift, _) = F.EVENT_PC_FIELDS["mask"], F.EVENT_PC_FIELDS["pc"]
+    return (F.EVENT_PC_BYTE << 24 | mask << m_shift | pc << pc_shift).to_bytes(4, "big")
 
 
 def _repeat_frames(n: int) -> bytes:
@@ -186,7 +173,8 @@ def _repeat_frames(n: int) -> bytes:
     out = bytearray()
     while n > 0:
         k = min(n, F.MAX_REPEAT)
-        out += bytes([0xE0 | k]) if k < 16 else bytes([0xD8 | k >> 8, k & 0xFF])
+        kind = F.REPEAT0 if k < 1 << F.REPEAT_BITS[0] else F.REPEAT1
+        out += int(F.frame_word(kind, k, 0)).to_bytes(4, "big")[: F.FRAME_TABLE[kind][4]]
         n -= k
     return bytes(out)
 
@@ -194,7 +182,7 @@ def _repeat_frames(n: int) -> bytes:
 #: Word a unit sends when it stops (first byte 0xDC; the Phoenix captures end each
 #: unit's stream with one, e.g. ``dc001c4d``). Decoders skip it; its low 24 bits are
 #: not documented, so iron writes them 0.
-STOP_WORD = bytes([0xDC, 0, 0, 0])
+STOP_WORD = bytes([F.FRAME_TABLE[F.SKIP4][3], 0, 0, 0])
 
 
 def encode_event_pc_unit(samples, *, start_timer: int | None = None, stop: bool = True) -> bytes:

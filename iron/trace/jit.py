@@ -11,8 +11,13 @@ scans) and caches the machine code. Two rules keep that off a user's first decod
   importing numba pays off (:data:`COMPILED_BYTES`), and, while the kernels are
   not cached yet, below the size where compiling them pays off
   (:data:`COLD_COMPILED_BYTES`). A decode never starts a process behind the
-  user's back: ``python -m iron.trace.jit`` compiles them ahead of time, and
+  user's back: ``python -m iron.trace.warm`` compiles them ahead of time, and
   the first decode of a slice of 48 MiB or more compiles them otherwise.
+
+The kernels themselves live with the code they speed up (the payload gather in
+:mod:`iron.trace.decode.packets`, the frame scan in :mod:`iron.trace.decode.scan`,
+...): plain Python functions that :func:`jit` compiles on first use. This module
+imports nothing else from iron.
 """
 
 from __future__ import annotations
@@ -90,15 +95,58 @@ def choose_method(nbytes: int, kernels) -> str:
     return "numpy"
 
 
-def warm_all() -> None:
-    """Compile (or load) every decoder kernel on tiny inputs."""
-    from iron.trace import decode as D
-    from iron.trace.export import summary as S
+# numba compiles the sequential scans (frame chains cannot be vectorized well);
+# each kernel is a plain Python function in its module, compiled on first use with
+# the on-disk cache, so a fresh process only loads it. Frame kind numbers are
+# compile-time constants: the cache is keyed on the kernel's file, so a change of
+# frames.FRAME_TABLE's numbering needs a touch of iron/trace/decode/scan.py (the
+# byte and field tables are arguments and always current).
+_JIT: dict = {}
+_JIT_LOCK = threading.Lock()
 
-    D._load_kernels((D._warm_ops, S.summarize_unit.warm))
+
+def jit(pyfunc):
+    """``pyfunc`` compiled with numba (nogil, cached on disk), or None without numba."""
+    with _JIT_LOCK:
+        if pyfunc not in _JIT:
+            try:
+                import numba
+            except ImportError:
+                _JIT[pyfunc] = None
+            else:
+                install_locator(numba)  # a cache that survives reinstalls
+                _JIT[pyfunc] = numba.njit(cache=True, nogil=True)(pyfunc)
+        return _JIT[pyfunc]
 
 
-if __name__ == "__main__":
-    if hasattr(os, "nice"):
-        os.nice(10)
-    warm_all()
+def load_kernels(warmers, kernels=None, nbytes: int = 0) -> None:
+    """Call every warmer (a function running one kernel on tiny inputs, which
+    compiles it or loads it from the cache), unless :func:`choose_method` picks
+    numpy for ``nbytes`` with ``kernels`` (then numba is not even imported)."""
+    if kernels is not None and choose_method(nbytes, kernels) == "numpy":
+        return  # not worth importing numba or compiling for this input
+    for warm in warmers:
+        warm()
+
+
+_LOADER: list[threading.Thread] = []
+_LOADER_LOCK = threading.Lock()
+
+
+def load_kernels_async(*warmers, kernels=None, nbytes: int = 0) -> None:
+    """:func:`load_kernels` on a thread (once per process: later calls do
+    nothing): in a fresh process importing numba and loading the kernels from
+    the on-disk cache takes longer than finding the packets, which it overlaps."""
+    with _LOADER_LOCK:
+        if not _LOADER:
+            loader = threading.Thread(target=load_kernels, args=(warmers, kernels, nbytes), daemon=True)
+            _LOADER.append(loader)
+            _LOADER[0].start()
+
+
+def kernels_loaded() -> None:
+    """Wait for the thread of :func:`load_kernels_async`, if one was started."""
+    with _LOADER_LOCK:
+        loader = _LOADER[0] if _LOADER else None
+    if loader is not None:
+        loader.join()

@@ -1,4 +1,5 @@
-"""Trace input formats: mlir-aie text, raw little-endian binary, iron capture files."""
+"""Trace input formats: mlir-aie text, raw little-endian binary (iron capture files:
+:mod:`iron.trace.capture`, which also reads any of them with ``read_words``)."""
 
 from __future__ import annotations
 
@@ -169,16 +170,3 @@ def read_text(path: str | os.PathLike) -> np.ndarray:
     except OSError as exc:
         raise TraceInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return parse_text(data, str(path))
-
-
-def read_words(path: str | os.PathLike):
-    """Read any supported input: ``(words, manifest or None)``."""
-    fmt = detect_format(path)
-    if fmt == "capture":
-        from iron.trace.capture import load_capture
-
-        cap = load_capture(path)
-        return cap.words, cap.manifest
-    if fmt == "bin":
-        return read_bin(path), None
-    return read_text(path), None

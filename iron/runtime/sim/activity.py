@@ -44,7 +44,7 @@ Interval = tuple[int, int, str]  # (first cycle, cycles asserted, event name)
 
 #: Bytes of a kernel's synthetic code range, and the bases it may get: 128 bases 64
 #: bytes apart from byte 256, so every range ends inside the 14-bit PC of EVENT_PC
-#: frames (iron.trace.event_pc.PC_BITS). sim's own choice, no hardware address.
+#: frames (iron.target.frames.PC_BITS). sim's own choice, no hardware address.
 CODE_SPAN = 768
 CODE_BASES = range(256, 256 + 128 * 64, 64)
 

@@ -1,14 +1,6 @@
-"""Trace Event Format outputs: mlir-aie compatible B/E list, and iron's Perfetto JSON.
+"""iron's Perfetto JSON (Trace Event Format); mlir-aie's JSON: :mod:`iron.trace.export.mlir_aie`.
 
-mlir-aie format (``python/utils/trace/parse.py``): a JSON list; first, per
-configured unit (packet types 0..3, units in configuration order) a
-``process_name`` record "<core|mem|shim|memtile>_trace for tile<row>,<col>" and
-8 ``thread_name`` records (one per slot, named by its event); then per unit
-seen in the data (types 0..3, first-seen order) its B/E records with ``ts`` in
-cycles. Its CLI writes one record per line; :func:`write_mlir_aie` writes
-the same bytes.
-
-iron format: ``{"traceEvents": [...], "displayTimeUnit": "ns", "metadata": {...}}``
+``{"traceEvents": [...], "displayTimeUnit": "ns", "metadata": {...}}``
 with ``ts``/``dur`` in microseconds (cycles / AIE clock MHz), one process per
 slice ("<index>: <operator> #<call>"), per unit a kernel track (one event per
 invocation) and one thread per slot, complete ``X`` events (name, ``ts``,
@@ -17,8 +9,9 @@ offset in ``metadata``), name and sort-index metadata, slice diagnostics in
 ``metadata``; compact separators. Slices sit one after another
 (:mod:`iron.trace.export.timeline`).
 
-Both are written by streaming writers: the events of one unit at a time, made
+It is written by a streaming writer: the events of one unit at a time, made
 into text a chunk of rows at a time from the numpy arrays (:mod:`iron.trace.export.textout`).
+Event-PC units (no cycles) become instants in capture order (:func:`perfetto_pc_events`).
 """
 
 from __future__ import annotations
@@ -28,121 +21,12 @@ import json
 
 import numpy as np
 
-from iron.target.events import MODULE_KINDS
 from iron.target.trace_unit import SLOTS
-from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals, mlir_aie_event_chunks
-from iron.trace.event_pc import mlir_aie_pc_records, perfetto_pc_events
+from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals
+from iron.trace.decode.modes import slot_occurrences
 from iron.trace.export.summary import KERNEL_END, KERNEL_START, invocations
-from iron.trace.export.textout import Choice, Fixed, render, render_method
+from iron.trace.export.textout import ROWS, Fixed, output_method, render
 from iron.trace.export.timeline import slice_spans
-
-ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
-
-
-def output_method(slices: list[DecodedSlice]) -> str:
-    """How the streamed writers render rows for these slices (:func:`iron.trace.export.textout.render_method`
-    of the raw bytes decoded)."""
-    return render_method(sum(int(ds.diagnostics.get("size_bytes", 0)) for ds in slices))
-
-
-def _mlir_aie_layout(slices: list[DecodedSlice]):
-    """mlir-aie's record order: ``("meta", record)`` and ``("unit", pid, names, unit)`` items."""
-    pid0 = 0
-    for ds in slices:
-        pids = {}
-        # pids: packet types 0..3, units in configuration order within a type
-        order = sorted(range(len(ds.config)), key=lambda i: MODULE_KINDS.index(ds.config[i].kind))
-        for i in order:
-            u = ds.config[i]
-            col = ds.config_columns[i]
-            key = (MODULE_KINDS.index(u.kind), col, u.row)
-            if key in pids:
-                continue
-            pid = pid0 + len(pids)
-            pids[key] = (pid, u)
-            yield "meta", {
-                "name": "process_name",
-                "ph": "M",
-                "pid": pid,
-                "args": {"name": f"{u.kind}_trace for tile{u.row},{col}"},
-            }
-            for tid in range(SLOTS):
-                yield "meta", {
-                    "name": "thread_name",
-                    "ph": "M",
-                    "pid": pid,
-                    "tid": tid,
-                    "args": {"name": u.events[tid]},
-                }
-        units = sorted(ds.units, key=lambda du: du.packet_type)  # stable: first-seen order within a type
-        for du in units:
-            hit = pids.get((du.packet_type, du.column, du.row))
-            if hit is not None:  # not configured: counted in the slice diagnostics
-                yield "unit", hit[0], hit[1].events, du
-        pid0 += len(pids)
-
-
-def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
-    """Write the text mlir-aie's ``parse.py`` writes (a JSON list, one record per
-    line) to the binary file ``f``, rendered from the event arrays a chunk at a time."""
-    sep = b"["
-    method = output_method(slices)
-    for item in _mlir_aie_layout(slices):
-        if item[0] == "meta":
-            f.write(sep + json.dumps(item[1]).encode())
-            sep = b",\n"
-            continue
-        _, pid, names, du = item
-        if du.mode != 0:  # event-PC instants (iron.trace.event_pc); execution trace: not decoded
-            for rec in mlir_aie_pc_records(du, pid, names):
-                f.write(sep + json.dumps(rec).encode())
-                sep = b",\n"
-            continue
-        # per slot: the record up to its time; per (phase, slot): the rest
-        head = [b'{"name": %s, "ts": ' % json.dumps(n).encode() for n in names]
-        tail = [
-            b', "ph": "%c", "pid": %d, "tid": %d, "args": {}}' % (ph, pid, s)
-            for ph in b"EB"
-            for s in range(SLOTS)
-        ]
-        for ts, ph, slot in mlir_aie_event_chunks(du.load_ops()):
-            for a in range(0, len(ts), ROWS):
-                sl = slice(a, a + ROWS)
-                rows = render(
-                    len(ts[sl]),
-                    [
-                        b",\n",
-                        Choice(slot[sl], head),
-                        ts[sl],
-                        Choice(ph[sl].astype(np.int64) * SLOTS + slot[sl], tail),
-                    ],
-                    method,
-                )
-                if sep == b"[":  # the document's first record
-                    f.write(sep)
-                    rows = rows[2:]
-                f.write(rows)
-                sep = b",\n"
-    f.write(b"[]\n" if sep == b"[" else b"]\n")
-
-
-def mlir_aie_text(slices: list[DecodedSlice]) -> bytes:
-    """:func:`write_mlir_aie` into memory."""
-    buf = io.BytesIO()
-    write_mlir_aie(slices, buf)
-    return buf.getvalue()
-
-
-def mlir_aie_records(slices: list[DecodedSlice]) -> list[dict]:
-    """mlir-aie's JSON list for decoded slices (pids continue across slices), as
-    Python objects (one dict per event: for small traces; big ones stream with
-    :func:`write_mlir_aie`)."""
-    return json.loads(mlir_aie_text(slices))
-
-
-def dumps_mlir_aie(records: list[dict]) -> str:
-    """The text mlir-aie's parse.py writes for ``records``: one record per line, newline at the end."""
-    return json.dumps(records).replace(", {", ",\n{") + "\n"
 
 
 # --------------------------------------------------------------------------- iron
@@ -267,3 +151,68 @@ def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | No
     buf = io.BytesIO()
     write_perfetto_json(slices, clock_mhz, buf, meta)
     return json.loads(buf.getvalue())
+
+
+def perfetto_pc_events(du, pid: int, base_tid: int, offset: int, us: float) -> list[dict]:
+    """iron Perfetto events of a mode-1 unit: per slot a track of instants
+    (``args.pc``, and ``args.function`` with the core ELF), and with the ELF a
+    track of function slices. Positions are capture order (one cycle apart
+    from the slice start), as EVENT_PC frames carry no time."""
+    if du.pc_events is None:
+        return []
+    occ, slot, pc = slot_occurrences(du.pc_events)
+    fn = du.pcmap.functions(pc) if du.pcmap is not None else None
+    out = []
+    for s in sorted(set(slot.tolist())):
+        tid = base_tid + 1 + s
+        out.append(
+            {
+                "name": "thread_name",
+                "ph": "M",
+                "pid": pid,
+                "tid": tid,
+                "args": {"name": f"{du.label} {du.events[s]} (event-PC)"},
+            }
+        )
+    for i, (o, s, p) in enumerate(zip(occ.tolist(), slot.tolist(), pc.tolist())):
+        args = {"pc": p, "order": o}
+        if fn is not None:
+            args["function"] = fn[i]
+        out.append(
+            {
+                "name": du.events[s],
+                "cat": du.kind,
+                "ph": "i",
+                "s": "t",
+                "ts": round((offset + o) * us, 6),
+                "pid": pid,
+                "tid": base_tid + 1 + s,
+                "args": args,
+            }
+        )
+    if du.pcmap is not None:
+        from iron.trace.pcmap import function_runs
+
+        out.append(
+            {
+                "name": "thread_name",
+                "ph": "M",
+                "pid": pid,
+                "tid": base_tid,
+                "args": {"name": f"{du.label} functions"},
+            }
+        )
+        for name, a, b in function_runs(du.pcmap, du.pc_events.expand()[1]):
+            out.append(
+                {
+                    "name": name,
+                    "cat": du.kind,
+                    "ph": "X",
+                    "ts": round((offset + a) * us, 6),
+                    "dur": round((b - a) * us, 6),
+                    "pid": pid,
+                    "tid": base_tid,
+                    "args": {"samples": b - a},
+                }
+            )
+    return out

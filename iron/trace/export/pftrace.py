@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from iron.trace.decode import DecodedSlice
-from iron.trace.export.perfetto import ROWS, output_method, process_name, unit_tracks
-from iron.trace.export.textout import Choice, Varint, render, varint, varint_size
+from iron.trace.export.perfetto import process_name, unit_tracks
+from iron.trace.export.textout import ROWS, Choice, Varint, output_method, render, varint, varint_size
 from iron.trace.export.timeline import slice_spans
 
 NAME_IID = 1  # the one interned event name of a track's sequence

@@ -54,7 +54,7 @@ def unit_marks(ds: DecodedSlice, off: int, length: int, gap: float = 0.0) -> lis
     out = []
     for u in ds.units:
         if u.pc_events is not None:
-            from iron.trace.event_pc import slot_occurrences
+            from iron.trace.decode.modes import slot_occurrences
 
             occ, slot, _pc = slot_occurrences(u.pc_events)
             n = int((1 + u.pc_events.reps).sum())

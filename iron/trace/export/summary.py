@@ -10,10 +10,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from iron.trace import decode as D
 from iron.target import frames as F
-from iron.trace.decode import OP_EVENT, OP_REPEAT, DecodedSlice, DecodedUnit, Ops, ops_to_runs
 from iron.target.frames import SYNC_CYCLES
+from iron.trace.decode import (
+    EMPTY_OPS,
+    OP_EVENT,
+    OP_REPEAT,
+    OP_SYNC,
+    DecodedSlice,
+    DecodedUnit,
+    Ops,
+    ops_to_runs,
+)
+from iron.trace.decode.packets import _gather, warm_gather
+from iron.trace.decode.scan import _scan_ops, compiled_scan, parse_stream, warm_ops
+from iron.trace.jit import jit
 
 KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
 
@@ -188,7 +199,7 @@ def _mode_summary(du: DecodedUnit) -> dict:
         return {}
     out = {"mode": du.mode}
     if du.pc_events is not None:
-        from iron.trace.event_pc import slot_occurrences
+        from iron.trace.decode.modes import slot_occurrences
 
         _occ, slot, pc = slot_occurrences(du.pc_events)
         counts = np.bincount(slot, minlength=F.SLOTS)
@@ -283,41 +294,78 @@ def summary_text(slices: list[DecodedSlice]) -> str:
 def summarize_unit(du: DecodedUnit, data: np.ndarray, method: str = "auto") -> None:
     """``analyze`` hook of :func:`iron.trace.decode.decode_words`: fill ``du``'s
     frame diagnostics and ``du.summary`` from its payload bytes, keeping no
-    per-frame arrays (the compiled :func:`_scan_figures` when numba is there and
-    the stream is big; else the numpy frame parse and :func:`unit_figures`)."""
+    per-frame arrays: with numba (and a big stream) the compiled frame scan
+    hands the folded ops a chunk at a time to the compiled :func:`_fold_figures`;
+    else the numpy frame parse and :func:`unit_figures`."""
     slots = kernel_slots(du.events)
-    scan = None
+    fold = None
     if method == "numba" or (method == "auto" and len(data) >= 1 << 16):
-        scan = D.jit(_scan_figures)
-    if scan is None:
-        du.ops, du.start_timer, du.diagnostics = D.parse_stream(data, method)
+        fold = jit(_fold_figures)
+    if fold is None:
+        du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
         du.frames = du.diagnostics["frames"]
         du.summary = unit_summary(du)
-        du.ops = D.EMPTY_OPS
+        du.ops = EMPTY_OPS
         return
     s0, s1 = slots if slots else (-1, -1)
-    hist = np.zeros(256, np.int64)
-    *counts, first, last, durations, zeros = scan(
-        data, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, D.FIELDS, s0, s1, hist
-    )
-    du.diagnostics, du.start_timer = D.frame_diagnostics(data, *counts)
+    acc = _Figures(fold, s0, s1)
+    du.diagnostics, du.start_timer = compiled_scan(np.ascontiguousarray(data, np.uint8), acc)
     du.frames = du.diagnostics["frames"]
+    st = acc.state
+    first, last = int(st[_FIRST]), int(st[_LAST_RUNS] if st[_LOOSE] else st[_LAST_FOLDED])
     fig = {
-        "first": None if first < 0 else int(first),
-        "last": None if last < 0 else int(last),
-        "cycles": hist @ _BITS.astype(np.int64),
+        "first": None if first < 0 else first,
+        "last": None if last < 0 else last,
+        "cycles": acc.hist @ _BITS.astype(np.int64),
     }
-    du.summary = _summary(du, fig, kernel_stats(durations, int(zeros)) if slots else None)
+    kernel = kernel_stats(acc.durations[: st[_ND]], int(st[_ZEROS])) if slots else None
+    du.summary = _summary(du, fig, kernel)
+
+
+# What :func:`_fold_figures` carries from one chunk of ops to the next (indices into its state).
+_T, _BASE_MASK, _BASE_STEP, _LOOSE, _FIRST, _LAST_FOLDED, _LAST_RUNS = range(7)
+_END0, _END1, _PAIR, _BEGIN, _ZEROS, _ND = range(7, 13)
+
+
+class _Figures:
+    """The summary's accumulator of the frame scan: each chunk of folded ops
+    goes through the compiled :func:`_fold_figures`; the state, the mask
+    histogram and the invocation durations stay here between chunks."""
+
+    def __init__(self, fold, s0: int, s1: int):
+        self.fold, self.s0, self.s1 = fold, s0, s1
+        self.state = np.zeros(13, np.int64)
+        self.state[[_BASE_STEP]] = 1
+        self.state[[_FIRST, _LAST_FOLDED, _LAST_RUNS, _PAIR]] = -1
+        self.state[[_END0, _END1]] = -2
+        self.hist = np.zeros(256, np.int64)
+        self.durations = np.empty(0, np.int64)
+
+    def __call__(self, ops: Ops) -> None:
+        need = int(self.state[_ND]) + 4 * len(ops)  # an op closes at most 4 invocations
+        if need > len(self.durations):
+            grown = np.empty(max(need, 2 * len(self.durations)), np.int64)
+            grown[: self.state[_ND]] = self.durations[: self.state[_ND]]
+            self.durations = grown
+        self.fold(
+            ops.kind, ops.mask, ops.value, ops.reps, self.s0, self.s1, self.state, self.hist, self.durations
+        )
 
 
 def _warm_figures() -> None:
-    scan = D.jit(_scan_figures)
-    if scan is not None:
-        scan(np.zeros(1, np.uint8), F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, D.FIELDS, 0, 1, np.zeros(256, np.int64))
+    warm_gather()
+    warm_ops()
+    fold = jit(_fold_figures)
+    if fold is not None:
+        compiled_scan(np.zeros(1, np.uint8), _Figures(fold, 0, 1))
 
 
-summarize_unit.warm = _warm_figures  # decode_words loads the kernel early with this
-summarize_unit.kernels = lambda: [D.jit(D._gather), D.jit(_scan_figures)]  # ... and checks these are cached
+summarize_unit.warm = _warm_figures  # decode_words loads the kernels early with this
+summarize_unit.kernels = lambda: [
+    jit(_gather),
+    jit(_scan_ops),
+    jit(_fold_figures),
+]  # ... and checks these are cached
 
 
 def kernel_stats(durations: np.ndarray, zeros: int = 0) -> dict:
@@ -340,132 +388,95 @@ def kernel_stats(durations: np.ndarray, zeros: int = 0) -> dict:
     return out
 
 
-# Frame kinds as plain globals: numba freezes them into the kernel.
-_S2, _M2, _R1 = F.SINGLE2, F.MULTIPLE2, F.REPEAT1
-_SYN, _STA, _UNK = F.SYNC, F.START, F.UNKNOWN
-_SYNC_CYCLES = SYNC_CYCLES
+_SYNC_CYCLES = SYNC_CYCLES  # a plain global: numba freezes it into the kernel
 
 
-def _scan_figures(data, kind_of, length_of, fields, s0, s1, hist):
-    """Compiled summary scan (numba): frames -> the figures of :func:`unit_figures`
-    and :func:`invocation_cycles` in one pass, with the timing model of
-    :func:`iron.trace.decode.ops_to_runs`.
+def _fold_figures(kind, mask, value, reps, s0, s1, state, hist, durations):
+    """Compiled summary accumulator (numba): one chunk of folded ops -> the
+    figures of :func:`unit_figures` and :func:`invocation_cycles`, with the
+    timing model of :func:`iron.trace.decode.ops_to_runs`.
 
-    Every Single/Multiple frame is a run of one occurrence; every Repeat of
-    ``r > 0`` is a run of ``r`` occurrences of the last event frame's slots,
-    ``1 + cycles`` apart. ``hist[mask]`` counts occurrences; interval starts of
-    slots ``s0``/``s1`` (kernel start/end; -1: none) feed the invocation pairing
-    as they come, in time order. Returns ``(frames, unknown, truncated, start
-    frames, first Start offset, syncs, first, last, durations, zero durations)``.
-    """
-    n = data.shape[0]
-    i = 0
-    frames = 0
-    unknown = 0
-    trunc = 0
-    nstart = 0
-    nsync = 0
-    first_start = -1
-    t = 0  # timer: end of the last op
-    base_mask = 0  # slots and step of the last event frame (what a Repeat replays)
-    base_step = 1
-    attached = False  # a Repeat here follows an event frame (folds into it)
-    loose = False  # a Repeat followed a sync or opened the stream
-    first = -1
-    last_folded = -1  # last occurrence of the folded ops (mask-0 replays count): unit_figures' chunked path
-    last_runs = -1  # last occurrence of a run (ops_to_runs): its general path
+    An event op is a run of one occurrence, then (its folded Repeat frames) a
+    run of ``reps`` occurrences ``1 + cycles`` apart; an orphan Repeat op (after
+    a sync or opening the stream) replays the last event the same way.
+    ``hist[mask]`` counts occurrences; interval starts of slots ``s0``/``s1``
+    (kernel start/end; -1: none) feed the invocation pairing as they come, in
+    time order: each closed invocation's duration goes to ``durations``
+    (``state[_ND]`` of them), invocations of 0 cycles from a replayed pair of
+    both slots are only counted (``state[_ZEROS]``)."""
+    t = state[_T]  # timer: end of the last op
+    base_mask = state[_BASE_MASK]  # slots and step of the last event (what a Repeat replays)
+    base_step = state[_BASE_STEP]
+    loose = state[_LOOSE]  # an orphan Repeat was seen: the last time is the last run's
+    first = state[_FIRST]
+    last_folded = state[_LAST_FOLDED]  # last occurrence of the folded ops (mask-0 replays count)
+    last_runs = state[_LAST_RUNS]  # last occurrence of a run (ops_to_runs)
     # Invocation pairing (invocation_cycles): a kernel start (type 0) after an
     # end (type 1) begins an invocation, the next end closes it.
-    end0 = -2  # last cycle slot s0 / s1 was asserted
-    end1 = -2
-    state = -1  # type of the last interval start seen
-    begin = 0
-    zeros = 0
-    durations = np.empty(n // 16 + 16, np.int64)
-    nd = 0
-    while True:
-        # A frame adds at most two durations; the buffer grows out here, not
-        # in the frame loop (keeps the loop free of array reallocation).
-        while i < n and nd + 2 <= durations.shape[0]:
-            b0 = data[i]
-            ln = length_of[b0]
-            if i + ln > n:
-                trunc = 1
-                break
-            kd = kind_of[b0]
-            frames += 1
-            i0 = i
-            i += ln
-            if kd <= _R1:
-                w = np.int64(b0) << 24
-                if i0 + 4 <= n:
-                    w |= (np.int64(data[i0 + 1]) << 16) | (np.int64(data[i0 + 2]) << 8) | data[i0 + 3]
-                else:  # bytes past the frame are masked off; past the stream they are 0
-                    for j in range(1, n - i0):
-                        w |= np.int64(data[i0 + j]) << (24 - 8 * j)
-                value = (w >> fields[kd, 0]) & fields[kd, 1]
-                if kd <= _M2:  # an event frame: one occurrence, 1 + cycles after the last op
-                    slots = w >> fields[kd, 2]
-                    mask = (1 << (slots & 7)) if kd <= _S2 else (slots & 0xFF)
-                    step = 1 + value
-                    t += step
-                    at = t
-                    count = 1
-                    base_mask, base_step, attached = mask, step, True
-                    last_folded = t
-                    last_runs = t
-                    if first < 0:
-                        first = t
-                else:  # a Repeat: `value` more occurrences of the last event frame
-                    loose = loose or not attached
-                    attached = True
-                    mask, step, count = base_mask, base_step, value
-                    at = t + step
-                    t += value * step
-                    if value == 0:
-                        continue
-                    last_folded = t
-                    if mask == 0:
-                        continue
-                    last_runs = t
-                hist[mask] += count
-                if s0 < 0:
+    end0 = state[_END0]  # last cycle slot s0 / s1 was asserted
+    end1 = state[_END1]
+    pair = state[_PAIR]  # type of the last interval start seen
+    begin = state[_BEGIN]
+    zeros = state[_ZEROS]
+    nd = state[_ND]
+    for i in range(kind.shape[0]):
+        kd = kind[i]
+        if kd == OP_SYNC:
+            t += _SYNC_CYCLES
+            continue
+        r = np.int64(reps[i])
+        if kd == OP_EVENT:
+            m = np.int64(mask[i])
+            step = 1 + np.int64(value[i])
+            base_mask, base_step = m, step
+            t += step
+            last_folded = t
+            last_runs = t
+            if first < 0:
+                first = t
+            pieces = 2 if r > 0 else 1  # the frame itself, then its replays
+        else:
+            loose = 1
+            m, step = base_mask, base_step
+            pieces = 1 if r > 0 else 0
+        for piece in range(pieces):
+            if kd == OP_EVENT and piece == 0:
+                at = t
+                count = np.int64(1)
+            else:  # `r` replays of the last event
+                at = t + step
+                count = r
+                t += r * step
+                last_folded = t
+                if m == 0:
                     continue
-                b_0 = (mask >> s0) & 1
-                b_1 = (mask >> s1) & 1
-                # Interval starts: the first occurrence starts one unless it
-                # continues the slot's last interval; with gaps (step > 1) every
-                # occurrence does, and from the third on (when both slots are
-                # set) each is a zero-cycle invocation. Selects, not branches:
-                # these bits are unpredictable.
-                for p in range(1 if step == 1 or count == 1 else 2):
-                    x = at + p * step
-                    start0 = b_0 & ((p > 0) | (end0 != x - 1)) & (state != 0)
-                    begin = x if start0 else begin
-                    state = 0 if start0 else state
-                    start1 = b_1 & ((p > 0) | (end1 != x - 1))
-                    durations[nd] = x - begin  # kept if this closes an invocation
-                    nd += start1 & (state == 0)
-                    state = 1 if start1 else state
-                if step > 1 and count > 2 and b_0 and b_1:
-                    zeros += count - 2
-                end = at + (count - 1) * step
-                end0 = end if b_0 else end0
-                end1 = end if b_1 else end1
-            elif kd == _SYN:
-                t += _SYNC_CYCLES
-                attached = False
-                nsync += 1
-            elif kd == _STA:
-                if first_start < 0:
-                    first_start = i0
-                nstart += 1
-            elif kd == _UNK:
-                unknown += 1
-        if i >= n or trunc:
-            break
-        grown = np.empty(2 * durations.shape[0], np.int64)
-        grown[:nd] = durations[:nd]
-        durations = grown
-    last = last_runs if loose else last_folded
-    return frames, unknown, trunc, nstart, first_start, nsync, first, last, durations[:nd], zeros
+                last_runs = t
+            hist[m] += count
+            if s0 < 0:
+                continue
+            b_0 = (m >> s0) & 1
+            b_1 = (m >> s1) & 1
+            # Interval starts: the first occurrence starts one unless it
+            # continues the slot's last interval; with gaps (step > 1) every
+            # occurrence does, and from the third on (when both slots are
+            # set) each is a zero-cycle invocation. Selects, not branches:
+            # these bits are unpredictable.
+            for p in range(1 if step == 1 or count == 1 else 2):
+                x = at + p * step
+                start0 = b_0 & ((p > 0) | (end0 != x - 1)) & (pair != 0)
+                begin = x if start0 else begin
+                pair = 0 if start0 else pair
+                start1 = b_1 & ((p > 0) | (end1 != x - 1))
+                durations[nd] = x - begin  # kept if this closes an invocation
+                nd += start1 & (pair == 0)
+                pair = 1 if start1 else pair
+            if step > 1 and count > 2 and b_0 and b_1:
+                zeros += count - 2
+            end = at + (count - 1) * step
+            end0 = end if b_0 else end0
+            end1 = end if b_1 else end1
+    # back in the order of the state's indices (_T ... _ND), for the next chunk
+    kept = (t, base_mask, base_step, loose, first, last_folded, last_runs, end0, end1, pair, begin, zeros, nd)
+    for j in range(len(kept)):
+        state[j] = kept[j]
+    return 0

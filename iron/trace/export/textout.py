@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from iron.trace.jit import choose_method, jit
+
 _POW10 = 10 ** np.arange(19, dtype=np.int64)
 _ZERO = ord("0")
 
@@ -153,6 +155,15 @@ def render(n: int, pieces: list, method: str = "numpy") -> np.ndarray:
     return buf[keep]  # a uint8 array: files take it without another copy
 
 
+ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
+
+
+def output_method(slices) -> str:
+    """How the streamed writers render rows for decoded ``slices``
+    (:func:`render_method` of the raw bytes decoded)."""
+    return render_method(sum(int(ds.diagnostics.get("size_bytes", 0)) for ds in slices))
+
+
 # --------------------------------------------------------------------------- compiled
 # Piece kinds of the compiled renderer's program (one row of `prog` per piece).
 _P_STR, _P_INT, _P_FIXED, _P_VARINT = 0, 1, 2, 3
@@ -162,16 +173,11 @@ def render_method(nbytes: int) -> str:
     """ "numba" or "numpy" for rendering the outputs of a trace of ``nbytes`` raw
     bytes: the decoder's rule (:func:`iron.trace.jit.choose_method`), so a
     small trace never waits for numba and a first big one compiles only where it pays."""
-    from iron.trace.decode import jit
-    from iron.trace.jit import choose_method
-
     return choose_method(nbytes, lambda: [jit(_render_rows)])
 
 
 def _render_compiled(n: int, pieces: list) -> np.ndarray:
     """:func:`render` by :func:`_render_rows`: pieces -> (program, values, string table)."""
-    from iron.trace.decode import jit
-
     prog = np.zeros((len(pieces), 2), np.int64)  # (kind, first string / decimal places)
     vals = np.zeros((len(pieces), n), np.int64)
     strings: list[bytes] = []

@@ -1,0 +1,29 @@
+"""CLI piece of the build side: ``iron trace wire`` (iron's trace wiring applied to a fused module).
+
+:func:`add_subcommands` registers it on the ``trace`` subparsers (``iron/cli.py``
+passes it to :func:`iron.trace.cli.add_subcommands`); the wiring is
+:mod:`iron.fuse.wire`, imported only when the command runs.
+"""
+
+from __future__ import annotations
+
+
+def add_subcommands(trace_subparsers) -> None:
+    """Register ``wire`` on the subparsers of the ``trace`` command."""
+    wire = trace_subparsers.add_parser(
+        "wire", help="apply iron's trace wiring to a fused module (aiex.configure/run)"
+    )
+    wire.add_argument("input", metavar="FUSED.mlir")
+    wire.add_argument(
+        "--trace-size", type=int, default=0, help="bytes per run whose callee has no host_config"
+    )
+    wire.add_argument("-o", "--output", metavar="TRACED.mlir", required=True)
+    wire.set_defaults(func=cmd_wire)
+
+
+def cmd_wire(args) -> int:
+    """Write the wired module and its manifest (``<output stem>.manifest.json``) beside it."""
+    from iron.fuse.wire import write_wired
+
+    write_wired(args.input, args.output, trace_size=args.trace_size)
+    return 0

@@ -1,0 +1,153 @@
+"""mlir-aie's timing model: one unit's folded frames -> the B/E events its parser emits.
+
+mlir-aie's ``convert_commands_to_json`` times frames differently from iron's
+model (:mod:`iron.trace.decode.events`); :mod:`iron.trace.export.mlir_aie`
+writes these events so that its output matches mlir-aie's record for record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from iron.target import frames as F
+from iron.trace.decode.events import OP_EVENT, OP_REPEAT, OPS_FIELDS, Ops
+from iron.trace.words import TraceInputError
+
+#: mlir-aie records one unit may expand to; past it decoding to that format is refused
+#: (it must match mlir-aie's parser record for record, so it is never truncated).
+MAX_MLIR_AIE_RECORDS_PER_UNIT = 1 << 24
+
+
+def _bits(mask: np.ndarray) -> np.ndarray:
+    """uint8 masks -> (n, 8) bool, slot 0 first."""
+    return np.unpackbits(np.asarray(mask, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(bool)
+
+
+CHUNK_OPS = 1 << 16  # folded ops per step of the streamed outputs (bounds their memory)
+
+
+def mlir_aie_events(ops: Ops) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """B/E events exactly as mlir-aie's ``convert_commands_to_json`` emits them
+    for one unit: arrays ``(ts, phase, slot)`` in output order, phase 0 = "E",
+    1 = "B". Its quirks are kept: Event_Sync and Start frames do not move the
+    timer; a Repeat after a zero-cycle frame only advances the timer; a Repeat
+    after a frame with cycles re-begins only the last *Single* frame's slot,
+    and nothing when the last frame was a Multiple of several slots.
+    All at once; :func:`mlir_aie_event_chunks` gives the same in pieces."""
+    parts = list(mlir_aie_event_chunks(ops))
+    if not parts:
+        z = np.zeros(0, np.int64)
+        return z, z.astype(np.uint8), z.astype(np.uint8)
+    return tuple(np.concatenate(c) for c in zip(*parts))
+
+
+@dataclass
+class _MlirAieState:
+    """What mlir-aie's timing carries from one chunk of ops to the next."""
+
+    timer: int = 0
+    base: tuple | None = None  # (mask, cycles, single) of the last event frame
+    single_mask: int = 0  # slot mask of the last Single frame
+    active: int = 0  # slots the last setter left begun
+
+
+def mlir_aie_event_chunks(ops: Ops, chunk_ops: int = CHUNK_OPS):
+    """:func:`mlir_aie_events` as a sequence of ``(ts, phase, slot)`` chunks,
+    ``chunk_ops`` folded ops at a time (memory bounded by a chunk's events)."""
+    st = _MlirAieState()
+    for a in range(0, len(ops), chunk_ops):
+        part = Ops(*(getattr(ops, f)[a : a + chunk_ops] for f in OPS_FIELDS)).split()
+        out = _mlir_aie_chunk(part, st)
+        if len(out[0]):
+            yield out
+
+
+def _mlir_aie_chunk(ops: Ops, st: _MlirAieState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One chunk (ops in :meth:`Ops.split` form); updates ``st`` for the next."""
+    n = len(ops)
+    idx = np.arange(n)
+    is_ev = ops.kind == OP_EVENT
+    base = np.maximum.accumulate(np.where(is_ev, idx, -1))
+    hb, bi = base >= 0, np.maximum(base, 0)
+    b_mask, b_cyc, b_single = st.base if st.base is not None else (0, 0, False)
+    cb = np.where(hb, ops.value[bi], b_cyc).astype(np.int64)
+    bmask = np.where(hb, ops.mask[bi], b_mask).astype(np.uint8)
+    bsingle = np.where(hb, ops.single[bi], b_single)
+    bhas = hb | (st.base is not None)
+    v = ops.value.astype(np.int64)
+    delta = np.where(is_ev, 1 + v, np.where(ops.kind == OP_REPEAT, v * (1 + cb), 0))
+    after = np.cumsum(delta) + st.timer
+    before = after - delta
+    # `event`: slot of the last Single frame; `multiple_list`: slots of the last event frame.
+    last_single = np.maximum.accumulate(np.where(is_ev & ops.single, idx, -1))
+    ev_mask = np.where(last_single >= 0, ops.mask[np.maximum(last_single, 0)], st.single_mask)
+    ml_len = np.where(~bhas, 0, np.where(bsingle, 1, np.bitwise_count(bmask)))
+    x = np.where(ml_len <= 1, ev_mask, 0).astype(np.uint8)
+    r = np.where(ops.kind == OP_REPEAT, ops.value, 0).astype(np.int64)
+    rep = (ops.kind == OP_REPEAT) & (cb > 0) & (r >= 1)
+    setter = is_ev | rep
+    new_a = np.where(is_ev, ops.mask, x).astype(np.uint8)
+    ps = np.maximum.accumulate(np.where(setter, idx, -1))
+    prev = np.concatenate([[-1], ps[:-1]])
+    a = np.where(prev >= 0, new_a[np.maximum(prev, 0)], st.active).astype(np.uint8)
+    # carried to the next chunk
+    st.timer = int(after[-1])
+    if base[-1] >= 0:
+        st.base = (int(ops.mask[base[-1]]), int(ops.value[base[-1]]), bool(ops.single[base[-1]]))
+    st.single_mask = int(ev_mask[-1])
+    if ps[-1] >= 0:
+        st.active = int(new_a[ps[-1]])
+    m = ops.mask
+    c = np.where(is_ev, ops.value, 0)
+    # Items: (op, iteration, phase, mask, ts)
+    e_mask = np.where(c > 0, a, a & ~m)[is_ev]
+    b_mask = np.where(c > 0, m, m & ~a)[is_ev]
+    ev_i = idx[is_ev]
+    it_op = [ev_i, ev_i]
+    it_it = [np.zeros(len(ev_i), np.int64)] * 2
+    it_ph = [np.zeros(len(ev_i), np.uint8), np.ones(len(ev_i), np.uint8)]
+    it_mask = [e_mask, b_mask]
+    it_ts = [before[is_ev] + 1, after[is_ev]]
+    rp = idx[rep]
+    step = 1 + cb[rep]
+    it_op += [rp, rp]
+    it_it += [np.zeros(len(rp), np.int64)] * 2
+    it_ph += [np.zeros(len(rp), np.uint8), np.ones(len(rp), np.uint8)]
+    it_mask += [a[rep], x[rep]]
+    it_ts += [before[rep] + 1, before[rep] + step]
+    more = rep & (x != 0) & (r > 1)
+    if more.any():
+        cnt = r[more] - 1
+        expanded = 2 * int((cnt * np.bitwise_count(x[more]).astype(np.int64)).sum())
+        if expanded > MAX_MLIR_AIE_RECORDS_PER_UNIT:
+            raise TraceInputError(
+                f"one unit's Repeat frames expand to {expanded} mlir-aie records, more than the limit "
+                f"({MAX_MLIR_AIE_RECORDS_PER_UNIT}); decode to --format perfetto (truncated with a note) "
+                "or summary instead"
+            )
+        ops_i = np.repeat(idx[more], cnt)
+        first = np.cumsum(cnt) - cnt
+        iters = np.arange(int(cnt.sum()), dtype=np.int64) - np.repeat(first, cnt) + 1
+        st_ = 1 + cb[ops_i]
+        t0 = before[ops_i] + iters * st_
+        it_op += [ops_i, ops_i]
+        it_it += [iters, iters]
+        it_ph += [np.zeros(len(ops_i), np.uint8), np.ones(len(ops_i), np.uint8)]
+        xm = x[ops_i]
+        it_mask += [xm, xm]
+        it_ts += [t0 + 1, t0 + st_]
+    op_a = np.concatenate(it_op).astype(np.int64)
+    it_a = np.concatenate(it_it)
+    ph_a = np.concatenate(it_ph)
+    mk_a = np.concatenate(it_mask).astype(np.uint8)
+    ts_a = np.concatenate(it_ts).astype(np.int64)
+    bits = _bits(mk_a)
+    item, slot = np.nonzero(bits)
+    # order: op, then replay iteration, then E before B, then slot
+    iters = int(it_a.max()) + 1 if len(it_a) else 1
+    key = ((op_a[item] * iters + it_a[item]) * 2 + ph_a[item]) * F.SLOTS + slot
+    order = np.argsort(key, kind="stable")
+    item, slot = item[order], slot[order]
+    return ts_a[item], ph_a[item], slot.astype(np.uint8)

@@ -1,0 +1,226 @@
+"""Steps 1 and 2 of :mod:`iron.trace.decode`: segments, packets and each unit's payload bytes.
+
+1. segments: split at runs of >= 8 zero words; trailing zeros dropped, a
+   shorter leading zero run stays (and, as in mlir-aie, such a segment is
+   skipped because its first word is zero); segments of < 2 words are skipped;
+   a segment is cut after the first ``0xFEFEFEFE`` followed by two zero words.
+2. packets: every 8th word of a segment is a header; an invalid header keeps
+   the previous packet's unit (words before the first valid header are
+   dropped); ``0xA5A5A5A5`` payload words are dropped; a unit is
+   (packet type, column, row); its payload words are concatenated in order.
+
+Formats (header fields, marker words): :mod:`iron.target.frames`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from iron.target import frames as F
+from iron.trace.jit import jit
+
+SCAN_BLOCK = 1 << 20  # words per block of the buffer-wide scans (bounds their temporaries)
+
+
+def segments(words: np.ndarray) -> tuple[list[tuple[int, int]], dict]:
+    """Segment bounds ``[(start, end)]`` after mlir-aie's split/check/trim rules;
+    ``diag["used_words"]`` is one past the last non-zero word."""
+    diag = {"segments": 0, "skipped_segments": 0, "used_words": 0}
+    n = len(words)
+    if not n:
+        return [], diag
+    # Zero runs [zs, ze) from the transitions of words == 0, a block at a time
+    # (blocks overlap by one word): no temporaries the size of the buffer.
+    zs_parts, ze_parts, marks = [], [], []
+    for a in range(0, n, SCAN_BLOCK):
+        lo = max(a - 1, 0)
+        blk = words[lo : a + SCAN_BLOCK]
+        d = np.diff((blk == 0).view(np.int8))
+        zs_parts.append(np.flatnonzero(d == 1) + (lo + 1))
+        ze_parts.append(np.flatnonzero(d == -1) + (lo + 1))
+        marks.append(np.flatnonzero(words[a : min(a + SCAN_BLOCK, n - 2)] == F.END_MARKER) + a)
+        del d, blk
+    zs, ze = np.concatenate(zs_parts), np.concatenate(ze_parts)
+    if words[0] == 0:
+        zs = np.concatenate([[0], zs])
+    if words[-1] == 0:
+        ze = np.concatenate([ze, [n]])
+    if len(zs) == 1 and zs[0] == 0 and ze[0] == n:  # all zeros
+        return [], diag
+    used = int(zs[-1]) if len(ze) and ze[-1] == n else n  # trailing zeros are dropped
+    diag["used_words"] = used
+    long = (ze - zs) >= F.SEGMENT_GAP_WORDS  # a short leading run stays in the first segment
+    cut_s, cut_e = zs[long], ze[long]
+    cut_e = cut_e[cut_s < used]
+    cut_s = cut_s[cut_s < used]
+    starts = np.concatenate([[0], cut_e])
+    ends = np.concatenate([cut_s, [used]])
+    keep = ends > starts
+    starts, ends = starts[keep], ends[keep]
+    # First end marker followed by two zero words inside each segment.
+    cand = np.concatenate(marks)
+    if len(cand):
+        cand = cand[(words[cand + 1] == 0) & (words[cand + 2] == 0)]
+        seg = np.searchsorted(starts, cand, side="right") - 1
+        ok = (seg >= 0) & (cand + 2 < ends[np.maximum(seg, 0)])
+        cand, seg = cand[ok], seg[ok]
+        useg, first = np.unique(seg, return_index=True)
+        ends[useg] = cand[first] + 1
+    out = []
+    for s, e in zip(starts.tolist(), ends.tolist()):
+        if e - s < 2 or words[s] == 0:
+            diag["skipped_segments"] += 1
+            continue
+        out.append((s, e))
+    diag["segments"] = len(out)
+    return out, diag
+
+
+@dataclass
+class Packets:
+    """The packets of a slice (step 2): one entry per packet, in buffer order."""
+
+    start: np.ndarray  # int64 word offset of the header
+    words: np.ndarray  # uint8 payload words (7; fewer for a segment's cut last packet)
+    key: np.ndarray  # int32 unit key (see :func:`unit_key`), -1: no valid header yet in its segment
+    diagnostics: dict
+
+    def units(self) -> dict[tuple[int, int, int], np.ndarray]:
+        """Packet indices per unit ``(packet_type, column, row)``, units in
+        order of first appearance."""
+        key = self.key
+        present = np.flatnonzero(np.bincount(key + 1)[1:]) if len(key) else []
+        if len(present) <= 64:  # usual case: one pass per unit beats a sort
+            groups = [np.flatnonzero(key == k) for k in present]
+        else:  # odd data: many units
+            order = np.argsort(key, kind="stable")
+            bounds = np.searchsorted(key[order], present)
+            groups = np.split(order, bounds[1:])
+        groups.sort(key=lambda g: g[0])
+        return {_key_tuple(int(key[g[0]])): g for g in groups}
+
+
+#: The header fields a unit key packs, most significant first, and their widths.
+_KEY_FIELDS = ("packet_type", "column", "row")
+_KEY_WIDTHS = [F.HEADER_FIELDS[name][1] for name in _KEY_FIELDS]
+
+
+def unit_key(headers: np.ndarray) -> np.ndarray:
+    """One int32 per header: packet type, column and row packed."""
+    key = np.zeros(len(headers), np.int32)
+    for name, width in zip(_KEY_FIELDS, _KEY_WIDTHS):
+        key = key << width | F.header_field(headers, name).astype(np.int32)
+    return key
+
+
+def _key_tuple(k: int) -> tuple[int, int, int]:
+    out = []
+    for width in reversed(_KEY_WIDTHS):
+        out.append(k & ((1 << width) - 1))
+        k >>= width
+    return tuple(reversed(out))
+
+
+def packet_table(words: np.ndarray) -> Packets:
+    """Segments, packet headers and the unit of every packet (step 2), vectorized
+    over the whole slice: no copy of the payload is made here."""
+    words = np.ascontiguousarray(words, dtype=np.uint32)
+    segs, diag = segments(words)
+    diag.update(
+        packets=0, bad_headers=0, end_marker_headers=0, orphan_packets=0, truncated_packets=0, idle_words=0
+    )
+    if not segs:
+        z = np.zeros(0, np.int64)
+        return Packets(z, z.astype(np.uint8), z.astype(np.int32), diag)
+    seg_s = np.array([s for s, _ in segs], np.int64)
+    seg_e = np.array([e for _, e in segs], np.int64)
+    npk = -((seg_s - seg_e) // F.PACKET_WORDS)  # ceil: a cut last packet counts
+    total = int(npk.sum())
+    if len(segs) == 1:  # the usual case: no per-packet segment arrays
+        start = np.arange(seg_s[0], seg_e[0], F.PACKET_WORDS, dtype=np.int64)
+        first, end = 0, seg_e[0]
+    else:
+        seg = np.repeat(np.arange(len(segs)), npk)
+        first = (np.cumsum(npk) - npk)[seg]  # index of the segment's first packet
+        start = seg_s[seg] + F.PACKET_WORDS * (np.arange(total) - first)
+        end = seg_e[seg]
+        del seg
+    nw = (np.minimum(end - start, F.PACKET_WORDS) - 1).astype(np.uint8)
+    hdr = words[start]
+    valid = F.header_valid(hdr)
+    nvalid = int(valid.sum())
+    markers = int((hdr[~valid] == F.END_MARKER).sum()) if nvalid < total else 0
+    key = unit_key(hdr)
+    del hdr
+    # An invalid header keeps the previous packet's unit (within its segment).
+    last_valid = np.where(valid, np.arange(total), -1)
+    np.maximum.accumulate(last_valid, out=last_valid)
+    key = np.where(last_valid >= first, key[np.maximum(last_valid, 0)], np.int32(-1))
+    diag.update(
+        packets=total,
+        bad_headers=total - nvalid - markers,
+        end_marker_headers=markers,
+        orphan_packets=int((key < 0).sum()),
+        truncated_packets=int((nw < F.PAYLOAD_WORDS).sum()),
+    )
+    return Packets(start, nw, key, diag)
+
+
+def unit_payload(words: np.ndarray, start: np.ndarray, nwords: np.ndarray, method: str = "auto"):
+    """One unit's payload as bytes in stream order (each word most significant
+    byte first) with the idle words dropped: ``(uint8 array, idle words)``.
+    ``start``/``nwords``: the unit's packets (see :class:`Packets`)."""
+    nbytes = 4 * int(nwords.sum(dtype=np.int64))
+    gather = jit(_gather) if method == "numba" or (method == "auto" and nbytes >= 1 << 16) else None
+    if gather is None:
+        return _payload_numpy(words, start, nwords)
+    out = np.empty(nbytes, np.uint8)
+    k = gather(_readonly(words), start, nwords, out, np.uint32(F.IDLE_WORD))
+    return out[:k], (nbytes - k) // 4
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    """A read-only view: numba compiles (and caches) one variant per writability,
+    and memory-mapped inputs are read-only, so the kernels always get read-only words."""
+    if a.flags.writeable:
+        a = a.view()
+        a.flags.writeable = False
+    return a
+
+
+def _payload_numpy(words: np.ndarray, start: np.ndarray, nwords: np.ndarray):
+    cols = np.arange(1, F.PACKET_WORDS)
+    at = start[:, None] + cols
+    pay = words[np.minimum(at, len(words) - 1)][cols <= nwords[:, None]]  # cut packets: real words only
+    busy = pay != F.IDLE_WORD
+    idle = len(pay) - int(busy.sum())
+    if idle:
+        pay = pay[busy]
+    return pay.astype(">u4").view(np.uint8), idle
+
+
+def _gather(words, start, nwords, out, idle):
+    """Compiled :func:`unit_payload` (numba; no temporaries)."""
+    k = 0
+    for p in range(start.shape[0]):
+        s = start[p]
+        for j in range(1, nwords[p] + 1):
+            w = words[s + j]
+            if w == idle:
+                continue
+            out[k] = w >> 24
+            out[k + 1] = (w >> 16) & 0xFF
+            out[k + 2] = (w >> 8) & 0xFF
+            out[k + 3] = w & 0xFF
+            k += 4
+    return k
+
+
+def warm_gather() -> None:
+    """Compile (or load) :func:`_gather` on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
+    gather = jit(_gather)
+    if gather is not None:
+        words, z = _readonly(np.zeros(8, np.uint32)), np.zeros(1, np.int64)
+        gather(words, z, np.zeros(1, np.uint8), np.zeros(0, np.uint8), np.uint32(F.IDLE_WORD))

@@ -1,0 +1,308 @@
+"""Step 3 of :mod:`iron.trace.decode`: the one frame scanner, a unit's bytes -> folded ops.
+
+A unit's bytes (MSB first) are split into frames without a Python loop per
+byte: each byte's frame length comes from a 256-entry table and the chain of
+frame starts is resolved by pointer doubling (numpy) or one compiled scan
+(numba, when available: much faster on big buffers). A frame cut by the end of
+the stream is dropped (counted). Field positions: ``frames.FRAME_FIELDS``.
+
+Both paths give the same :class:`~iron.trace.decode.events.Ops` (Repeat frames
+folded into the op they replay). The compiled scan hands them to an accumulator
+a chunk at a time (:func:`compiled_scan`): the decoder keeps them all, the
+summary (:func:`iron.trace.export.summary.summarize_unit`) folds each chunk into
+its figures and keeps none.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from iron.target import frames as F
+from iron.trace.decode.diagnostics import no_frames
+from iron.trace.decode.events import EMPTY_OPS, OP_EVENT, OP_REPEAT, OP_SYNC, Ops, _join
+from iron.trace.decode.packets import _gather
+from iron.trace.jit import jit
+
+
+def frame_starts(lengths: np.ndarray, method: str = "auto") -> np.ndarray:
+    """Offsets of the frames of a byte stream, given each byte's frame length
+    (as if a frame started there). The last start may run past the end."""
+    n = len(lengths)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    if method == "auto":
+        method = "numba" if n >= 1 << 16 and jit(_scan_starts) is not None else "numpy"
+    if method == "numba":
+        scan = jit(_scan_starts)
+        if scan is None:
+            raise RuntimeError("numba is not available")
+        out = np.empty(n, dtype=np.int32 if n < 2**31 - 8 else np.int64)
+        k = scan(lengths, out)
+        return out[:k].copy()
+    return _frame_starts_doubling(lengths)
+
+
+def _frame_starts_doubling(lengths: np.ndarray) -> np.ndarray:
+    """Pointer doubling: mark = {f^m(0): m < 2^k}, jump = f^(2^k)."""
+    n = len(lengths)
+    idx_t = np.int32 if n < 2**31 - 16 else np.int64
+    jump = np.minimum(np.arange(n, dtype=idx_t) + lengths, n).astype(idx_t)
+    jump = np.append(jump, idx_t(n))  # sentinel n maps to itself
+    mark = np.zeros(n + 1, dtype=bool)
+    mark[0] = True
+    while True:
+        members = np.flatnonzero(mark)
+        mark[jump[members]] = True
+        if jump[0] >= n:
+            break
+        jump = jump[jump]
+    mark[n] = False
+    return np.flatnonzero(mark)
+
+
+def _scan_starts(lengths, out):
+    """Compiled :func:`frame_starts` (numba): follow the chain of frame lengths."""
+    n = lengths.shape[0]
+    i = 0
+    k = 0
+    while i < n:
+        out[k] = i
+        k += 1
+        i += lengths[i]
+    return k
+
+
+def parse_stream(data: np.ndarray, method: str = "auto") -> tuple[Ops, int | None, dict]:
+    """Frames of one unit's byte stream -> (ops, first Start timer, diagnostics).
+
+    ``method``: "numpy" (table lookups + pointer doubling, vectorized), "numba"
+    (the same rules in one compiled scan over the bytes, :func:`compiled_scan`
+    keeping every op) or "auto" (numba for big streams when installed). Both
+    give identical results.
+    """
+    _check_method(method)
+    data = np.ascontiguousarray(data, dtype=np.uint8)
+    n = len(data)
+    if method == "auto":
+        method = "numba" if n >= 1 << 16 and jit(_scan_ops) is not None else "numpy"
+    if n == 0:
+        return EMPTY_OPS, None, no_frames()
+    if method == "numba":
+        return _parse_numba(data)
+    return _parse_numpy(data)
+
+
+METHODS = ("auto", "numpy", "numba")
+
+
+def _check_method(method) -> None:
+    if method not in METHODS:
+        from iron.errors import OptionError
+
+        raise OptionError(f"method={method!r}: accepted: {', '.join(METHODS)}")
+
+
+def _start_timer(data: np.ndarray, pos: int) -> int:
+    return int.from_bytes(data[pos + 1 : pos + 1 + F.START_TIMER_BYTES].tobytes(), "big")
+
+
+def frame_diagnostics(data, frames, unknown, trunc, nstart, first_start, nsync) -> tuple[dict, int | None]:
+    """The counters of a compiled scan -> (diagnostics dict, first Start timer)."""
+    diag = {
+        "frames": int(frames),
+        "unknown_frames": int(unknown),
+        "truncated_frames": int(trunc),
+        "start_frames": int(nstart),
+        "sync_frames": int(nsync),
+    }
+    return diag, (_start_timer(data, int(first_start)) if first_start >= 0 else None)
+
+
+def _parse_numpy(data: np.ndarray) -> tuple[Ops, int | None, dict]:
+    n = len(data)
+    diag = no_frames()
+    starts = _frame_starts_doubling(F.LENGTH_OF_BYTE[data])
+    if len(starts) and starts[-1] + int(F.LENGTH_OF_BYTE[data[starts[-1]]]) > n:
+        starts = starts[:-1]
+        diag["truncated_frames"] = 1
+    diag["frames"] = len(starts)
+    padded = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
+    kind = F.KIND_OF_BYTE[padded[starts]]
+    diag["unknown_frames"] = int((kind == F.UNKNOWN).sum())
+    diag["sync_frames"] = int((kind == F.SYNC).sum())
+    start_pos = starts[kind == F.START]
+    diag["start_frames"] = len(start_pos)
+    start_timer = _start_timer(data, int(start_pos[0])) if len(start_pos) else None
+    sel = (kind <= F.REPEAT1) | (kind == F.SYNC)
+    s = starts[sel].astype(np.int64)
+    k = kind[sel]
+    # The 4 bytes from each frame start as one big-endian word: fields are bit ranges of it.
+    w = (
+        padded[s].astype(np.uint32) << 24
+        | padded[s + 1].astype(np.uint32) << 16
+        | padded[s + 2].astype(np.uint32) << 8
+        | padded[s + 3].astype(np.uint32)
+    )
+    return _ops_from_words(k, w), start_timer, diag
+
+
+def _field_table() -> np.ndarray:
+    """``frames.FRAME_FIELDS`` as an array for both paths: per kind (value shift,
+    value mask, slot shift, slot mask); kinds without fields are all zero."""
+    table = np.zeros((16, 4), np.int64)
+    for kind, (v_shift, v_width, s_shift, s_width) in F.FRAME_FIELDS.items():
+        table[kind] = (v_shift, (1 << v_width) - 1, s_shift, (1 << s_width) - 1)
+    table.flags.writeable = False
+    return table
+
+
+FIELDS = _field_table()
+_OP_OF_KIND = np.full(16, OP_SYNC, np.uint8)
+_OP_OF_KIND[: F.MULTIPLE2 + 1] = OP_EVENT
+_OP_OF_KIND[[F.REPEAT0, F.REPEAT1]] = OP_REPEAT
+
+
+def _ops_from_words(k: np.ndarray, w: np.ndarray) -> Ops:
+    value = (w >> FIELDS[k, 0]) & FIELDS[k, 1]
+    single = k <= F.SINGLE2
+    slots = (w >> FIELDS[k, 2]) & FIELDS[k, 3]  # a slot number (Single) or a slot mask (Multiple)
+    mask = np.where(single, np.uint32(1) << slots, slots)
+    return _join(_OP_OF_KIND[k], mask.astype(np.uint8), value.astype(np.uint32), single)
+
+
+#: Folded ops per chunk that :func:`compiled_scan` hands to an accumulator by default.
+CHUNK_OPS = 1 << 14
+_OPS_DTYPES = (np.uint8, np.uint8, np.uint32, np.uint32, bool)  # Ops fields, in order
+
+
+def compiled_scan(data: np.ndarray, accumulate, chunk_ops: int = CHUNK_OPS) -> tuple[dict, int | None]:
+    """The compiled frame scan (:func:`_scan_ops`) of one unit's bytes: calls
+    ``accumulate(ops)`` with at most ``chunk_ops`` folded ops at a time, in stream
+    order (views into buffers that the next chunk overwrites: an accumulator that
+    keeps them asks for one chunk, ``chunk_ops >= len(data)``). A chunk never
+    splits an op from the Repeat frames folded into it. Returns (frame
+    diagnostics, first Start timer)."""
+    scan = jit(_scan_ops)
+    n = len(data)
+    cap = max(1, min(chunk_ops, n))  # a stream has at most one op per byte
+    out = [np.empty(cap, dt) for dt in _OPS_DTYPES]
+    counts = np.zeros(6, np.int64)  # frames, unknown, truncated, Start frames, first Start offset, syncs
+    counts[4] = -1
+    pos = 0
+    while True:
+        k, pos = scan(data, pos, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, FIELDS, *out, counts)
+        if k:
+            accumulate(Ops(*(a[:k] for a in out)))
+        if k < cap or pos >= n or counts[2]:
+            break
+    return frame_diagnostics(data, *counts)
+
+
+def _parse_numba(data: np.ndarray, compact: bool = True) -> tuple[Ops, int | None, dict]:
+    n = len(data)
+    kept = [EMPTY_OPS]
+    diag, start_timer = compiled_scan(data, kept.append, chunk_ops=n)
+    ops = kept[-1]
+    # The arrays were sized for the worst case (one op per byte): copied when
+    # mostly unused and ``compact`` (ops kept long); views cost only the pages written.
+    k = len(ops)
+    fields = (ops.kind, ops.mask, ops.value, ops.reps, ops.single)
+    return Ops(*(a if k > 0.6 * n or not compact else a.copy() for a in fields)), start_timer, diag
+
+
+def warm_ops() -> None:
+    """Compile (or load) the frame scan on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
+    if jit(_scan_ops) is not None:
+        _parse_numba(np.zeros(16, np.uint8))
+
+
+def ops_kernels() -> list:
+    """The compiled kernels :func:`iron.trace.decode.decode_words` calls without ``analyze``."""
+    return [jit(_gather), jit(_scan_ops)]
+
+
+# Frame kinds as plain globals: numba freezes them into the kernel.
+_S2, _M2, _R1 = F.SINGLE2, F.MULTIPLE2, F.REPEAT1
+_SYN, _STA, _UNK = F.SYNC, F.START, F.UNKNOWN
+
+
+def _scan_ops(data, pos, kind_of, length_of, fields, o_kind, o_mask, o_value, o_reps, o_single, counts):
+    """Compiled frame scan (numba): the same frame rules and fields as the numpy
+    path (:func:`_parse_numpy`), in one pass over the bytes from ``pos`` on, until
+    the stream ends or the ``o_*`` arrays are full; it then stops before the frame
+    that would start one op more, so the Repeat frames of the last op are folded
+    in. Adds to ``counts`` (frames, unknown, truncated, Start frames, first Start
+    offset, syncs). Returns ``(ops written, byte to go on from)``."""
+    n = data.shape[0]
+    cap = o_kind.shape[0]
+    i = pos
+    k = 0
+    frames = 0
+    unknown = 0
+    trunc = 0
+    nstart = 0
+    nsync = 0
+    first_start = counts[4]
+    attach = -1  # op that a following Repeat replays (folded into it)
+    while i < n:
+        b0 = data[i]
+        ln = length_of[b0]
+        if i + ln > n:
+            trunc = 1
+            break
+        kd = kind_of[b0]
+        if k == cap and (kd <= _M2 or kd == _SYN or (kd <= _R1 and attach < 0)):
+            break  # full: this frame opens the next chunk
+        frames += 1
+        if kd <= _R1:
+            # the frame's first 4 bytes big-endian (bytes past the frame are masked off;
+            # past the stream they are 0)
+            w = np.int64(b0) << 24
+            if i + 4 <= n:
+                w |= (np.int64(data[i + 1]) << 16) | (np.int64(data[i + 2]) << 8) | data[i + 3]
+            else:
+                for j in range(1, n - i):
+                    w |= np.int64(data[i + j]) << (24 - 8 * j)
+            value = (w >> fields[kd, 0]) & fields[kd, 1]
+            if kd <= _M2:
+                slots = (w >> fields[kd, 2]) & fields[kd, 3]
+                o_kind[k] = OP_EVENT
+                o_reps[k] = 0
+                o_mask[k] = (1 << slots) if kd <= _S2 else slots
+                o_value[k] = value
+                o_single[k] = kd <= _S2
+                attach = k
+                k += 1
+            else:  # Repeat
+                if attach < 0:
+                    o_kind[k] = OP_REPEAT
+                    o_mask[k] = 0
+                    o_value[k] = 0
+                    o_reps[k] = 0
+                    o_single[k] = False
+                    attach = k
+                    k += 1
+                o_reps[attach] += value
+        elif kd == _SYN:
+            o_kind[k] = OP_SYNC
+            o_mask[k] = 0
+            o_value[k] = 0
+            o_reps[k] = 0
+            o_single[k] = False
+            k += 1
+            attach = -1
+            nsync += 1
+        elif kd == _STA:
+            if first_start < 0:
+                first_start = i
+            nstart += 1
+        elif kd == _UNK:
+            unknown += 1
+        i += ln
+    counts[0] += frames
+    counts[1] += unknown
+    counts[2] += trunc
+    counts[3] += nstart
+    counts[4] = first_start
+    counts[5] += nsync
+    return k, i

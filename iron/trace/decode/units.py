@@ -1,0 +1,227 @@
+"""Decoding one slice: its units (:class:`DecodedUnit`) and the slice (:class:`DecodedSlice`).
+
+:func:`decode_words` runs the steps of :mod:`iron.trace.decode` per unit found
+in the packets (on several threads for big slices) and matches the units to
+the configuration. Output is bounded: per unit at most
+:data:`INTERVALS_PER_BYTE` intervals per payload byte (and at least
+:data:`MIN_INTERVALS_PER_UNIT`) are kept, the rest is counted as
+``dropped_intervals``.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from iron.instrument.manifest import Slice, TraceUnit
+from iron.target import frames as F
+from iron.target.events import MODULE_KINDS
+from iron.trace.decode.diagnostics import add_unit_totals, slice_status
+from iron.trace.decode.events import EMPTY_OPS, Ops, Runs, bound_runs, ops_to_runs
+from iron.trace.decode.modes import decode_other_mode, unit_mode
+from iron.trace.decode.packets import packet_table, unit_payload, warm_gather
+from iron.trace.decode.scan import _check_method, _parse_numba, ops_kernels, parse_stream, warm_ops
+from iron.trace.jit import COMPILED_BYTES, choose_method, kernels_loaded, load_kernels_async
+from iron.trace.words import check_words
+
+PARALLEL_BYTES = 4 << 20  # decode units on several threads above this much payload
+#: Per unit, the per-slot intervals kept for Perfetto and plots: 8 per payload byte (more
+#: than frames without Repeat can carry: a 2-byte Multiple0 sets at most 8 slots) and at
+#: least 2**18. Only Repeat frames after frames with cycles go past it (a few KB of them
+#: stand for hundreds of millions of pulses); later events are then dropped and counted
+#: in the slice's ``dropped_intervals`` diagnostic (see :func:`bound_runs`).
+INTERVALS_PER_BYTE = 8
+MIN_INTERVALS_PER_UNIT = 1 << 18
+
+
+@dataclass
+class DecodedUnit:
+    """One unit seen in the data (``unit`` is None if the configuration lacks it)."""
+
+    packet_type: int
+    column: int  # absolute, from the packet headers
+    row: int
+    unit: TraceUnit | None
+    packets: int = 0
+    nbytes: int = 0
+    frames: int = 0
+    start_timer: int | None = None
+    ops: Ops = field(default_factory=lambda: EMPTY_OPS)
+    diagnostics: dict = field(default_factory=dict)
+    summary: dict | None = None  # filled by iron.trace.export.summary when decoding without keeping ops
+    mode: int = 0  # trace mode the unit was decoded in (iron.target.trace_modes); see unit_mode
+    pc_events: object = None  # iron.trace.decode.modes.PcEvents of a mode-1 unit
+    pcmap: object = None  # iron.trace.pcmap.PcMap of the core's ELF, when given (mode-1 core units)
+    reload: object = None  # when no ops were kept (``analyze``): a function parsing them again
+
+    @property
+    def kind(self) -> str:
+        return MODULE_KINDS[self.packet_type]
+
+    @property
+    def label(self) -> str:
+        return self.unit.label if self.unit else f"{self.kind}(col {self.column},{self.row})"
+
+    @property
+    def events(self) -> list[str]:
+        if self.unit is not None:
+            return list(self.unit.events)
+        return [f"slot{i}" for i in range(F.SLOTS)]
+
+    def load_ops(self) -> Ops:
+        """The unit's ops: :attr:`ops`, or, for a unit decoded with ``analyze``
+        (which keeps none), parsed again from the slice's words (not kept: the
+        streamed outputs hold one unit's ops at a time)."""
+        return self.reload() if self.reload is not None else self.ops
+
+    @cached_property
+    def runs(self) -> Runs:
+        return ops_to_runs(self.load_ops())
+
+    def runs_unkept(self) -> Runs:
+        """:attr:`runs` without keeping them on the unit when they were not kept
+        already (the streamed outputs hold one unit's runs at a time)."""
+        return self.__dict__.get("runs") or ops_to_runs(self.load_ops())
+
+    def last_time(self) -> int | None:
+        """Time of the unit's last event (None: no events)."""
+        if self.summary is not None:
+            return self.summary["last"]
+        return self.runs_unkept().last_time()
+
+
+@dataclass
+class DecodedSlice:
+    """Everything decoded from one slice of the trace buffer."""
+
+    slice: Slice | None
+    status: str
+    diagnostics: dict
+    units: list[DecodedUnit]  # in order of first appearance in the data
+    config: list[TraceUnit]  # configured units
+    config_columns: list[int]  # their absolute columns after the column shift
+    column_shift: int = 0
+
+    @property
+    def label(self) -> str:
+        return self.slice.label if self.slice else "trace"
+
+    def unit(self, kind: str, column: int, row: int) -> DecodedUnit | None:
+        for u in self.units:
+            if (u.kind, u.column, u.row) == (kind, column, row):
+                return u
+        return None
+
+
+def column_shift(config_cols: list[tuple[int, int, int]], data_keys: list[tuple[int, int, int]]) -> int:
+    """Shift to add to configured columns: 0 when every unit in the data is
+    configured, else align the smallest configured column to the smallest
+    column in the data (as mlir-aie does)."""
+    if not config_cols or not data_keys or set(data_keys) <= set(config_cols):
+        return 0
+    return min(k[1] for k in data_keys) - min(k[1] for k in config_cols)
+
+
+def decode_words(
+    words: np.ndarray,
+    units: list[TraceUnit],
+    *,
+    column_offset: int = 0,
+    colshift: int | None = None,
+    slice: Slice | None = None,
+    analyze=None,
+    method: str = "auto",
+) -> DecodedSlice:
+    """Decode one slice's words against its configured ``units``.
+
+    ``units`` columns are design-relative; ``column_offset`` makes them absolute.
+    ``colshift`` (None: automatic, see :func:`column_shift`) is added on top.
+    ``analyze(decoded_unit, data, method)``, when given, replaces the frame parse
+    of every unit: it gets the unit's payload bytes (``data``, MSB first) and
+    must set the unit's ``diagnostics`` (at least frames, unknown_frames,
+    truncated_frames) and ``frames``; no ops are kept (see
+    :func:`iron.trace.export.summary.summarize_unit`, which computes summaries this way).
+    """
+    words = check_words(words)
+    _check_method(method)
+    kernels = getattr(analyze, "kernels", ops_kernels) if analyze is not None else ops_kernels
+    if len(words) * 4 >= COMPILED_BYTES and method == "auto":
+        # Load the compiled kernels while numpy finds the packets (the big
+        # numpy passes release the GIL).
+        warm = getattr(analyze, "warm", warm_ops)
+        load_kernels_async(warm_gather, warm, kernels=kernels, nbytes=len(words) * 4)
+    pk = packet_table(words)
+    groups = pk.units()
+    diag = pk.diagnostics
+    kernels_loaded()
+    if method == "auto":  # one choice for the whole slice: numba only where it pays off
+        method = choose_method(len(words) * 4, kernels)
+    diag = {"words": int(len(words)), "used_bytes": diag.pop("used_words") * 4, **diag}
+    diag["size_bytes"] = int(len(words)) * 4
+    cfg = [(unit_packet_type(u), u.column + column_offset, u.row) for u in units]
+    shift = colshift if colshift is not None else column_shift(cfg, list(groups))
+    cfg_abs = [(t, c + shift, r) for t, c, r in cfg]
+    by_key = {}
+    for key, u in zip(cfg_abs, units):
+        by_key.setdefault(key, u)
+
+    def one(key: tuple[int, int, int]) -> tuple[DecodedUnit, int]:
+        rows = groups[key]
+        data, idle = unit_payload(words, pk.start[rows], pk.words[rows], method)
+        du = DecodedUnit(*key, by_key.get(key), packets=len(rows), nbytes=len(data))
+        du.mode, mode_diag = unit_mode(du.unit, data)
+        if du.mode != 0:  # event-PC / execution trace: their own decoders (rare, small streams)
+            decode_other_mode(du, data, mode_diag)
+            return du, idle
+        if mode_diag:
+            du.diagnostics.update(mode_diag)
+        if analyze is not None:
+            analyze(du, data, method)
+            du.reload = _Reparse(words, pk.start[rows], pk.words[rows])
+        else:
+            du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
+            du.frames = du.diagnostics["frames"]
+            budget = max(MIN_INTERVALS_PER_UNIT, INTERVALS_PER_BYTE * len(data))
+            runs, dropped = bound_runs(ops_to_runs(du.ops), budget)
+            du.__dict__["runs"] = runs  # the cached property, bounded
+            if dropped:
+                du.diagnostics["dropped_intervals"] = dropped
+        return du, idle
+
+    keys = list(groups)
+    big = 4 * len(pk.start) * F.PAYLOAD_WORDS >= PARALLEL_BYTES and len(keys) > 1
+    if big and (os.cpu_count() or 1) > 1:
+        # Units are independent and the compiled kernels release the GIL.
+        with ThreadPoolExecutor(min(len(keys), os.cpu_count() or 1)) as pool:
+            done = list(pool.map(one, keys))
+    else:
+        done = [one(k) for k in keys]
+    add_unit_totals(diag, done)
+    status = slice_status(words, diag)
+    units_out = [du for du, _ in done]
+    return DecodedSlice(slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift)
+
+
+class _Reparse:
+    """A unit's ops parsed again from its packets in the slice's words (see
+    :meth:`DecodedUnit.load_ops`): holds only the packet offsets, not the payload."""
+
+    def __init__(self, words: np.ndarray, start: np.ndarray, nwords: np.ndarray):
+        self.words, self.start, self.nwords = words, start, nwords
+
+    def __call__(self) -> Ops:
+        method = choose_method(len(self.words) * 4, ops_kernels)
+        data, _idle = unit_payload(self.words, self.start, self.nwords, method)
+        if method == "numba" and len(data):  # views, not copies: held briefly, a copy doubles the peak
+            return _parse_numba(data, compact=False)[0]
+        return parse_stream(data, method)[0]
+
+
+def unit_packet_type(unit: TraceUnit) -> int:
+    """Packet type used to match a unit: the one its kind sends (mlir-aie keys
+    units by register kind, not by Trace_Control1)."""
+    return MODULE_KINDS.index(unit.kind)

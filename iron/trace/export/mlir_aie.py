@@ -1,0 +1,138 @@
+"""mlir-aie's JSON (``python/utils/trace/parse.py``), written byte for byte as its parser does.
+
+A JSON list; first, per configured unit (packet types 0..3, units in
+configuration order) a ``process_name`` record "<core|mem|shim|memtile>_trace
+for tile<row>,<col>" and 8 ``thread_name`` records (one per slot, named by its
+event); then per unit seen in the data (types 0..3, first-seen order) its B/E
+records with ``ts`` in cycles, timed by mlir-aie's model
+(:mod:`iron.trace.decode.mlir_aie_timing`). Its CLI writes one record per line;
+:func:`write_mlir_aie` writes the same bytes, streamed: the events of one unit
+at a time, rendered a chunk of rows at a time (:mod:`iron.trace.export.textout`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import numpy as np
+
+from iron.target.events import MODULE_KINDS
+from iron.target.frames import SLOTS
+from iron.trace.decode import DecodedSlice
+from iron.trace.decode.mlir_aie_timing import mlir_aie_event_chunks
+from iron.trace.decode.modes import slot_occurrences
+from iron.trace.export.textout import ROWS, Choice, output_method, render
+
+
+def _mlir_aie_layout(slices: list[DecodedSlice]):
+    """mlir-aie's record order: ``("meta", record)`` and ``("unit", pid, names, unit)`` items."""
+    pid0 = 0
+    for ds in slices:
+        pids = {}
+        # pids: packet types 0..3, units in configuration order within a type
+        order = sorted(range(len(ds.config)), key=lambda i: MODULE_KINDS.index(ds.config[i].kind))
+        for i in order:
+            u = ds.config[i]
+            col = ds.config_columns[i]
+            key = (MODULE_KINDS.index(u.kind), col, u.row)
+            if key in pids:
+                continue
+            pid = pid0 + len(pids)
+            pids[key] = (pid, u)
+            yield "meta", {
+                "name": "process_name",
+                "ph": "M",
+                "pid": pid,
+                "args": {"name": f"{u.kind}_trace for tile{u.row},{col}"},
+            }
+            for tid in range(SLOTS):
+                yield "meta", {
+                    "name": "thread_name",
+                    "ph": "M",
+                    "pid": pid,
+                    "tid": tid,
+                    "args": {"name": u.events[tid]},
+                }
+        units = sorted(ds.units, key=lambda du: du.packet_type)  # stable: first-seen order within a type
+        for du in units:
+            hit = pids.get((du.packet_type, du.column, du.row))
+            if hit is not None:  # not configured: counted in the slice diagnostics
+                yield "unit", hit[0], hit[1].events, du
+        pid0 += len(pids)
+
+
+def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
+    """Write the text mlir-aie's ``parse.py`` writes (a JSON list, one record per
+    line) to the binary file ``f``, rendered from the event arrays a chunk at a time."""
+    sep = b"["
+    method = output_method(slices)
+    for item in _mlir_aie_layout(slices):
+        if item[0] == "meta":
+            f.write(sep + json.dumps(item[1]).encode())
+            sep = b",\n"
+            continue
+        _, pid, names, du = item
+        if du.mode != 0:  # event-PC instants (mlir_aie_pc_records); execution trace: not decoded
+            for rec in mlir_aie_pc_records(du, pid, names):
+                f.write(sep + json.dumps(rec).encode())
+                sep = b",\n"
+            continue
+        # per slot: the record up to its time; per (phase, slot): the rest
+        head = [b'{"name": %s, "ts": ' % json.dumps(n).encode() for n in names]
+        tail = [
+            b', "ph": "%c", "pid": %d, "tid": %d, "args": {}}' % (ph, pid, s)
+            for ph in b"EB"
+            for s in range(SLOTS)
+        ]
+        for ts, ph, slot in mlir_aie_event_chunks(du.load_ops()):
+            for a in range(0, len(ts), ROWS):
+                sl = slice(a, a + ROWS)
+                rows = render(
+                    len(ts[sl]),
+                    [
+                        b",\n",
+                        Choice(slot[sl], head),
+                        ts[sl],
+                        Choice(ph[sl].astype(np.int64) * SLOTS + slot[sl], tail),
+                    ],
+                    method,
+                )
+                if sep == b"[":  # the document's first record
+                    f.write(sep)
+                    rows = rows[2:]
+                f.write(rows)
+                sep = b",\n"
+    f.write(b"[]\n" if sep == b"[" else b"]\n")
+
+
+def mlir_aie_text(slices: list[DecodedSlice]) -> bytes:
+    """:func:`write_mlir_aie` into memory."""
+    buf = io.BytesIO()
+    write_mlir_aie(slices, buf)
+    return buf.getvalue()
+
+
+def mlir_aie_records(slices: list[DecodedSlice]) -> list[dict]:
+    """mlir-aie's JSON list for decoded slices (pids continue across slices), as
+    Python objects (one dict per event: for small traces; big ones stream with
+    :func:`write_mlir_aie`)."""
+    return json.loads(mlir_aie_text(slices))
+
+
+def dumps_mlir_aie(records: list[dict]) -> str:
+    """The text mlir-aie's parse.py writes for ``records``: one record per line, newline at the end."""
+    return json.dumps(records).replace(", {", ",\n{") + "\n"
+
+
+def mlir_aie_pc_records(du, pid: int, names: list[str]) -> list[dict]:
+    """mlir-aie format records of a mode-1 unit: one instant (``"ph": "i"``) per
+    fired slot, in capture order (``ts`` = position in the stream, since the
+    frames carry no cycles), the PC in ``args.pc``. Empty for a mode-2 unit."""
+    if du.pc_events is None:
+        return []
+    occ, slot, pc = slot_occurrences(du.pc_events)
+    return [
+        {"name": names[s], "ts": o, "ph": "i", "pid": pid, "tid": s, "args": {"pc": p}}
+        for o, s, p in zip(occ.tolist(), slot.tolist(), pc.tolist())
+    ]
