@@ -106,46 +106,78 @@ def _run(module, device: ir.Device, run: ir.Run, env, translate: bool) -> list:
 
 
 def _inline(module, device: ir.Device, callee: ir.RuntimeSequence, binding, translate: bool) -> list:
+    """The callee's body with its arguments bound to the caller's buffers (one rule per op type)."""
+    inliner = _Inliner(module, device, callee, binding, translate)
     out: list = []
-    resolve = lambda name: _as_tuple(_lookup(binding, name))  # noqa: E731
-    allocations = None  # derived once per inlined sequence, when it moves data
-
-    def derived():
-        nonlocal allocations
-        if allocations is None:
-            allocations = objectfifo.shim_allocations(device)
-        return allocations
-
-    tasks = dma_task.TaskLowering(device, callee, derived, resolve, foreign=_is_foreign(module, device))
     for op in callee.body:
-        if allocations is None and isinstance(op, (ir.DmaMemcpyNd, ir.DmaWait)):
-            allocations = objectfifo.shim_allocations(device)
-        if isinstance(op, ir.AddressPatch):
-            if not 0 <= op.arg_idx < len(callee.args):
-                raise IronError(
-                    f"@{device.symbol}::@{callee.name}: address_patch arg_idx {op.arg_idx} but the sequence has "
-                    f"{len(callee.args)} arguments"
-                )
-            if translate:
-                b = binding[callee.args[op.arg_idx].name]
-                op = ir.AddressPatch(op.addr, b.index, op.arg_plus + b.offset)
-            out.append(copy.deepcopy(op))
-        elif isinstance(op, ir.DmaMemcpyNd):
-            out += dma.lower_memcpy(op, _allocation(device, allocations, op.metadata), resolve)
-        elif isinstance(op, ir.DmaWait):
-            out.append(dma.lower_wait(op, _allocation(device, allocations, op.symbol)))
-        elif isinstance(op, ir.Configure):
-            out += _flatten(module, [op], binding, translate)
-        elif isinstance(op, _PASSTHROUGH):
-            out.append(copy.deepcopy(op))
-        elif isinstance(op, ir.Opaque) and (lowered := tasks.lower(op)) is not None:
-            out += lowered
-        else:
-            text = op.text.splitlines()[0] if isinstance(op, ir.Opaque) else type(op).__name__
-            raise IronError(
-                f"@{device.symbol}::@{callee.name}: iron's built-in lowering cannot lower `{text}`"
-            )
+        rule = _INLINED.get(type(op))
+        if rule is None:
+            raise inliner.cannot(type(op).__name__)
+        out += rule(inliner, op)
     return out
+
+
+class _Inliner:
+    """The state of inlining one callee: its bindings and its shim allocations (derived on first use)."""
+
+    def __init__(self, module, device: ir.Device, callee: ir.RuntimeSequence, binding, translate: bool):
+        self.module, self.device, self.callee = module, device, callee
+        self.binding, self.translate = binding, translate
+        self.where = f"@{device.symbol}::@{callee.name}"
+        self._allocations = None  # derived once per inlined sequence, when it moves data
+        foreign = _is_foreign(module, device)
+        self.tasks = dma_task.TaskLowering(device, callee, self.allocations, self.resolve, foreign=foreign)
+
+    def resolve(self, name: str) -> tuple[int, int, ir.MemRefType]:
+        return _as_tuple(_lookup(self.binding, name))
+
+    def allocations(self) -> dict[str, ir.ShimDmaAllocation]:
+        if self._allocations is None:
+            self._allocations = objectfifo.shim_allocations(self.device)
+        return self._allocations
+
+    def cannot(self, text: str) -> IronError:
+        return IronError(f"{self.where}: iron's built-in lowering cannot lower `{text}`")
+
+    def keep(self, op) -> list:
+        return [copy.deepcopy(op)]
+
+    def patch(self, op: ir.AddressPatch) -> list:
+        args = self.callee.args
+        if not 0 <= op.arg_idx < len(args):
+            raise IronError(
+                f"{self.where}: address_patch arg_idx {op.arg_idx} but the sequence has {len(args)} arguments"
+            )
+        if self.translate:
+            b = self.binding[args[op.arg_idx].name]
+            op = ir.AddressPatch(op.addr, b.index, op.arg_plus + b.offset)
+        return [copy.deepcopy(op)]
+
+    def memcpy(self, op: ir.DmaMemcpyNd) -> list:
+        return dma.lower_memcpy(op, _allocation(self.device, self.allocations(), op.metadata), self.resolve)
+
+    def wait(self, op: ir.DmaWait) -> list:
+        return [dma.lower_wait(op, _allocation(self.device, self.allocations(), op.symbol))]
+
+    def configure(self, op: ir.Configure) -> list:
+        return _flatten(self.module, [op], self.binding, self.translate)
+
+    def dma_task(self, op: ir.Opaque) -> list:
+        lowered = self.tasks.lower(op)
+        if lowered is None:
+            raise self.cannot(op.text.splitlines()[0])
+        return lowered
+
+
+#: Op type -> rule(inliner, op) returning the op's flat npu ops, for the body of an inlined sequence.
+_INLINED = {
+    ir.AddressPatch: _Inliner.patch,
+    ir.DmaMemcpyNd: _Inliner.memcpy,
+    ir.DmaWait: _Inliner.wait,
+    ir.Configure: _Inliner.configure,
+    ir.Opaque: _Inliner.dma_task,  # DMA tasks; any other opaque op needs aiecc
+    **dict.fromkeys(_PASSTHROUGH, _Inliner.keep),
+}
 
 
 def _is_foreign(module, device: ir.Device) -> bool:
