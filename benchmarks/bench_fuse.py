@@ -12,6 +12,7 @@ import sys
 import time
 
 from iron.artifact import cache
+from iron.artifact.sections import pdi_ids
 from iron.fuse.fusion import Sequence, fuse
 from iron.lower import npu
 from iron.mlir import txn
@@ -45,12 +46,12 @@ def run(n: int) -> dict[str, float]:
         toolchain=cache.builtin_toolchain(), iron_version=cache.iron_version(), sources=False,
     )  # fmt: skip
     tk = time.perf_counter()
-    pdi_ids = {d.symbol: i + 1 for i, d in enumerate(fm.module.devices) if d.symbol != "main"}
+    ids = pdi_ids(fm.module)
     nbytes = 0
     for kernel in fm.kernels:
         ops = kernel_ops(fm, kernel)
         columns = device_columns(fm.module.device(kernel.device).target)
-        nbytes += len(txn.encode(txn.header_for("npu2", columns), npu.lower_ops(ops, pdi_ids, "npu2")))
+        nbytes += len(txn.encode(txn.header_for("npu2", columns), npu.lower_ops(ops, ids, "npu2")))
     t2 = time.perf_counter()
     assert len(fm.manifest.slices) == n
     return {"fuse": t1 - t0, "key": tk - t1, "lower": t2 - tk, "bytes": nbytes}

@@ -120,7 +120,7 @@ class Design:
 
     device: ir.Device
     streams: list[Stream]
-    sequence: str = "sequence"
+    sequence: str = ir.DEFAULT_SEQUENCE
     compute_tiles: list[tuple[int, int]] = field(default_factory=list)
     kernels: list[KernelObject] = field(default_factory=list)  # objects the cores link
 

@@ -26,10 +26,14 @@ from iron.lower.verify import check_wiring
 from iron.mlir.printer import print_module
 from iron.target.geometry import device_columns, get_target
 
-#: Negative controls: the name of a fixed bug to reproduce on purpose, or None. Only
-#: tests set it (iron/tests/bugs.py): ``"own-arg-patch"`` leaves callee patches
-#: untranslated. It enters the cache key, so such a build never shares an entry with a
-#: correct one.
+#: The fixed bugs a test build may reproduce on purpose (negative controls, iron/tests/bugs.py):
+#: callee trace patches left untranslated; no reconfiguration between consecutive traced
+#: calls of one device (``iron.fuse.fusion._RESET_BETWEEN_SAME_DEVICE``).
+OWN_ARG_PATCH = "own-arg-patch"
+STALE_TRACE_TASK = "stale-trace-task"
+EMULATED_BUGS = (OWN_ARG_PATCH, STALE_TRACE_TASK)
+#: One of EMULATED_BUGS, or None. Only tests set it. It enters the cache key, so such a build
+#: never shares an entry with a correct one.
 _EMULATED_BUG: str | None = None
 
 
@@ -80,7 +84,8 @@ def build(
             hit = store.lookup(path, key)  # another process may have built it meanwhile
             if hit is not None:
                 return hit
-            ctx = Context(fm, key, toolchain, mlir, _EMULATED_BUG, with_sources, status, store.dir)
+            translate = _EMULATED_BUG != OWN_ARG_PATCH
+            ctx = Context(fm, key, toolchain, mlir, translate, with_sources, status, store.dir)
             data = aiecc.build_elf(ctx) if use_aiecc else builtin_elf(ctx)
             status.step("writing")
             store.store(path, data)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from iron.artifact import cache, schema
 from iron.artifact.pdi import payload_for
 from iron.fuse.fusion import WRAPPER_DEVICE, FusedModule
+from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.operators import payload_identity
 
@@ -22,18 +23,24 @@ class Context:
     """What the back ends need to produce an artifact."""
 
     def __init__(
-        self, fm: FusedModule, key, toolchain, mlir, negative_control, with_sources, status, cache_dir
+        self, fm: FusedModule, key, toolchain, mlir, translate_patches, with_sources, status, cache_dir
     ):
         self.fm = fm
         self.cache_dir = cache_dir  # compiled kernel objects live under it too
         self.key = key
         self.toolchain = toolchain
         self.mlir = mlir
-        self.translate_patches = negative_control != "own-arg-patch"  # see iron/tests/bugs.py
+        self.translate_patches = translate_patches  # False only for a negative control
         self.with_sources = with_sources
         self.status = status
-        devices = [d.symbol for d in fm.module.devices if d.symbol != WRAPPER_DEVICE]
-        self.pdi_ids = {sym: i + 1 for i, sym in enumerate(devices)}  # 0 left unused
+        self.pdi_ids = pdi_ids(fm.module)
+
+
+def pdi_ids(module: ir.Module) -> dict[str, int]:
+    """PDI id of every device that has a PDI (all but the wrapper), in module order from 1
+    (0 left unused); ``aiex.npu.load_pdi`` lowers to these ids."""
+    devices = [d.symbol for d in module.devices if d.symbol != WRAPPER_DEVICE]
+    return {sym: i + 1 for i, sym in enumerate(devices)}
 
 
 def pdi_sections(ctx: Context) -> tuple[dict[str, bytes], dict]:

@@ -37,8 +37,10 @@ from iron.instrument.codegen import TracedDesign, instrument
 from iron.instrument.declarative import host_buffer_size
 from iron.instrument.manifest import Manifest, Slice
 
-WRAPPER_DEVICE = "main"
-WRAPPER_SEQUENCE = "sequence"
+#: The wrapper takes mlir-aie's default device and sequence symbols (printed without a symbol),
+#: so its kernel is ``main:sequence``.
+WRAPPER_DEVICE = ir.DEFAULT_DEVICE
+WRAPPER_SEQUENCE = ir.DEFAULT_SEQUENCE
 RESET_DEVICE = "iron_reset"
 SCRATCH_PREFIX = "scratch_"  # + element type: the host buffer that holds every intermediate
 #: Alignment of each intermediate's window in its scratch buffer (bytes; one shim burst).
@@ -232,7 +234,7 @@ def fuse(
     module.foreign = {sym for sym, op in operators.items() if getattr(op, "foreign", False)}
     if mode == "fused":
         wrapper = _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset)
-        if any(isinstance(op, ir.Configure) and op.device == RESET_DEVICE for op in wrapper.sequence().body):
+        if runs_reset(wrapper.sequence().body):
             module.devices.append(ir.Device(_widest_device(target, designs), RESET_DEVICE))
         module.devices.append(wrapper)
         main = Kernel(
@@ -452,6 +454,11 @@ def _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset) -> i
     )
     # As wide as the widest callee (upstream's fused tests: ``aie.device(npu2_1col) @main``).
     return ir.Device(_widest_device(target, designs), WRAPPER_DEVICE, [sequence])
+
+
+def runs_reset(body: list) -> bool:
+    """Whether a wrapper body configures the empty reset device (then the module must declare it)."""
+    return any(isinstance(op, ir.Configure) and op.device == RESET_DEVICE for op in body)
 
 
 def _widest_device(target: Target, designs: dict[str, Design]) -> str:

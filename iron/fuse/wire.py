@@ -29,7 +29,8 @@ from pathlib import Path
 
 from iron.design import Design
 from iron.errors import IronError
-from iron.fuse.fusion import RESET_DEVICE, CallSite, _needs_reset, _previous_dispatch_site
+from iron.artifact.schema import kernel_name
+from iron.fuse.fusion import RESET_DEVICE, CallSite, _needs_reset, _previous_dispatch_site, runs_reset
 from iron.mlir import ir
 from iron.mlir.reader import parse
 from iron.options import TraceOptions
@@ -111,7 +112,7 @@ def wire(
             spans[site.index] = (offset, size)
             offset += size
     if not spans:
-        return Wired(module, None, f"{wdev.symbol}:{wseq.name}")
+        return Wired(module, None, kernel_name(wdev.symbol, wseq.name))
 
     # Instrument each traced callee sequence once (its size is its host_config's or trace_size).
     traced: dict[str, codegen.TracedDesign] = {}
@@ -168,11 +169,11 @@ def wire(
         wseq.args[-1] = ir.Argument(trace_name, total)
     else:
         wseq.args.append(ir.Argument(trace_name, total))
-    if any(isinstance(op, ir.Configure) and op.device == RESET_DEVICE for op in out):
+    if runs_reset(out):
         module.devices.insert(module.devices.index(wdev), ir.Device(wdev.target, RESET_DEVICE))
     module.foreign = {d.symbol for d in module.devices if d is not wdev}
 
-    kernel = f"{wdev.symbol}:{wseq.name}"
+    kernel = kernel_name(wdev.symbol, wseq.name)
     slices = []
     if own:
         slices.append(

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.mlir import ir
+from iron.mlir.decl import NAME as _NAME
 from iron.mlir.trace_ops import is_trace_op, strip_trace_ops  # noqa: F401 (this module's API too)
 from iron.target import events as EV
 from iron.target import stream_switch
@@ -43,7 +44,6 @@ from iron.instrument.manifest import TraceUnit
 from iron.target.trace_modes import mode_number
 from iron.target.trace_unit import SLOTS
 
-_NAME = r"[A-Za-z_$.][\w$.-]*"
 _RE_TRACE = re.compile(rf"^aie\.trace\s+@({_NAME})\s*\(\s*%({_NAME})\s*\)\s*\{{(.*)\}}\s*$", re.S)
 _RE_EVENT = re.compile(r'^aie\.trace\.event\s*<\s*"?(\w+)"?\s*>')
 _RE_MODE = re.compile(r'^aie\.trace\.mode\s+"?([\w-]+)"?')

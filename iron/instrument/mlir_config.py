@@ -173,8 +173,8 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
             f"{where}: no aiex.npu.write32 to a Trace_Event0/1 register (0x340E0/4, 0x140E0/4, 0x940E0/4) "
             "and no aie.trace op: nothing is traced (use the lowered MLIR with constant write32 operands)"
         )
-    seq = device.sequences[0].name if device and device.sequences else "sequence"
-    dev = (device.symbol or "main") if device else "main"
+    seq = device.sequences[0].name if device and device.sequences else ir.DEFAULT_SEQUENCE
+    dev = (device.symbol or ir.DEFAULT_DEVICE) if device else ir.DEFAULT_DEVICE
     size = region.size if region is not None else max(int(total_size) - base, 0)
     slices = [Slice(0, "mlir-aie", 0, dev, seq, base, size, units, f"{dev}:{seq}", arg_index)]
     return _manifest(target, columns, f"{dev}:{seq}", arg_index, max(int(total_size), base + size), slices)

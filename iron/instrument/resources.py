@@ -14,9 +14,9 @@ import re
 
 from iron.mlir import objectfifo
 from iron.mlir import ir
+from iron.mlir.decl import NAME as _NAME
 from iron.target.geometry import SHIM_ROW
 
-_NAME = r"[A-Za-z0-9_$.\-]+"
 _RE_FLOW = re.compile(
     rf"^aie\.flow\s*\(\s*%({_NAME})\s*,\s*\w+\s*:\s*\d+\s*,\s*%({_NAME})\s*,\s*DMA\s*:\s*(\d+)\s*\)"
 )

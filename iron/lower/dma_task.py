@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from iron.errors import IronError
 from iron.lower import dma
 from iron.mlir import ir
+from iron.mlir.decl import NAME as _NAME
 from iron.target.geometry import SHIM_ROW
 from iron.target.shim_dma import SHIM_BD_COUNT
 
-_NAME = r"[A-Za-z0-9_$.\-]+"
 _RE_CONFIGURE_FOR = re.compile(
     rf"^%({_NAME})\s*=\s*aiex\.dma_configure_task_for\s+@({_NAME})\s*\{{(.*)\}}(.*)$", re.S
 )

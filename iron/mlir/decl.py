@@ -32,6 +32,9 @@ class TxnError(IronError, ValueError):
 
 
 # --------------------------------------------------------------------------- mlir syntax
+#: An SSA value or symbol name after ``%`` or ``@``, as every reader of mlir-aie text
+#: accepts it (a regex fragment; wider than MLIR's bare-id, so ``%0`` and ``@in-1`` read).
+NAME = r"[A-Za-z0-9_$.\-]+"
 #: ``Attr.default`` of an attribute the old attribute form must spell out.
 REQUIRED = object()
 

@@ -24,6 +24,7 @@ import re
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.mlir.decl import BY_MLIR, REQUIRED
+from iron.mlir.decl import NAME as _NAME
 from iron.mlir.printer import AUTO_GLOBAL_PREFIX
 from iron.target import geometry
 
@@ -36,7 +37,6 @@ class MlirSyntaxError(IronError):
 #: (mlir-aie ``AIEAttrs.td`` AIEDevice enum).
 _OTHER_TARGETS = ("xcvc1902", "xcve2302", "xcve2802")
 
-_NAME = r"[A-Za-z0-9_$.\-]+"
 _INT = r"-?(?:0x[0-9a-fA-F]+|\d+)"
 
 _RE_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')

@@ -344,4 +344,4 @@ def _sequence(flow: Dataflow, ins: list[Port], outs: list[Port], allocs) -> ir.R
     for c in range(flow.columns):
         for p in outs:
             body.append(ir.DmaWait(allocs[c, p.name]))
-    return ir.RuntimeSequence("sequence", args, body)
+    return ir.RuntimeSequence(ir.DEFAULT_SEQUENCE, args, body)

@@ -3,7 +3,8 @@
 The switches are private hooks of the library, not keywords of its public API:
 
 * ``"own-arg-patch"``: callee trace patches are not translated to the caller's buffers
-  (``iron.artifact.build._EMULATED_BUG``, read by the lowering step of ``build``);
+  (``iron.artifact.build._EMULATED_BUG``, read by the lowering step of ``build``, which
+  owns the names: ``iron.artifact.build.EMULATED_BUGS``);
 * ``"stale-trace-task"``: no reconfiguration between consecutive traced calls of one
   device (``iron.fuse.fusion._RESET_BETWEEN_SAME_DEVICE``).
 
@@ -21,7 +22,7 @@ import contextlib
 from iron.artifact import build as build_mod
 from iron.fuse import fusion
 
-BUGS = ("own-arg-patch", "stale-trace-task")
+BUGS = build_mod.EMULATED_BUGS
 
 
 @contextlib.contextmanager
@@ -31,7 +32,7 @@ def emulated_bug(name: str | None):
         raise ValueError(f"emulated_bug({name!r}): accepted: {', '.join(BUGS)}")
     saved = build_mod._EMULATED_BUG, fusion._RESET_BETWEEN_SAME_DEVICE
     build_mod._EMULATED_BUG = name
-    fusion._RESET_BETWEEN_SAME_DEVICE = name != "stale-trace-task"
+    fusion._RESET_BETWEEN_SAME_DEVICE = name != build_mod.STALE_TRACE_TASK
     try:
         yield
     finally:
