@@ -38,7 +38,7 @@ from pathlib import Path
 from iron.artifact import elf
 from iron.artifact.elf import ArtifactError, CorruptArtifactError
 from iron.artifact.pdi import DevicePayload
-from iron.instrument.manifest import Manifest, ManifestError
+from iron.instrument.manifest import Manifest, ManifestError, kernel_name  # noqa: F401 (re-exported)
 from iron.mlir import ir
 from iron.target.xclbin import XCLBIN_NAME_MAX
 
@@ -72,10 +72,8 @@ def core_section(index: int) -> str:
 
 
 # --------------------------------------------------------------------------- naming rules
-def kernel_name(device: str, sequence: str) -> str:
-    """iron's name of the kernel that runs ``sequence`` of ``device``; aiebu names the
-    kernels of a full ELF the same way, so the XRT runner asks for this name."""
-    return f"{device}:{sequence}"
+# kernel_name (``<device>:<sequence>``) is defined with the manifest, whose slices name their
+# kernel by it; the artifact and the runtime use the same function.
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

@@ -138,7 +138,7 @@ def wire(
 
     # The wrapper: trace argument after the data arguments, a window per traced run.
     trace_arg = layout.trace_arg_index(len(wseq.args))
-    trace_name = codegen._fresh_arg_name(wseq)  # the name instrument() gives it, too
+    trace_name = codegen.fresh_arg_name(wseq)  # the name instrument() gives it, too
     out: list = []
     plain = [s for s, _r, _z in sites]
     prev = _previous_dispatch_site(plain)

@@ -177,7 +177,7 @@ def program_sequence(
     draining through shim ``col`` S2MM ``channel`` (one more sequence of a device that
     :func:`instrument` already routed). Returns the trace argument's index."""
     trace_arg = layout.trace_arg_index(len(sequence.args))
-    sequence.args.append(ir.Argument(_fresh_arg_name(sequence), ir.MemRefType((size,), "i8")))
+    sequence.args.append(ir.Argument(fresh_arg_name(sequence), ir.MemRefType((size,), "i8")))
     start = _unit_program(units, start_spec) + _drain_program(col, trace_arg, size, channel)
     start += _raise(start_spec, units, col, events.user_event("shim", START_USER_EVENT), timer=True)
     stop = _raise(stop_spec, units, col, events.user_event("shim", STOP_USER_EVENT), timer=False)
@@ -332,7 +332,8 @@ def _assign_packet_ids(device: ir.Device, units: list[TraceUnit]) -> None:
             )
 
 
-def _fresh_arg_name(sequence: ir.RuntimeSequence) -> str:
+def fresh_arg_name(sequence: ir.RuntimeSequence) -> str:
+    """The name the trace argument gets: ``arg<N>`` for the first free N from the argument count."""
     names = {a.name for a in sequence.args}
     i = len(sequence.args)
     while f"arg{i}" in names:

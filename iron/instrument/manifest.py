@@ -24,6 +24,12 @@ from iron.target.trace_unit import SLOTS
 SCHEMA_VERSION = 1
 
 
+def kernel_name(device: str, sequence: str) -> str:
+    """iron's name of the kernel that runs ``sequence`` of ``device`` (slices record it);
+    aiebu names the kernels of a full ELF the same way, so the XRT runner asks for this name."""
+    return f"{device}:{sequence}"
+
+
 class ManifestError(IronError):
     """A manifest is malformed or of an unsupported schema version."""
 

@@ -22,7 +22,7 @@ from iron.target.events import PACKET_TYPE, event_name
 from iron.target.registers import TRACE_REGISTERS, split_address, unpack_trace_control0, unpack_trace_control1
 from iron.target.trace_unit import SLOTS
 from iron.instrument.declarative import declared_units
-from iron.instrument.manifest import Manifest, Slice, TraceUnit
+from iron.instrument.manifest import Manifest, Slice, TraceUnit, kernel_name
 from iron.instrument.upstream_meta import trace_buffer, trace_slices
 
 SLOT_FIELD_MASK = 0xFF  # mlir-aie keeps whole bytes (memtile ids go beyond 127)
@@ -151,14 +151,14 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
             slices.append(
                 Slice(
                     i,
-                    f"{e.device}:{e.sequence}",
+                    kernel_name(e.device, e.sequence),
                     call,
                     e.device,
                     e.sequence,
                     base + e.offset,
                     e.size,
                     units,
-                    f"{dev}:{seq}",
+                    kernel_name(dev, seq),
                     -1,
                     i,
                 )
@@ -166,7 +166,7 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
         if not any(s.units for s in slices):
             raise MlirConfigError(f"{where}: no device named in trace_slices configures a trace unit")
         end = base + max(e.offset + e.size for e in entries)
-        return _manifest(target, columns, f"{dev}:{seq}", arg_index, max(int(total_size), end), slices)
+        return _manifest(target, columns, kernel_name(dev, seq), arg_index, max(int(total_size), end), slices)
     units = units_from_module(module)
     if not units:
         raise MlirConfigError(
@@ -176,8 +176,10 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
     seq = device.sequences[0].name if device and device.sequences else ir.DEFAULT_SEQUENCE
     dev = (device.symbol or ir.DEFAULT_DEVICE) if device else ir.DEFAULT_DEVICE
     size = region.size if region is not None else max(int(total_size) - base, 0)
-    slices = [Slice(0, "mlir-aie", 0, dev, seq, base, size, units, f"{dev}:{seq}", arg_index)]
-    return _manifest(target, columns, f"{dev}:{seq}", arg_index, max(int(total_size), base + size), slices)
+    slices = [Slice(0, "mlir-aie", 0, dev, seq, base, size, units, kernel_name(dev, seq), arg_index)]
+    return _manifest(
+        target, columns, kernel_name(dev, seq), arg_index, max(int(total_size), base + size), slices
+    )
 
 
 def _manifest(target, columns: int, kernel: str, arg_index: int, total: int, slices) -> Manifest:
