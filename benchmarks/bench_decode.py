@@ -82,6 +82,22 @@ def make_mlir() -> str:
     )
 
 
+GOLDEN = ROOT / "iron" / "tests" / "data" / "mlir-aie-test1"  # source: its SOURCES.md
+
+
+def generate_tiled(path: Path, mib: float) -> int:
+    """Issue 16's reference input: the packets of mlir-aie's test1 hardware capture
+    (16 packets of one core unit, the words before its zero padding) repeated up to
+    ``mib``. Gives 372,737 intervals per MiB, the issue's "about 373k"."""
+    from iron.trace.capture import read_words
+
+    words = np.asarray(read_words(str(GOLDEN / "trace.txt"))[0], np.uint32)
+    used = words[: (np.flatnonzero(words)[-1] + 1) // F.PACKET_WORDS * F.PACKET_WORDS]
+    tiled = np.resize(used, int(mib * 2**20) // 4)
+    tiled.astype("<u4").tofile(path)
+    return tiled.nbytes
+
+
 def generate(path: Path, mib: float, seed: int = 0) -> int:
     rng = np.random.default_rng(seed)
     total_words = int(mib * 2**20) // 4
@@ -128,7 +144,7 @@ def count_intervals(big: Path, mlir: Path) -> int:
         "from iron.trace.export.perfetto import unit_tracks\n"
         "w = np.fromfile(sys.argv[1], '<u4')\n"
         "d = decode_manifest(manifest_from_mlir(Path(sys.argv[2]).read_text(), len(w) * 4), w)\n"
-        "print(sum(len(t[3]) for s in d.slices for u in s.units for t in unit_tracks(u, None)))\n"
+        "print(sum(len(b) for s in d.slices for u in s.units for t in unit_tracks(u, None) for b, _ in t[3]))\n"
     )
     out = subprocess.run([sys.executable, "-c", code, str(big), str(mlir)], cwd=ROOT, capture_output=True)
     return int(out.stdout or 0)

@@ -181,6 +181,19 @@ def unit_payload(words: np.ndarray, start: np.ndarray, nwords: np.ndarray, metho
     return out[:k], (nbytes - k) // 4
 
 
+#: Packets per piece of :func:`payload_pieces` (about 1.8 MB of payload).
+PIECE_PACKETS = 1 << 16
+
+
+def payload_pieces(words: np.ndarray, start: np.ndarray, nwords: np.ndarray, piece_packets: int = 0):
+    """:func:`unit_payload`'s bytes in consecutive pieces of ``piece_packets``
+    packets (default :data:`PIECE_PACKETS`): a unit's payload is never in memory
+    whole (see :func:`iron.trace.decode.scan.scan_pieces`). Compiled gather."""
+    step = max(1, piece_packets or PIECE_PACKETS)
+    for a in range(0, len(start), step):
+        yield unit_payload(words, start[a : a + step], nwords[a : a + step], "numba")[0]
+
+
 def _readonly(a: np.ndarray) -> np.ndarray:
     """A read-only view: numba compiles (and caches) one variant per writability,
     and memory-mapped inputs are read-only, so the kernels always get read-only words."""

@@ -182,20 +182,56 @@ def compiled_scan(data: np.ndarray, accumulate, chunk_ops: int = CHUNK_OPS) -> t
     keeps them asks for one chunk, ``chunk_ops >= len(data)``). A chunk never
     splits an op from the Repeat frames folded into it. Returns (frame
     diagnostics, first Start timer)."""
-    scan = jit(_scan_ops)
     n = len(data)
     cap = max(1, min(chunk_ops, n))  # a stream has at most one op per byte
     out = [np.empty(cap, dt) for dt in _OPS_DTYPES]
+    counts = _new_counts()
+    for ops in _scan_from(data, out, counts):
+        accumulate(ops)
+    return frame_diagnostics(data, *counts)
+
+
+def _new_counts() -> np.ndarray:
     counts = np.zeros(6, np.int64)  # frames, unknown, truncated, Start frames, first Start offset, syncs
     counts[4] = -1
-    pos = 0
+    return counts
+
+
+def _scan_from(data: np.ndarray, out: list, counts: np.ndarray):
+    """Ops chunks of :func:`_scan_ops` over ``data`` into the ``out`` buffers (views,
+    overwritten by the next chunk). Returns, as the generator's value, the byte the
+    scan stopped at: ``len(data)``, or the start of a frame cut by the end of ``data``."""
+    scan = jit(_scan_ops)
+    n, cap, pos = len(data), len(out[0]), 0
     while True:
         k, pos = scan(data, pos, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, FIELDS, *out, counts)
         if k:
-            accumulate(Ops(*(a[:k] for a in out)))
+            yield Ops(*(a[:k] for a in out))
         if k < cap or pos >= n or counts[2]:
-            break
-    return frame_diagnostics(data, *counts)
+            return pos
+
+
+def scan_pieces(pieces, chunk_ops: int = CHUNK_OPS):
+    """The compiled frame scan of one unit's bytes handed over in consecutive
+    ``pieces`` (byte arrays, e.g. :func:`iron.trace.decode.packets.payload_pieces`):
+    yields its ops at most ``chunk_ops`` at a time (views that the next chunk
+    overwrites), so a unit's payload and ops never need to be in memory whole.
+
+    A frame cut by a piece's end is carried to the next piece. The Repeat frames
+    that open a piece are not folded into the op before them but become an
+    OP_REPEAT of their own: both timing models (:class:`~iron.trace.decode.events.SlotIntervals`,
+    :func:`~iron.trace.decode.mlir_aie_timing.mlir_aie_event_stream`) give such a
+    split replay the same events as the folded one (they replay the last event
+    frame by frame). No diagnostics: the outputs take them from the first decode."""
+    out = [np.empty(max(1, chunk_ops), dt) for dt in _OPS_DTYPES]
+    counts = _new_counts()
+    carry = np.zeros(0, np.uint8)
+    for piece in pieces:
+        data = np.concatenate([carry, piece]) if len(carry) else np.ascontiguousarray(piece, np.uint8)
+        pos = yield from _scan_from(data, out, counts)
+        carry = data[pos:].copy()  # empty, or the start of a frame cut by the piece's end
+        counts[2] = 0
+    # a frame cut by the stream's end is dropped, as the whole-stream scan does
 
 
 def _parse_numba(data: np.ndarray, compact: bool = True) -> tuple[Ops, int | None, dict]:

@@ -23,8 +23,16 @@ from iron.target.events import MODULE_KINDS
 from iron.trace.decode.diagnostics import add_unit_totals, slice_status
 from iron.trace.decode.events import EMPTY_OPS, Ops, Runs, bound_runs, ops_to_runs
 from iron.trace.decode.modes import decode_other_mode, unit_mode
-from iron.trace.decode.packets import packet_table, unit_payload, warm_gather
-from iron.trace.decode.scan import _check_method, _parse_numba, ops_kernels, parse_stream, warm_ops
+from iron.trace.decode.packets import packet_table, payload_pieces, unit_payload, warm_gather
+from iron.trace.decode.scan import (
+    CHUNK_OPS,
+    _check_method,
+    _parse_numba,
+    ops_kernels,
+    parse_stream,
+    scan_pieces,
+    warm_ops,
+)
 from iron.trace.jit import COMPILED_BYTES, choose_method, kernels_loaded, load_kernels_async
 from iron.trace.words import check_words
 
@@ -77,6 +85,15 @@ class DecodedUnit:
         (which keeps none), parsed again from the slice's words (not kept: the
         streamed outputs hold one unit's ops at a time)."""
         return self.reload() if self.reload is not None else self.ops
+
+    def op_chunks(self, chunk_ops: int = CHUNK_OPS):
+        """The unit's ops in chunks: for a unit decoded with ``analyze``, parsed
+        again piece by piece by the compiled scan (:func:`~iron.trace.decode.scan.scan_pieces`:
+        neither its payload nor its ops whole in memory; views that the next chunk
+        overwrites); else :attr:`ops` as one chunk."""
+        if isinstance(self.reload, _Reparse):
+            return self.reload.op_chunks(chunk_ops)
+        return iter([self.load_ops()])
 
     @cached_property
     def runs(self) -> Runs:
@@ -219,6 +236,9 @@ class _Reparse:
         if method == "numba" and len(data):  # views, not copies: held briefly, a copy doubles the peak
             return _parse_numba(data, compact=False)[0]
         return parse_stream(data, method)[0]
+
+    def op_chunks(self, chunk_ops: int):
+        return scan_pieces(payload_pieces(self.words, self.start, self.nwords), chunk_ops)
 
 
 def unit_packet_type(unit: TraceUnit) -> int:
