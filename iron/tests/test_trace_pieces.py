@@ -36,6 +36,16 @@ def _tiled_test1():
     return manifest_from_mlir((TEST1 / "aie.mlir").read_text(), len(tiled) * 4), tiled
 
 
+def _with_idle_words():
+    """test1 with some payload words replaced by the idle word (dropped by the gather)."""
+    from iron.target.frames import IDLE_WORD
+
+    manifest, words = _mlir_capture(TEST1)
+    words = words.copy()
+    words[[3, 13, 14, 60]] = IDLE_WORD
+    return manifest, words
+
+
 def _xdna(name, units):
     from iron.instrument.manifest import Manifest, Slice
 
@@ -63,6 +73,7 @@ def _captures():
     yield "test2", _mlir_capture(TEST2)
     yield "test1 tiled", _tiled_test1()
     yield "vecscalar", _vecscalar()
+    yield "test1 with idle words", _with_idle_words()
     yield "add_one", _xdna(DATA / "xdna-emu-modes" / "mode0_add_one_objfifo_r0.bin", [CORE, MEMTILE])
 
 
@@ -88,7 +99,7 @@ def test_outputs_from_pieces_are_the_whole_stream_outputs(monkeypatch, pieces, c
     pytest.importorskip("numba")
     from iron.trace.capture import decode_manifest
     from iron.trace.decode import events, packets, units
-    from iron.trace.export.summary import summarize_unit
+    from iron.trace.export.summary import summarize_unit, summary_text
 
     for name, (manifest, words) in _captures():
         want = _write_all(decode_manifest(manifest, words), "numpy", monkeypatch)
@@ -96,12 +107,16 @@ def test_outputs_from_pieces_are_the_whole_stream_outputs(monkeypatch, pieces, c
         monkeypatch.setattr(units, "CHUNK_OPS", chunk_ops)
         monkeypatch.setattr(units.DecodedUnit.op_chunks, "__defaults__", (chunk_ops,))
         monkeypatch.setattr(events, "HELD_INTERVAL_BYTES", held)
+        monkeypatch.setattr(units, "choose_method", lambda nbytes, kernels: "numba")  # as for big inputs
         decoded = decode_manifest(manifest, words, analyze=summarize_unit)  # units keep no ops
         assert all(u.reload is not None for ds in decoded.slices for u in ds.units if u.mode == 0)
         got = _write_all(decoded, "numba", monkeypatch)
+        got["summary"] = summary_text(decoded.slices)
         monkeypatch.undo()
-        for fmt in FORMATS:
+        want["summary"] = summary_text(decode_manifest(manifest, words, analyze=summarize_unit).slices)
+        for fmt in FORMATS + ("summary",):
             assert got[fmt] == want[fmt], (name, fmt, pieces, chunk_ops, held)
+        assert summary_text(decode_manifest(manifest, words).slices) == want["summary"], name
         assert len(want["perfetto"]) > 500, name
 
 
@@ -122,11 +137,10 @@ def test_scan_of_byte_pieces_cut_inside_frames_is_the_whole_scan():
     """The hardware captures pad frames to whole words, so packet pieces never cut a
     frame: here each unit's payload is cut into pieces of 1..5 bytes (frames split
     across pieces, carried over) and both timing models still give the whole stream's
-    intervals and mlir-aie events."""
+    ops (Repeats folded across the cuts), frame diagnostics, summary, intervals and
+    mlir-aie events; so do the streams cut short (inside a frame, sometimes)."""
     pytest.importorskip("numba")
     from iron.trace import decode as D
-    from iron.trace.decode.events import SlotIntervals
-    from iron.trace.decode.scan import scan_pieces
 
     rng = np.random.default_rng(3)
     for name, (_manifest, words) in _captures():
@@ -135,18 +149,40 @@ def test_scan_of_byte_pieces_cut_inside_frames_is_the_whole_scan():
             data, _ = D.unit_payload(words, pk.start[rows], pk.words[rows], "numpy")
             if D.unit_mode(None, data)[0] != 0:
                 continue
-            ops = D.parse_stream(data, "numpy")[0]
-            cuts = np.cumsum(rng.integers(1, 6, len(data)))
-            cuts = cuts[cuts < len(data)]
+            for end in (len(data), *(len(data) // 2 + j for j in range(4))):  # and cut inside frames
+                _check_byte_pieces(name, data[:end], rng)
 
-            def chunks(cuts=cuts, data=data):
-                return scan_pieces(np.split(data, cuts), chunk_ops=int(rng.integers(1, 9)))
 
-            runs, si = D.ops_to_runs(ops), SlotIntervals(chunks)
-            for slot in range(8):
-                want, got = runs.intervals(slot), si(slot)
-                assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1]), (name, slot)
-            want = D.mlir_aie_events(ops)
-            parts = [tuple(a.copy() for a in c) for c in D.mlir_aie_timing.mlir_aie_event_stream(chunks())]
-            got = tuple(np.concatenate(c) for c in zip(*parts)) if parts else None
-            assert got is not None and all(np.array_equal(a, b) for a, b in zip(want, got)), name
+def _check_byte_pieces(name, data, rng):
+    from iron.trace import decode as D
+    from iron.trace.decode.events import OPS_FIELDS, SlotIntervals
+    from iron.trace.decode.scan import scan_pieces
+    from iron.trace.export.summary import summarize_unit
+
+    ops = D.parse_stream(data, "numpy")[0]
+    cuts = np.cumsum(rng.integers(1, 6, len(data)))
+    cuts = cuts[cuts < len(data)]
+    parts = [[getattr(o, f).copy() for f in OPS_FIELDS] for o in scan_pieces(np.split(data, cuts), 3)]
+    for f, got in zip(OPS_FIELDS, zip(*parts)):  # the whole scan's ops, Repeats folded alike
+        assert np.array_equal(getattr(ops, f), np.concatenate(got)), (name, f)
+
+    def chunks(cuts=cuts, data=data):
+        return scan_pieces(np.split(data, cuts), chunk_ops=int(rng.integers(1, 9)))
+
+    runs, si = D.ops_to_runs(ops), SlotIntervals(chunks)
+    for slot in range(8):
+        want, got = runs.intervals(slot), si(slot)
+        assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1]), (name, slot)
+    whole, cut = D.DecodedUnit(0, 1, 2, CORE), D.DecodedUnit(0, 1, 2, CORE)
+    summarize_unit(whole, data, "numba")
+    summarize_unit.pieces(cut, np.split(data, cuts))
+    assert (cut.summary, cut.diagnostics, cut.start_timer, cut.frames) == (
+        whole.summary,
+        whole.diagnostics,
+        whole.start_timer,
+        whole.frames,
+    ), name
+    want = D.mlir_aie_events(ops)
+    parts = [tuple(a.copy() for a in c) for c in D.mlir_aie_timing.mlir_aie_event_stream(chunks())]
+    got = tuple(np.concatenate(c) for c in zip(*parts)) if parts else None
+    assert got is not None and all(np.array_equal(a, b) for a, b in zip(want, got)), name
