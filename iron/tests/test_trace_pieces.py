@@ -91,11 +91,13 @@ def _write_all(decoded, method, monkeypatch) -> dict:
 
 
 @pytest.mark.parametrize(
-    "pieces, chunk_ops, held", [(1, 1, 16), (2, 3, 16), (3, 7, 1 << 30), (1 << 16, 1 << 14, 1 << 25)]
+    "pieces, chunk_ops, held",
+    [(1, 1, 16), (2, 3, 16), (3, 7, 1 << 30), (2, 5, 16 * 40), (1 << 16, 1 << 14, 1 << 25)],
 )
 def test_outputs_from_pieces_are_the_whole_stream_outputs(monkeypatch, pieces, chunk_ops, held):
     """Pieces of 1..3 packets cut frames and Repeat runs everywhere; ``held`` 16 bytes
-    streams every slot a chunk at a time, 2**30 holds them all in one pass."""
+    streams every slot a chunk at a time, 2**30 holds them all in one pass, 40
+    intervals mixes held groups and streamed slots."""
     pytest.importorskip("numba")
     from iron.trace.capture import decode_manifest
     from iron.trace.decode import events, packets, units
