@@ -1,20 +1,34 @@
 """Decode throughput, memory and output size of every ``iron trace decode`` format.
 
-Generates trace buffers (default 1, 16 and 64 MiB) of several units' packets
-interleaved (4 core modules + 2 memory modules, made with iron's encoder from a
-random activity model), written as ``.bin`` with a matching mlir-aie MLIR file,
-then decodes each with every output format in fresh processes (``python -m
-iron trace decode``): a first run with an empty compiled-kernel cache (as on a
-machine that never ran iron; ``NUMBA_CACHE_DIR`` set to a new folder) and a warm
-run. Prints wall time, MiB/s, peak RSS (of that process alone), output bytes and,
-for the native Perfetto trace, bytes per interval.
+Two inputs (``--inputs``), each at 1, 16 and 64 MiB by default:
 
-    python benchmarks/bench_decode.py [--mib 1 16 64] [--formats ...] [--dir DIR]
+* ``tiled`` (issue 16's reference input): the 16 packets of one core unit that
+  mlir-aie's test1 hardware capture holds (``iron/tests/data/mlir-aie-test1``, the
+  words before its zero padding) repeated up to the size. That is how the density
+  of the issue's "tiled hardware packets (one unit, about 373k intervals per MiB)"
+  was matched: this gives 372,737 intervals per MiB, and mlir-aie's test MLIR
+  configures it.
+* ``synthetic``: several units' packets interleaved (4 core modules + 2 memory
+  modules, made with iron's encoder from a random activity model), about 0.93 M
+  intervals per MiB, with a matching mlir-aie MLIR file.
+
+Each buffer, written as ``.bin``, is decoded with every output format in fresh
+processes (``python -m iron trace decode``): a first run with an empty
+compiled-kernel cache (as on a machine that never ran iron; ``NUMBA_CACHE_DIR``
+set to a new folder), a warm run writing the output file and a warm run writing
+to ``/dev/null`` (the difference is the disk). Prints wall time, MiB/s, peak RSS
+(of that process alone) and its ratio to the buffer, output bytes and, for the
+native Perfetto trace, bytes per interval; then per format the warm speed per MiB
+and per interval against mlir-aie's parser: issue 16 measured it at 100 s for
+16 MiB of the tiled input (6.25 s per MiB, 16.8 us per interval).
+
+    python benchmarks/bench_decode.py [--inputs tiled synthetic] [--mib 1 16 64]
+                                      [--formats ...] [--dir DIR]
                                       [--mlir-aie-parse PATH/TO/parse.py]
 
 With ``--mlir-aie-parse`` mlir-aie's parser runs on the same words (as
 ``trace.txt``) in the same run (``python parse.py --input --mlir --output``,
-which needs mlir-aie's Python package) and the speed ratios are printed.
+which needs mlir-aie's Python package) and the measured ratios are printed too.
 Goals (issue 16; 2-core machine): see README "Measured".
 """
 
@@ -82,6 +96,22 @@ def make_mlir() -> str:
     )
 
 
+GOLDEN = ROOT / "iron" / "tests" / "data" / "mlir-aie-test1"  # source: its SOURCES.md
+
+
+def generate_tiled(path: Path, mib: float) -> int:
+    """Issue 16's reference input: the packets of mlir-aie's test1 hardware capture
+    (16 packets of one core unit, the words before its zero padding) repeated up to
+    ``mib``. Gives 372,737 intervals per MiB, the issue's "about 373k"."""
+    from iron.trace.capture import read_words
+
+    words = np.asarray(read_words(str(GOLDEN / "trace.txt"))[0], np.uint32)
+    used = words[: (np.flatnonzero(words)[-1] + 1) // F.PACKET_WORDS * F.PACKET_WORDS]
+    tiled = np.resize(used, int(mib * 2**20) // 4)
+    tiled.astype("<u4").tofile(path)
+    return tiled.nbytes
+
+
 def generate(path: Path, mib: float, seed: int = 0) -> int:
     rng = np.random.default_rng(seed)
     total_words = int(mib * 2**20) // 4
@@ -98,6 +128,9 @@ def generate(path: Path, mib: float, seed: int = 0) -> int:
 
 
 FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")
+#: mlir-aie's parser on the tiled input, as issue 16 measured it on this machine (100 s at 16 MiB).
+MLIR_AIE_S_PER_MIB = 100.0 / 16
+MLIR_AIE_S_PER_INTERVAL = 100.0 / (16 * 372_737)
 SUFFIX = {"summary": "txt", "perfetto": "json", "pftrace": "pftrace", "mlir-aie": "json"}
 
 
@@ -128,7 +161,7 @@ def count_intervals(big: Path, mlir: Path) -> int:
         "from iron.trace.export.perfetto import unit_tracks\n"
         "w = np.fromfile(sys.argv[1], '<u4')\n"
         "d = decode_manifest(manifest_from_mlir(Path(sys.argv[2]).read_text(), len(w) * 4), w)\n"
-        "print(sum(len(t[3]) for s in d.slices for u in s.units for t in unit_tracks(u, None)))\n"
+        "print(sum(len(b) for s in d.slices for u in s.units for t in unit_tracks(u, None) for b, _ in t[3]))\n"
     )
     out = subprocess.run([sys.executable, "-c", code, str(big), str(mlir)], cwd=ROOT, capture_output=True)
     return int(out.stdout or 0)
@@ -136,6 +169,7 @@ def count_intervals(big: Path, mlir: Path) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--inputs", nargs="+", default=["tiled", "synthetic"], choices=("tiled", "synthetic"))
     ap.add_argument("--mib", type=float, nargs="+", default=[1.0, 16.0, 64.0])
     ap.add_argument("--formats", nargs="+", default=list(FORMATS), choices=FORMATS)
     ap.add_argument("--dir", default=None, help="work folder (default: a temporary one, removed)")
@@ -143,26 +177,35 @@ def main() -> int:
     args = ap.parse_args()
     tmp = Path(args.dir or tempfile.mkdtemp(prefix="iron-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)
-    mlir = tmp / "trace.mlir"
-    mlir.write_text(make_mlir())
+    for kind in args.inputs:
+        print(f"\n== input: {kind}")
+        bench_input(kind, args, tmp)
+    if not args.dir:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+def bench_input(kind: str, args, tmp: Path) -> None:
+    mlir = tmp / f"{kind}.mlir"
+    if kind == "tiled":
+        shutil.copy(GOLDEN / "aie.mlir", mlir)
+    else:
+        mlir.write_text(make_mlir())
     print("size      format     run     wall s   MiB/s  peak RSS MiB  xbuffer  output MB  B/interval")
     for size in args.mib:
-        big = tmp / f"trace-{size:g}MiB.bin"
-        nbytes = generate(big, size)
+        big = tmp / f"{kind}-{size:g}MiB.bin"
+        nbytes = generate_tiled(big, size) if kind == "tiled" else generate(big, size)
         mib = nbytes / 2**20
-        intervals = count_intervals(big, mlir) if "pftrace" in args.formats else 0
+        intervals = count_intervals(big, mlir)
         speed = {}
         for fmt in args.formats:
             out = tmp / f"out-{size:g}.{SUFFIX[fmt]}"
             cmd = [sys.executable, "-m", "iron", "trace", "decode", str(big), "--mlir", str(mlir)]
             cmd += ["--format", fmt, "-o", str(out)]
             cold = tempfile.mkdtemp(prefix="numba-", dir=tmp)
-            for label, env in (
-                ("first", {**os.environ, "NUMBA_CACHE_DIR": cold}),
-                (None, {**os.environ, "NUMBA_CACHE_DIR": cold}),  # fills the cache (not shown)
-                ("warm", {**os.environ, "NUMBA_CACHE_DIR": cold}),
-            ):
-                dt, rss, rc = run(cmd, env)
+            env = {**os.environ, "NUMBA_CACHE_DIR": cold}
+            for label in ("first", None, "warm", "null"):  # None: fills the cache (not shown)
+                dt, rss, rc = run(cmd if label != "null" else cmd[:-1] + [os.devnull], env)
                 if label is None:
                     time.sleep(0.5)
                     continue
@@ -176,10 +219,17 @@ def main() -> int:
                 speed[(fmt, label)] = dt
             shutil.rmtree(cold, ignore_errors=True)
             out.unlink(missing_ok=True)
-        if intervals:
-            print(f"{mib:5.0f} MiB: {intervals} intervals")
+        print(f"{mib:5.0f} MiB: {intervals} intervals ({intervals / mib / 1e3:.0f}k per MiB)")
+        for (fmt, label), t in speed.items():
+            if label in ("warm", "null") and fmt != "summary":
+                per_mib = MLIR_AIE_S_PER_MIB / (t / mib)
+                per_iv = MLIR_AIE_S_PER_INTERVAL / (t / intervals) if intervals else 0
+                print(
+                    f"          {fmt:9s} {label:4s} {t / mib:6.3f} s/MiB: {per_mib:5.1f}x mlir-aie's parser per MiB, "
+                    f"{per_iv:5.1f}x per interval (issue 16's figure: 6.25 s/MiB, 16.8 us/interval)"
+                )
         if args.mlir_aie_parse:
-            txt = tmp / f"trace-{size:g}MiB.txt"
+            txt = tmp / f"{kind}-{size:g}MiB.txt"
             from iron.trace.words import format_text
 
             txt.write_text(format_text(np.fromfile(big, "<u4")))
@@ -193,9 +243,6 @@ def main() -> int:
             txt.unlink(missing_ok=True)
             out.unlink(missing_ok=True)
         big.unlink(missing_ok=True)
-    if not args.dir:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return 0
 
 
 if __name__ == "__main__":

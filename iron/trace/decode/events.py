@@ -151,48 +151,170 @@ class Runs:
         return begin[starts], np.maximum.reduceat(end, starts)
 
 
+#: Intervals (16 bytes each) :class:`SlotIntervals` holds at most at a time for a
+#: group of slots; a slot with more is streamed a chunk at a time instead.
+HELD_INTERVAL_BYTES = 32 << 20
+_STATE = 3 + 2 * F.SLOTS  # timer, last event's mask and cycles, per slot the open interval (begin, end)
+_ALL_SLOTS = (1 << F.SLOTS) - 1
+
+
+def _new_state() -> np.ndarray:
+    state = np.zeros(_STATE, np.int64)
+    state[3:] = -1  # no open interval
+    return state
+
+
+_NO_OUT = np.zeros(0, np.int64)
+
+
+def _run_kernel(ops: Ops, track: int, state, k, base=None, out_b=None, out_e=None) -> None:
+    """:func:`_scan_intervals` over one chunk; with no ``out_b``/``out_e`` it only counts."""
+    fill = out_b is not None
+    z = _NO_OUT
+    jit(_scan_intervals)(
+        ops.kind,
+        ops.mask,
+        ops.value,
+        ops.reps,
+        np.int64(track),
+        fill,
+        np.int64(F.SYNC_CYCLES),
+        state,
+        k,
+        base if fill else k,
+        out_b if fill else z,
+        out_e if fill else z,
+    )
+
+
+def _open(state: np.ndarray, slot: int) -> tuple[int, int] | None:
+    """The interval ``slot`` still has open at the end of the ops (closed by the stream's end)."""
+    b = int(state[3 + slot])
+    return (b, int(state[3 + F.SLOTS + slot])) if b >= 0 else None
+
+
+def interval_counts(op_chunks) -> np.ndarray:
+    """Every slot's number of intervals, by one compiled pass over the ops chunks."""
+    state, k = _new_state(), np.zeros(F.SLOTS, np.int64)
+    for ops in op_chunks:
+        _run_kernel(ops, _ALL_SLOTS, state, k)
+    return k + (state[3 : 3 + F.SLOTS] >= 0)
+
+
+def held_intervals(op_chunks, slots, counts) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """``(begin, end)`` of each of ``slots`` (``counts``: :func:`interval_counts`), by
+    one compiled pass filling arrays of the known sizes."""
+    n = np.array([counts[s] if s in slots else 0 for s in range(F.SLOTS)], np.int64)
+    base = np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64)
+    out_b, out_e = np.empty(int(n.sum()), np.int64), np.empty(int(n.sum()), np.int64)
+    state, k = _new_state(), np.zeros(F.SLOTS, np.int64)
+    track = sum(1 << s for s in slots)
+    for ops in op_chunks:
+        _run_kernel(ops, track, state, k, base, out_b, out_e)
+    out = {}
+    for s in slots:
+        last = _open(state, s)
+        if last is not None:
+            out_b[base[s] + k[s]], out_e[base[s] + k[s]] = last
+        out[s] = (out_b[base[s] : base[s] + n[s]], out_e[base[s] : base[s] + n[s]])
+    return out
+
+
+def streamed_intervals(op_chunks, slot: int):
+    """``slot``'s ``(begin, end)`` a chunk of ops at a time (memory: one chunk's
+    intervals): per chunk a counting run on a copy of the carried state sizes the
+    arrays that the filling run writes."""
+    state, k, base = _new_state(), np.zeros(F.SLOTS, np.int64), np.zeros(F.SLOTS, np.int64)
+    for ops in op_chunks:
+        trial = state.copy()
+        k[:] = 0
+        _run_kernel(ops, 1 << slot, trial, k)
+        if not k[slot]:
+            state = trial  # same state as a filling run: nothing closed in this chunk
+            continue
+        begin, end = np.empty(int(k[slot]), np.int64), np.empty(int(k[slot]), np.int64)
+        k[:] = 0
+        _run_kernel(ops, 1 << slot, state, k, base, begin, end)
+        yield begin, end
+    last = _open(state, slot)
+    if last is not None:
+        yield np.array([last[0]]), np.array([last[1]])
+
+
 class SlotIntervals:
-    """``ops_to_runs(ops).intervals(slot)`` of every slot by compiled passes over
-    the folded ops (numba): one pass counts every slot's intervals, then one pass
-    per asked slot fills its arrays. No per-run arrays: a unit's streamed output
-    holds its ops and a slot's intervals."""
+    """``ops_to_runs(ops).intervals(slot)`` of every slot by compiled passes over a
+    unit's ops, never all of them nor every slot's intervals in memory.
 
-    def __init__(self, ops: Ops):
-        self.ops = ops
-        self.counts = np.zeros(F.SLOTS, np.int64)
-        z = np.zeros(0, np.int64)
-        jit(_scan_intervals)(*self._args(-1), self.counts, z, z)
+    ``op_chunks()`` gives the ops afresh for each pass, in chunks (e.g. parsed again
+    piece by piece: :meth:`iron.trace.decode.DecodedUnit.op_chunks`). One pass counts
+    every slot's intervals; then a slot's intervals come from a pass that fills the
+    arrays of it and of the next slots that fit :data:`HELD_INTERVAL_BYTES`
+    together, or, when the slot alone does not fit, are streamed a chunk at a time."""
 
-    def _args(self, slot: int):
-        o = self.ops
-        return (o.kind, o.mask, o.value, o.reps, np.int64(slot), np.int64(F.SYNC_CYCLES))
+    def __init__(self, op_chunks):
+        self.op_chunks = op_chunks
+        self.counts = interval_counts(op_chunks())
+        self._held: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def _fits(self, n: int) -> bool:
+        return 16 * n <= HELD_INTERVAL_BYTES
+
+    def _hold_from(self, slot: int) -> None:
+        """One pass filling ``slot`` and the next slots while they fit together."""
+        group, total = [], 0
+        for s in range(slot, F.SLOTS):
+            n = int(self.counts[s])
+            if s in self._held or not n:
+                continue
+            if group and not self._fits(total + n):
+                break
+            group.append(s)
+            total += n
+        self._held.update(held_intervals(self.op_chunks(), group, self.counts))
+
+    def begins(self, slot: int) -> np.ndarray:
+        """``slot``'s interval begins, all at once (8 bytes per interval); its
+        intervals stay held for :meth:`chunks` when they fit."""
+        if not self.counts[slot]:
+            return np.zeros(0, np.int64)
+        if slot not in self._held and self._fits(int(self.counts[slot])):
+            self._hold_from(slot)
+        if slot in self._held:
+            return self._held[slot][0]
+        return np.concatenate([b for b, _e in streamed_intervals(self.op_chunks(), slot)])
+
+    def chunks(self, slot: int):
+        """``slot``'s ``(begin, end)`` arrays in order, a piece at a time."""
+        if not self.counts[slot]:
+            return [(np.zeros(0, np.int64), np.zeros(0, np.int64))]
+        if slot not in self._held and self._fits(int(self.counts[slot])):
+            self._hold_from(slot)
+        if slot in self._held:
+            return [self._held.pop(slot)]
+        return streamed_intervals(self.op_chunks(), slot)
 
     def __call__(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
-        n = int(self.counts[slot])
-        begin, end = np.empty(n, np.int64), np.empty(n, np.int64)
-        if n:
-            jit(_scan_intervals)(*self._args(slot), self.counts, begin, end)
-        return begin, end
+        """``slot``'s intervals whole."""
+        parts = list(self.chunks(slot))
+        return np.concatenate([b for b, _ in parts]), np.concatenate([e for _, e in parts])
 
 
 def slot_intervals(ops: Ops, slot: int) -> tuple[np.ndarray, np.ndarray]:
     """``ops_to_runs(ops).intervals(slot)`` by compiled passes (:class:`SlotIntervals`)."""
-    return SlotIntervals(ops)(slot)
+    return SlotIntervals(lambda: [ops])(slot)
 
 
-def _scan_intervals(kind, mask, value, reps, slot, sync_cycles, counts, out_b, out_e):
+def _scan_intervals(kind, mask, value, reps, track, fill, sync_cycles, state, k, base, out_b, out_e):
     """Compiled :class:`SlotIntervals`: iron's timing model (:func:`ops_to_runs`)
-    and the merge of touching stretches (:meth:`Runs.intervals`) in one pass.
-    ``slot`` < 0: count every slot's intervals into ``counts``; else fill that
-    slot's ``out_b``/``out_e``."""
-    timer = np.int64(0)
-    b_mask = 0  # the last event (an orphan Repeat replays it)
-    b_cyc = np.int64(0)
-    nslot = counts.shape[0]
-    cur_b = np.full(nslot, -1, np.int64)  # per slot the open interval (-1: none)
-    cur_e = np.full(nslot, -1, np.int64)
-    k = np.zeros(nslot, np.int64)
-    lo, hi = (0, nslot) if slot < 0 else (slot, slot + 1)
+    and the merge of touching stretches (:meth:`Runs.intervals`) in one pass over
+    a chunk of ops, for the slots of the bit mask ``track``. ``state`` (see
+    :data:`_STATE`) carries the timer, the last event and the open intervals from
+    one chunk to the next; ``k[s]`` counts the intervals of slot ``s`` closed,
+    written (``fill``) at ``out_b/out_e[base[s] + k[s]]``."""
+    nslot = k.shape[0]
+    timer = state[0]
+    b_mask = state[1]  # the last event (an orphan Repeat replays it)
+    b_cyc = state[2]
     for i in range(kind.shape[0]):
         kd = kind[i]
         if kd == OP_SYNC:
@@ -201,7 +323,7 @@ def _scan_intervals(kind, mask, value, reps, slot, sync_cycles, counts, out_b, o
         if kd == OP_EVENT:
             v = np.int64(value[i])
             timer += 1 + v
-            b_mask = mask[i]
+            b_mask = np.int64(mask[i])
             b_cyc = v
             t0 = timer  # the event itself, then its replays
             r = np.int64(reps[i]) + 1
@@ -211,33 +333,30 @@ def _scan_intervals(kind, mask, value, reps, slot, sync_cycles, counts, out_b, o
             t0 = timer + 1 + v
             r = np.int64(reps[i])
             timer += r * (1 + v)
-        if b_mask == 0 or r == 0:
+        hit = b_mask & track
+        if hit == 0 or r == 0:
             continue
         pieces = 1 if v == 0 else r  # replays on consecutive cycles: one stretch
-        for s in range(lo, hi):
-            if not (b_mask >> s) & 1:
+        for s in range(nslot):
+            if not (hit >> s) & 1:
                 continue
+            ob, oe = 3 + s, 3 + nslot + s
             for j in range(pieces):
                 b = t0 + j * (1 + v)
                 e = b + (r if v == 0 else 1)
-                if cur_b[s] >= 0 and b == cur_e[s]:
-                    cur_e[s] = e
+                if state[ob] >= 0 and b == state[oe]:
+                    state[oe] = e
                     continue
-                if cur_b[s] >= 0:
-                    if slot >= 0:
-                        out_b[k[s]] = cur_b[s]
-                        out_e[k[s]] = cur_e[s]
+                if state[ob] >= 0:
+                    if fill:
+                        out_b[base[s] + k[s]] = state[ob]
+                        out_e[base[s] + k[s]] = state[oe]
                     k[s] += 1
-                cur_b[s] = b
-                cur_e[s] = e
-    for s in range(lo, hi):
-        if cur_b[s] >= 0:
-            if slot >= 0:
-                out_b[k[s]] = cur_b[s]
-                out_e[k[s]] = cur_e[s]
-            k[s] += 1
-        if slot < 0:
-            counts[s] = k[s]
+                state[ob] = b
+                state[oe] = e
+    state[0] = timer
+    state[1] = b_mask
+    state[2] = b_cyc
     return 0
 
 

@@ -56,10 +56,23 @@ class _MlirAieState:
 def mlir_aie_event_chunks(ops: Ops, chunk_ops: int = CHUNK_OPS):
     """:func:`mlir_aie_events` as a sequence of ``(ts, phase, slot)`` chunks,
     ``chunk_ops`` folded ops at a time (memory bounded by a chunk's events)."""
+    parts = (
+        Ops(*(getattr(ops, f)[a : a + chunk_ops] for f in OPS_FIELDS)) for a in range(0, len(ops), chunk_ops)
+    )
+    return mlir_aie_event_stream(parts)
+
+
+def mlir_aie_event_stream(op_chunks):
+    """:func:`mlir_aie_events` of the ops given in consecutive chunks (e.g.
+    :meth:`iron.trace.decode.DecodedUnit.op_chunks`: a unit parsed again piece by
+    piece), as ``(ts, phase, slot)`` chunks. A chunk may open with Repeat frames
+    of the previous chunk's last event (an OP_REPEAT of their own): replayed
+    frame by frame, they give the events of the folded replay."""
     st = _MlirAieState()
-    for a in range(0, len(ops), chunk_ops):
-        part = Ops(*(getattr(ops, f)[a : a + chunk_ops] for f in OPS_FIELDS)).split()
-        out = _mlir_aie_chunk(part, st)
+    for ops in op_chunks:
+        if not len(ops):
+            continue
+        out = _mlir_aie_chunk(ops.split(), st)
         if len(out[0]):
             yield out
 

@@ -181,6 +181,30 @@ def unit_payload(words: np.ndarray, start: np.ndarray, nwords: np.ndarray, metho
     return out[:k], (nbytes - k) // 4
 
 
+#: Packets per piece of :class:`PayloadPieces` (about 1.8 MB of payload).
+PIECE_PACKETS = 1 << 16
+
+
+class PayloadPieces:
+    """:func:`unit_payload`'s bytes in consecutive pieces of ``piece_packets``
+    packets (default :data:`PIECE_PACKETS`; compiled gather), so a unit's payload
+    is never in memory whole (see :func:`iron.trace.decode.scan.scan_pieces`).
+    Iterating counts ``nbytes`` and ``idle`` words as :func:`unit_payload` would."""
+
+    def __init__(self, words: np.ndarray, start: np.ndarray, nwords: np.ndarray, piece_packets: int = 0):
+        self.words, self.start, self.nwords = words, start, nwords
+        self.step = max(1, piece_packets or PIECE_PACKETS)
+        self.nbytes = self.idle = 0
+
+    def __iter__(self):
+        for a in range(0, len(self.start), self.step):
+            sl = slice(a, a + self.step)
+            data, idle = unit_payload(self.words, self.start[sl], self.nwords[sl], "numba")
+            self.nbytes += len(data)
+            self.idle += idle
+            yield data
+
+
 def _readonly(a: np.ndarray) -> np.ndarray:
     """A read-only view: numba compiles (and caches) one variant per writability,
     and memory-mapped inputs are read-only, so the kernels always get read-only words."""

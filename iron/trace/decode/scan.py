@@ -182,20 +182,73 @@ def compiled_scan(data: np.ndarray, accumulate, chunk_ops: int = CHUNK_OPS) -> t
     keeps them asks for one chunk, ``chunk_ops >= len(data)``). A chunk never
     splits an op from the Repeat frames folded into it. Returns (frame
     diagnostics, first Start timer)."""
-    scan = jit(_scan_ops)
     n = len(data)
     cap = max(1, min(chunk_ops, n))  # a stream has at most one op per byte
     out = [np.empty(cap, dt) for dt in _OPS_DTYPES]
-    counts = np.zeros(6, np.int64)  # frames, unknown, truncated, Start frames, first Start offset, syncs
-    counts[4] = -1
-    pos = 0
+    counts = _new_counts()
+    for ops in _scan_from(data, out, counts):
+        accumulate(ops)
+    return frame_diagnostics(data, *counts[:6])
+
+
+# counts of _scan_ops: frames, unknown, truncated, Start frames, first Start offset, syncs,
+# then what one call hands the next: ops already in the buffers, the op Repeats fold into
+_HELD, _ATTACH = 6, 7
+
+
+def _new_counts() -> np.ndarray:
+    counts = np.zeros(8, np.int64)
+    counts[[4, _ATTACH]] = -1
+    return counts
+
+
+def _scan_from(data: np.ndarray, out: list, counts: np.ndarray, more: bool = False):
+    """Ops chunks of :func:`_scan_ops` over ``data`` into the ``out`` buffers (views,
+    overwritten by the next chunk). ``more``: bytes of the same stream follow, so
+    an op that Repeat frames there could still fold into is held back in the buffers
+    for the next call. Returns, as the generator's value, the byte the scan stopped
+    at: ``len(data)``, or the start of a frame cut by the end of ``data``."""
+    scan = jit(_scan_ops)
+    n, cap, pos = len(data), len(out[0]), 0
     while True:
         k, pos = scan(data, pos, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, FIELDS, *out, counts)
-        if k:
-            accumulate(Ops(*(a[:k] for a in out)))
-        if k < cap or pos >= n or counts[2]:
-            break
-    return frame_diagnostics(data, *counts)
+        done = k < cap or pos >= n or counts[2]
+        hold = more and done and counts[_ATTACH] == k - 1 and k > 0
+        if k - hold:
+            yield Ops(*(a[: k - hold] for a in out))
+        if hold:  # the last op opens the next call's buffers
+            for a in out:
+                a[0] = a[k - 1]
+        counts[_HELD], counts[_ATTACH] = (1, 0) if hold else (0, -1)
+        if done:
+            return pos
+
+
+def scan_pieces(pieces, chunk_ops: int = CHUNK_OPS, report: dict | None = None):
+    """The compiled frame scan of one unit's bytes handed over in consecutive
+    ``pieces`` (byte arrays, e.g. :class:`iron.trace.decode.packets.PayloadPieces`):
+    yields the ops of the whole stream's scan, at most ``chunk_ops`` at a time
+    (views that the next chunk overwrites), so a unit's payload and ops never need
+    to be in memory whole. A frame cut by a piece's end is carried to the next
+    piece; the last op of a piece waits for the Repeat frames that may open the
+    next one. ``report``, when given, receives the frame diagnostics and the first
+    Start timer (key ``start_timer``) once the pieces are used up."""
+    out = [np.empty(max(2, chunk_ops), dt) for dt in _OPS_DTYPES]
+    counts = _new_counts()
+    carry, start_timer = np.zeros(0, np.uint8), None
+    data = carry
+    for piece in pieces:
+        data = np.concatenate([carry, piece]) if len(carry) else np.ascontiguousarray(piece, np.uint8)
+        pos = yield from _scan_from(data, out, counts, more=True)
+        if start_timer is None and counts[4] >= 0:  # read while its piece is at hand
+            start_timer = _start_timer(data, int(counts[4]))
+        carry = data[pos:].copy()  # empty, or the start of a frame cut by the piece's end
+        counts[2] = 0
+    if counts[_HELD]:
+        yield Ops(*(a[:1] for a in out))
+    counts[2] = 1 if len(carry) else 0  # cut by the stream's end: dropped, as the whole scan does
+    if report is not None:
+        report.update(frame_diagnostics(data[:0], *counts[:4], -1, counts[5])[0], start_timer=start_timer)
 
 
 def _parse_numba(data: np.ndarray, compact: bool = True) -> tuple[Ops, int | None, dict]:
@@ -232,18 +285,20 @@ def _scan_ops(data, pos, kind_of, length_of, fields, o_kind, o_mask, o_value, o_
     the stream ends or the ``o_*`` arrays are full; it then stops before the frame
     that would start one op more, so the Repeat frames of the last op are folded
     in. Adds to ``counts`` (frames, unknown, truncated, Start frames, first Start
-    offset, syncs). Returns ``(ops written, byte to go on from)``."""
+    offset, syncs); starts after ``counts[6]`` ops already in the buffers, Repeats
+    folding into op ``counts[7]`` (-1: none), and leaves there the op the next
+    Repeat would fold into. Returns ``(ops in the buffers, byte to go on from)``."""
     n = data.shape[0]
     cap = o_kind.shape[0]
     i = pos
-    k = 0
+    k = counts[6]  # ops a previous call left in the buffers (the last may take Repeats)
     frames = 0
     unknown = 0
     trunc = 0
     nstart = 0
     nsync = 0
     first_start = counts[4]
-    attach = -1  # op that a following Repeat replays (folded into it)
+    attach = counts[7]  # op that a following Repeat replays (folded into it); -1: none
     while i < n:
         b0 = data[i]
         ln = length_of[b0]
@@ -305,4 +360,5 @@ def _scan_ops(data, pos, kind_of, length_of, fields, o_kind, o_mask, o_value, o_
     counts[3] += nstart
     counts[4] = first_start
     counts[5] += nsync
+    counts[7] = attach
     return k, i

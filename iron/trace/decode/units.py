@@ -10,6 +10,7 @@ the configuration. Output is bounded: per unit at most
 
 from __future__ import annotations
 
+import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -23,8 +24,16 @@ from iron.target.events import MODULE_KINDS
 from iron.trace.decode.diagnostics import add_unit_totals, slice_status
 from iron.trace.decode.events import EMPTY_OPS, Ops, Runs, bound_runs, ops_to_runs
 from iron.trace.decode.modes import decode_other_mode, unit_mode
-from iron.trace.decode.packets import packet_table, unit_payload, warm_gather
-from iron.trace.decode.scan import _check_method, _parse_numba, ops_kernels, parse_stream, warm_ops
+from iron.trace.decode.packets import PayloadPieces, packet_table, unit_payload, warm_gather
+from iron.trace.decode.scan import (
+    CHUNK_OPS,
+    _check_method,
+    _parse_numba,
+    ops_kernels,
+    parse_stream,
+    scan_pieces,
+    warm_ops,
+)
 from iron.trace.jit import COMPILED_BYTES, choose_method, kernels_loaded, load_kernels_async
 from iron.trace.words import check_words
 
@@ -77,6 +86,15 @@ class DecodedUnit:
         (which keeps none), parsed again from the slice's words (not kept: the
         streamed outputs hold one unit's ops at a time)."""
         return self.reload() if self.reload is not None else self.ops
+
+    def op_chunks(self, chunk_ops: int = CHUNK_OPS):
+        """The unit's ops in chunks: for a unit decoded with ``analyze``, parsed
+        again piece by piece by the compiled scan (:func:`~iron.trace.decode.scan.scan_pieces`:
+        neither its payload nor its ops whole in memory; views that the next chunk
+        overwrites); else :attr:`ops` as one chunk."""
+        if isinstance(self.reload, _Reparse):
+            return self.reload.op_chunks(chunk_ops)
+        return iter([self.load_ops()])
 
     @cached_property
     def runs(self) -> Runs:
@@ -171,7 +189,10 @@ def decode_words(
 
     def one(key: tuple[int, int, int]) -> tuple[DecodedUnit, int]:
         rows = groups[key]
-        data, idle = unit_payload(words, pk.start[rows], pk.words[rows], method)
+        start, nwords = pk.start[rows], pk.words[rows]
+        if analyze is not None and method == "numba" and hasattr(analyze, "pieces"):
+            return _analyze_pieces(key, by_key.get(key), words, start, nwords, analyze)
+        data, idle = unit_payload(words, start, nwords, method)
         du = DecodedUnit(*key, by_key.get(key), packets=len(rows), nbytes=len(data))
         du.mode, mode_diag = unit_mode(du.unit, data)
         if du.mode != 0:  # event-PC / execution trace: their own decoders (rare, small streams)
@@ -181,7 +202,7 @@ def decode_words(
             du.diagnostics.update(mode_diag)
         if analyze is not None:
             analyze(du, data, method)
-            du.reload = _Reparse(words, pk.start[rows], pk.words[rows])
+            du.reload = _Reparse(words, start, nwords)
         else:
             du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
             du.frames = du.diagnostics["frames"]
@@ -206,6 +227,27 @@ def decode_words(
     return DecodedSlice(slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift)
 
 
+def _analyze_pieces(key, unit, words, start, nwords, analyze) -> tuple[DecodedUnit, int]:
+    """``analyze.pieces`` (compiled) of one unit's payload gathered a piece at a
+    time (:class:`~iron.trace.decode.packets.PayloadPieces`): the unit's bytes are
+    never in memory whole. A unit in another trace mode is gathered whole for its
+    own decoder (rare, small streams)."""
+    src = PayloadPieces(words, start, nwords)
+    pieces = iter(src)
+    first = next(pieces, np.zeros(0, np.uint8))
+    du = DecodedUnit(*key, unit, packets=len(start))
+    du.mode, mode_diag = unit_mode(du.unit, first)  # from the stream's first byte
+    if du.mode != 0:
+        data = np.concatenate([first, *pieces])
+        du.nbytes = len(data)
+        decode_other_mode(du, data, mode_diag)
+        return du, src.idle
+    analyze.pieces(du, itertools.chain([first], pieces))
+    du.nbytes = src.nbytes
+    du.reload = _Reparse(words, start, nwords)
+    return du, src.idle
+
+
 class _Reparse:
     """A unit's ops parsed again from its packets in the slice's words (see
     :meth:`DecodedUnit.load_ops`): holds only the packet offsets, not the payload."""
@@ -219,6 +261,9 @@ class _Reparse:
         if method == "numba" and len(data):  # views, not copies: held briefly, a copy doubles the peak
             return _parse_numba(data, compact=False)[0]
         return parse_stream(data, method)[0]
+
+    def op_chunks(self, chunk_ops: int):
+        return scan_pieces(PayloadPieces(self.words, self.start, self.nwords), chunk_ops)
 
 
 def unit_packet_type(unit: TraceUnit) -> int:

@@ -20,7 +20,7 @@ import numpy as np
 from iron.target.events import MODULE_KINDS
 from iron.target.frames import SLOTS
 from iron.trace.decode import DecodedSlice
-from iron.trace.decode.mlir_aie_timing import mlir_aie_event_chunks
+from iron.trace.decode.mlir_aie_timing import CHUNK_OPS, mlir_aie_event_chunks, mlir_aie_event_stream
 from iron.trace.decode.modes import slot_occurrences
 from iron.trace.export.textout import ROWS, Choice, output_method, render
 
@@ -85,7 +85,7 @@ def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
             for ph in b"EB"
             for s in range(SLOTS)
         ]
-        for ts, ph, slot in mlir_aie_event_chunks(du.load_ops()):
+        for ts, ph, slot in _unit_events(du, method):
             for a in range(0, len(ts), ROWS):
                 sl = slice(a, a + ROWS)
                 rows = render(
@@ -104,6 +104,14 @@ def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
                 f.write(rows)
                 sep = b",\n"
     f.write(b"[]\n" if sep == b"[" else b"]\n")
+
+
+def _unit_events(du, method: str):
+    """mlir-aie's events of a unit in chunks; compiled: its ops parsed again piece
+    by piece (memory: a chunk, not the unit's ops)."""
+    if method == "numba":
+        return mlir_aie_event_stream(du.op_chunks(CHUNK_OPS))
+    return mlir_aie_event_chunks(du.load_ops())
 
 
 def mlir_aie_text(slices: list[DecodedSlice]) -> bytes:

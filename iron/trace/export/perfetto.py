@@ -31,28 +31,37 @@ from iron.trace.export.timeline import slice_spans
 
 # --------------------------------------------------------------------------- iron
 def unit_tracks(du: DecodedUnit, operator: str | None, method: str = "numpy"):
-    """The tracks of one unit: ``(track index, label, event name, begin, end)``,
-    cycles slice-relative, end exclusive. Track 0 is the kernel track (one event
-    per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation, named after the operator)
-    when both events are traced; track 1 + slot holds a slot's intervals (a slot
+    """The tracks of one unit: ``(track index, label, event name, chunks)``, where
+    ``chunks`` gives the track's ``(begin, end)`` arrays in order (cycles
+    slice-relative, end exclusive). Track 0 is the kernel track (one event per
+    INSTR_EVENT_0 -> INSTR_EVENT_1 invocation, named after the operator) when
+    both events are traced; track 1 + slot holds a slot's intervals (a slot
     named NONE without events has no track). ``method`` "numba": the slots'
-    intervals by compiled passes over the ops (:class:`iron.trace.decode.SlotIntervals`:
-    only the ops and a slot's intervals in memory), unless the unit keeps its runs."""
+    intervals by compiled passes over the ops parsed again piece by piece
+    (:class:`iron.trace.decode.SlotIntervals`: memory bounded by a group of
+    slots' intervals, not the unit's), unless the unit keeps its runs."""
     if method == "numba" and "runs" not in du.__dict__:
-        intervals = SlotIntervals(du.load_ops())
+        si = SlotIntervals(du.op_chunks)
+        begins, chunks, count = si.begins, si.chunks, lambda slot: int(si.counts[slot])
     else:
         intervals = du.runs_unkept().intervals
+        begins = lambda slot: intervals(slot)[0]  # noqa: E731
+        chunks = lambda slot: [intervals(slot)]  # noqa: E731
+        count = lambda slot: len(intervals(slot)[0])  # noqa: E731
     names = list(du.events)
     if KERNEL_START in names and KERNEL_END in names:
-        begin, end = invocations(
-            intervals(names.index(KERNEL_START))[0],
-            intervals(names.index(KERNEL_END))[0],
-        )
-        yield 0, f"{du.label} kernel", operator or "kernel", begin, end + 1
+        begin, end = invocations(begins(names.index(KERNEL_START)), begins(names.index(KERNEL_END)))
+        yield 0, f"{du.label} kernel", operator or "kernel", [(begin, end + 1)]
     for slot in range(SLOTS):
-        begin, end = intervals(slot)
-        if len(begin) or names[slot] != "NONE":
-            yield 1 + slot, f"{du.label} {names[slot]}", names[slot], begin, end
+        if names[slot] != "NONE" or count(slot):
+            yield 1 + slot, f"{du.label} {names[slot]}", names[slot], chunks(slot)
+
+
+def track_rows(chunks, rows: int):
+    """A track's ``(begin, end)`` chunks cut into pieces of at most ``rows``."""
+    for begin, end in chunks:
+        for a in range(0, len(begin), rows):
+            yield begin[a : a + rows], end[a : a + rows]
 
 
 def process_name(ds: DecodedSlice, si: int) -> str:
@@ -122,7 +131,7 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
                     f.write(sep + _meta(rec))
                     sep = b","
                 continue
-            for track, label, name, begin, end in unit_tracks(du, operator, method):
+            for track, label, name, chunks in unit_tracks(du, operator, method):
                 tid = ui * (SLOTS + 1) + 1 + track
                 for rec in (
                     {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": label}},
@@ -137,8 +146,7 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
                     f.write(sep + _meta(rec))
                 head = b',{"name":%s,"ph":"X","ts":' % json.dumps(name).encode()
                 tail = b',"pid":%d,"tid":%d}' % (pid, tid)
-                for a in range(0, len(begin), ROWS):
-                    b, e = begin[a : a + ROWS], end[a : a + ROWS]
+                for b, e in track_rows(chunks, ROWS):
                     ts = np.rint((offset + b) * ps_per_cycle).astype(np.int64)
                     dur = np.rint((e - b) * ps_per_cycle).astype(np.int64)
                     f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail], method))

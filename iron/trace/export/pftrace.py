@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from iron.trace.decode import DecodedSlice
-from iron.trace.export.perfetto import process_name, unit_tracks
+from iron.trace.export.perfetto import process_name, track_rows, unit_tracks
 from iron.trace.export.textout import ROWS, Choice, Varint, output_method, render, varint, varint_size
 from iron.trace.export.timeline import slice_spans
 
@@ -107,7 +107,7 @@ def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | 
         rank = 0
         operator = ds.slice.operator if ds.slice else None
         for du in ds.units:
-            for _track, label, name, begin, end in unit_tracks(du, operator, method):
+            for _track, label, name, chunks in unit_tracks(du, operator, method):
                 uuid += 1
                 seq += 1
                 pkt = pb.TracePacket()
@@ -122,7 +122,7 @@ def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | 
                 _write_packet(pb, f, pkt)
                 rank += 1
                 ev = _EventBytes(pb, seq)
-                for a in range(0, len(begin), ROWS):
-                    tb = np.rint((offset + begin[a : a + ROWS]) * ns_per_cycle).astype(np.uint64)
-                    te = np.rint((offset + end[a : a + ROWS]) * ns_per_cycle).astype(np.uint64)
+                for begin, end in track_rows(chunks, ROWS):
+                    tb = np.rint((offset + begin) * ns_per_cycle).astype(np.uint64)
+                    te = np.rint((offset + end) * ns_per_cycle).astype(np.uint64)
                     f.write(ev.rows(tb, te, method))

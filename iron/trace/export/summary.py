@@ -23,7 +23,7 @@ from iron.trace.decode import (
     ops_to_runs,
 )
 from iron.trace.decode.packets import _gather, warm_gather
-from iron.trace.decode.scan import _scan_ops, compiled_scan, parse_stream, warm_ops
+from iron.trace.decode.scan import _scan_ops, compiled_scan, parse_stream, scan_pieces, warm_ops
 from iron.trace.jit import jit
 
 KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
@@ -307,9 +307,25 @@ def summarize_unit(du: DecodedUnit, data: np.ndarray, method: str = "auto") -> N
         du.summary = unit_summary(du)
         du.ops = EMPTY_OPS
         return
-    s0, s1 = slots if slots else (-1, -1)
-    acc = _Figures(fold, s0, s1)
+    acc = _Figures(fold, *(slots or (-1, -1)))
     du.diagnostics, du.start_timer = compiled_scan(np.ascontiguousarray(data, np.uint8), acc)
+    _compiled_summary(du, acc)
+
+
+def _summarize_pieces(du: DecodedUnit, pieces) -> None:
+    """:func:`summarize_unit` (compiled) of a unit's payload handed over in pieces
+    (:func:`iron.trace.decode.scan.scan_pieces`): not even its bytes whole in memory."""
+    acc = _Figures(jit(_fold_figures), *(kernel_slots(du.events) or (-1, -1)))
+    report: dict = {}
+    for ops in scan_pieces(pieces, report=report):
+        acc(ops)
+    du.start_timer = report.pop("start_timer")
+    du.diagnostics = report
+    _compiled_summary(du, acc)
+
+
+def _compiled_summary(du: DecodedUnit, acc: "_Figures") -> None:
+    slots = kernel_slots(du.events)
     du.frames = du.diagnostics["frames"]
     st = acc.state
     first, last = int(st[_FIRST]), int(st[_LAST_RUNS] if st[_LOOSE] else st[_LAST_FOLDED])
@@ -360,6 +376,7 @@ def _warm_figures() -> None:
         compiled_scan(np.zeros(1, np.uint8), _Figures(fold, 0, 1))
 
 
+summarize_unit.pieces = _summarize_pieces  # decode_words hands big units over in pieces
 summarize_unit.warm = _warm_figures  # decode_words loads the kernels early with this
 summarize_unit.kernels = lambda: [
     jit(_gather),

@@ -1,0 +1,190 @@
+"""Streamed outputs of big traces: a unit parsed again piece by piece (payload in pieces of
+packets, ops in chunks, a slot's intervals held in groups or streamed) writes the bytes of
+the whole-stream numpy path, on real captures (mlir-aie's test1/test2, which the numpy path
+matches record for record, and xdna-emu's hardware captures) cut at every packet boundary."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from iron.instrument.manifest import TraceUnit
+from iron.tests.golden import TEST1, TEST2
+
+DATA = Path(__file__).parent / "data"
+FORMATS = ("perfetto", "pftrace", "mlir-aie")
+
+
+def _mlir_capture(folder):
+    from iron.instrument.mlir_config import manifest_from_mlir
+    from iron.trace.words import parse_text
+
+    words = parse_text((folder / "trace.txt").read_bytes())
+    return manifest_from_mlir((folder / "aie.mlir").read_text(), len(words) * 4), words
+
+
+def _tiled_test1():
+    """test1's packets repeated 40 times (bench_decode's reference input, small)."""
+    _manifest, words = _mlir_capture(TEST1)
+    used = words[: (np.flatnonzero(words)[-1] + 1) // 8 * 8]
+    tiled = np.resize(used, 40 * len(used))
+    from iron.instrument.mlir_config import manifest_from_mlir
+
+    return manifest_from_mlir((TEST1 / "aie.mlir").read_text(), len(tiled) * 4), tiled
+
+
+def _with_idle_words():
+    """test1 with some payload words replaced by the idle word (dropped by the gather)."""
+    from iron.target.frames import IDLE_WORD
+
+    manifest, words = _mlir_capture(TEST1)
+    words = words.copy()
+    words[[3, 13, 14, 60]] = IDLE_WORD
+    return manifest, words
+
+
+def _xdna(name, units):
+    from iron.instrument.manifest import Manifest, Slice
+
+    words = np.fromfile(name, "<u4")
+    size = len(words) * 4
+    sl = Slice(0, "add_one", 0, "npu1", "sequence", 0, size, units)
+    return Manifest("npu1", 4, 0, 1000.0, "npu1:sequence", 0, size, [sl]), words
+
+
+def _vecscalar():
+    from iron.instrument.mlir_config import manifest_from_mlir
+
+    words = np.fromfile(DATA / "xdna-emu-vecscalar" / "trace_hw.bin", "<u4")
+    mlir = (DATA / "xdna-emu-vecscalar" / "input_with_addresses.mlir").read_text()
+    return manifest_from_mlir(mlir, len(words) * 4), words
+
+
+EVENTS = [f"E{i}" for i in range(8)]
+CORE = TraceUnit(1, 2, "core", 0, 2, EVENTS, list(range(1, 9)), 122, 121)
+MEMTILE = TraceUnit(1, 1, "memtile", 3, 1, EVENTS, list(range(1, 9)), 157, 156)
+
+
+def _captures():
+    yield "test1", _mlir_capture(TEST1)
+    yield "test2", _mlir_capture(TEST2)
+    yield "test1 tiled", _tiled_test1()
+    yield "vecscalar", _vecscalar()
+    yield "test1 with idle words", _with_idle_words()
+    yield "add_one", _xdna(DATA / "xdna-emu-modes" / "mode0_add_one_objfifo_r0.bin", [CORE, MEMTILE])
+
+
+def _write_all(decoded, method, monkeypatch) -> dict:
+    from iron.trace.export import mlir_aie, perfetto, pftrace
+
+    for mod in (perfetto, pftrace, mlir_aie):
+        monkeypatch.setattr(mod, "output_method", lambda slices, m=method: m)
+    out = {}
+    for fmt in FORMATS:
+        buf = io.BytesIO()
+        decoded.write(buf, fmt)
+        out[fmt] = buf.getvalue()
+    return out
+
+
+@pytest.mark.parametrize(
+    "pieces, chunk_ops, held",
+    [(1, 1, 16), (2, 3, 16), (3, 7, 1 << 30), (2, 5, 16 * 40), (1 << 16, 1 << 14, 1 << 25)],
+)
+def test_outputs_from_pieces_are_the_whole_stream_outputs(monkeypatch, pieces, chunk_ops, held):
+    """Pieces of 1..3 packets cut frames and Repeat runs everywhere; ``held`` 16 bytes
+    streams every slot a chunk at a time, 2**30 holds them all in one pass, 40
+    intervals mixes held groups and streamed slots."""
+    pytest.importorskip("numba")
+    from iron.trace.capture import decode_manifest
+    from iron.trace.decode import events, packets, units
+    from iron.trace.export.summary import summarize_unit, summary_text
+
+    for name, (manifest, words) in _captures():
+        want = _write_all(decode_manifest(manifest, words), "numpy", monkeypatch)
+        monkeypatch.setattr(packets, "PIECE_PACKETS", pieces)
+        monkeypatch.setattr(units, "CHUNK_OPS", chunk_ops)
+        monkeypatch.setattr(units.DecodedUnit.op_chunks, "__defaults__", (chunk_ops,))
+        monkeypatch.setattr(events, "HELD_INTERVAL_BYTES", held)
+        monkeypatch.setattr(units, "choose_method", lambda nbytes, kernels: "numba")  # as for big inputs
+        decoded = decode_manifest(manifest, words, analyze=summarize_unit)  # units keep no ops
+        assert all(u.reload is not None for ds in decoded.slices for u in ds.units if u.mode == 0)
+        got = _write_all(decoded, "numba", monkeypatch)
+        got["summary"] = summary_text(decoded.slices)
+        monkeypatch.undo()
+        want["summary"] = summary_text(decode_manifest(manifest, words, analyze=summarize_unit).slices)
+        for fmt in FORMATS + ("summary",):
+            assert got[fmt] == want[fmt], (name, fmt, pieces, chunk_ops, held)
+        assert summary_text(decode_manifest(manifest, words).slices) == want["summary"], name
+        assert len(want["perfetto"]) > 500, name
+
+
+def test_test1_mlir_aie_from_pieces_is_the_golden(monkeypatch):
+    """mlir-aie's own output for test1, written from pieces of one packet."""
+    pytest.importorskip("numba")
+    from iron.trace.capture import decode_manifest
+    from iron.trace.decode import packets
+    from iron.trace.export.summary import summarize_unit
+
+    monkeypatch.setattr(packets, "PIECE_PACKETS", 1)
+    manifest, words = _mlir_capture(TEST1)
+    got = _write_all(decode_manifest(manifest, words, analyze=summarize_unit), "numba", monkeypatch)
+    assert got["mlir-aie"] == (TEST1 / "expected.json").read_bytes().rstrip(b"\n") + b"\n"
+
+
+def test_scan_of_byte_pieces_cut_inside_frames_is_the_whole_scan():
+    """The hardware captures pad frames to whole words, so packet pieces never cut a
+    frame: here each unit's payload is cut into pieces of 1..5 bytes (frames split
+    across pieces, carried over) and both timing models still give the whole stream's
+    ops (Repeats folded across the cuts), frame diagnostics, summary, intervals and
+    mlir-aie events; so do the streams cut short (inside a frame, sometimes)."""
+    pytest.importorskip("numba")
+    from iron.trace import decode as D
+
+    rng = np.random.default_rng(3)
+    for name, (_manifest, words) in _captures():
+        pk = D.packet_table(words)
+        for rows in pk.units().values():
+            data, _ = D.unit_payload(words, pk.start[rows], pk.words[rows], "numpy")
+            if D.unit_mode(None, data)[0] != 0:
+                continue
+            for end in (len(data), *(len(data) // 2 + j for j in range(4))):  # and cut inside frames
+                _check_byte_pieces(name, data[:end], rng)
+
+
+def _check_byte_pieces(name, data, rng):
+    from iron.trace import decode as D
+    from iron.trace.decode.events import OPS_FIELDS, SlotIntervals
+    from iron.trace.decode.scan import scan_pieces
+    from iron.trace.export.summary import summarize_unit
+
+    ops = D.parse_stream(data, "numpy")[0]
+    cuts = np.cumsum(rng.integers(1, 6, len(data)))
+    cuts = cuts[cuts < len(data)]
+    parts = [[getattr(o, f).copy() for f in OPS_FIELDS] for o in scan_pieces(np.split(data, cuts), 3)]
+    for f, got in zip(OPS_FIELDS, zip(*parts)):  # the whole scan's ops, Repeats folded alike
+        assert np.array_equal(getattr(ops, f), np.concatenate(got)), (name, f)
+
+    def chunks(cuts=cuts, data=data):
+        return scan_pieces(np.split(data, cuts), chunk_ops=int(rng.integers(1, 9)))
+
+    runs, si = D.ops_to_runs(ops), SlotIntervals(chunks)
+    for slot in range(8):
+        want, got = runs.intervals(slot), si(slot)
+        assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1]), (name, slot)
+    whole, cut = D.DecodedUnit(0, 1, 2, CORE), D.DecodedUnit(0, 1, 2, CORE)
+    summarize_unit(whole, data, "numba")
+    summarize_unit.pieces(cut, np.split(data, cuts))
+    assert (cut.summary, cut.diagnostics, cut.start_timer, cut.frames) == (
+        whole.summary,
+        whole.diagnostics,
+        whole.start_timer,
+        whole.frames,
+    ), name
+    want = D.mlir_aie_events(ops)
+    parts = [tuple(a.copy() for a in c) for c in D.mlir_aie_timing.mlir_aie_event_stream(chunks())]
+    got = tuple(np.concatenate(c) for c in zip(*parts)) if parts else None
+    assert got is not None and all(np.array_equal(a, b) for a, b in zip(want, got)), name
