@@ -105,12 +105,10 @@ def _decodes(out: dict, tmp: Path) -> None:
         out[f"wire/{mlir.name}"] = _h(
             dst.read_bytes()
             if dst.exists()
-            else result.replace(d_bytes(tmp), b"").replace(d_bytes(wire_in.parents[3]), b"")
+            else result.replace(str(tmp).encode(), b"").replace(
+                str(wire_in.parents[3]).encode(), b""
+            )  # paths differ per checkout
         )
-
-
-def d_bytes(tmp: Path) -> bytes:
-    return str(tmp).encode()
 
 
 def main() -> None:

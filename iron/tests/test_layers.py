@@ -116,8 +116,8 @@ def _layer(module: str) -> int | None:
 
 
 def _allowed(importer: str, imported: str) -> bool:
-    if importer in TOP or imported == importer or imported in ("iron",) and importer != "iron":
-        # ``from iron import __version__`` style reaches only the lazy facade
+    if importer in TOP or imported in (importer, "iron"):
+        # ``from iron import __version__`` reaches only the lazy facade
         return True
     if _under(importer, CONTRACT):
         return _under(imported, CONTRACT_MAY_IMPORT)
