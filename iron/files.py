@@ -11,7 +11,9 @@ mlir-aie JSON, summaries, PNG). Rules:
 * a symlink is followed: its target is replaced, the link stays;
 * anything else that exists and is not a directory (``/dev/null``, a FIFO, a
   terminal, ``/dev/stdout``) is written through in place, never replaced;
-* errors are :class:`OutputError` naming the caller's path, never the temp file.
+* errors are :class:`OutputError` naming the caller's path, never the temp file;
+* big streamed outputs (``threaded=True``) are written, and gzipped, on a thread,
+  so producing the next chunk overlaps the disk.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from __future__ import annotations
 import contextlib
 import gzip
 import os
+import queue
 import secrets
 import stat
+import threading
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
@@ -51,20 +55,77 @@ def _existing(path: Path) -> os.stat_result | None:
 
 
 @contextlib.contextmanager
-def atomic_open(path: str | os.PathLike, *, gzip_level: int | None = None) -> Iterator[BinaryIO]:
+def atomic_open(
+    path: str | os.PathLike, *, gzip_level: int | None = None, threaded: bool = False
+) -> Iterator[BinaryIO]:
     """A binary file to write ``path``'s new content to (see the module rules).
 
     The content becomes visible only when the block ends without an exception;
     on an exception the old file (if any) is left as it was. ``gzip_level``:
     compress the stream with gzip at that level (mtime 0: same trace, same bytes).
+    ``threaded``: :class:`ThreadedWriter` (writes and compression on a thread;
+    each object written must not change afterwards).
     """
-    if gzip_level is None:
-        with _atomic_raw(path) as f:
-            yield f
-        return
     with _atomic_raw(path) as raw:
-        with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=gzip_level, mtime=0) as gz:
-            yield gz
+        with contextlib.ExitStack() as stack:
+            f = raw
+            if gzip_level is not None:
+                f = stack.enter_context(
+                    gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=gzip_level, mtime=0)
+                )
+            if not threaded:
+                yield f
+                return
+            writer = ThreadedWriter(f)
+            try:
+                yield writer
+            except BaseException:
+                writer.abort()
+                raise
+            writer.close()
+
+
+class ThreadedWriter:
+    """Writes to a binary file done in order on a thread, so the caller produces
+    the next chunk while the disk (and gzip, which releases the GIL) takes the
+    last one. At most ``depth`` chunks wait. :meth:`write` keeps a reference to
+    the object (bytes or a numpy array that nobody changes afterwards); the first
+    error of a write is raised by a later :meth:`write` or by :meth:`close`."""
+
+    def __init__(self, f: BinaryIO, depth: int = 4):
+        self._f = f
+        self._queue: queue.Queue = queue.Queue(depth)
+        self._error: BaseException | None = None
+        self._skip = False
+        self._thread = threading.Thread(target=self._drain, name="iron-writer", daemon=True)
+        self._thread.start()
+
+    def _drain(self) -> None:
+        while (data := self._queue.get()) is not None:
+            if self._error is None and not self._skip:
+                try:
+                    self._f.write(data)
+                except BaseException as exc:  # raised in the caller's thread
+                    self._error = exc
+
+    def write(self, data) -> int:
+        if self._error is not None:
+            raise self._error
+        self._queue.put(data)
+        return len(data)
+
+    def close(self) -> None:
+        """Wait until everything is written; raise the first write error."""
+        self._queue.put(None)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+    def abort(self) -> None:
+        """Drop what is still queued and stop the thread (the caller failed)."""
+        self._skip = True
+        self._queue.put(None)
+        self._thread.join()
 
 
 @contextlib.contextmanager

@@ -123,3 +123,45 @@ def test_failure_leaves_the_old_file_and_no_temp(tmp_path):
             raise RuntimeError("stop")
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["trace.json"]
+
+
+# --------------------------------------------------------------------------- threaded writes
+def test_threaded_writes_arrive_whole_and_in_order(tmp_path):
+    import gzip
+
+    import numpy as np
+
+    chunks = [bytes([i % 251]) * (i * 37 % 5000) for i in range(400)]
+    chunks += [np.arange(i, i + 3000, dtype=np.uint8) for i in range(50)]  # arrays, as the renderers give
+    want = b"".join(bytes(c) for c in chunks)
+    for name, level in (("a.json", None), ("a.json.gz", 1)):
+        with atomic_open(tmp_path / name, gzip_level=level, threaded=True) as f:
+            for c in chunks:
+                f.write(c)
+        got = (tmp_path / name).read_bytes()
+        assert (gzip.decompress(got) if level else got) == want
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("writes", [1, 64])  # the error raised by close / by a later write
+def test_threaded_write_error_reaches_the_caller_naming_the_path(writes):
+    with pytest.raises(OutputError) as info:
+        with atomic_open("/dev/full", threaded=True) as f:
+            for _ in range(writes):
+                f.write(b"x" * (1 << 16))
+    assert "/dev/full" in str(info.value) and "space" in str(info.value).lower()
+
+
+def test_threaded_failure_leaves_the_old_file_and_no_thread(tmp_path):
+    import threading
+
+    path = tmp_path / "trace.json"
+    atomic_write(path, "old")
+    with pytest.raises(RuntimeError):
+        with atomic_open(path, threaded=True) as f:
+            for _ in range(100):
+                f.write(b"half" * 1000)
+            raise RuntimeError("stop")
+    assert path.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["trace.json"]
+    assert not [t for t in threading.enumerate() if t.name == "iron-writer"]

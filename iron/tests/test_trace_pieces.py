@@ -159,7 +159,7 @@ def _check_byte_pieces(name, data, rng):
     from iron.trace import decode as D
     from iron.trace.decode.events import OPS_FIELDS, SlotIntervals
     from iron.trace.decode.scan import scan_pieces
-    from iron.trace.export.summary import summarize_unit
+    from iron.trace.export.summary import summarize_counting, summarize_unit
 
     ops = D.parse_stream(data, "numpy")[0]
     cuts = np.cumsum(rng.integers(1, 6, len(data)))
@@ -175,9 +175,13 @@ def _check_byte_pieces(name, data, rng):
     for slot in range(8):
         want, got = runs.intervals(slot), si(slot)
         assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1]), (name, slot)
-    whole, cut = D.DecodedUnit(0, 1, 2, CORE), D.DecodedUnit(0, 1, 2, CORE)
+    whole, cut, counted = (D.DecodedUnit(0, 1, 2, CORE) for _ in range(3))
     summarize_unit(whole, data, "numba")
     summarize_unit.pieces(cut, np.split(data, cuts))
+    # the writers' interval counts, taken in the summary's scan: the numpy model's counts
+    summarize_counting.pieces(counted, np.split(data, cuts))
+    assert counted.interval_counts.tolist() == [len(runs.intervals(s)[0]) for s in range(8)], name
+    assert counted.summary == whole.summary and cut.interval_counts is None, name
     assert (cut.summary, cut.diagnostics, cut.start_timer, cut.frames) == (
         whole.summary,
         whole.diagnostics,
@@ -188,3 +192,60 @@ def _check_byte_pieces(name, data, rng):
     parts = [tuple(a.copy() for a in c) for c in D.mlir_aie_timing.mlir_aie_event_stream(chunks())]
     got = tuple(np.concatenate(c) for c in zip(*parts)) if parts else None
     assert got is not None and all(np.array_equal(a, b) for a, b in zip(want, got)), name
+
+
+def test_given_interval_counts_save_the_counting_pass():
+    """SlotIntervals with the counts of an earlier scan (the CLI's summary pass)
+    parses the ops only to fill: one pass for slots that fit one group."""
+    pytest.importorskip("numba")
+    from iron.trace import decode as D
+    from iron.trace.decode.events import SlotIntervals, interval_counts
+
+    _manifest, words = next(c for _name, c in _captures())
+    pk = D.packet_table(words)
+    rows = next(iter(pk.units().values()))
+    data, _ = D.unit_payload(words, pk.start[rows], pk.words[rows], "numpy")
+    ops = D.parse_stream(data, "numpy")[0]
+    passes = []
+
+    def chunks():
+        passes.append(1)
+        return [ops]
+
+    counts = interval_counts([ops])
+    si = SlotIntervals(chunks, counts)
+    runs = D.ops_to_runs(ops)
+    for slot in range(8):
+        assert np.array_equal(si(slot)[0], runs.intervals(slot)[0])
+    assert len(passes) == 1 and counts.sum() > 0
+
+
+def test_numba_without_scipy_hides_it_only_inside():
+    """In a fresh process (as the ``iron`` command): numba loads a kernel inside the
+    block without importing scipy (it marks BLAS missing); after it scipy imports
+    as before."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    pytest.importorskip("numba")
+    code = (
+        "import sys\n"
+        "from iron.trace.jit import numba_without_scipy\n"
+        "from iron.trace.decode.scan import warm_ops\n"
+        "with numba_without_scipy():\n"
+        "    warm_ops()\n"
+        "    print('scipy' in sys.modules and sys.modules['scipy'] is not None)\n"
+        "import numba.np.arraymath as m\n"
+        "print(m._HAVE_BLAS)\n"
+        "try:\n"
+        "    import scipy\n"
+        "    print('imported')\n"
+        "except ImportError:\n"
+        "    print('absent')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    installed = importlib.util.find_spec("scipy") is not None
+    assert out == ["False", "False", "imported" if installed else "absent"]

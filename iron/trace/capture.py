@@ -99,7 +99,7 @@ class DecodedTrace:
             raise ValueError(f"output format {fmt!r}: expected one of {', '.join(OUTPUT_FORMATS)}")
         if isinstance(out, (str, os.PathLike)):
             gz = str(out).endswith(".gz")
-            with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None) as f:
+            with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
                 self.write(f, fmt)
             return
         if fmt == "mlir-aie":
@@ -142,7 +142,8 @@ class DecodedTrace:
             if ds.status == "empty":
                 continue
             name = per_slice_path(path, ds.slice)
-            with atomic_open(name, gzip_level=GZIP_LEVEL if str(name).endswith(".gz") else None) as f:
+            gz = str(name).endswith(".gz")
+            with atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
                 write_mlir_aie([ds], f)
             written.append(name)
         return written

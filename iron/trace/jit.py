@@ -22,7 +22,9 @@ imports nothing else from iron.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import threading
 from pathlib import Path
 
@@ -103,6 +105,24 @@ def choose_method(nbytes: int, kernels) -> str:
 # byte and field tables are arguments and always current).
 _JIT: dict = {}
 _JIT_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def numba_without_scipy():
+    """Within the block, scipy cannot be imported, unless it or numba's array
+    functions are loaded already: on its first compile or cache load numba imports
+    scipy.linalg only to probe for BLAS (``numba.np.arraymath._HAVE_BLAS``), 0.2-0.35 s
+    that iron's kernels, which call no BLAS, never use. For a program that runs
+    no other numba code (the ``iron`` command's decode)."""
+    if "scipy" in sys.modules or "numba.np.arraymath" in sys.modules:
+        yield
+        return
+    sys.modules["scipy"] = None  # an import of it raises ImportError
+    try:
+        yield
+    finally:
+        if "scipy" in sys.modules and sys.modules["scipy"] is None:
+            del sys.modules["scipy"]
 
 
 def jit(pyfunc):

@@ -31,6 +31,7 @@ from iron.trace.decode.events import (
     OP_REPEAT,
     OP_SYNC,
     OPS_FIELDS,
+    IntervalCounter,
     Ops,
     Runs,
     SlotIntervals,
@@ -58,6 +59,7 @@ from iron.trace.decode.units import (
 )
 
 __all__ = [
+    "IntervalCounter",
     "EMPTY_OPS",
     "FIELDS",
     "INTERVALS_PER_BYTE",

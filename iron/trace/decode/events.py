@@ -153,7 +153,7 @@ class Runs:
 
 #: Intervals (16 bytes each) :class:`SlotIntervals` holds at most at a time for a
 #: group of slots; a slot with more is streamed a chunk at a time instead.
-HELD_INTERVAL_BYTES = 32 << 20
+HELD_INTERVAL_BYTES = 64 << 20
 _STATE = 3 + 2 * F.SLOTS  # timer, last event's mask and cycles, per slot the open interval (begin, end)
 _ALL_SLOTS = (1 << F.SLOTS) - 1
 
@@ -193,12 +193,27 @@ def _open(state: np.ndarray, slot: int) -> tuple[int, int] | None:
     return (b, int(state[3 + F.SLOTS + slot])) if b >= 0 else None
 
 
+class IntervalCounter:
+    """Counts every slot's intervals from ops handed over a chunk at a time (a
+    scan's accumulator, e.g. beside the summary's in one pass)."""
+
+    def __init__(self):
+        self.state, self.k = _new_state(), np.zeros(F.SLOTS, np.int64)
+
+    def __call__(self, ops: Ops) -> None:
+        _run_kernel(ops, _ALL_SLOTS, self.state, self.k)
+
+    def counts(self) -> np.ndarray:
+        """Each slot's intervals so far (an interval still open counts)."""
+        return self.k + (self.state[3 : 3 + F.SLOTS] >= 0)
+
+
 def interval_counts(op_chunks) -> np.ndarray:
     """Every slot's number of intervals, by one compiled pass over the ops chunks."""
-    state, k = _new_state(), np.zeros(F.SLOTS, np.int64)
+    counter = IntervalCounter()
     for ops in op_chunks:
-        _run_kernel(ops, _ALL_SLOTS, state, k)
-    return k + (state[3 : 3 + F.SLOTS] >= 0)
+        counter(ops)
+    return counter.counts()
 
 
 def held_intervals(op_chunks, slots, counts) -> dict[int, tuple[np.ndarray, np.ndarray]]:
@@ -247,13 +262,14 @@ class SlotIntervals:
 
     ``op_chunks()`` gives the ops afresh for each pass, in chunks (e.g. parsed again
     piece by piece: :meth:`iron.trace.decode.DecodedUnit.op_chunks`). One pass counts
-    every slot's intervals; then a slot's intervals come from a pass that fills the
+    every slot's intervals (unless ``counts`` are given); then a slot's intervals come from a pass that fills the
     arrays of it and of the next slots that fit :data:`HELD_INTERVAL_BYTES`
     together, or, when the slot alone does not fit, are streamed a chunk at a time."""
 
-    def __init__(self, op_chunks):
+    def __init__(self, op_chunks, counts: np.ndarray | None = None):
         self.op_chunks = op_chunks
-        self.counts = interval_counts(op_chunks())
+        # ``counts``: :func:`interval_counts` already taken (saves that pass)
+        self.counts = interval_counts(op_chunks()) if counts is None else counts
         self._held: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     def _fits(self, n: int) -> bool:

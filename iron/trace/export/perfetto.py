@@ -41,7 +41,7 @@ def unit_tracks(du: DecodedUnit, operator: str | None, method: str = "numpy"):
     (:class:`iron.trace.decode.SlotIntervals`: memory bounded by a group of
     slots' intervals, not the unit's), unless the unit keeps its runs."""
     if method == "numba" and "runs" not in du.__dict__:
-        si = SlotIntervals(du.op_chunks)
+        si = SlotIntervals(du.op_chunks, du.interval_counts)
         begins, chunks, count = si.begins, si.chunks, lambda slot: int(si.counts[slot])
     else:
         intervals = du.runs_unkept().intervals

@@ -19,6 +19,7 @@ from iron.trace.decode import (
     OP_SYNC,
     DecodedSlice,
     DecodedUnit,
+    IntervalCounter,
     Ops,
     ops_to_runs,
 )
@@ -312,15 +313,21 @@ def summarize_unit(du: DecodedUnit, data: np.ndarray, method: str = "auto") -> N
     _compiled_summary(du, acc)
 
 
-def _summarize_pieces(du: DecodedUnit, pieces) -> None:
+def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:
     """:func:`summarize_unit` (compiled) of a unit's payload handed over in pieces
-    (:func:`iron.trace.decode.scan.scan_pieces`): not even its bytes whole in memory."""
+    (:func:`iron.trace.decode.scan.scan_pieces`): not even its bytes whole in memory.
+    ``count``: also count each slot's intervals (``du.interval_counts``) in the same pass."""
     acc = _Figures(jit(_fold_figures), *(kernel_slots(du.events) or (-1, -1)))
+    counter = IntervalCounter() if count else None
     report: dict = {}
     for ops in scan_pieces(pieces, report=report):
         acc(ops)
+        if counter is not None:
+            counter(ops)
     du.start_timer = report.pop("start_timer")
     du.diagnostics = report
+    if counter is not None:
+        du.interval_counts = counter.counts()
     _compiled_summary(du, acc)
 
 
@@ -383,6 +390,18 @@ summarize_unit.kernels = lambda: [
     jit(_scan_ops),
     jit(_fold_figures),
 ]  # ... and checks these are cached
+
+
+def summarize_counting(du: DecodedUnit, data: np.ndarray, method: str = "auto") -> None:
+    """:func:`summarize_unit` that, on the compiled path (pieces), also counts
+    each slot's intervals (``du.interval_counts``) in the same scan: the event
+    writers' :class:`~iron.trace.decode.SlotIntervals` then skip their counting pass."""
+    summarize_unit(du, data, method)
+
+
+summarize_counting.pieces = lambda du, pieces: _summarize_pieces(du, pieces, count=True)
+summarize_counting.warm = _warm_figures
+summarize_counting.kernels = summarize_unit.kernels
 
 
 def kernel_stats(durations: np.ndarray, zeros: int = 0) -> dict:
