@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,6 +138,54 @@ def test_mlir_aie_stream_in_tiny_chunks_is_the_golden(monkeypatch):
             buf = io.BytesIO()
             P.write_mlir_aie(decoded.slices, buf)
             assert buf.getvalue() == expected, (folder.name, chunk_ops, rows, method)
+
+
+def _random_ops(rng, n):
+    from iron.trace import decode as D
+
+    kind = rng.choice([0, 0, 0, 0, 0, 1, 2], n).astype(np.uint8)
+    single = (kind == 0) & (rng.random(n) < 0.5)
+    one_bit = 1 << rng.integers(0, 8, n)
+    mask = np.where(single | (rng.random(n) < 0.3), one_bit, rng.integers(0, 256, n))
+    mask = np.where(kind == 0, mask, 0).astype(np.uint8)
+    value = np.where((kind == 0) & (rng.random(n) < 0.5), rng.integers(1, 20, n), 0).astype(np.uint32)
+    reps = np.where((kind != 2) & (rng.random(n) < 0.4), rng.integers(0, 6, n), 0).astype(np.uint32)
+    return D.Ops(kind, mask, value, reps, single)
+
+
+def test_compiled_mlir_aie_events_are_the_vectorized_ones(monkeypatch):
+    """The compiled mlir-aie timing (big traces) gives the events of the
+    vectorized one (checked above against mlir-aie's own output) on random ops
+    (Singles, Multiples of one and several slots, cycles 0, replays, orphan
+    Repeats, Event_Syncs) cut into random chunks, with output arrays so small
+    that calls stop and resume mid-chunk; and both refuse the same expansions."""
+    from iron.trace.decode import mlir_aie_timing as T
+    from iron.trace.decode.events import OPS_FIELDS, Ops
+    from iron.trace.words import TraceInputError
+
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(11)
+    monkeypatch.setattr(T, "EVENTS_PER_CALL", 7)
+    for _ in range(300):
+        ops = _random_ops(rng, int(rng.integers(0, 60)))
+        cuts = np.unique(rng.integers(0, len(ops) + 1, int(rng.integers(0, 5))))
+        bounds = [0, *cuts.tolist(), len(ops)]
+        chunks = [Ops(*(getattr(ops, f)[a:b] for f in OPS_FIELDS)) for a, b in zip(bounds, bounds[1:])]
+        want = T.mlir_aie_events(ops)
+        parts = list(T.mlir_aie_event_stream(chunks, "numba"))
+        got = tuple(np.concatenate(c) for c in zip(*parts)) if parts else tuple(np.zeros(0) for _ in range(3))
+        assert all(np.array_equal(a, b) for a, b in zip(want, got)), ops
+    big = Ops(*(np.array(v, dt) for v, dt in zip(([0], [1], [3], [40], [True]), OPS_FIELDS_DTYPES)))
+    monkeypatch.setattr(T, "MAX_MLIR_AIE_RECORDS_PER_UNIT", 77)  # 2 * 39 replays of one slot: 78
+    for method in ("numpy", "numba"):
+        with pytest.raises(TraceInputError, match="more mlir-aie records than the limit"):
+            list(T.mlir_aie_event_stream([big], method))
+    monkeypatch.setattr(T, "MAX_MLIR_AIE_RECORDS_PER_UNIT", 78)
+    assert [len(c[0]) for c in T.mlir_aie_event_stream([big], "numpy")] == [81]
+    assert sum(len(c[0]) for c in T.mlir_aie_event_stream([big], "numba")) == 81
+
+
+OPS_FIELDS_DTYPES = (np.uint8, np.uint8, np.uint32, np.uint32, bool)
 
 
 # --------------------------------------------------------------------------- Perfetto JSON

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from iron.target import frames as F
-from iron.trace.decode.events import OP_EVENT, OP_REPEAT, OPS_FIELDS, Ops
+from iron.trace.decode.events import OP_EVENT, OP_REPEAT, OP_SYNC, OPS_FIELDS, Ops
+from iron.trace.jit import jit
 from iron.trace.words import TraceInputError
 
 #: mlir-aie records one unit may expand to; past it decoding to that format is refused
@@ -62,12 +63,24 @@ def mlir_aie_event_chunks(ops: Ops, chunk_ops: int = CHUNK_OPS):
     return mlir_aie_event_stream(parts)
 
 
-def mlir_aie_event_stream(op_chunks):
+def _too_many() -> TraceInputError:
+    return TraceInputError(
+        f"one unit's Repeat frames expand to more mlir-aie records than the limit "
+        f"({MAX_MLIR_AIE_RECORDS_PER_UNIT}); decode to --format perfetto (truncated with a note) "
+        "or summary instead"
+    )
+
+
+def mlir_aie_event_stream(op_chunks, method: str = "numpy"):
     """:func:`mlir_aie_events` of the ops given in consecutive chunks (e.g.
     :meth:`iron.trace.decode.DecodedUnit.op_chunks`: a unit parsed again piece by
     piece), as ``(ts, phase, slot)`` chunks. A chunk may open with Repeat frames
     of the previous chunk's last event (an OP_REPEAT of their own): replayed
-    frame by frame, they give the events of the folded replay."""
+    frame by frame, they give the events of the folded replay. ``method``
+    "numba": the same events by one compiled pass (:func:`_mlir_aie_scan`)."""
+    if method == "numba":
+        yield from _compiled_stream(op_chunks)
+        return
     st = _MlirAieState()
     for ops in op_chunks:
         if not len(ops):
@@ -135,11 +148,7 @@ def _mlir_aie_chunk(ops: Ops, st: _MlirAieState) -> tuple[np.ndarray, np.ndarray
         cnt = r[more] - 1
         expanded = 2 * int((cnt * np.bitwise_count(x[more]).astype(np.int64)).sum())
         if expanded > MAX_MLIR_AIE_RECORDS_PER_UNIT:
-            raise TraceInputError(
-                f"one unit's Repeat frames expand to {expanded} mlir-aie records, more than the limit "
-                f"({MAX_MLIR_AIE_RECORDS_PER_UNIT}); decode to --format perfetto (truncated with a note) "
-                "or summary instead"
-            )
+            raise _too_many()
         ops_i = np.repeat(idx[more], cnt)
         first = np.cumsum(cnt) - cnt
         iters = np.arange(int(cnt.sum()), dtype=np.int64) - np.repeat(first, cnt) + 1
@@ -164,3 +173,148 @@ def _mlir_aie_chunk(ops: Ops, st: _MlirAieState) -> tuple[np.ndarray, np.ndarray
     order = np.argsort(key, kind="stable")
     item, slot = item[order], slot[order]
     return ts_a[item], ph_a[item], slot.astype(np.uint8)
+
+
+# --------------------------------------------------------------------------- compiled
+#: Events one call of :func:`_mlir_aie_scan` writes at most (unless one op needs more).
+EVENTS_PER_CALL = 1 << 18
+# What the compiled scan carries from one call to the next (indices into its state):
+# timer, whether an event frame was seen, that frame's mask / cycles / Single flag,
+# the last Single frame's mask, the slots left begun, replay records of this chunk.
+_TIMER, _HAS, _BMASK, _BCYC, _BSINGLE, _SMASK, _ACTIVE, _EXPANDED = range(8)
+
+
+def _compiled_stream(op_chunks):
+    """:func:`mlir_aie_event_stream` by :func:`_mlir_aie_scan`, ``EVENTS_PER_CALL``
+    events (or the one op that needs more) at a time."""
+    scan = jit(_mlir_aie_scan)
+    st = np.zeros(8, np.int64)
+    cap = EVENTS_PER_CALL
+    for ops in op_chunks:
+        st[_EXPANDED] = 0  # the limit counts per chunk of ops, as the vectorized path does
+        i, n = 0, len(ops)
+        while i < n:
+            out = (np.empty(cap, np.int64), np.empty(cap, np.uint8), np.empty(cap, np.uint8))
+            i, k, need = scan(
+                ops.kind,
+                ops.mask,
+                ops.value,
+                ops.reps,
+                ops.single,
+                i,
+                st,
+                MAX_MLIR_AIE_RECORDS_PER_UNIT,
+                *out,
+            )
+            if need < 0:
+                raise _too_many()
+            if k:
+                yield out[0][:k], out[1][:k], out[2][:k]
+            cap = max(EVENTS_PER_CALL, need)  # the next op alone may need more
+
+
+def _mlir_aie_scan(kind, mask, value, reps, single, i, st, limit, o_ts, o_ph, o_slot):
+    """Compiled :func:`_mlir_aie_chunk` (numba) on folded ops: mlir-aie's
+    ``convert_commands_to_json`` op by op (an event frame ends the begun slots
+    at ``timer + 1``, all when it has cycles, else those it does not set, and
+    begins its slots at ``timer + 1 + cycles``; its Repeat frames, when the last
+    event frame had cycles, end everything and re-begin the last Single frame's
+    slot once per replay, unless that frame was a Multiple of several slots),
+    from op ``i`` until the ops end or the next op's events may not fit the
+    ``o_*`` arrays. ``st`` carries the state between calls. Returns ``(next op,
+    events written, events the next op may need)``; need -1: the replays of
+    this chunk (``st[_EXPANDED]``) would pass ``limit``."""
+    n = kind.shape[0]
+    cap = o_ts.shape[0]
+    timer, has, bmask, bcyc, bsingle = st[_TIMER], st[_HAS], st[_BMASK], st[_BCYC], st[_BSINGLE]
+    smask, active, expanded = st[_SMASK], st[_ACTIVE], st[_EXPANDED]
+    # an op's first events (at most 4 masks: its frame's ends and begins, its first replay's)
+    e_mask = np.zeros(4, np.int64)
+    e_ts = np.zeros(4, np.int64)
+    k = 0
+    need = 0
+    while i < n:
+        kd = kind[i]
+        if kd == OP_SYNC:
+            i += 1
+            continue
+        r = np.int64(reps[i])
+        ev = kd == OP_EVENT
+        m = np.int64(mask[i])
+        v = np.int64(value[i])
+        one = np.int64(single[i])
+        # the state the op's replays see (after its own event frame)
+        r_has = 1 if ev else has
+        r_cyc = v if ev else (bcyc if has else 0)
+        r_single = one if ev else bsingle
+        r_bmask = m if ev else bmask
+        r_smask = m if ev and one else smask
+        bits = 0
+        t = r_bmask
+        while t:
+            bits += t & 1
+            t >>= 1
+        x = r_smask if r_has == 0 or r_single or bits <= 1 else 0
+        x_bits = 0
+        t = x
+        while t:
+            x_bits += t & 1
+            t >>= 1
+        replays = r > 0 and r_cyc > 0
+        add = 2 * (r - 1) * x_bits if replays and r > 1 else 0
+        if expanded + add > limit:
+            need = -1
+            break
+        need = (16 if ev else 0) + (9 + add if replays else 0)
+        if k + need > cap:
+            break
+        ne = 0  # E (even entries) and B (odd) masks of the frame and the first replay
+        if ev:
+            e_mask[0] = active if v > 0 else active & ~m
+            e_ts[0] = timer + 1
+            timer += 1 + v
+            e_mask[1] = m if v > 0 else m & ~active
+            e_ts[1] = timer
+            ne = 2
+            active = m
+            has, bmask, bcyc, bsingle, smask = 1, m, v, one, r_smask
+        if replays:
+            step = 1 + r_cyc
+            e_mask[ne] = active
+            e_ts[ne] = timer + 1
+            e_mask[ne + 1] = x
+            e_ts[ne + 1] = timer + step
+            ne += 2
+            timer += step
+            active = x
+        for e in range(ne):
+            for s in range(_SLOTS):
+                if (e_mask[e] >> s) & 1:
+                    o_ts[k] = e_ts[e]
+                    o_ph[k] = e & 1
+                    o_slot[k] = s
+                    k += 1
+        if replays:
+            if x != 0:
+                for _j in range(r - 1):  # the other replays: end and re-begin x
+                    for ph in range(2):
+                        for s in range(_SLOTS):
+                            if (x >> s) & 1:
+                                o_ts[k] = timer + 1 if ph == 0 else timer + step
+                                o_ph[k] = ph
+                                o_slot[k] = s
+                                k += 1
+                    timer += step
+            else:
+                timer += (r - 1) * step
+            expanded += add
+        else:
+            timer += r * (1 + r_cyc)  # cycles 0 (or no replays): the timer moves only
+        need = 0
+        i += 1
+    st[_TIMER], st[_HAS], st[_BMASK], st[_BCYC], st[_BSINGLE] = timer, has, bmask, bcyc, bsingle
+    st[_SMASK], st[_ACTIVE], st[_EXPANDED] = smask, active, expanded
+    return i, k, need
+
+
+_SLOTS = F.SLOTS  # a plain global: numba freezes it into the kernel

@@ -110,7 +110,7 @@ def _unit_events(du, method: str):
     """mlir-aie's events of a unit in chunks; compiled: its ops parsed again piece
     by piece (memory: a chunk, not the unit's ops)."""
     if method == "numba":
-        return mlir_aie_event_stream(du.op_chunks(CHUNK_OPS))
+        return mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), method)
     return mlir_aie_event_chunks(du.load_ops())
 
 
