@@ -71,8 +71,9 @@ def test_render_matches_python_formatting(method):
     if method == "numba":
         pytest.importorskip("numba")
     rng = np.random.default_rng(1)
-    v = np.concatenate([[0, 1, 9, 10, 99, 100, 10**6, 10**12 + 7], rng.integers(0, 10**13, 500)])
-    names = [b"a", b"LOCK_STALL", b""]
+    edges = [10**k + d for k in range(19) for d in (-1, 0)] + [2**63 - 1]  # every digit count
+    v = np.concatenate([[0, 1, 9, 10, 99, 100, 10**6, 10**12 + 7], edges, rng.integers(0, 10**13, 500)])
+    names = [b"a", b"LOCK_STALL", b""]  # strings shorter and longer than 8 bytes
     pieces = [b"{", v, b",", Fixed(v, 6), b",", Choice(v % 3, names), b"}\n"]
     got = render(len(v), pieces, method).tobytes()
 

@@ -276,12 +276,13 @@ class SlotIntervals:
         return 16 * n <= HELD_INTERVAL_BYTES
 
     def _hold_from(self, slot: int) -> None:
-        """One pass filling ``slot`` and the next slots while they fit together."""
+        """One pass filling ``slot`` and the next slots (skipping those streamed)
+        while they fit together."""
         group, total = [], 0
         for s in range(slot, F.SLOTS):
             n = int(self.counts[s])
-            if s in self._held or not n:
-                continue
+            if s in self._held or not n or not self._fits(n):
+                continue  # a slot too big to hold alone is streamed: the group goes on past it
             if group and not self._fits(total + n):
                 break
             group.append(s)

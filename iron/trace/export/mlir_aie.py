@@ -22,6 +22,7 @@ from iron.target.frames import SLOTS
 from iron.trace.decode import DecodedSlice
 from iron.trace.decode.mlir_aie_timing import CHUNK_OPS, mlir_aie_event_chunks, mlir_aie_event_stream
 from iron.trace.decode.modes import slot_occurrences
+from iron.trace.export.ahead import ahead
 from iron.trace.export.textout import ROWS, Choice, output_method, render
 
 
@@ -108,9 +109,9 @@ def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
 
 def _unit_events(du, method: str):
     """mlir-aie's events of a unit in chunks; compiled: its ops parsed again piece
-    by piece (memory: a chunk, not the unit's ops)."""
+    by piece (memory: a chunk, not the unit's ops), on a thread ahead of the rendering."""
     if method == "numba":
-        return mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), method)
+        return ahead(mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), method))
     return mlir_aie_event_chunks(du.load_ops())
 
 

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import io
 import json
+from typing import NamedTuple
 
 import numpy as np
 
 from iron.target.trace_unit import SLOTS
 from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals
 from iron.trace.decode.modes import slot_occurrences
+from iron.trace.export.ahead import ahead
 from iron.trace.export.summary import KERNEL_END, KERNEL_START, invocations
 from iron.trace.export.textout import ROWS, Fixed, output_method, render
 from iron.trace.export.timeline import slice_spans
@@ -55,6 +57,28 @@ def unit_tracks(du: DecodedUnit, operator: str | None, method: str = "numpy"):
     for slot in range(SLOTS):
         if names[slot] != "NONE" or count(slot):
             yield 1 + slot, f"{du.label} {names[slot]}", names[slot], chunks(slot)
+
+
+class Track(NamedTuple):
+    """A track of :func:`track_stream` (its rows follow it)."""
+
+    index: int
+    label: str
+    name: str
+
+
+def track_stream(du: DecodedUnit, operator: str | None, method: str = "numpy", rows: int = ROWS):
+    """:func:`unit_tracks` flattened: per track a :class:`Track`, then its
+    ``(begin, end)`` arrays of at most ``rows`` intervals. With ``method``
+    "numba" they are made on a thread ahead of the caller (:func:`~iron.trace.export.ahead.ahead`):
+    the passes over the ops overlap the caller's rendering."""
+
+    def items():
+        for index, label, name, chunks in unit_tracks(du, operator, method):
+            yield Track(index, label, name)
+            yield from track_rows(chunks, rows)
+
+    return ahead(items()) if method == "numba" else items()
 
 
 def track_rows(chunks, rows: int):
@@ -131,8 +155,16 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
                     f.write(sep + _meta(rec))
                     sep = b","
                 continue
-            for track, label, name, chunks in unit_tracks(du, operator, method):
-                tid = ui * (SLOTS + 1) + 1 + track
+            head = tail = b""  # the event bytes of the track whose rows follow
+            for item in track_stream(du, operator, method):
+                if not isinstance(item, Track):
+                    b, e = item
+                    ts = np.rint((offset + b) * ps_per_cycle).astype(np.int64)
+                    dur = np.rint((e - b) * ps_per_cycle).astype(np.int64)
+                    f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail], method))
+                    continue
+                tid = ui * (SLOTS + 1) + 1 + item.index
+                label, name = item.label, item.name
                 for rec in (
                     {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": label}},
                     {
@@ -146,10 +178,6 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
                     f.write(sep + _meta(rec))
                 head = b',{"name":%s,"ph":"X","ts":' % json.dumps(name).encode()
                 tail = b',"pid":%d,"tid":%d}' % (pid, tid)
-                for b, e in track_rows(chunks, ROWS):
-                    ts = np.rint((offset + b) * ps_per_cycle).astype(np.int64)
-                    dur = np.rint((e - b) * ps_per_cycle).astype(np.int64)
-                    f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail], method))
     f.write(b'],"displayTimeUnit":"ns","metadata":' + _meta(trace_metadata(slices, clock_mhz, meta)) + b"}\n")
 
 

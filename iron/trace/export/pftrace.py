@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from iron.trace.decode import DecodedSlice
-from iron.trace.export.perfetto import process_name, track_rows, unit_tracks
-from iron.trace.export.textout import ROWS, Choice, Varint, output_method, render, varint, varint_size
+from iron.trace.export.perfetto import Track, process_name, track_stream
+from iron.trace.export.textout import Choice, Varint, output_method, render, varint, varint_size
 from iron.trace.export.timeline import slice_spans
 
 NAME_IID = 1  # the one interned event name of a track's sequence
@@ -107,7 +107,14 @@ def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | 
         rank = 0
         operator = ds.slice.operator if ds.slice else None
         for du in ds.units:
-            for _track, label, name, chunks in unit_tracks(du, operator, method):
+            ev = None  # the event bytes of the track whose rows follow
+            for item in track_stream(du, operator, method):
+                if not isinstance(item, Track):
+                    begin, end = item
+                    tb = np.rint((offset + begin) * ns_per_cycle).astype(np.uint64)
+                    te = np.rint((offset + end) * ns_per_cycle).astype(np.uint64)
+                    f.write(ev.rows(tb, te, method))
+                    continue
                 uuid += 1
                 seq += 1
                 pkt = pb.TracePacket()
@@ -115,14 +122,10 @@ def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | 
                 pkt.sequence_flags = pb.TracePacket.SEQ_INCREMENTAL_STATE_CLEARED
                 pkt.track_descriptor.uuid = uuid
                 pkt.track_descriptor.parent_uuid = process_uuid
-                pkt.track_descriptor.name = label
+                pkt.track_descriptor.name = item.label
                 pkt.track_descriptor.sibling_order_rank = rank
-                pkt.interned_data.event_names.add(iid=NAME_IID, name=name)
+                pkt.interned_data.event_names.add(iid=NAME_IID, name=item.name)
                 pkt.trace_packet_defaults.track_event_defaults.track_uuid = uuid
                 _write_packet(pb, f, pkt)
                 rank += 1
                 ev = _EventBytes(pb, seq)
-                for begin, end in track_rows(chunks, ROWS):
-                    tb = np.rint((offset + begin) * ns_per_cycle).astype(np.uint64)
-                    te = np.rint((offset + end) * ns_per_cycle).astype(np.uint64)
-                    f.write(ev.rows(tb, te, method))

@@ -176,8 +176,29 @@ def render_method(nbytes: int) -> str:
     return choose_method(nbytes, lambda: [jit(_render_rows)])
 
 
+def _fold_constants(pieces: list) -> list:
+    """The same rows in fewer pieces: runs of constant bytes joined, and each
+    joined into the strings of a neighbouring :class:`Choice` (the one before
+    it, else the one after)."""
+    out: list = []
+    for p in pieces:
+        if isinstance(p, (bytes, bytearray)) and out and isinstance(out[-1], (bytes, Choice)):
+            prev = out[-1]
+            out[-1] = (
+                prev + bytes(p)
+                if isinstance(prev, bytes)
+                else Choice(prev.index, [s + p for s in prev.strings])
+            )
+        elif isinstance(p, Choice) and out and isinstance(out[-1], bytes):
+            out[-1] = Choice(p.index, [out[-1] + s for s in p.strings])
+        else:
+            out.append(bytes(p) if isinstance(p, bytearray) else p)
+    return out
+
+
 def _render_compiled(n: int, pieces: list) -> np.ndarray:
     """:func:`render` by :func:`_render_rows`: pieces -> (program, values, string table)."""
+    pieces = _fold_constants(pieces)
     prog = np.zeros((len(pieces), 2), np.int64)  # (kind, first string / decimal places)
     vals = np.zeros((len(pieces), n), np.int64)
     strings: list[bytes] = []
@@ -217,7 +238,6 @@ def _render_rows(prog, vals, table, offs, lens, pow10, out):
     in place; returns the bytes written."""
     n = vals.shape[1]
     k = 0
-    digits = np.empty(20, np.uint8)
     for r in range(n):
         for p in range(prog.shape[0]):
             kind = prog[p, 0]
@@ -225,9 +245,13 @@ def _render_rows(prog, vals, table, offs, lens, pow10, out):
             if kind == 0:  # a string of the table
                 s = prog[p, 1] + v
                 o = offs[s]
-                for j in range(lens[s]):
-                    out[k + j] = table[o + j]
-                k += lens[s]
+                ln = lens[s]
+                if ln <= 8:  # short strings: a plain loop beats a slice copy's setup
+                    for j in range(ln):
+                        out[k + j] = table[o + j]
+                else:
+                    out[k : k + ln] = table[o : o + ln]
+                k += ln
             elif kind == 3:  # varint of the unsigned 64 bits
                 u = np.uint64(v)
                 while u >= 128:
@@ -240,15 +264,14 @@ def _render_rows(prog, vals, table, offs, lens, pow10, out):
                 places = prog[p, 1] if kind == 2 else 0
                 whole = v // pow10[places]
                 frac = v - whole * pow10[places]
-                nd = 0
-                while True:
-                    digits[nd] = 48 + whole % 10
-                    whole //= 10
+                # the digits, counted first, written from the right (unsigned: no sign fixups)
+                w = np.uint64(whole)
+                nd = 1
+                while nd < 19 and w >= np.uint64(pow10[nd]):
                     nd += 1
-                    if whole == 0:
-                        break
                 for j in range(nd):
-                    out[k + j] = digits[nd - 1 - j]
+                    out[k + nd - 1 - j] = np.uint8(np.uint64(48) + w % np.uint64(10))
+                    w = w // np.uint64(10)
                 k += nd
                 if frac:
                     out[k] = 46  # "."
