@@ -82,7 +82,7 @@ def segments(words: np.ndarray) -> tuple[list[tuple[int, int]], dict]:
 class Packets:
     """The packets of a slice (step 2): one entry per packet, in buffer order."""
 
-    start: np.ndarray  # int64 word offset of the header
+    start: np.ndarray  # word offset of the header (int32; int64 past 2**31 words)
     words: np.ndarray  # uint8 payload words (7; fewer for a segment's cut last packet)
     key: np.ndarray  # int32 unit key (see :func:`unit_key`), -1: no valid header yet in its segment
     diagnostics: dict
@@ -93,7 +93,7 @@ class Packets:
         key = self.key
         present = np.flatnonzero(np.bincount(key + 1)[1:]) if len(key) else []
         if len(present) <= 64:  # usual case: one pass per unit beats a sort
-            groups = [np.flatnonzero(key == k) for k in present]
+            groups = [np.flatnonzero(key == k).astype(self.start.dtype) for k in present]
         else:  # odd data: many units
             order = np.argsort(key, kind="stable")
             bounds = np.searchsorted(key[order], present)
@@ -132,7 +132,7 @@ def packet_table(words: np.ndarray) -> Packets:
         packets=0, bad_headers=0, end_marker_headers=0, orphan_packets=0, truncated_packets=0, idle_words=0
     )
     if not segs:
-        z = np.zeros(0, np.int64)
+        z = np.zeros(0, _offset_dtype(len(words)))
         return Packets(z, z.astype(np.uint8), z.astype(np.int32), diag)
     seg_s = np.array([s for s, _ in segs], np.int64)
     seg_e = np.array([e for _, e in segs], np.int64)
@@ -155,7 +155,7 @@ def packet_table(words: np.ndarray) -> Packets:
     key = unit_key(hdr)
     del hdr
     # An invalid header keeps the previous packet's unit (within its segment).
-    last_valid = np.where(valid, np.arange(total), -1)
+    last_valid = np.where(valid, np.arange(total, dtype=_offset_dtype(total)), -1)
     np.maximum.accumulate(last_valid, out=last_valid)
     key = np.where(last_valid >= first, key[np.maximum(last_valid, 0)], np.int32(-1))
     diag.update(
@@ -165,7 +165,13 @@ def packet_table(words: np.ndarray) -> Packets:
         orphan_packets=int((key < 0).sum()),
         truncated_packets=int((nw < F.PAYLOAD_WORDS).sum()),
     )
-    return Packets(start, nw, key, diag)
+    return Packets(start.astype(_offset_dtype(len(words))), nw, key, diag)
+
+
+def _offset_dtype(nwords: int):
+    """Word offsets as int32 below 2**31 words (8 GiB): 4 bytes less per packet
+    to hold (and the one type the compiled gather is warmed with)."""
+    return np.int32 if nwords < 2**31 else np.int64
 
 
 def unit_payload(words: np.ndarray, start: np.ndarray, nwords: np.ndarray, method: str = "auto"):
@@ -246,5 +252,5 @@ def warm_gather() -> None:
     """Compile (or load) :func:`_gather` on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
     gather = jit(_gather)
     if gather is not None:
-        words, z = _readonly(np.zeros(8, np.uint32)), np.zeros(1, np.int64)
+        words, z = _readonly(np.zeros(8, np.uint32)), np.zeros(1, _offset_dtype(8))
         gather(words, z, np.zeros(1, np.uint8), np.zeros(0, np.uint8), np.uint32(F.IDLE_WORD))
