@@ -249,3 +249,33 @@ def test_numba_without_scipy_hides_it_only_inside():
     ).stdout.split()
     installed = importlib.util.find_spec("scipy") is not None
     assert out == ["False", "False", "imported" if installed else "absent"]
+
+
+def test_warm_up_compiles_every_kernel_the_compiled_paths_call(tmp_path):
+    """After ``python -m iron.trace.warm`` (warm_all) a big decode to every format
+    compiles nothing more: each kernel was warmed with the argument types the
+    decoder and the writers pass (a missed type would compile on the user's first
+    decode). In a fresh process, so that no earlier test compiled them."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("numba")
+    from iron.tests.golden import TEST2
+
+    code = f"""
+import iron.trace.jit as K
+from iron.trace.warm import warm_all
+warm_all()
+before = {{f.__name__: len(d.signatures) for f, d in K._JIT.items() if d is not None}}
+K.COMPILED_BYTES = K.COLD_COMPILED_BYTES = 0  # every slice takes the compiled paths
+from iron.cli import main
+for fmt in ("summary", "perfetto", "pftrace", "mlir-aie"):
+    args = ["trace", "decode", {str(TEST2 / "trace.txt")!r}, "--mlir", {str(TEST2 / "aie.mlir")!r}]
+    assert main(args + ["--format", fmt, "-o", {str(tmp_path)!r} + "/out." + fmt]) == 0
+after = {{f.__name__: len(d.signatures) for f, d in K._JIT.items() if d is not None}}
+print(sorted(before.items()) == sorted(after.items()), len(before), sorted(after.items()))
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[:2] == ["True", "6"], out  # gather, frame scan, fold, intervals, mlir-aie, render

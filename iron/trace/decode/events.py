@@ -208,6 +208,20 @@ class IntervalCounter:
         return self.k + (self.state[3 : 3 + F.SLOTS] >= 0)
 
 
+def warm_intervals() -> None:
+    """Compile (or load) :func:`_scan_intervals` on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
+    if jit(_scan_intervals) is not None:
+        ops = Ops(
+            np.zeros(1, np.uint8),
+            np.ones(1, np.uint8),
+            np.zeros(1, np.uint32),
+            np.zeros(1, np.uint32),
+            np.ones(1, bool),
+        )
+        IntervalCounter()(ops)
+        held_intervals([ops], [0], interval_counts([ops]))  # the filling variant
+
+
 def interval_counts(op_chunks) -> np.ndarray:
     """Every slot's number of intervals, by one compiled pass over the ops chunks."""
     counter = IntervalCounter()

@@ -213,6 +213,14 @@ def _compiled_stream(op_chunks):
             cap = max(EVENTS_PER_CALL, need)  # the next op alone may need more
 
 
+def warm_mlir_aie() -> None:
+    """Compile (or load) :func:`_mlir_aie_scan` on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
+    if jit(_mlir_aie_scan) is not None:
+        one = np.ones(1, np.uint8)
+        ops = Ops(np.zeros(1, np.uint8), one, np.zeros(1, np.uint32), np.ones(1, np.uint32), one.astype(bool))
+        list(_compiled_stream([ops]))
+
+
 def _mlir_aie_scan(kind, mask, value, reps, single, i, st, limit, o_ts, o_ph, o_slot):
     """Compiled :func:`_mlir_aie_chunk` (numba) on folded ops: mlir-aie's
     ``convert_commands_to_json`` op by op (an event frame ends the begun slots

@@ -19,12 +19,14 @@ from iron.trace.decode import (
     OP_SYNC,
     DecodedSlice,
     DecodedUnit,
+    OPS_FIELDS,
     IntervalCounter,
     Ops,
     ops_to_runs,
 )
 from iron.trace.decode.packets import _gather, warm_gather
 from iron.trace.decode.scan import _scan_ops, compiled_scan, parse_stream, scan_pieces, warm_ops
+from iron.trace.export.ahead import ahead
 from iron.trace.jit import jit
 
 KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
@@ -320,7 +322,8 @@ def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:
     acc = _Figures(jit(_fold_figures), *(kernel_slots(du.events) or (-1, -1)))
     counter = IntervalCounter() if count else None
     report: dict = {}
-    for ops in scan_pieces(pieces, report=report):
+    # the scan runs on a thread ahead of the folds (both compiled, GIL released)
+    for ops in ahead(_copies(scan_pieces(pieces, AHEAD_OPS, report=report))):
         acc(ops)
         if counter is not None:
             counter(ops)
@@ -329,6 +332,16 @@ def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:
     if counter is not None:
         du.interval_counts = counter.counts()
     _compiled_summary(du, acc)
+
+
+#: Ops per chunk the scan hands the summary's folds across threads.
+AHEAD_OPS = 1 << 16
+
+
+def _copies(op_chunks):
+    """Each chunk copied: the scan reuses its buffers, the folds run behind it."""
+    for ops in op_chunks:
+        yield Ops(*(getattr(ops, f).copy() for f in OPS_FIELDS))
 
 
 def _compiled_summary(du: DecodedUnit, acc: "_Figures") -> None:

@@ -196,6 +196,12 @@ def _fold_constants(pieces: list) -> list:
     return out
 
 
+def warm_render() -> None:
+    """Compile (or load) :func:`_render_rows` on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
+    if jit(_render_rows) is not None:
+        _render_compiled(1, [b"x", np.ones(1, np.int64)])
+
+
 def _render_compiled(n: int, pieces: list) -> np.ndarray:
     """:func:`render` by :func:`_render_rows`: pieces -> (program, values, string table)."""
     pieces = _fold_constants(pieces)
