@@ -13,10 +13,12 @@ Two inputs (``--inputs``), each at 1, 16 and 64 MiB by default:
   intervals per MiB, with a matching mlir-aie MLIR file.
 
 Each buffer, written as ``.bin``, is decoded with every output format in fresh
-processes (``python -m iron trace decode``): a first run with an empty
-compiled-kernel cache (as on a machine that never ran iron; ``NUMBA_CACHE_DIR``
-set to a new folder), a warm run writing the output file and a warm run writing
-to ``/dev/null`` (the difference is the disk). Prints wall time, MiB/s, peak RSS
+processes (``python -m iron trace decode``, with Python's bytecode cache on as
+after an install, whatever ``PYTHONDONTWRITEBYTECODE`` says here): a first run
+with an empty compiled-kernel cache (as on a machine that never ran iron;
+``NUMBA_CACHE_DIR`` set to a new folder), a warm run writing the output file and
+a warm run writing to ``/dev/null`` (the difference is the disk), and the first
+run's time over the warm one. Prints wall time, MiB/s, peak RSS
 (of that process alone) and its ratio to the buffer, output bytes and, for the
 native Perfetto trace, bytes per interval; then per format the warm speed per MiB
 and per interval against mlir-aie's parser: issue 16 measured it at 100 s for
@@ -25,6 +27,11 @@ and per interval against mlir-aie's parser: issue 16 measured it at 100 s for
     python benchmarks/bench_decode.py [--inputs tiled synthetic] [--mib 1 16 64]
                                       [--formats ...] [--dir DIR]
                                       [--mlir-aie-parse PATH/TO/parse.py]
+    python benchmarks/bench_decode.py --slope [--inputs tiled] [--mib 64 128]
+
+``--slope``: warm runs only (to ``/dev/null``) at the two sizes, and per format
+the growth of the peak RSS between them per raw byte (issue 16's memory goal is
+"at most 2x the raw buffer plus a constant").
 
 With ``--mlir-aie-parse`` mlir-aie's parser runs on the same words (as
 ``trace.txt``) in the same run (``python parse.py --input --mlir --output``,
@@ -42,6 +49,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -174,27 +182,63 @@ def main() -> int:
     ap.add_argument("--formats", nargs="+", default=list(FORMATS), choices=FORMATS)
     ap.add_argument("--dir", default=None, help="work folder (default: a temporary one, removed)")
     ap.add_argument("--mlir-aie-parse", default=None, metavar="PARSE_PY", help="mlir-aie's parse.py")
+    ap.add_argument("--slope", action="store_true", help="memory growth per raw byte between two sizes")
     args = ap.parse_args()
     tmp = Path(args.dir or tempfile.mkdtemp(prefix="iron-bench-"))
     tmp.mkdir(parents=True, exist_ok=True)
     for kind in args.inputs:
         print(f"\n== input: {kind}")
-        bench_input(kind, args, tmp)
+        (bench_slope if args.slope else bench_input)(kind, args, tmp)
     if not args.dir:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 
-def bench_input(kind: str, args, tmp: Path) -> None:
+def _inputs(kind: str, tmp: Path) -> tuple[Path, Callable[[Path, float], int]]:
+    """The MLIR file of an input kind and its buffer generator ``(path, MiB) -> bytes``."""
     mlir = tmp / f"{kind}.mlir"
     if kind == "tiled":
         shutil.copy(GOLDEN / "aie.mlir", mlir)
-    else:
-        mlir.write_text(make_mlir())
+        return mlir, generate_tiled
+    mlir.write_text(make_mlir())
+    return mlir, generate
+
+
+def _env(**extra) -> dict:
+    env = {**os.environ, **extra}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode cached
+    return env
+
+
+def bench_slope(kind: str, args, tmp: Path) -> None:
+    """Peak RSS at two sizes, warm, to /dev/null; growth per raw byte between them."""
+    mlir, gen = _inputs(kind, tmp)
+    sizes = sorted(args.mib)[-2:]
+    peak = {}
+    for size in sizes:
+        big = tmp / f"{kind}-{size:g}MiB.bin"
+        nbytes = gen(big, size)
+        for fmt in args.formats:
+            cmd = [sys.executable, "-m", "iron", "trace", "decode", str(big), "--mlir", str(mlir)]
+            cmd += ["--format", fmt, "-o", os.devnull]
+            run(cmd, _env())  # fills the kernel cache
+            dt, rss, _rc = run(cmd, _env())
+            peak[fmt, size] = (nbytes, rss)
+            print(f"{size:5g} MiB {fmt:10s} warm {dt:8.2f} s, peak RSS {rss / 2**20:6.0f} MiB", flush=True)
+        big.unlink(missing_ok=True)
+    for fmt in args.formats:
+        (b0, r0), (b1, r1) = peak[fmt, sizes[0]], peak[fmt, sizes[1]]
+        print(
+            f"  {fmt:10s} peak grows {(r1 - r0) / (b1 - b0):.2f} bytes per raw byte from {sizes[0]:g} to {sizes[1]:g} MiB"
+        )
+
+
+def bench_input(kind: str, args, tmp: Path) -> None:
+    mlir, gen = _inputs(kind, tmp)
     print("size      format     run     wall s   MiB/s  peak RSS MiB  xbuffer  output MB  B/interval")
     for size in args.mib:
         big = tmp / f"{kind}-{size:g}MiB.bin"
-        nbytes = generate_tiled(big, size) if kind == "tiled" else generate(big, size)
+        nbytes = gen(big, size)
         mib = nbytes / 2**20
         intervals = count_intervals(big, mlir)
         speed = {}
@@ -203,7 +247,7 @@ def bench_input(kind: str, args, tmp: Path) -> None:
             cmd = [sys.executable, "-m", "iron", "trace", "decode", str(big), "--mlir", str(mlir)]
             cmd += ["--format", fmt, "-o", str(out)]
             cold = tempfile.mkdtemp(prefix="numba-", dir=tmp)
-            env = {**os.environ, "NUMBA_CACHE_DIR": cold}
+            env = _env(NUMBA_CACHE_DIR=cold)
             for label in ("first", None, "warm", "null"):  # None: fills the cache (not shown)
                 dt, rss, rc = run(cmd if label != "null" else cmd[:-1] + [os.devnull], env)
                 if label is None:
@@ -217,6 +261,7 @@ def bench_input(kind: str, args, tmp: Path) -> None:
                     flush=True,
                 )
                 speed[(fmt, label)] = dt
+            print(f"          {fmt:9s} first run / warm: {speed[fmt, 'first'] / speed[fmt, 'warm']:.2f}x")
             shutil.rmtree(cold, ignore_errors=True)
             out.unlink(missing_ok=True)
         print(f"{mib:5.0f} MiB: {intervals} intervals ({intervals / mib / 1e3:.0f}k per MiB)")
