@@ -161,7 +161,7 @@ def test_compiled_mlir_aie_events_are_the_vectorized_ones(monkeypatch):
     Repeats, Event_Syncs) cut into random chunks, with output arrays so small
     that calls stop and resume mid-chunk; and both refuse the same expansions."""
     from iron.trace.decode import mlir_aie_timing as T
-    from iron.trace.decode.events import OPS_FIELDS, Ops
+    from iron.trace.decode.events import OPS_FIELDS, Ops, ops_of
     from iron.trace.words import TraceInputError
 
     pytest.importorskip("numba")
@@ -176,7 +176,7 @@ def test_compiled_mlir_aie_events_are_the_vectorized_ones(monkeypatch):
         parts = list(T.mlir_aie_event_stream(chunks, "numba"))
         got = tuple(np.concatenate(c) for c in zip(*parts)) if parts else tuple(np.zeros(0) for _ in range(3))
         assert all(np.array_equal(a, b) for a, b in zip(want, got)), ops
-    big = Ops(*(np.array(v, dt) for v, dt in zip(([0], [1], [3], [40], [True]), OPS_FIELDS_DTYPES)))
+    big = ops_of([0], [1], [3], [40], [True])  # one Single of 3 cycles, replayed 40 times
     monkeypatch.setattr(T, "MAX_MLIR_AIE_RECORDS_PER_UNIT", 77)  # 2 * 39 replays of one slot: 78
     for method in ("numpy", "numba"):
         with pytest.raises(TraceInputError, match="more mlir-aie records than the limit"):
@@ -184,9 +184,6 @@ def test_compiled_mlir_aie_events_are_the_vectorized_ones(monkeypatch):
     monkeypatch.setattr(T, "MAX_MLIR_AIE_RECORDS_PER_UNIT", 78)
     assert [len(c[0]) for c in T.mlir_aie_event_stream([big], "numpy")] == [81]
     assert sum(len(c[0]) for c in T.mlir_aie_event_stream([big], "numba")) == 81
-
-
-OPS_FIELDS_DTYPES = (np.uint8, np.uint8, np.uint32, np.uint32, bool)
 
 
 # --------------------------------------------------------------------------- Perfetto JSON

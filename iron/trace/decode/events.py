@@ -96,6 +96,13 @@ def _join(kind: np.ndarray, mask: np.ndarray, value: np.ndarray, single: np.ndar
 
 
 OPS_FIELDS = ("kind", "mask", "value", "reps", "single")
+OPS_DTYPES = (np.uint8, np.uint8, np.uint32, np.uint32, bool)  # of the fields, in order
+
+
+def ops_of(*columns) -> "Ops":
+    """:class:`Ops` from one sequence per field (in :data:`OPS_FIELDS` order), each
+    in its field's dtype (tiny inputs: warm-ups, tests)."""
+    return Ops(*(np.asarray(c, dt) for c, dt in zip(columns, OPS_DTYPES)))
 
 
 @dataclass
@@ -211,13 +218,7 @@ class IntervalCounter:
 def warm_intervals() -> None:
     """Compile (or load) :func:`_scan_intervals` on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
     if jit(_scan_intervals) is not None:
-        ops = Ops(
-            np.zeros(1, np.uint8),
-            np.ones(1, np.uint8),
-            np.zeros(1, np.uint32),
-            np.zeros(1, np.uint32),
-            np.ones(1, bool),
-        )
+        ops = ops_of([0], [1], [0], [0], [True])
         IntervalCounter()(ops)
         held_intervals([ops], [0], interval_counts([ops]))  # the filling variant
 
@@ -391,13 +392,7 @@ def _scan_intervals(kind, mask, value, reps, track, fill, sync_cycles, state, k,
     return 0
 
 
-EMPTY_OPS = Ops(
-    np.zeros(0, np.uint8),
-    np.zeros(0, np.uint8),
-    np.zeros(0, np.uint32),
-    np.zeros(0, np.uint32),
-    np.zeros(0, bool),
-)
+EMPTY_OPS = ops_of(*([],) * len(OPS_FIELDS))
 
 
 # --------------------------------------------------------------------------- iron's timing model

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from iron.target import frames as F
-from iron.trace.decode.events import OP_EVENT, OP_REPEAT, OP_SYNC, OPS_FIELDS, Ops
+from iron.trace.decode.events import OP_EVENT, OP_REPEAT, OP_SYNC, OPS_FIELDS, Ops, ops_of
 from iron.trace.jit import jit
 from iron.trace.words import TraceInputError
 
@@ -216,8 +216,7 @@ def _compiled_stream(op_chunks):
 def warm_mlir_aie() -> None:
     """Compile (or load) :func:`_mlir_aie_scan` on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
     if jit(_mlir_aie_scan) is not None:
-        one = np.ones(1, np.uint8)
-        ops = Ops(np.zeros(1, np.uint8), one, np.zeros(1, np.uint32), np.ones(1, np.uint32), one.astype(bool))
+        ops = ops_of([0], [1], [0], [1], [True])
         list(_compiled_stream([ops]))
 
 

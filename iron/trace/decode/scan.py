@@ -19,7 +19,7 @@ import numpy as np
 
 from iron.target import frames as F
 from iron.trace.decode.diagnostics import no_frames
-from iron.trace.decode.events import EMPTY_OPS, OP_EVENT, OP_REPEAT, OP_SYNC, Ops, _join
+from iron.trace.decode.events import EMPTY_OPS, OP_EVENT, OP_REPEAT, OP_SYNC, OPS_DTYPES, Ops, _join
 from iron.trace.decode.packets import _gather
 from iron.trace.jit import jit
 
@@ -172,7 +172,6 @@ def _ops_from_words(k: np.ndarray, w: np.ndarray) -> Ops:
 
 #: Folded ops per chunk that :func:`compiled_scan` hands to an accumulator by default.
 CHUNK_OPS = 1 << 14
-_OPS_DTYPES = (np.uint8, np.uint8, np.uint32, np.uint32, bool)  # Ops fields, in order
 
 
 def compiled_scan(data: np.ndarray, accumulate, chunk_ops: int = CHUNK_OPS) -> tuple[dict, int | None]:
@@ -184,7 +183,7 @@ def compiled_scan(data: np.ndarray, accumulate, chunk_ops: int = CHUNK_OPS) -> t
     diagnostics, first Start timer)."""
     n = len(data)
     cap = max(1, min(chunk_ops, n))  # a stream has at most one op per byte
-    out = [np.empty(cap, dt) for dt in _OPS_DTYPES]
+    out = [np.empty(cap, dt) for dt in OPS_DTYPES]
     counts = _new_counts()
     for ops in _scan_from(data, out, counts):
         accumulate(ops)
@@ -233,7 +232,7 @@ def scan_pieces(pieces, chunk_ops: int = CHUNK_OPS, report: dict | None = None):
     piece; the last op of a piece waits for the Repeat frames that may open the
     next one. ``report``, when given, receives the frame diagnostics and the first
     Start timer (key ``start_timer``) once the pieces are used up."""
-    out = [np.empty(max(2, chunk_ops), dt) for dt in _OPS_DTYPES]
+    out = [np.empty(max(2, chunk_ops), dt) for dt in OPS_DTYPES]
     counts = _new_counts()
     carry, start_timer = np.zeros(0, np.uint8), None
     data = carry
