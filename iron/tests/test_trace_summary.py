@@ -173,3 +173,32 @@ def test_compiled_scan_in_tiny_chunks_is_the_numpy_parse(monkeypatch):
                 assert np.array_equal(joined, getattr(ops, f)), (trial, chunk, f)
             fast, ref = _summaries(data, unit)
             assert fast == ref, (trial, chunk)
+
+
+def test_invocations_follow_mlir_aie_pairing_rule():
+    """Start -> end pairs by the rule mlir-aie's get_cycles_summary applies (the
+    first start after an invocation ended opens the next, the first end after it
+    closes it, extra ones are ignored; at the same cycle the start comes first),
+    written out event by event, on random slot begins with many ties."""
+    import numpy as np
+
+    from iron.trace.export.summary import invocations
+
+    def rule(starts, ends):
+        out, begin = [], None
+        for t, typ in sorted([(t, 0) for t in starts] + [(t, 1) for t in ends]):
+            if typ == 0 and begin is None:
+                begin = t
+            elif typ == 1 and begin is not None:
+                out.append((begin, t))
+                begin = None
+        return out
+
+    rng = np.random.default_rng(4)
+    for _ in range(2000):
+        a = np.sort(rng.integers(0, 30, rng.integers(0, 12)))
+        b = np.sort(rng.integers(0, 30, rng.integers(0, 12)))
+        if rng.random() < 0.3:  # out of time order (the numpy summary gathers starts per chunk)
+            a, b = rng.permutation(a), rng.permutation(b)
+        begin, end = invocations(a, b)
+        assert list(zip(begin.tolist(), end.tolist())) == rule(a.tolist(), b.tolist()), (a, b)
