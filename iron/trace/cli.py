@@ -180,9 +180,8 @@ def _decode(args) -> int:
     from iron.trace.decode.scan import ops_kernels
     from iron.trace.export.summary import summarize_counting
 
-    _prepare(
-        args, summarize_counting.warm, kernels=ops_kernels
-    )  # the payload gather, frame scan, summary fold
+    # the payload gather, frame scan and summary fold
+    _prepare(args, summarize_counting.warm, kernels=ops_kernels)
     words, manifest = _load(args)
     # Units keep no ops: the writers parse one unit at a time again (memory: one unit's
     # arrays); the first scan also counts each slot's intervals for them.

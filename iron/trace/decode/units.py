@@ -65,9 +65,7 @@ class DecodedUnit:
     mode: int = 0  # trace mode the unit was decoded in (iron.target.trace_modes); see unit_mode
     pc_events: object = None  # iron.trace.decode.modes.PcEvents of a mode-1 unit
     pcmap: object = None  # iron.trace.pcmap.PcMap of the core's ELF, when given (mode-1 core units)
-    interval_counts: object = (
-        None  # each slot's intervals (numpy array), when an ``analyze`` pass counted them
-    )
+    interval_counts: object = None  # intervals per slot (array), when ``analyze`` counted them
     reload: object = None  # when no ops were kept (``analyze``): a function parsing them again
 
     @property
