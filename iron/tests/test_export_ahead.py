@@ -1,4 +1,5 @@
-"""iron.trace.export.ahead: items made on a thread come out whole, in order; errors and early stops reach both sides."""
+"""iron.trace.export.ahead: items made on a thread come out whole and in order;
+errors and early stops reach both sides."""
 
 from __future__ import annotations
 

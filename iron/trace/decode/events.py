@@ -277,9 +277,10 @@ class SlotIntervals:
 
     ``op_chunks()`` gives the ops afresh for each pass, in chunks (e.g. parsed again
     piece by piece: :meth:`iron.trace.decode.DecodedUnit.op_chunks`). One pass counts
-    every slot's intervals (unless ``counts`` are given); then a slot's intervals come from a pass that fills the
-    arrays of it and of the next slots that fit :data:`HELD_INTERVAL_BYTES`
-    together, or, when the slot alone does not fit, are streamed a chunk at a time."""
+    every slot's intervals (unless ``counts`` are given); then a slot's intervals
+    come from a pass that fills the arrays of it and of the next slots that fit
+    :data:`HELD_INTERVAL_BYTES` together (slots too big are skipped), or, when the
+    slot alone does not fit, are streamed a chunk at a time."""
 
     def __init__(self, op_chunks, counts: np.ndarray | None = None):
         self.op_chunks = op_chunks
