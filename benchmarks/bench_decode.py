@@ -12,13 +12,17 @@ Two inputs (``--inputs``), each at 1, 16 and 64 MiB by default:
   modules, made with iron's encoder from a random activity model), about 0.93 M
   intervals per MiB, with a matching mlir-aie MLIR file.
 
-Each buffer, written as ``.bin``, is decoded with every output format in fresh
-processes (``python -m iron trace decode``, with Python's bytecode cache on as
-after an install, whatever ``PYTHONDONTWRITEBYTECODE`` says here): a first run
-with an empty compiled-kernel cache (as on a machine that never ran iron;
-``NUMBA_CACHE_DIR`` set to a new folder), a warm run writing the output file and
-a warm run writing to ``/dev/null`` (the difference is the disk), and the first
-run's time over the warm one. Prints wall time, MiB/s, peak RSS
+The package is built once as ``pip install`` builds it (``setup.py build_py``,
+which compiles the decoder's kernels into it; the time is printed), and each
+buffer, written as ``.bin``, is decoded with every output format in fresh
+processes of that built package (``python -m iron trace decode``, with Python's
+bytecode cache on as after an install, whatever ``PYTHONDONTWRITEBYTECODE`` says
+here): a ``cold`` run with no compiled kernels at all (``NUMBA_CACHE_DIR`` set to a
+new folder: what a package whose shipped kernels do not fit this machine, or a
+source checkout, costs once), a ``first`` run after the install (an empty user
+cache: the shipped kernels are copied and loaded), a ``warm`` run writing the
+output file and a warm run writing to ``/dev/null`` (``null``: the difference is
+the disk), and the first and cold runs' times over the warm one. Prints wall time, MiB/s, peak RSS
 (of that process alone) and its ratio to the buffer, output bytes and, for the
 native Perfetto trace, bytes per interval; then per format the warm speed per MiB
 and per interval against mlir-aie's parser: issue 16 measured it at 100 s for
@@ -142,7 +146,7 @@ MLIR_AIE_S_PER_INTERVAL = 100.0 / (16 * 372_737)
 SUFFIX = {"summary": "txt", "perfetto": "json", "pftrace": "pftrace", "mlir-aie": "json"}
 
 
-def run(cmd: list[str], env: dict | None = None) -> tuple[float, int, int]:
+def run(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> tuple[float, int, int]:
     """(wall s, peak RSS bytes of that process alone, exit status) of a fresh process.
 
     GNU time measures the RSS: a child forked from this (big) process would count
@@ -151,7 +155,7 @@ def run(cmd: list[str], env: dict | None = None) -> tuple[float, int, int]:
         timer = ["/usr/bin/time", "-q", "-f", "%M", "-o", rep.name] if os.path.exists("/usr/bin/time") else []
         t = time.perf_counter()
         proc = subprocess.run(
-            timer + cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+            timer + cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
         )
         dt = time.perf_counter() - t
         lines = [x for x in open(rep.name).read().split() if x.isdigit()]
@@ -184,7 +188,7 @@ def main() -> int:
     ap.add_argument("--mlir-aie-parse", default=None, metavar="PARSE_PY", help="mlir-aie's parse.py")
     ap.add_argument("--slope", action="store_true", help="memory growth per raw byte between two sizes")
     args = ap.parse_args()
-    tmp = Path(args.dir or tempfile.mkdtemp(prefix="iron-bench-"))
+    tmp = Path(args.dir or tempfile.mkdtemp(prefix="iron-bench-")).resolve()
     tmp.mkdir(parents=True, exist_ok=True)
     for kind in args.inputs:
         print(f"\n== input: {kind}")
@@ -233,8 +237,22 @@ def bench_slope(kind: str, args, tmp: Path) -> None:
         )
 
 
+def build_package(tmp: Path) -> Path:
+    """The package as ``pip install`` builds it (with its compiled kernels), under ``tmp/lib``."""
+    lib = tmp / "lib"
+    if not (lib / "iron" / "trace" / "_kernels").is_dir():
+        env = _env(HOME=str(tmp / "build-home"))
+        env.pop("NUMBA_CACHE_DIR", None)
+        t = time.perf_counter()
+        cmd = [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(lib)]
+        subprocess.run(cmd, cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL)
+        print(f"package built with its kernels in {time.perf_counter() - t:.1f} s")
+    return lib
+
+
 def bench_input(kind: str, args, tmp: Path) -> None:
     mlir, gen = _inputs(kind, tmp)
+    lib = build_package(tmp)
     print("size      format     run     wall s   MiB/s  peak RSS MiB  xbuffer  output MB  B/interval")
     for size in args.mib:
         big = tmp / f"{kind}-{size:g}MiB.bin"
@@ -247,12 +265,14 @@ def bench_input(kind: str, args, tmp: Path) -> None:
             cmd = [sys.executable, "-m", "iron", "trace", "decode", str(big), "--mlir", str(mlir)]
             cmd += ["--format", fmt, "-o", str(out)]
             cold = tempfile.mkdtemp(prefix="numba-", dir=tmp)
-            env = _env(NUMBA_CACHE_DIR=cold)
-            for label in ("first", None, "warm", "null"):  # None: fills the cache (not shown)
-                dt, rss, rc = run(cmd if label != "null" else cmd[:-1] + [os.devnull], env)
-                if label is None:
-                    time.sleep(0.5)
-                    continue
+            home = tempfile.mkdtemp(prefix="home-", dir=tmp)  # an empty user cache
+            installed = _env(HOME=home, PYTHONPATH=str(lib))
+            installed.pop("NUMBA_CACHE_DIR", None)
+            envs = {"cold": {**installed, "NUMBA_CACHE_DIR": cold}, "first": installed}
+            for label in ("cold", "first", "warm", "null"):
+                dt, rss, rc = run(
+                    cmd if label != "null" else cmd[:-1] + [os.devnull], envs.get(label, installed), tmp
+                )
                 size_out = out.stat().st_size if out.exists() and not rc else 0
                 per = f"{size_out / intervals:10.1f}" if fmt == "pftrace" and intervals else ""
                 print(
@@ -261,8 +281,13 @@ def bench_input(kind: str, args, tmp: Path) -> None:
                     flush=True,
                 )
                 speed[(fmt, label)] = dt
-            print(f"          {fmt:9s} first run / warm: {speed[fmt, 'first'] / speed[fmt, 'warm']:.2f}x")
+            warm = speed[fmt, "warm"]
+            print(
+                f"          {fmt:9s} first run after the install / warm: {speed[fmt, 'first'] / warm:.2f}x, "
+                f"cold (compiling) / warm: {speed[fmt, 'cold'] / warm:.2f}x"
+            )
             shutil.rmtree(cold, ignore_errors=True)
+            shutil.rmtree(home, ignore_errors=True)
             out.unlink(missing_ok=True)
         print(f"{mib:5.0f} MiB: {intervals} intervals ({intervals / mib / 1e3:.0f}k per MiB)")
         for (fmt, label), t in speed.items():

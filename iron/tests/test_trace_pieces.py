@@ -220,10 +220,11 @@ def test_given_interval_counts_save_the_counting_pass():
     assert len(passes) == 1 and counts.sum() > 0
 
 
-def test_numba_without_scipy_hides_it_only_inside():
+def test_numba_without_extras_hides_them_only_inside(tmp_path):
     """In a fresh process (as the ``iron`` command): numba loads a kernel inside the
-    block without importing scipy (it marks BLAS missing); after it scipy imports
-    as before."""
+    block without importing scipy, cffi or yaml (it marks BLAS and cffi missing);
+    after it each imports as before. With a ``.numba_config.yaml`` in the working
+    directory yaml stays importable (numba reads that file with it)."""
     import importlib.util
     import subprocess
     import sys
@@ -231,51 +232,109 @@ def test_numba_without_scipy_hides_it_only_inside():
     pytest.importorskip("numba")
     code = (
         "import sys\n"
-        "from iron.trace.jit import numba_without_scipy\n"
+        "from iron.trace.jit import numba_without_extras\n"
         "from iron.trace.decode.scan import warm_ops\n"
-        "with numba_without_scipy():\n"
+        "extras = ('scipy', 'cffi', 'yaml')\n"
+        "with numba_without_extras():\n"
         "    warm_ops()\n"
-        "    print('scipy' in sys.modules and sys.modules['scipy'] is not None)\n"
-        "import numba.np.arraymath as m\n"
-        "print(m._HAVE_BLAS)\n"
-        "try:\n"
-        "    import scipy\n"
-        "    print('imported')\n"
-        "except ImportError:\n"
-        "    print('absent')\n"
+        "    print(*[x in sys.modules and sys.modules[x] is not None for x in extras])\n"
+        "import numba.np.arraymath as m, numba.core.typing.cffi_utils as c\n"
+        "print(m._HAVE_BLAS, c.SUPPORTED)\n"
+        "for x in extras:\n"
+        "    try:\n"
+        "        __import__(x)\n"
+        "        print('imported')\n"
+        "    except ImportError:\n"
+        "        print('absent')\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.split()
-    installed = importlib.util.find_spec("scipy") is not None
-    assert out == ["False", "False", "imported" if installed else "absent"]
+
+    def run(cwd):
+        return subprocess.run(
+            [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, check=True
+        ).stdout.split()
+
+    installed = ["imported" if importlib.util.find_spec(x) else "absent" for x in ("scipy", "cffi", "yaml")]
+    assert run(tmp_path) == ["False", "False", "False", "False", "False", *installed]
+    if installed[2] == "imported":  # yaml installed: a numba config file keeps it visible
+        (tmp_path / ".numba_config.yaml").write_text("{}\n")
+        assert run(tmp_path)[:3] == ["False", "False", "True"]
 
 
-def test_warm_up_compiles_every_kernel_the_compiled_paths_call(tmp_path):
-    """After ``python -m iron.trace.warm`` (warm_all) a big decode to every format
-    compiles nothing more: each kernel was warmed with the argument types the
-    decoder and the writers pass (a missed type would compile on the user's first
-    decode). In a fresh process, so that no earlier test compiled them."""
+def test_built_package_decodes_without_compiling(tmp_path):
+    """The package as ``pip install`` builds it (setup.py's ``build_py``, which runs
+    ``python -m iron.trace.warm --into``) decodes to every format with the compiled
+    paths in a fresh process and an empty user cache, compiling nothing: every
+    kernel is loaded from the kernels the build shipped, each with the argument
+    types the decoder and the writers pass (a missed type or kernel would compile)."""
+    import os
     import subprocess
     import sys
 
     pytest.importorskip("numba")
-    from iron.tests.golden import TEST2
-
+    pytest.importorskip("setuptools", minversion="64")
+    root = Path(__file__).resolve().parents[2]
+    if not (root / "setup.py").exists():
+        pytest.skip("not a source checkout")
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH")}
+    lib = tmp_path / "lib"
+    build = [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(lib)]
+    subprocess.run(build, cwd=root, env={**env, "HOME": str(tmp_path / "build-home")}, check=True)
+    assert not (tmp_path / "build-home" / ".cache").exists()  # all went into the package
     code = f"""
-import iron.trace.jit as K
-from iron.trace.warm import warm_all
-warm_all()
-before = {{f.__name__: len(d.signatures) for f, d in K._JIT.items() if d is not None}}
+import iron, iron.trace.jit as K
 K.COMPILED_BYTES = K.COLD_COMPILED_BYTES = 0  # every slice takes the compiled paths
 from iron.cli import main
 for fmt in ("summary", "perfetto", "pftrace", "mlir-aie"):
     args = ["trace", "decode", {str(TEST2 / "trace.txt")!r}, "--mlir", {str(TEST2 / "aie.mlir")!r}]
-    assert main(args + ["--format", fmt, "-o", {str(tmp_path)!r} + "/out." + fmt]) == 0
-after = {{f.__name__: len(d.signatures) for f, d in K._JIT.items() if d is not None}}
-print(sorted(before.items()) == sorted(after.items()), len(before), sorted(after.items()))
+    assert main(args + ["--format", fmt, "-o", "out." + fmt]) == 0
+stats = [d.stats for d in K._JIT.values() if d is not None]
+print(iron.__file__, sum(sum(s.cache_hits.values()) for s in stats), sum(sum(s.cache_misses.values()) for s in stats))
 """
+    home = tmp_path / "home"
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env={**env, "HOME": str(home), "PYTHONPATH": str(lib)},
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.split()
-    assert out[:2] == ["True", "6"], out  # gather, frame scan, fold, intervals, mlir-aie, render
+    assert out == [str(lib / "iron" / "__init__.py"), "6", "0"], out  # 6 kernels loaded, none compiled
+    assert len(list((home / ".cache" / "iron" / "numba").glob("*/*.nbi"))) == 6  # now in the user cache
+
+
+def test_seed_copies_shipped_kernels_only_over_missing_or_stale_ones(tmp_path, monkeypatch):
+    """:func:`iron.trace.jit.seed` with numba's own index files: a missing or stale
+    (other source) user index takes the shipped one; a fresh one, even with other
+    entries, is kept; a stale shipped index is never copied."""
+    pytest.importorskip("numba")
+    from numba.core import caching
+
+    from iron.trace import jit as K
+
+    def index(folder, stamp, data, base="m.k-1.py311"):
+        folder.mkdir(parents=True, exist_ok=True)
+        caching.IndexDataCacheFile(str(folder), base, stamp).save("key", data)
+
+    def load(folder, stamp, base="m.k-1.py311"):
+        return caching.IndexDataCacheFile(str(folder), base, stamp).load("key")
+
+    shipped, user = tmp_path / "shipped", tmp_path / "user"
+    monkeypatch.setattr(K, "SHIPPED_DIR", shipped)
+    index(shipped / "mod", b"now", "built")
+    K.seed(user / "mod", b"now", caching)  # the folder does not exist: nothing to seed into
+    (user / "mod").mkdir(parents=True)
+    K.seed(user / "mod", b"now", caching)
+    assert load(user / "mod", b"now") == "built"
+    index(user / "mod", b"before", "old")  # a stale user index
+    K.seed(user / "mod", b"now", caching)
+    assert load(user / "mod", b"now") == "built"
+    index(user / "mod", b"now", "compiled here")  # a fresh user index stays
+    K.seed(user / "mod", b"now", caching)
+    assert load(user / "mod", b"now") == "compiled here"
+    K.seed(user / "other", b"now", caching)  # no shipped folder for that module
+    assert not (user / "other").exists()
+    index(user / "mod2", b"before", "old")
+    index(shipped / "mod2", b"before", "built from an older source")
+    K.seed(user / "mod2", b"now", caching)
+    assert load(user / "mod2", b"before") == "old"

@@ -1,12 +1,17 @@
 """Where the decoder's compiled (numba) kernels are cached, and when to use them.
 
 numba compiles a kernel the first time it runs (seconds for the decoder's
-scans) and caches the machine code. Two rules keep that off a user's first decode:
+scans) and caches the machine code. Three rules keep that off a user's first decode:
 
 * The cache lives in the user's cache directory (``~/.cache/iron/numba``), keyed
   by each source file's content, not in the installed package's ``__pycache__``:
   reinstalling iron (a new virtual environment, ``pip install --force-reinstall``)
   keeps it. numba's own ``NUMBA_CACHE_DIR`` still wins when set.
+* Building the package compiles the kernels into it (``setup.py`` runs
+  ``python -m iron.trace.warm --into iron/trace/_kernels``): where the user cache
+  has no kernels for this source yet, they are copied from there (:data:`SHIPPED_DIR`),
+  so the first decode after ``pip install`` loads them. numba checks each entry
+  (its version, this CPU, the source's content) and compiles only what does not fit.
 * :func:`choose_method` picks the numpy paths below the input size where
   importing numba pays off (:data:`COMPILED_BYTES`), and, while the kernels are
   not cached yet, below the size where compiling them pays off
@@ -17,13 +22,14 @@ scans) and caches the machine code. Two rules keep that off a user's first decod
 The kernels themselves live with the code they speed up (the payload gather in
 :mod:`iron.trace.decode.packets`, the frame scan in :mod:`iron.trace.decode.scan`,
 ...): plain Python functions that :func:`jit` compiles on first use. This module
-imports nothing else from iron.
+imports nothing else from iron (:mod:`iron.files` only to seed the cache).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import sys
 import threading
 from pathlib import Path
@@ -35,6 +41,8 @@ COMPILED_BYTES = 4 << 20
 #: 0.21 GB, numpy 4.7-7 s and 1.2 GB; at 8 MiB numpy was faster).
 COLD_COMPILED_BYTES = 16 << 20
 CACHE_DIR = Path("~/.cache/iron/numba").expanduser()
+#: Kernels compiled when the package was built (absent in a source checkout).
+SHIPPED_DIR = Path(__file__).resolve().parent / "_kernels"
 
 _LOCK = threading.Lock()
 _STATE: dict = {}
@@ -60,6 +68,10 @@ def install_locator(numba) -> None:
             def get_cache_path(self):
                 return self._cache_path
 
+            def ensure_cache_path(self):
+                super().ensure_cache_path()
+                seed(Path(self._cache_path), self.get_source_stamp(), caching)
+
             @classmethod
             def from_function(cls, py_func, py_file):
                 if not (py_func.__module__ or "").startswith("iron."):
@@ -75,6 +87,33 @@ def install_locator(numba) -> None:
             1 if classes and classes[0] is caching.UserProvidedCacheLocator else 0, IronCacheLocator
         )
         _STATE["locator"] = IronCacheLocator
+
+
+def seed(folder: Path, stamp, caching) -> None:
+    """Copy the package's compiled kernels (:data:`SHIPPED_DIR`) of one module's
+    cache ``folder`` into it, index by index, where ``folder`` has no fresh index
+    for the source with content hash ``stamp`` (none yet, an older source, another
+    numba) and the shipped one is fresh. The data files go first and each file
+    replaces atomically, so an index never names a missing or partial file."""
+    shipped = SHIPPED_DIR / folder.name
+    if not (shipped.is_dir() and folder.is_dir()) or folder.resolve() == shipped.resolve():
+        return
+
+    def entries(where: Path, base: str) -> dict:
+        return caching.IndexDataCacheFile(str(where), base, stamp)._load_index()
+
+    from iron.files import atomic_write
+
+    try:
+        for index in sorted(shipped.glob("*.nbi")):
+            base = index.name[: -len(".nbi")]
+            fresh = entries(shipped, base)
+            if not fresh or entries(folder, base):
+                continue
+            for name in [*sorted(set(fresh.values())), index.name]:
+                atomic_write(folder / name, (shipped / name).read_bytes())
+    except (OSError, AttributeError, TypeError, ValueError, EOFError, pickle.UnpicklingError):
+        return  # another numba's internals or an unwritable cache: numba compiles as before
 
 
 def cached(dispatcher) -> bool:
@@ -109,22 +148,39 @@ _JIT: dict = {}
 _JIT_LOCK = threading.Lock()
 
 
+#: Optional packages numba imports only for features iron's kernels never use, each
+#: with the numba module that probes it (measured on 2 cores, Dec 2026): scipy.linalg
+#: to find BLAS (``numba.np.arraymath._HAVE_BLAS``, 0.2-0.35 s on the first load),
+#: cffi to type cffi functions (~35 ms) and yaml to read a ``.numba_config.yaml``
+#: (~50 ms; hidden only where the working directory has no such file).
+NUMBA_EXTRAS = {
+    "scipy": "numba.np.arraymath",
+    "cffi": "numba.core.typing.cffi_utils",
+    "yaml": "numba.core.config",
+}
+
+
 @contextlib.contextmanager
-def numba_without_scipy():
-    """Within the block, scipy cannot be imported, unless it or numba's array
-    functions are loaded already: on its first compile or cache load numba imports
-    scipy.linalg only to probe for BLAS (``numba.np.arraymath._HAVE_BLAS``), 0.2-0.35 s
-    that iron's kernels, which call no BLAS, never use. For a program that runs
-    no other numba code (the ``iron`` command's decode)."""
-    if "scipy" in sys.modules or "numba.np.arraymath" in sys.modules:
-        yield
-        return
-    sys.modules["scipy"] = None  # an import of it raises ImportError
+def numba_without_extras():
+    """Within the block, the packages of :data:`NUMBA_EXTRAS` cannot be imported,
+    each unless it or the numba module that probes it is loaded already (then
+    numba has seen it). For a program that runs no other numba code (the
+    ``iron`` command's decode): numba loads about 0.3-0.45 s faster."""
+    hidden = [
+        name
+        for name, prober in NUMBA_EXTRAS.items()
+        if name not in sys.modules
+        and prober not in sys.modules
+        and not (name == "yaml" and os.path.exists(".numba_config.yaml"))
+    ]
+    for name in hidden:
+        sys.modules[name] = None  # an import of it raises ImportError
     try:
         yield
     finally:
-        if "scipy" in sys.modules and sys.modules["scipy"] is None:
-            del sys.modules["scipy"]
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
 
 
 def jit(pyfunc):
