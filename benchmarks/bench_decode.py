@@ -151,6 +151,8 @@ def run(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> tuple[floa
 
     GNU time measures the RSS: a child forked from this (big) process would count
     this process's pages until it execs."""
+    if hasattr(os, "sync"):
+        os.sync()  # the previous run's output is on disk, not written back during this one
     with tempfile.NamedTemporaryFile("r", suffix=".time") as rep:
         timer = ["/usr/bin/time", "-q", "-f", "%M", "-o", rep.name] if os.path.exists("/usr/bin/time") else []
         t = time.perf_counter()

@@ -194,6 +194,34 @@ def _check_byte_pieces(name, data, rng):
     assert got is not None and all(np.array_equal(a, b) for a, b in zip(want, got)), name
 
 
+def test_scan_chunks_stay_intact_until_the_ring_comes_round():
+    """scan_pieces(..., buffers=R) hands out views that only the R-th later chunk
+    overwrites (what the summary's scan thread relies on, R = its queue depth + 2):
+    with pieces of 1..5 bytes (ops held back across pieces) and tiny chunks, the
+    R - 1 chunks before each new one still hold what they held when handed out."""
+    pytest.importorskip("numba")
+    from iron.trace import decode as D
+    from iron.trace.decode.events import OPS_FIELDS
+    from iron.trace.decode.scan import scan_pieces
+
+    rng = np.random.default_rng(5)
+    _manifest, words = next(c for _name, c in _captures())
+    pk = D.packet_table(words)
+    rows = next(iter(pk.units().values()))
+    data, _ = D.unit_payload(words, pk.start[rows], pk.words[rows], "numpy")
+    ops = D.parse_stream(data, "numpy")[0]
+    for ring in (1, 2, 6):
+        cuts = np.cumsum(rng.integers(1, 6, len(data)))
+        kept, seen = [], []
+        for chunk in scan_pieces(np.split(data, cuts[cuts < len(data)]), 3, buffers=ring):
+            for view, copy in kept[-(ring - 1) :] if ring > 1 else []:
+                assert all(np.array_equal(getattr(view, f), c) for f, c in zip(OPS_FIELDS, copy)), ring
+            kept.append((chunk, [getattr(chunk, f).copy() for f in OPS_FIELDS]))
+            seen.append(kept[-1][1])
+        for f, got in zip(OPS_FIELDS, zip(*seen)):
+            assert np.array_equal(getattr(ops, f), np.concatenate(got)), (ring, f)
+
+
 def test_given_interval_counts_save_the_counting_pass():
     """SlotIntervals with the counts of an earlier scan (the CLI's summary pass)
     parses the ops only to fill: one pass for slots that fit one group."""

@@ -183,9 +183,9 @@ def compiled_scan(data: np.ndarray, accumulate, chunk_ops: int = CHUNK_OPS) -> t
     diagnostics, first Start timer)."""
     n = len(data)
     cap = max(1, min(chunk_ops, n))  # a stream has at most one op per byte
-    out = [np.empty(cap, dt) for dt in OPS_DTYPES]
+    ring = [[np.empty(cap, dt) for dt in OPS_DTYPES]]
     counts = _new_counts()
-    for ops in _scan_from(data, out, counts):
+    for ops in _scan_from(data, ring, counts):
         accumulate(ops)
     return frame_diagnostics(data, *counts[:6])
 
@@ -201,50 +201,54 @@ def _new_counts() -> np.ndarray:
     return counts
 
 
-def _scan_from(data: np.ndarray, out: list, counts: np.ndarray, more: bool = False):
-    """Ops chunks of :func:`_scan_ops` over ``data`` into the ``out`` buffers (views,
-    overwritten by the next chunk). ``more``: bytes of the same stream follow, so
-    an op that Repeat frames there could still fold into is held back in the buffers
-    for the next call. Returns, as the generator's value, the byte the scan stopped
-    at: ``len(data)``, or the start of a frame cut by the end of ``data``."""
+def _scan_from(data: np.ndarray, ring: list, counts: np.ndarray, more: bool = False):
+    """Ops chunks of :func:`_scan_ops` over ``data``, each into the next buffer set
+    of ``ring`` (a list of per-field buffer lists, rotated in place: views that
+    the chunk ``len(ring)`` later overwrites). ``more``: bytes of the same stream
+    follow, so an op that Repeat frames there could still fold into is held back,
+    at the start of the next set, for the next call. Returns, as the generator's
+    value, the byte the scan stopped at: ``len(data)``, or the start of a frame cut
+    by the end of ``data``."""
     scan = jit(_scan_ops)
-    n, cap, pos = len(data), len(out[0]), 0
+    n, cap, pos = len(data), len(ring[0][0]), 0
     while True:
+        out = ring[0]
         k, pos = scan(data, pos, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, FIELDS, *out, counts)
         done = k < cap or pos >= n or counts[2]
         hold = more and done and counts[_ATTACH] == k - 1 and k > 0
         if k - hold:
             yield Ops(*(a[: k - hold] for a in out))
-        if hold:  # the last op opens the next call's buffers
-            for a in out:
-                a[0] = a[k - 1]
+            ring.append(ring.pop(0))  # a set per chunk handed out
+        if hold:  # the last op opens the next chunk's buffers
+            for a, b in zip(out, ring[0]):
+                b[0] = a[k - 1]
         counts[_HELD], counts[_ATTACH] = (1, 0) if hold else (0, -1)
         if done:
             return pos
 
 
-def scan_pieces(pieces, chunk_ops: int = CHUNK_OPS, report: dict | None = None):
+def scan_pieces(pieces, chunk_ops: int = CHUNK_OPS, report: dict | None = None, buffers: int = 1):
     """The compiled frame scan of one unit's bytes handed over in consecutive
     ``pieces`` (byte arrays, e.g. :class:`iron.trace.decode.packets.PayloadPieces`):
     yields the ops of the whole stream's scan, at most ``chunk_ops`` at a time
-    (views that the next chunk overwrites), so a unit's payload and ops never need
-    to be in memory whole. A frame cut by a piece's end is carried to the next
+    (views into ``buffers`` sets of buffers used in turn: the chunk ``buffers``
+    later overwrites them), so a unit's payload and ops never need to be in memory whole. A frame cut by a piece's end is carried to the next
     piece; the last op of a piece waits for the Repeat frames that may open the
     next one. ``report``, when given, receives the frame diagnostics and the first
     Start timer (key ``start_timer``) once the pieces are used up."""
-    out = [np.empty(max(2, chunk_ops), dt) for dt in OPS_DTYPES]
+    ring = [[np.empty(max(2, chunk_ops), dt) for dt in OPS_DTYPES] for _ in range(max(1, buffers))]
     counts = _new_counts()
     carry, start_timer = np.zeros(0, np.uint8), None
     data = carry
     for piece in pieces:
         data = np.concatenate([carry, piece]) if len(carry) else np.ascontiguousarray(piece, np.uint8)
-        pos = yield from _scan_from(data, out, counts, more=True)
+        pos = yield from _scan_from(data, ring, counts, more=True)
         if start_timer is None and counts[4] >= 0:  # read while its piece is at hand
             start_timer = _start_timer(data, int(counts[4]))
         carry = data[pos:].copy()  # empty, or the start of a frame cut by the piece's end
         counts[2] = 0
     if counts[_HELD]:
-        yield Ops(*(a[:1] for a in out))
+        yield Ops(*(a[:1] for a in ring[0]))
     counts[2] = 1 if len(carry) else 0  # cut by the stream's end: dropped, as the whole scan does
     if report is not None:
         report.update(frame_diagnostics(data[:0], *counts[:4], -1, counts[5])[0], start_timer=start_timer)

@@ -19,7 +19,6 @@ from iron.trace.decode import (
     OP_SYNC,
     DecodedSlice,
     DecodedUnit,
-    OPS_FIELDS,
     IntervalCounter,
     Ops,
     ops_to_runs,
@@ -323,8 +322,10 @@ def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:
     acc = _Figures(jit(_fold_figures), *(kernel_slots(du.events) or (-1, -1)))
     counter = IntervalCounter() if count else None
     report: dict = {}
-    # the scan runs on a thread ahead of the folds (both compiled, GIL released)
-    for ops in ahead(_copies(scan_pieces(pieces, AHEAD_OPS, report=report))):
+    # The scan runs on a thread ahead of the folds (both compiled, GIL released),
+    # into buffer sets used in turn: one per chunk queued, one folded, one scanned.
+    chunks = scan_pieces(pieces, AHEAD_OPS, report=report, buffers=AHEAD_DEPTH + 2)
+    for ops in ahead(chunks, AHEAD_DEPTH):
         acc(ops)
         if counter is not None:
             counter(ops)
@@ -335,14 +336,9 @@ def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:
     _compiled_summary(du, acc)
 
 
-#: Ops per chunk the scan hands the summary's folds across threads.
+#: Ops per chunk the scan hands the summary's folds across threads, and chunks queued.
 AHEAD_OPS = 1 << 16
-
-
-def _copies(op_chunks):
-    """Each chunk copied: the scan reuses its buffers, the folds run behind it."""
-    for ops in op_chunks:
-        yield Ops(*(getattr(ops, f).copy() for f in OPS_FIELDS))
+AHEAD_DEPTH = 4
 
 
 def _compiled_summary(du: DecodedUnit, acc: "_Figures") -> None:
