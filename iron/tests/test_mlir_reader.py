@@ -1,6 +1,7 @@
 """Reader: golden mlir-aie file, both npu op syntaxes, errors, round trips."""
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -17,7 +18,7 @@ GOLDEN = str(TEST1 / "aie.mlir")
 # ------------------------------------------------------------------ golden file
 @pytest.fixture(scope="module")
 def golden():
-    text = open(GOLDEN).read()
+    text = Path(GOLDEN).read_text()
     return text, parse(text, GOLDEN)
 
 
