@@ -92,3 +92,33 @@ def test_unwritable_output_is_one_line(tmp_path, capsys):
     assert code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(out) in err[0]
+
+
+def test_decode_runs_without_the_collector_and_restores_it(tmp_path, monkeypatch):
+    """`iron trace decode` turns the cyclic garbage collector off while it decodes
+    (numba's load makes about a million objects) and leaves it as it found it."""
+    import gc
+
+    from iron.tests.golden import TEST2
+    from iron.trace import cli as T
+
+    seen = []
+    decode = T._decode
+    monkeypatch.setattr(T, "_decode", lambda args: seen.append(gc.isenabled()) or decode(args))
+    args = [
+        "trace",
+        "decode",
+        str(TEST2 / "trace.txt"),
+        "--mlir",
+        str(TEST2 / "aie.mlir"),
+        "-o",
+        str(tmp_path / "s"),
+    ]
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            assert main(args) == 0
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
+    assert seen == [False, False]
