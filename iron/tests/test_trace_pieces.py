@@ -196,7 +196,7 @@ def _check_byte_pieces(name, data, rng):
 
 def test_scan_chunks_stay_intact_until_the_ring_comes_round():
     """scan_pieces(..., buffers=R) hands out views that only the R-th later chunk
-    overwrites (what the summary's scan thread relies on, R = its queue depth + 2):
+    overwrites (what the summary's scan thread relies on, R = ahead.reuse_after):
     with pieces of 1..5 bytes (ops held back across pieces) and tiny chunks, the
     R - 1 chunks before each new one still hold what they held when handed out."""
     pytest.importorskip("numba")
@@ -293,7 +293,8 @@ def test_built_package_decodes_without_compiling(tmp_path):
     ``python -m iron.trace.warm --into``) decodes to every format with the compiled
     paths in a fresh process and an empty user cache, compiling nothing: every
     kernel is loaded from the kernels the build shipped, each with the argument
-    types the decoder and the writers pass (a missed type or kernel would compile)."""
+    types the decoder and the writers pass (a missed type or kernel would compile).
+    The mlir-aie output is mlir-aie's own golden (test2's expected.json, SOURCES.md)."""
     import os
     import subprocess
     import sys
@@ -328,6 +329,8 @@ print(iron.__file__, sum(sum(s.cache_hits.values()) for s in stats), sum(sum(s.c
         check=True,
     ).stdout.split()
     assert out == [str(lib / "iron" / "__init__.py"), "6", "0"], out  # 6 kernels loaded, none compiled
+    golden = (TEST2 / "expected.json").read_bytes().rstrip(b"\n")
+    assert (tmp_path / "out.mlir-aie").read_bytes().rstrip(b"\n") == golden
     assert len(list((home / ".cache" / "iron" / "numba").glob("*/*.nbi"))) == 6  # now in the user cache
 
 

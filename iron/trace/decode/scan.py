@@ -232,9 +232,9 @@ def scan_pieces(pieces, chunk_ops: int = CHUNK_OPS, report: dict | None = None, 
     ``pieces`` (byte arrays, e.g. :class:`iron.trace.decode.packets.PayloadPieces`):
     yields the ops of the whole stream's scan, at most ``chunk_ops`` at a time
     (views into ``buffers`` sets of buffers used in turn: the chunk ``buffers``
-    later overwrites them), so a unit's payload and ops never need to be in memory whole. A frame cut by a piece's end is carried to the next
-    piece; the last op of a piece waits for the Repeat frames that may open the
-    next one. ``report``, when given, receives the frame diagnostics and the first
+    later overwrites them), so a unit's payload and ops never need to be in
+    memory whole. A frame cut by a piece's end is carried to the next piece; the
+    last op of a piece waits for the Repeat frames that may open the next one. ``report``, when given, receives the frame diagnostics and the first
     Start timer (key ``start_timer``) once the pieces are used up."""
     ring = [[np.empty(max(2, chunk_ops), dt) for dt in OPS_DTYPES] for _ in range(max(1, buffers))]
     counts = _new_counts()

@@ -14,13 +14,19 @@ import threading
 _DONE = object()
 
 
+def reuse_after(depth: int) -> int:
+    """How many items later :func:`ahead` ``(items, depth)`` lets ``items`` overwrite
+    an item's buffers: up to ``depth`` queued, one in the caller's hands, one being made."""
+    return depth + 2
+
+
 def ahead(items, depth: int = 4):
     """Iterate ``items`` on a thread, at most ``depth`` items ahead of the caller,
     and yield them in order. An exception raised while making an item is
     raised here; closing this generator early stops the thread (after the item
     it is making). Each item must not be changed by the thread once yielded:
-    fresh arrays, or views into buffers that ``items`` reuses only ``depth + 2``
-    items later (up to ``depth`` queued, one in the caller's hands, one being made)."""
+    fresh arrays, or views into buffers that ``items`` reuses only
+    :func:`reuse_after` ``(depth)`` items later."""
     q: queue.Queue = queue.Queue(depth)
     stop = threading.Event()
 

@@ -25,7 +25,7 @@ from iron.trace.decode import (
 )
 from iron.trace.decode.packets import _gather, warm_gather
 from iron.trace.decode.scan import _scan_ops, compiled_scan, parse_stream, scan_pieces, warm_ops
-from iron.trace.export.ahead import ahead
+from iron.trace.export.ahead import ahead, reuse_after
 from iron.trace.jit import jit
 
 KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
@@ -323,8 +323,8 @@ def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:
     counter = IntervalCounter() if count else None
     report: dict = {}
     # The scan runs on a thread ahead of the folds (both compiled, GIL released),
-    # into buffer sets used in turn: one per chunk queued, one folded, one scanned.
-    chunks = scan_pieces(pieces, AHEAD_OPS, report=report, buffers=AHEAD_DEPTH + 2)
+    # into buffer sets used in turn, none rewritten while a fold may still read it.
+    chunks = scan_pieces(pieces, AHEAD_OPS, report=report, buffers=reuse_after(AHEAD_DEPTH))
     for ops in ahead(chunks, AHEAD_DEPTH):
         acc(ops)
         if counter is not None:
