@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import zipfile
 from functools import cached_property
 
 import numpy as np
 
+from iron.errors import IronError
 from iron.files import atomic_open, atomic_write
 from iron.instrument.manifest import Manifest, ManifestError
 from iron.trace.decode import DecodedSlice, decode_words
@@ -137,11 +139,10 @@ class DecodedTrace:
         if not any(ds.slice is not None and ds.slice.upstream_index >= 0 for ds in self.slices):
             self.write(path, "mlir-aie")
             return [str(path)]
+        populated = [ds for ds in self.slices if ds.status != "empty"]
+        names = per_slice_paths(path, [ds.slice for ds in populated])  # all checked before any write
         written = []
-        for ds in self.slices:
-            if ds.status == "empty":
-                continue
-            name = per_slice_path(path, ds.slice)
+        for ds, name in zip(populated, names):
             gz = str(name).endswith(".gz")
             with atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
                 write_mlir_aie([ds], f)
@@ -265,11 +266,46 @@ def read_words(path: str | os.PathLike):
     return read_text(path), None
 
 
+#: What a per-slice file name takes from a slice's device and sequence: one path
+#: component of MLIR symbol characters (upstream's names are symbols: ``@add_two``).
+_NAME_PART = re.compile(r"[A-Za-z0-9_$.-]{1,128}")
+
+
+def _name_part(sl, field: str) -> str:
+    value = getattr(sl, field)
+    if not isinstance(value, str) or not _NAME_PART.fullmatch(value) or value.startswith("."):
+        raise IronError(
+            f"slice {sl.upstream_index}: {field} {value!r} cannot name an output file: a per-slice "
+            "mlir-aie file is named <stem>_<index>_<device>_<sequence>.json, and each part must be "
+            "1-128 of A-Z a-z 0-9 _ $ . - (not starting with '.'), as MLIR symbols are"
+        )
+    return value
+
+
 def per_slice_path(path, sl) -> str:
-    """``out.json`` -> ``out_<index>_<device>_<sequence>.json`` (upstream's per-slice names)."""
+    """``out.json`` -> ``out_<index>_<device>_<sequence>.json`` (upstream's per-slice names).
+
+    The device and sequence come from the input (an MLIR file's ``trace_slices``, a
+    manifest): each must be one plain name (:data:`_NAME_PART`), so the file stays in
+    ``path``'s folder; anything else is an :class:`IronError` naming the slice."""
     p = os.fspath(path)
     stem, ext = os.path.splitext(p)
-    return f"{stem}_{sl.upstream_index}_{sl.device}_{sl.sequence}{ext or '.json'}"
+    index = int(sl.upstream_index)
+    return f"{stem}_{index}_{_name_part(sl, 'device')}_{_name_part(sl, 'sequence')}{ext or '.json'}"
+
+
+def per_slice_paths(path, slices) -> list[str]:
+    """:func:`per_slice_path` of every slice, refusing two slices that would share a file."""
+    names: dict[str, object] = {}
+    for sl in slices:
+        name = per_slice_path(path, sl)
+        if name in names:
+            raise IronError(
+                f"slices {names[name].upstream_index} and {sl.upstream_index} would both be written "
+                f"to {name}: their index, device and sequence are equal"
+            )
+        names[name] = sl
+    return list(names)
 
 
 def capture_from_mlir(words, mlir_text: str, filename: str | None = None) -> Capture:
