@@ -115,6 +115,11 @@ class ObjectFifo:
     depth: int = 2
     type: str = ""  # the element type, e.g. ``memref<1024xbf16>``
     text: str | None = None  # verbatim op text of a foreign FIFO (printed as is)
+    #: ``dimensionsToStream``: how the producer's DMA reads each object, outermost first,
+    #: as ``(size, stride)`` pairs in elements (mlir-aie ``BDDimLayoutAttr``).
+    dims_to_stream: tuple[tuple[int, int], ...] = ()
+    #: ``dimensionsFromStream`` per consumer (same order as ``consumers``; ``()``: none).
+    dims_from_stream: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 @dataclass

@@ -199,12 +199,7 @@ class _Printer:
         if op.text is not None:
             self.opaque(depth, ir.Opaque(op.text))
             return
-        consumers = ", ".join(f"%{c}" for c in op.consumers)
-        self.line(
-            depth,
-            f"aie.objectfifo @{op.name}(%{op.producer}, {{{consumers}}}, {op.depth} : i32) "
-            f": !aie.objectfifo<{op.type}>",
-        )
+        self.line(depth, objectfifo_text(op))
 
     def core(self, op: ir.Core, depth: int, _bw) -> None:
         self.line(depth, f"%{op.name} = aie.core(%{op.tile}) {{")
@@ -308,6 +303,23 @@ def _shim_alloc_text(op: ir.ShimDmaAllocation, device: ir.Device | None) -> str:
     packet = f", {op.packet}" if op.packet else ""
     attrs = f" {op.attrs}" if op.attrs else ""
     return f"aie.shim_dma_allocation @{op.symbol}(%{tile.name}, {op.direction}, {op.channel}{packet}){attrs}"
+
+
+def objectfifo_text(op: ir.ObjectFifo) -> str:
+    """The structured form of ``aie.objectfifo`` (the reader compares a foreign op with it)."""
+    from_stream = op.dims_from_stream or ((),) * len(op.consumers)
+    consumers = ", ".join(
+        f"%{c}{_dims_text(' dimensionsFromStream', d)}" for c, d in zip(op.consumers, from_stream)
+    )
+    producer = f"%{op.producer}{_dims_text(' dimensionsToStream', op.dims_to_stream)}"
+    return f"aie.objectfifo @{op.name}({producer}, {{{consumers}}}, {op.depth} : i32) : !aie.objectfifo<{op.type}>"
+
+
+def _dims_text(keyword: str, dims) -> str:
+    """`` dimensionsToStream [<size = 4, stride = 8>, ...]`` (empty for no dimensions)."""
+    if not dims:
+        return ""
+    return f"{keyword} [" + ", ".join(f"<size = {n}, stride = {st}>" for n, st in dims) + "]"
 
 
 def _link_text(op: ir.ObjectFifoLink) -> str:

@@ -64,10 +64,32 @@ _RE_SHIM_ALLOC_NEW = re.compile(
     r"(?:,\s*(<[^<>]*>)\s*)?\)\s*(\{.*\})?$"
 )
 _RE_OBJECTFIFO = re.compile(
-    rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b[^{{]*\{{([^}}]*)\}}\s*,\s*(\d+)\s*:\s*i32\s*\)\s*"
+    rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(\d+)\s*:\s*i32\s*\)\s*"
     r":\s*!aie\.objectfifo<(.*)>$",
     re.S,
 )
+_RE_FIFO_CONSUMER = re.compile(rf"^%({_NAME})\b(.*)$", re.S)
+_RE_DIMS = re.compile(r"^(?:dimensions(?:To|From)Stream\s*\[(.*)\])?$", re.S)
+_RE_DIM = re.compile(r"<\s*size\s*=\s*(\d+)\s*,\s*stride\s*=\s*(\d+)\s*>")
+
+
+def _dims(text: str) -> tuple[tuple[int, int], ...] | None:
+    """``dimensionsToStream [<size = 4, stride = 8>, ...]`` -> ((4, 8), ...); "" -> (); None: other text."""
+    m = _RE_DIMS.match(text.strip())
+    if m is None:
+        return None
+    if m.group(1) is None:
+        return ()
+    dims = _RE_DIM.findall(m.group(1))
+    if _RE_DIM.sub("", m.group(1)).replace(",", "").strip():
+        return None
+    return tuple((int(n), int(st)) for n, st in dims)
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
 _RE_GLOBAL = re.compile(
     rf'^memref\.global\s+"private"\s+constant\s+@({_NAME})\s*:\s*memref<(\d+)xi32>\s*=\s*dense<(.*)>$', re.S
 )
@@ -541,15 +563,23 @@ class _Reader:
         m = _RE_OBJECTFIFO.match(code)
         if not m:
             return None  # depth arrays and other forms stay opaque
-        consumers = tuple(c.strip()[1:] for c in m.group(3).split(","))
-        if not all(c and c in self.dev.tiles for c in consumers) or m.group(2) not in self.dev.tiles:
+        to_stream = _dims(m.group(3))
+        entries = [_RE_FIFO_CONSUMER.match(c.strip()) for c in split_top(m.group(4))]
+        if to_stream is None or not all(entries):
             return None
-        simple = (
-            f"aie.objectfifo @{m.group(1)}(%{m.group(2)}, {{{', '.join('%' + c for c in consumers)}}}, "
-            f"{m.group(4)} : i32) : !aie.objectfifo<{m.group(5)}>"
-        )
-        text = None if code == simple else code
-        return ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(4)), m.group(5), text)
+        consumers = tuple(e.group(1) for e in entries)
+        from_stream = tuple(_dims(e.group(2)) for e in entries)
+        if not all(c in self.dev.tiles for c in consumers) or m.group(2) not in self.dev.tiles:
+            return None
+        if any(d is None for d in from_stream):
+            return None
+        fifo = ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(5)), m.group(6), None,
+                             to_stream, from_stream if any(from_stream) else ())  # fmt: skip
+        from iron.mlir.printer import objectfifo_text
+
+        if _squash(objectfifo_text(fifo)) != _squash(code):
+            fifo.text = code  # other attributes (depth arrays, padding ...): printed verbatim
+        return fifo
 
     def runtime_op(self, code: str, text: str):
         """A structured op of a runtime sequence or configure block, or None (kept opaque)."""

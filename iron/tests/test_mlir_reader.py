@@ -436,3 +436,22 @@ def test_view_of_multidim_source_round_trips_through_collapse_shape():
         in text
     )
     assert parse(text) == m
+
+
+def test_objectfifo_dimensions_read_and_print_back():
+    """The dimensionsToStream / dimensionsFromStream form mlir-aie prints (e.g. its single-core
+    matmul designs: ``@memA(%mem_tile_0_1 dimensionsToStream [<size = 16, stride = 480>, ...]``)."""
+    from iron.mlir import printer, reader
+
+    text = (
+        "module {\n  aie.device(npu1_1col) {\n    %t0 = aie.tile(0, 0)\n    %t1 = aie.tile(0, 1)\n"
+        "    %t2 = aie.tile(0, 2)\n"
+        "    aie.objectfifo @memA(%t1 dimensionsToStream [<size = 16, stride = 480>, <size = 15, stride = 8>, "
+        "<size = 4, stride = 120>, <size = 8, stride = 1>], {%t2}, 2 : i32) : !aie.objectfifo<memref<64x120xi8>>\n"
+        "    aie.objectfifo @b(%t0, {%t1 dimensionsFromStream [<size = 2, stride = 3>], %t2}, 2 : i32) "
+        ": !aie.objectfifo<memref<64xi8>>\n  }\n}\n"
+    )
+    fifos = [op for op in reader.parse(text).devices[0].body if isinstance(op, ir.ObjectFifo)]
+    assert fifos[0].dims_to_stream == ((16, 480), (15, 8), (4, 120), (8, 1)) and fifos[0].text is None
+    assert fifos[1].dims_from_stream == (((2, 3),), ()) and fifos[1].text is None
+    assert printer.print_module(reader.parse(text)) == text
