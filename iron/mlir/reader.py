@@ -86,10 +86,6 @@ def _dims(text: str) -> tuple[tuple[int, int], ...] | None:
     return tuple((int(n), int(st)) for n, st in dims)
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", "", text)
-
-
 _RE_GLOBAL = re.compile(
     rf'^memref\.global\s+"private"\s+constant\s+@({_NAME})\s*:\s*memref<(\d+)xi32>\s*=\s*dense<(.*)>$', re.S
 )
@@ -577,8 +573,8 @@ class _Reader:
                              to_stream, from_stream if any(from_stream) else ())  # fmt: skip
         from iron.mlir.printer import objectfifo_text
 
-        if _squash(objectfifo_text(fifo)) != _squash(code):
-            fifo.text = code  # other attributes (depth arrays, padding ...): printed verbatim
+        if objectfifo_text(fifo) != code:
+            fifo.text = code  # other spellings and attributes (padding ...): printed verbatim
         return fifo
 
     def runtime_op(self, code: str, text: str):
