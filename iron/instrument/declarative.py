@@ -100,12 +100,48 @@ class DeclaredTrace:
     stop: str | None
 
 
+_RE_BROADCAST_EVENT = re.compile(r"^BROADCAST_(\d+)$")
+
+
 def _boundary_spec(spec: dict[str, str]) -> str | None:
+    """The start/stop in :mod:`iron.options` spelling. ``event=<"BROADCAST_N">`` is the
+    event ``broadcast=N`` names (``AIETraceOps.td``: either attribute gives the unit's
+    start/stop event), so both read as ``broadcast=N``."""
     if "broadcast" in spec:
         return f"broadcast={int(spec['broadcast'], 0)}"
     if "event" in spec:
-        return f"event={spec['event']}"
+        m = _RE_BROADCAST_EVENT.match(spec["event"])
+        return f"broadcast={int(m.group(1))}" if m else f"event={spec['event']}"
     return None
+
+
+def design_boundary(traces: list["DeclaredTrace"], where: str) -> tuple[str, str]:
+    """The start and stop the design as a whole needs raised, from its started traces'
+    own forms, which may differ per trace (upstream's event_trace example: broadcasts on
+    the core, memory and memtile units, ``TRUE``/``NONE`` on the shim's).
+
+    Each unit keeps its own start/stop event. What the host must do once for all of them
+    follows the forms that need raising: a broadcast (raised by the drain shim) wins, then
+    a ``USER_EVENT_n`` (generated on every traced module); ``TRUE``, ``NONE`` and other
+    events need nothing raised. Two different broadcasts, or two different user events,
+    for the start (or the stop) are one error: iron raises one of each."""
+    out = []
+    for which in ("start", "stop"):
+        specs = list(dict.fromkeys(getattr(t, which) for t in traces))
+        for prefix in ("broadcast=", "event=USER_EVENT_"):
+            raised = [s for s in specs if s.startswith(prefix)]
+            if len(raised) > 1:
+                listed = "; ".join(f"@{t.name}: {getattr(t, which)}" for t in traces)
+                raise DeclarativeTraceError(
+                    f"{where}: its aie.trace ops {which} on different events that must be raised ({listed}); "
+                    f"iron raises one broadcast and one user event per {which}"
+                )
+            if raised:
+                out.append(raised[0])
+                break
+        else:
+            out.append(specs[0])
+    return out[0], out[1]
 
 
 def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> TraceUnit | None:
