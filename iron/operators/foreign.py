@@ -57,6 +57,17 @@ class ForeignDesignError(IronError):
     """A design iron cannot take as an operator; the message names what and where."""
 
 
+@dataclass(frozen=True)
+class ForeignObject:
+    """One object file a foreign design links (``link_with = "name"`` on a ``func.func`` or
+    ``aie.core``): where iron found it (None: nowhere) and every place it looked, so the
+    real toolchain path can copy it next to aiecc's input or say what is missing."""
+
+    link_with: str
+    path: str | None
+    looked: tuple[str, ...]
+
+
 @dataclass(frozen=True, eq=False)
 class ForeignOperator:
     """An mlir-aie design used as an operator (see :func:`from_mlir`).
@@ -75,6 +86,7 @@ class ForeignOperator:
     activity_model: Activity = DEFAULT_ACTIVITY
     existing_trace: str = "keep"
     trace_config: tuple[str, ...] = ()  # the design's own trace ops, verbatim (first lines)
+    kernel_objects: tuple["ForeignObject", ...] = ()  # what its link_with names resolve to
 
     foreign = True  # iron.fuse.fusion marks its device; iron.lower lowers its DMA tasks
 
@@ -162,6 +174,7 @@ def from_mlir(
     activity: Activity | None = None,
     device: str | None = None,
     existing_trace: str = "keep",
+    objects=None,
 ) -> ForeignOperator:
     """An operator from an mlir-aie design.
 
@@ -176,6 +189,11 @@ def from_mlir(
     with its own units and host_config size; an already lowered trace stays as it is and
     iron adds none) or has its ``aie.trace`` configuration removed so iron's units take
     its place (``"replace"``). README "Foreign designs" says what differs from aiecc.
+    ``objects``: paths of the kernel object files the design's ``link_with`` names (as
+    upstream's ``iron.jit(..., object_files=[...])``), matched by file name; a name not
+    given is looked for beside the design file. The real toolchain path copies each into
+    aiecc's working folder; one it cannot find is an error there, before aiecc runs (sim
+    needs none).
 
     Raises :class:`ForeignDesignError` naming the file, line and column for a design
     with several devices or sequences and no choice, no runtime sequence, or one iron
@@ -202,12 +220,55 @@ def from_mlir(
         raise ForeignDesignError(f"activity={activity!r}: expected an iron.design.Activity")
     if reference is not None and not callable(reference):
         raise ForeignDesignError(f"reference={reference!r}: expected a function of the inputs")
+    printed = print_device(dev)
+    found = _kernel_objects(printed, objects, filename, origin)
     op = ForeignOperator(
-        op_name, print_device(dev), seq.name, args, tuple(streams), origin, reference,
-        activity or DEFAULT_ACTIVITY, existing_trace, tuple(trace_ops),
+        op_name, printed, seq.name, args, tuple(streams), origin, reference,
+        activity or DEFAULT_ACTIVITY, existing_trace, tuple(trace_ops), found,
     )  # fmt: skip
     _LIVE[op.digest] = op
     return op
+
+
+_RE_LINK_WITH = re.compile(r'\blink_with\s*=\s*"([^"]+)"')
+
+
+def _kernel_objects(text: str, objects, filename: str, origin: str) -> tuple[ForeignObject, ...]:
+    """Each ``link_with`` of the device resolved: to an ``objects=`` path of that file name,
+    else to the file beside the design file; None (with the places looked) when neither."""
+    names = list(dict.fromkeys(_RE_LINK_WITH.findall(text)))
+    given: dict[str, Path] = {}
+    if objects is not None:
+        if isinstance(objects, (str, os.PathLike)):
+            objects = [objects]
+        for obj in objects:
+            path = Path(obj)
+            if not path.is_file():
+                raise ForeignDesignError(f"from_mlir: objects= names {str(path)!r}, which is not a file")
+            if path.name not in {Path(n).name for n in names}:
+                raise ForeignDesignError(
+                    f"{origin}: objects= names {str(path)!r}, but no link_with of the design names "
+                    f"{path.name!r} (it links: {', '.join(names) or 'nothing'})"
+                )
+            given[path.name] = path.resolve()
+    beside = Path(filename).resolve().parent if Path(filename).is_file() else None
+    out = []
+    for name in names:
+        looked = []
+        path = given.get(Path(name).name)
+        if objects is not None:
+            looked.append("objects= (" + ", ".join(sorted(given)) + ")" if given else "objects= (empty)")
+        if path is None and beside is not None and not Path(name).is_absolute():
+            looked.append(str(beside / name))
+            if (beside / name).is_file():
+                path = beside / name
+        if path is None and Path(name).is_absolute():
+            looked.append(name)
+            path = Path(name) if Path(name).is_file() else None
+        if path is None and objects is None and beside is None:
+            looked.append("nowhere: the design is MLIR text (pass objects=[...])")
+        out.append(ForeignObject(name, str(path) if path else None, tuple(looked)))
+    return tuple(out)
 
 
 def _source_text(source) -> tuple[str, str]:
@@ -357,4 +418,4 @@ def _streams(dev: ir.Device, seq: ir.RuntimeSequence, origin: str):
     return streams, directions
 
 
-__all__ = ["ForeignOperator", "ForeignDesignError", "from_mlir", "rebuild"]
+__all__ = ["ForeignObject", "ForeignOperator", "ForeignDesignError", "from_mlir", "rebuild"]

@@ -181,3 +181,57 @@ def test_event_trace_example_runs_to_completion_on_sim(target, tmp_path):
     assert sorted((u.unit.kind, u.frames > 0) for u in ds.units) == [
         ("core", True), ("mem", True), ("memtile", True), ("shim", True)
     ]  # fmt: skip
+
+
+# --------------------------------------------------------------------------- kernel objects
+from iron.tests.test_artifact import fake_aiecc  # noqa: E402,F401  (the recording fake aiecc)
+
+
+def _design_dir(tmp_path: Path, with_object: bool) -> Path:
+    folder = tmp_path / "user_build"
+    folder.mkdir()
+    (folder / "aie_trace.mlir").write_text(EVENT_TRACE.read_text().replace("NPUDEVICE", "npu1_1col"))
+    if with_object:
+        (folder / "scale.o").write_bytes(b"\x7fELF user's scale kernel")
+    return folder / "aie_trace.mlir"
+
+
+def test_object_beside_the_design_is_in_aieccs_folder(tmp_path, fake_aiecc):
+    """The event_trace design links "scale.o" relative to where the user built it; the
+    recording fake aiecc fails unless every link_with object is in its cwd."""
+    runs, inputs = fake_aiecc("legacy")
+    path = _design_dir(tmp_path, with_object=True)
+    op = iron.from_mlir(path, name="event_trace")
+    assert [(o.link_with, o.path) for o in op.kernel_objects] == [("scale.o", str(path.parent / "scale.o"))]
+    art = iron.build(op, trace=False, target="npu1", cache_dir=tmp_path / "cache")
+    assert art.backend == "aiecc-xclbin" and len(runs()) == 1
+    assert 'link_with = "scale.o"' in inputs(0)
+
+
+def test_objects_argument_from_another_folder(tmp_path, fake_aiecc):
+    runs, _ = fake_aiecc("legacy")
+    path = _design_dir(tmp_path, with_object=False)
+    elsewhere = tmp_path / "objs"
+    elsewhere.mkdir()
+    (elsewhere / "scale.o").write_bytes(b"obj")
+    op = iron.from_mlir(path, name="event_trace", objects=[elsewhere / "scale.o"])
+    iron.build(op, trace=False, target="npu1", cache_dir=tmp_path / "cache")
+    assert len(runs()) == 1
+    with pytest.raises(iron.IronError, match=r"objects= names '.*other\.o', but no link_with of the design names 'other\.o' \(it links: scale\.o\)"):  # fmt: skip
+        (elsewhere / "other.o").write_bytes(b"x")
+        iron.from_mlir(path, objects=[elsewhere / "other.o"])
+
+
+def test_missing_object_fails_before_aiecc_naming_the_link_with_and_where_iron_looked(tmp_path, fake_aiecc):
+    runs, _ = fake_aiecc("legacy")
+    path = _design_dir(tmp_path, with_object=False)
+    op = iron.from_mlir(path, name="event_trace")
+    with pytest.raises(iron.IronError) as err:
+        iron.build(op, trace=False, target="npu1", cache_dir=tmp_path / "cache")
+    msg = str(err.value)
+    assert 'link_with = "scale.o" of event_trace' in msg and str(path.parent / "scale.o") in msg
+    assert "objects=[...]" in msg
+    assert not (tmp_path / "aiecc.log").exists()  # aiecc never ran
+    text_op = iron.from_mlir(path.read_text(), name="event_trace")  # text: nothing to look beside
+    with pytest.raises(iron.IronError, match=r"looked in: nowhere: the design is MLIR text"):
+        iron.build(text_op, trace=False, target="npu1", cache_dir=tmp_path / "cache")
