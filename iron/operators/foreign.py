@@ -28,14 +28,14 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from iron.design import Activity, ArgSpec, Design, NotModelledError, Stream
 from iron.errors import IronError
-from iron.mlir import objectfifo
-from iron.mlir import ir
+from iron.mlir import ir, legacy, objectfifo
 from iron.mlir.printer import print_device
 from iron.mlir.reader import parse
 from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
@@ -87,6 +87,7 @@ class ForeignOperator:
     existing_trace: str = "keep"
     trace_config: tuple[str, ...] = ()  # the design's own trace ops, verbatim (first lines)
     kernel_objects: tuple["ForeignObject", ...] = ()  # what its link_with names resolve to
+    translations: tuple[str, ...] = ()  # old syntax rewritten before aiecc sees it (iron.mlir.legacy)
 
     foreign = True  # iron.fuse.fusion marks its device; iron.lower lowers its DMA tasks
 
@@ -195,11 +196,19 @@ def from_mlir(
     aiecc's working folder; one it cannot find is an error there, before aiecc runs (sim
     needs none).
 
+    Old syntax with one modern form (the ``!aie.objectfifosubview`` acquire) is translated
+    first (:mod:`iron.mlir.legacy`; each rewrite is a
+    :class:`~iron.mlir.legacy.LegacySyntaxWarning` and is listed in ``translations``);
+    other old forms raise :class:`~iron.mlir.legacy.LegacySyntaxError` naming the line.
+
     Raises :class:`ForeignDesignError` naming the file, line and column for a design
     with several devices or sequences and no choice, no runtime sequence, or one iron
     cannot read.
     """
     text, filename = _source_text(source)
+    text, translated = legacy.translate(text, filename)
+    for note in translated:
+        warnings.warn(str(note), legacy.LegacySyntaxWarning, stacklevel=3)  # the caller of iron.from_mlir
     if existing_trace not in EXISTING_TRACE:
         raise ForeignDesignError(f"existing_trace={existing_trace!r}; accepted: {', '.join(EXISTING_TRACE)}")
     module = parse(text, filename)
@@ -225,6 +234,7 @@ def from_mlir(
     op = ForeignOperator(
         op_name, printed, seq.name, args, tuple(streams), origin, reference,
         activity or DEFAULT_ACTIVITY, existing_trace, tuple(trace_ops), found,
+        tuple(str(n) for n in translated),
     )  # fmt: skip
     _LIVE[op.digest] = op
     return op
