@@ -235,3 +235,57 @@ def test_missing_object_fails_before_aiecc_naming_the_link_with_and_where_iron_l
     text_op = iron.from_mlir(path.read_text(), name="event_trace")  # text: nothing to look beside
     with pytest.raises(iron.IronError, match=r"looked in: nowhere: the design is MLIR text"):
         iron.build(text_op, trace=False, target="npu1", cache_dir=tmp_path / "cache")
+
+
+# --------------------------------------------------------------------------- mixed device widths
+from iron.fuse.wire import wire  # noqa: E402
+from iron.mlir.printer import print_module  # noqa: E402
+from iron.operators import MemCopy  # noqa: E402
+
+
+def _configure_types_mismatch(module: ir.Module) -> list[str]:
+    """mlir-aie's ConfigureOp::verify (lib/Dialect/AIEX/IR/AIEXDialect.cpp): an aiex.configure's
+    device must have the device type of the device it sits in ("Device types do not match")."""
+    bad = []
+    for dev in module.devices:
+        for seq in dev.sequences:
+            for op in ir.walk(seq.body):
+                if isinstance(op, ir.Configure) and module.device(op.device).target != dev.target:
+                    bad.append(
+                        f"@{dev.symbol} ({dev.target}) configures @{op.device} ({module.device(op.device).target})"
+                    )
+    return bad
+
+
+def _mixed():
+    wide = iron.from_mlir(EVENT_TRACE.read_text().replace("NPUDEVICE", "npu2"), name="wide")
+    narrow = MemCopy(size=64, dtype="i32", tile_size=32)  # npu2_1col
+    assert narrow.design("npu2").device.target == "npu2_1col"
+    return iron.Sequence("mixed", [(wide, "a", "b", "c"), (narrow, "x", "y")], ["a", "b", "x"], ["c", "y"])
+
+
+def test_fused_module_with_mixed_widths_verifies(tmp_path):
+    fm = fuse(_mixed(), "npu2", TraceOptions(size=4096), "fused")
+    text = print_module(fm.module)  # what the artifact stores as fused.mlir (and the cache key reads)
+    module = parse(text)
+    assert [(d.symbol, d.target) for d in module.devices] == [
+        ("op0_wide", "npu2"),
+        ("op1_MemCopy", "npu2"),
+        ("main", "npu2"),
+    ]
+    assert _configure_types_mismatch(module) == []
+    art = iron.build(_mixed(), trace=True, trace_size=4096, target="npu2", cache_dir=tmp_path)
+    with art.load("sim") as run:
+        *_, y = run(np.zeros(4096, np.int32), np.zeros(1, np.int32), np.arange(64, dtype=np.int32))
+        assert [s.status for s in run.trace.slices] == ["ok", "ok"]
+    np.testing.assert_array_equal(y, np.arange(64))
+
+
+def test_wired_module_with_mixed_widths_verifies():
+    fm = fuse(_mixed(), "npu2", TraceOptions(), "fused")
+    text = print_module(fm.module).replace(
+        "aie.device(npu2) @op1_MemCopy", "aie.device(npu2_1col) @op1_MemCopy"
+    )
+    assert _configure_types_mismatch(parse(text))  # the input as iron wrote it before
+    wired = wire(text, trace_size=4096)
+    assert _configure_types_mismatch(parse(print_module(wired.module))) == []
