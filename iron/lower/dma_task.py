@@ -1,22 +1,29 @@
 """Lower shim DMA tasks (``aiex.dma_configure_task_for`` / ``dma_start_task`` /
-``dma_await_task``) for iron's built-in lowering.
+``dma_await_task``) for iron's built-in lowering (and so for what aiecc receives: iron
+materializes before handing the module over).
 
 mlir-aie designs written with the ``aie.iron`` API move host data with DMA tasks
-instead of ``dma_memcpy_nd``. The reader keeps them as opaque text; this module reads
-the few forms that move one contiguous host window through a shim channel and hands
-them to :mod:`iron.lower.dma` as the equivalent transfer:
+instead of ``dma_memcpy_nd``. The reader keeps them as opaque text; this module splits
+each at its brackets (:func:`split_task`: the head, the region, and the attribute
+dictionary after the region, string literals and nested brackets respected) and hands
+the forms that move one contiguous host window through a shim channel to
+:mod:`iron.lower.dma` as the equivalent transfer:
 
 * ``%t = aiex.dma_configure_task_for @alloc { aie.dma_bd(%arg : T offset = O len = N) ... }``
-  (also ``aie.dma_bd(%arg : T, O, N[, [<size = s, stride = t>, ...]])`` and a
-  ``{bd_id = k}`` attribute), optionally ``{issue_token = true}``;
+  (also ``aie.dma_bd(%arg : T, O, N[, [<size = s, stride = t>, ...]])``, ``sizes = [...]
+  strides = [...]`` after ``len``, a BD over several lines, and ``{bd_id = k}`` /
+  ``{burst_length = 0}``), then ``{issue_token = true, repeat_count = N : i32}`` or none;
 * ``%t = aiex.dma_configure_task(%shim_tile, MM2S|S2MM, ch) {...}`` on a shim tile;
 * ``aiex.dma_start_task(%t)`` pushes it, ``aiex.dma_await_task(%t)`` waits for its
   token, ``aiex.dma_free_task(%t)`` does nothing here.
 
-BD ids the design does not give are taken lowest first, skipping every BD id the
+As mlir-aie's ``-aie-dma-tasks-to-npu`` (lib/Dialect/AIEX/Transforms/AIEDMATasksToNPU.cpp):
+the push asks for a token exactly when the task says ``issue_token`` and repeats
+``repeat_count`` times; awaiting a task without a token is an error (the sync would wait
+forever). BD ids the design does not give are taken lowest first, skipping every BD id the
 sequence already names (its ``dma_memcpy_nd`` ids, its ``writebd``s, e.g. the trace
-drain's), as aiecc's allocator avoids BDs in use. Tasks on core or memtile DMAs,
-chained BDs and strided patterns need aiecc: one clear error names the op.
+drain's), as aiecc's allocator avoids BDs in use. Tasks on core or memtile DMAs, chained
+BDs, locks, other attributes and strided patterns need aiecc: one clear error names the op.
 """
 
 from __future__ import annotations
