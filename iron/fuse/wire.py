@@ -82,7 +82,7 @@ def wire(
     ``options`` (a :class:`TraceOptions`) chooses units and events (its ``size`` is
     ignored).
     """
-    module = parse(text, filename)
+    module = parse(text, filename, legacy=True)  # old core syntax would reach aiecc verbatim
     options = options or TraceOptions(size=max(trace_size, layout_quantum()))
     wdev, wseq = _wrapper(module, filename)
     match_widths(module, wdev)  # aiex.configure's verifier: one device type (issue 25)

@@ -289,3 +289,23 @@ def test_wired_module_with_mixed_widths_verifies():
     assert _configure_types_mismatch(parse(text))  # the input as iron wrote it before
     wired = wire(text, trace_size=4096)
     assert _configure_types_mismatch(parse(print_module(wired.module))) == []
+
+
+def test_two_broadcasts_to_raise_are_one_error():
+    text = EVENT_TRACE.read_text().replace("NPUDEVICE", "npu1_1col")
+    text = text.replace('aie.trace.start event=<"BROADCAST_15">', 'aie.trace.start event=<"BROADCAST_13">')
+    op = iron.from_mlir(text, name="evt")
+    with pytest.raises(iron.IronError, match=r"start on different events that must be raised \(@core_trace: broadcast=15; @mem_trace: broadcast=13"):  # fmt: skip
+        fuse(op, "npu1", TraceOptions(size=4096), "separate")
+
+
+def test_wire_translates_old_core_syntax():
+    """upstream's full_elf_event_trace (a fused module, old acquire form in @trace_dev's core)
+    through iron trace wire: the output holds today's acquire."""
+    from iron.mlir.legacy import LegacySyntaxWarning
+
+    with pytest.warns(LegacySyntaxWarning, match=r"full\.mlir:\d+: translated"):
+        wired = wire(FULL_ELF.read_text(), trace_size=4096, filename="full.mlir")
+    out = print_module(wired.module)
+    assert "objectfifosubview" not in out
+    assert "%ei = aie.objectfifo.acquire @of_in(Consume, 1) : memref<64xi32>" in out
