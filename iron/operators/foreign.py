@@ -51,6 +51,7 @@ _SYMBOL = re.compile(r"[^A-Za-z0-9_]")
 _LOWERED_TRACE = "aie.packet_flow("
 _RE_TASK_FOR = re.compile(r"aiex\.dma_configure_task_for\s+@([A-Za-z0-9_$.\-]+)")
 _RE_BD_ARG = re.compile(r"aie\.dma_bd\s*\(\s*%([A-Za-z0-9_$.\-]+)")
+_RE_TASK_ON = re.compile(r"aiex\.dma_configure_task\s*\(\s*%([A-Za-z0-9_$.\-]+)\s*,\s*(MM2S|S2MM)\s*,")
 
 
 class ForeignDesignError(IronError):
@@ -402,6 +403,7 @@ def _strip_trace(dev: ir.Device, origin: str) -> None:
 def _streams(dev: ir.Device, seq: ir.RuntimeSequence, origin: str):
     """(streams, {arg index: direction}) from the sequence's shim transfers."""
     allocs = objectfifo.shim_allocations(dev)
+    names = {a.name: i for i, a in enumerate(seq.args)}
     streams: list[Stream] = []
     directions: dict[int, str] = {}
 
@@ -425,6 +427,16 @@ def _streams(dev: ir.Device, seq: ir.RuntimeSequence, origin: str):
         elif isinstance(op, ir.Opaque) and (m := _RE_TASK_FOR.search(op.text)):
             for arg in _RE_BD_ARG.findall(op.text):
                 add(arg, m.group(1), op.text.splitlines()[0].strip())
+        elif isinstance(op, ir.Opaque) and (m := _RE_TASK_ON.search(op.text.splitlines()[0])):
+            # a task on a tile's own DMA channel: its direction says what it does with the
+            # argument (no allocation symbol: sim follows the lowered BD itself)
+            tile = next((t for t in dev.tiles if t.name == m.group(1)), None)
+            if tile is not None and tile.row == 0:
+                d = "in" if m.group(2) == "MM2S" else "out"
+                for arg in _RE_BD_ARG.findall(op.text):
+                    if arg in names:
+                        index = names[arg]
+                        directions[index] = d if directions.get(index, d) == d else "inout"
     return streams, directions
 
 

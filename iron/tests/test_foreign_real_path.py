@@ -63,6 +63,8 @@ TASK_FORMS = [
     (EVENT_TRACE, "%0 = aiex.dma_configure_task_for @in {", "{issue_token = true}", (True, 0)),
     (GOOD_1, "%t2 = aiex.dma_configure_task(%tile_2_0, S2MM, 1) {",
      "{repeat_count = 2 : i32, issue_token = true}", (True, 2)),
+    (DATA / "designs" / "hunhoffe__iron_ext_mlir__MVMul.mlir", "%0 = aiex.dma_configure_task_for @inB {",
+     "{repeat_count = 8 : i32}", (False, 8)),
 ]  # fmt: skip
 
 
@@ -112,6 +114,10 @@ def test_dma_tasks_lower_as_upstreams_checks():
     67227908 from argument 1, pushes MM2S 0 (BD 7, token, repeat 0) and S2MM 1 (BD 8, token,
     repeat 2), syncs on both. Queue registers: push_to_queue.mlir (S2MM 1 at 119308, MM2S 0 at
     67228180 - (2 << 25) = 119316; iron's write32 names the column apart)."""
+    assert [(a.name, a.direction) for a in iron.from_mlir(GOOD_1.read_text()).arg_spec()] == [
+        ("arg0", "in"),
+        ("arg1", "out"),
+    ]  # fmt: skip  (MM2S reads %arg0, S2MM writes %arg1)
     ops = _lowered(GOOD_1, "npu1")
     bds = [(o["bd_id"], o["buffer_length"], o["column"]) for o in ops if isinstance(o, ir.WriteBd)]
     assert bds == [(7, 4, 0), (8, 10, 2)]
