@@ -45,12 +45,15 @@ from iron.target.trace_modes import mode_number
 from iron.target.trace_unit import SLOTS
 
 _RE_TRACE = re.compile(rf"^aie\.trace\s+@({_NAME})\s*\(\s*%({_NAME})\s*\)\s*\{{(.*)\}}\s*$", re.S)
-_RE_EVENT = re.compile(r'^aie\.trace\.event\s*<\s*"?(\w+)"?\s*>')
+#: An event as ``TraceEventAttr`` spells it (AIETraceOps.td: "strings or enum values"):
+#: ``<"INSTR_EVENT_0">`` or ``<CoreEventAIE2::INSTR_EVENT_0>``.
+_EVENT = r'<\s*(?:"\w+"|(?:\w+::)?\w+)\s*>'
+_RE_EVENT = re.compile(rf"^aie\.trace\.event\s*{_EVENT}")
 _RE_MODE = re.compile(r'^aie\.trace\.mode\s+"?([\w-]+)"?')
 _RE_PACKET = re.compile(r"^aie\.trace\.packet\s+(.*)$")
 _RE_START_STOP = re.compile(r"^aie\.trace\.(start|stop)\s+(.*)$")
 _RE_PORT = re.compile(r"^aie\.trace\.port\s*<\s*(\d+)\s*>\s*(.*)$")
-_RE_KV = re.compile(r'(\w+)\s*=\s*(<\s*"?\w+"?\s*>|"[^"]*"|[\w-]+)')
+_RE_KV = re.compile(rf'(\w+)\s*=\s*({_EVENT}|"[^"]*"|[\w-]+)')
 
 #: ``aie.trace.packet type=...`` spellings (mlir-aie ``PacketType``) -> iron's module kind.
 PACKET_KINDS = {"core": "core", "mem": "mem", "shim": "shim", "shimtile": "shim", "memtile": "memtile"}
@@ -73,8 +76,13 @@ class DeclarativeTraceError(IronError):
     """An ``aie.trace`` op iron cannot read."""
 
 
+def _event_name(spelled: str) -> str:
+    """``<"NAME">`` / ``<Enum::NAME>`` / ``"NAME"`` / ``NAME`` -> NAME."""
+    return spelled.strip('"<> ').split("::")[-1].strip('"')
+
+
 def _kv(text: str) -> dict[str, str]:
-    return {k: v.strip('"<> ') for k, v in _RE_KV.findall(text)}
+    return {k: _event_name(v) for k, v in _RE_KV.findall(text)}
 
 
 def _kind_of_row(row: int) -> str:
@@ -201,7 +209,7 @@ def parse_trace(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> Dec
     ports: dict[int, list] = {}
     for ln in lines:
         if em := _RE_EVENT.match(ln):
-            names.append(em.group(1))
+            names.append(_event_name(em.group(0)[len("aie.trace.event") :]))
         elif pm := _RE_PORT.match(ln):
             slot, port = _port(kind, int(pm.group(1)), _kv(pm.group(2)), f"{what}: {ln}")
             if slot in ports:

@@ -23,6 +23,8 @@ from iron.target import events as ev
 from iron.options import TraceOptions
 
 DATA = Path(__file__).parent / "data"
+# the event_trace cores use the old acquire form, translated on reading (test_legacy_syntax)
+pytestmark = pytest.mark.filterwarnings("ignore::iron.mlir.legacy.LegacySyntaxWarning")
 EVENT_TRACE = DATA / "designs" / "mlir-aie__programming_examples__basic__event_trace__aie_trace.mlir"
 GOOD_1 = DATA / "designs" / "mlir-aie__test__bd-chains-and-dma-tasks__dma-tasks-to-npu__good-1.mlir"
 TOKEN = DATA / "corpus" / "mlir-aie__test__npu-xrt__core_dmas__dma_configure_task_token__aie.mlir"
@@ -315,3 +317,20 @@ def test_wire_translates_old_core_syntax():
     out = print_module(wired.module)
     assert "objectfifosubview" not in out
     assert "%ei = aie.objectfifo.acquire @of_in(Consume, 1) : memref<64xi32>" in out
+
+
+def test_every_start_stop_and_event_spelling_of_aie_trace():
+    """AIETraceOps.td (include/aie/Dialect/AIE/IR): trace.start/stop take `broadcast=N` or
+    `event=` a TraceEventAttr, and events are "strings or enum values"
+    (`<"INSTR_EVENT_0">`, `<CoreEventAIE2::INSTR_EVENT_0>`). The enum spellings give the
+    same units as the string ones."""
+    text = EVENT_TRACE.read_text().replace("NPUDEVICE", "npu1_1col")
+    enum = (
+        text.replace('aie.trace.event<"INSTR_VECTOR">', "aie.trace.event<CoreEventAIE2::INSTR_VECTOR>")
+        .replace('aie.trace.stop event=<"BROADCAST_14">', "aie.trace.stop event=<MemEventAIE2::BROADCAST_14>")
+        .replace('aie.trace.start event=<"TRUE">', "aie.trace.start event = <ShimTileEventAIE2::TRUE>")
+    )
+    assert enum.count("AIE2::") == 3
+    units = [fuse(iron.from_mlir(t, name="e"), "npu1", TraceOptions(size=4096), "separate").manifest.slices[0].units for t in (text, enum)]  # fmt: skip
+    assert units[0] == units[1]
+    assert units[0][0].events[2] == "INSTR_VECTOR"
