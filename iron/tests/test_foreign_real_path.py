@@ -334,3 +334,23 @@ def test_every_start_stop_and_event_spelling_of_aie_trace():
     units = [fuse(iron.from_mlir(t, name="e"), "npu1", TraceOptions(size=4096), "separate").manifest.slices[0].units for t in (text, enum)]  # fmt: skip
     assert units[0] == units[1]
     assert units[0][0].events[2] == "INSTR_VECTOR"
+
+
+def test_s2mm_task_without_token_pushes_none():
+    """-aie-dma-tasks-to-npu takes the task's flag for every direction (only dma_memcpy_nd's
+    S2MM pushes always ask for a token): VVOp(Add) with its output task's
+    `{issue_token = true}` and await removed pushes three tasks without a token, and no
+    channel gets the controller id a token needs."""
+    path = DATA / "designs" / "hunhoffe__iron_ext_mlir__VVOp_Add.mlir"
+    text = (
+        path.read_text()
+        .replace("      } {issue_token = true}\n", "      }\n")
+        .replace("      aiex.dma_await_task(%2)\n", "")
+    )
+    op = iron.from_mlir(text, name="ext")
+    fm = fuse(op, "npu1", TraceOptions(), "separate")
+    ops = kernel_ops(fm, fm.kernels[0])
+    # queue registers S2MM 0 / MM2S 0 / MM2S 1: 0x1d204 / 0x1d214 (passthrough_dmas/aie.mlir writes both) / +8
+    pushes = [o.value for o in ops if isinstance(o, ir.Write32) and o.address in (119300, 119316, 119324)]
+    assert len(pushes) == 3 and not any(v & TOKEN_BIT for v in pushes)
+    assert not any(isinstance(o, (ir.MaskWrite32, ir.Sync)) for o in ops)
