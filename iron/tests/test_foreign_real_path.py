@@ -354,3 +354,21 @@ def test_s2mm_task_without_token_pushes_none():
     pushes = [o.value for o in ops if isinstance(o, ir.Write32) and o.address in (119300, 119316, 119324)]
     assert len(pushes) == 3 and not any(v & TOKEN_BIT for v in pushes)
     assert not any(isinstance(o, (ir.MaskWrite32, ir.Sync)) for o in ops)
+
+
+def test_fused_npu2_build_with_a_builtin_through_aiecc(tmp_path, fake_aiecc):
+    """The event_trace design (old syntax, scale.o beside it, its own trace) fused with a
+    MemCopy on npu2 (one full ELF): aiecc's input holds today's acquire, one device type
+    for every configured device, and the run succeeds only with scale.o in its folder."""
+    runs, inputs = fake_aiecc("legacy")
+    folder = tmp_path / "user"
+    folder.mkdir()
+    (folder / "aie_trace.mlir").write_text(EVENT_TRACE.read_text().replace("NPUDEVICE", "npu2"))
+    (folder / "scale.o").write_bytes(b"obj")
+    op = iron.from_mlir(folder / "aie_trace.mlir", name="evt")
+    copy = MemCopy(size=64, dtype="i32", tile_size=32)
+    seq = iron.Sequence("mixed", [(op, "a", "b", "c"), (copy, "x", "y")], ["a", "b", "x"], ["c", "y"])
+    art = iron.build(seq, trace=True, trace_size=4096, target="npu2", cache_dir=tmp_path / "cache")
+    assert art.backend == "aiecc-full-elf" and len(runs()) == 1
+    sent = parse(inputs(0))
+    assert {d.target for d in sent.devices} == {"npu2"} and "objectfifosubview" not in inputs(0)
