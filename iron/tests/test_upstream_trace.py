@@ -413,6 +413,22 @@ def aie_elf(funcs: list[tuple[str, int, int]]) -> bytes:
     return hdr + b"".join(body) + b"".join(sh)
 
 
+def test_a_pc_at_a_functions_end_is_outside_it(tmp_path):
+    """ELF ``st_size`` is the symbol's size (System V gABI, Symbol Table): a
+    function covers ``[st_value, st_value + st_size)``, so its end address is
+    the first byte after it: in the next function, or in none across a gap."""
+    from iron.trace.pcmap import function_counts, read_core_elf
+
+    elf = tmp_path / "core_0_2.elf"
+    write_aie_elf(elf, [("a", 0, 64), ("b", 64, 32), ("c", 256, 16)])  # gap 96..256, c ends at 272
+    pm = read_core_elf(elf)
+    pcs = [0, 63, 64, 95, 96, 255, 256, 271, 272]
+    want = ["a", "a", "b", "b", None, None, "c", "c", None]
+    assert [pm.function(p) for p in pcs] == want
+    assert pm.functions(np.array(pcs)) == want
+    assert function_counts(pm, np.array([95, 96, 272, 271])) == {"?": 2, "b": 1, "c": 1}
+
+
 def test_pcs_map_to_functions_of_an_aie_elf(tmp_path):
     from elftools.elf.elffile import ELFFile
 
