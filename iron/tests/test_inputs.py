@@ -93,6 +93,22 @@ def test_overlapping_slices_and_unknown_or_missing_fields_are_refused():
         Manifest.from_dict(manifest_dict(schema=99))
 
 
+@pytest.mark.parametrize("overlap", [4, 28, 32])
+def test_slices_overlapping_by_less_than_a_packet_are_refused(overlap):
+    """Two slices sharing even one 32-bit word would decode that word twice: an
+    overlap of one word (4 bytes), of one word less than a packet (a packet is 8
+    words, 32 bytes: mlir-aie's parser reads packets of 8 words) and of one packet
+    are all refused, naming the later slice; slices that only touch are accepted."""
+    m = manifest_dict(total_size=8192)
+    m["slices"].append({**m["slices"][0], "index": 1, "offset": 4096 - overlap, "size": 4096})
+    with pytest.raises(
+        ManifestError, match=rf"slices\[1\]\.offset = {4096 - overlap}.*slices\[0\] \(which ends at 4096\)"
+    ):
+        Manifest.from_dict(m)
+    m["slices"][1]["offset"] = 4096
+    assert [s.offset for s in Manifest.from_dict(m).slices] == [0, 4096]
+
+
 def test_cli_reports_a_bad_manifest_in_one_line(tmp_path, capsys):
     (tmp_path / "m.json").write_text(json.dumps(manifest_dict(clock_mhz=0)))
     np.zeros(1024, "<u4").tofile(tmp_path / "t.bin")
