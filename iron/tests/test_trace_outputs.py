@@ -49,6 +49,25 @@ def test_cli_decode_imports_nothing_from_the_build_side(tmp_path):
         assert not mods & BUILD_SIDE, (fmt, mods & BUILD_SIDE)
 
 
+def test_small_text_decode_loads_neither_the_ir_nor_openssl(tmp_path):
+    """test1's capture with its lowered MLIR (what mlir-aie's parser reads): the trace
+    registers come from iron.mlir.trace_config's scan, not the IR of the whole design,
+    and nothing a small decode does not use is loaded (issue 28)."""
+    g = ROOT / "iron" / "tests" / "data" / "mlir-aie-test1"
+    argv = ["trace", "decode", str(g / "trace.txt"), "--mlir", str(g / "aie.mlir"), "-o", str(tmp_path / "o")]
+    unused = {
+        "iron.mlir.ir",
+        "iron.mlir.reader",
+        "iron.instrument.declarative",
+        "_hashlib",
+        "zipfile",
+        "gzip",
+    }
+    for fmt in ("summary", "mlir-aie", "perfetto"):
+        mods = _modules_after(f"from iron.cli import main; main({argv + ['--format', fmt]!r})")
+        assert "iron.mlir.trace_config" in mods and not mods & unused, (fmt, mods & unused)
+
+
 def test_package_root_names_still_resolve():
     mods = _modules_after(
         "import iron; iron.Sequence, iron.TraceOptions, iron.build; from iron import Sequence"
