@@ -25,7 +25,7 @@ from iron.mlir.names import DEFAULT_DEVICE, DEFAULT_SEQUENCE
 #: Text the scan does not cover: the full reader reads modules holding any of it.
 _NOT_COVERED = ("aie.trace", "trace_buffer", "trace_slices", "aiex.configure", "aiex.run")
 _NAME = r"[A-Za-z0-9_$.\-]+"  # iron.mlir.decl.NAME
-_RE_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_RE_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # unrolled: no backtracking state per byte
 _INT = r"-?(?:0x[0-9a-fA-F]+|\d+)"
 _RE_DEVICE = re.compile(rf"\baie\.device\s*\(\s*(\w+)\s*\)\s*(?:@({_NAME}))?")
 _RE_SEQUENCE = re.compile(rf"\baiex?\.runtime_sequence\s*(?:@({_NAME}))?\s*\(")
@@ -53,8 +53,8 @@ class TraceConfigText:
 def scan(text: str) -> TraceConfigText | None:
     """The device, sequence and write32 ops of ``text``, or None where the full reader
     must read it (module docstring)."""
-    if any(word in text for word in _NOT_COVERED):
-        return None
+    if any(word in text for word in _NOT_COVERED) or text.count("aie.device") != 1:
+        return None  # before any copy of the text
     # strings emptied (they may hold anything, "//" too), then comments dropped
     code = "\n".join(_RE_STRING.sub('""', line).split("//", 1)[0] for line in text.splitlines())
     devices = _RE_DEVICE.findall(code)
