@@ -37,10 +37,10 @@ PEER_SECONDS, PEER_MIB = 0.37, 28.0
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def run_once(argv: list[str]) -> tuple[float, float, float]:
+def run_once(argv: list[str], cwd: Path = ROOT) -> tuple[float, float, float]:
     """(wall seconds, CPU seconds, peak RSS MiB) of one child process."""
     t = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, env=ENV)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd, env=ENV)
     _, status, usage = os.wait4(proc.pid, 0)
     dt = time.perf_counter() - t
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -86,16 +86,28 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--importtime", action="store_true")
     ap.add_argument("--mlir-aie-parse", default=None, metavar="PARSE_PY")
+    ap.add_argument(
+        "--baseline",
+        default=None,
+        metavar="DIR",
+        help="another iron checkout (e.g. `git archive main | tar -x -C DIR`), run in the same loop",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "out"
         samples: dict[str, list[tuple[float, float, float]]] = {f: [] for f in FORMATS}
         peer: list[tuple[float, float, float]] = []
+        base = Path(args.baseline).resolve() if args.baseline else None
+        before: dict[str, list[tuple[float, float, float]]] = {f: [] for f in FORMATS}
         for fmt in FORMATS:  # once, unmeasured: bytecode written, caches warm
             run_once(iron_argv(fmt, out))
+            if base:
+                run_once(iron_argv(fmt, out), base)
         for _ in range(args.runs):  # alternate formats (and the peer) so load changes hit all alike
             for fmt in FORMATS:
                 samples[fmt].append(run_once(iron_argv(fmt, out)))
+                if base:
+                    before[fmt].append(run_once(iron_argv(fmt, out), base))
             if args.mlir_aie_parse:
                 peer.append(run_once(peer_argv(args.mlir_aie_parse, out)))
         if peer:
@@ -113,6 +125,12 @@ def main() -> int:
                 f"  iron {fmt:9s} wall min {min(ts):.3f} s, median {statistics.median(ts):.3f} s; CPU min {cpu:.3f} s;"
                 f" peak RSS {mib:5.1f} MiB = {min(ts) / p_sec:.2f}x the peer's time, {mib / p_mib:.2f}x its memory"
             )
+            if base:
+                ts0 = [t for t, _, _ in before[fmt]]
+                print(
+                    f"    baseline    wall min {min(ts0):.3f} s, median {statistics.median(ts0):.3f} s; CPU min"
+                    f" {min(c for _, c, _ in before[fmt]):.3f} s; peak RSS {max(m for _, _, m in before[fmt]):5.1f} MiB"
+                )
             if args.importtime:
                 print("\n".join(importtime(fmt, out)))
     return 0
