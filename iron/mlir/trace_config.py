@@ -57,6 +57,8 @@ def scan(text: str) -> TraceConfigText | None:
         return None  # before any copy of the text
     # strings emptied (they may hold anything, "//" too), then comments dropped
     code = "\n".join(_RE_STRING.sub('""', line).split("//", 1)[0] for line in text.splitlines())
+    if code.count("{") != code.count("}") or code.count("(") != code.count(")"):
+        return None  # cut short or malformed: the full reader says where
     devices = _RE_DEVICE.findall(code)
     sequences = list(_RE_SEQUENCE.finditer(code))
     if len(devices) != 1 or len(sequences) > 1 or code.count("aie.device") != 1:

@@ -506,6 +506,7 @@ def test_trace_config_scan_answers_what_the_full_reader_reads():
         lambda t: t.replace("value = 1 : ui32}", "value = 1 : ui32, mask = 3 : ui32}", 1),
         lambda t: t + "\n// aie.trace is mentioned\n",
         lambda t: t.replace("aiex.npu.write32 {address = 213200", "aiex.npu.write32 {address = %x", 1),
+        lambda t: t[: t.index("aiex.npu.write32 {address = 213068")],  # cut short: the reader's error
     ],
 )
 def test_trace_config_scan_leaves_what_it_does_not_cover_to_the_reader(edit):
