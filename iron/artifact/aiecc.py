@@ -294,7 +294,8 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
         src = "fused.mlir"
         (work / src).write_text(print_module(module))
         objects = [k for d in fm.designs.values() for k in d.kernels]
-        kernels.compile_kernels(objects, work, ctx.cache_dir, ctx.status)  # where link_with resolves
+        funcs = kernels.declared_funcs((work / src).read_text())  # checked against each source first
+        kernels.compile_kernels(objects, work, ctx.cache_dir, ctx.status, funcs)  # where link_with resolves
 
         dev_sections, pdis = sec.pdi_sections(ctx)  # sim can still run the artifact
         texts = sec.source_texts(ctx)
