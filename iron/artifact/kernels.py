@@ -27,7 +27,9 @@ becomes a file and a command line:
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -38,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from iron import options
+from iron.files import atomic_write
 from iron.artifact.toolchain import ToolchainError, installed_version
 from iron.design import KernelObject
 from iron.target import kernels as table
@@ -286,6 +289,18 @@ def split_types(text: str) -> list[str]:
 # --------------------------------------------------------------------------- compile
 def compiler_identity(peano: Path) -> str:
     """First line of ``clang++ --version`` plus the install path (different builds, different objects)."""
+    exe = peano / "bin" / "clang++"
+    try:
+        st = exe.stat()
+    except OSError as exc:
+        raise ToolchainError(f"cannot run {exe} --version: {exc}") from None
+    return _identity(str(peano), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=16)
+def _identity(peano: str, _mtime: int, _size: int) -> str:
+    """One ``--version`` run per compiler file (keyed on its path, mtime and size)."""
+    peano = Path(peano)
     try:
         out = subprocess.run(
             [str(peano / "bin" / "clang++"), "--version"], capture_output=True, text=True, timeout=60
@@ -334,14 +349,18 @@ def compile_kernels(
     for name, obj in distinct.items():
         r = recipe(obj, root)
         with tempfile.TemporaryDirectory(dir=store, prefix=".tmp-") as tmp:
-            pre = Path(tmp) / "pre.ii"
-            wanted = {s: len(t) for s, t in (funcs or {}).get(name, {}).items()}
-            if wanted:
-                _run(compile_command(r, pre, peano, root, preprocess=True), f"{r.checked} (preprocessing)")
-                check_symbols(r, wanted, c_definitions(pre.read_text(errors="replace")), root)
             out = Path(tmp) / name
             argv = compile_command(r, out, peano, root)
             cached = store / f"{Path(name).stem}-{object_key(r, argv, compiler, version)}.o"
+            symbols = cached.with_suffix(".symbols.json")  # what the source defines, same key
+            if symbols.is_file():
+                defined = json.loads(symbols.read_text())
+            else:
+                pre = Path(tmp) / "pre.ii"
+                _run(compile_command(r, pre, peano, root, preprocess=True), f"{r.checked} (preprocessing)")
+                defined = c_definitions(pre.read_text(errors="replace"))
+            wanted = {s: len(t) for s, t in (funcs or {}).get(name, {}).items()}
+            check_symbols(r, wanted, defined, root)
             if not cached.is_file():
                 if status is not None:
                     status.step(f"compiling {r.checked.name} -> {name}")
@@ -353,6 +372,8 @@ def compile_kernels(
                     ren = [f"--redefine-sym={a}={b}" for a, b in sorted(r.renames.items())]
                     _run([str(objcopy), *ren, str(out)], f"{out.name} (renaming {', '.join(r.renames)})")
                 os.replace(out, cached)  # atomic: a concurrent build sees all or nothing
+            if not symbols.is_file():
+                atomic_write(symbols, json.dumps(defined, sort_keys=True))
         shutil.copyfile(cached, work / name)
         placed.append(work / name)
     return placed

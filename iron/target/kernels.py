@@ -61,8 +61,10 @@ class Entry:
     of an entry that takes no size (e.g. ``silu_bf16``: 1024); ``size_param`` the index
     of the runtime element count of a ``*_size`` entry. ``lanes`` per arch is the step
     of its vector loop (elements per iteration); ``tail`` says whether it finishes a
-    count that is not a multiple of the step with scalar code (else it reads and writes
-    whole vectors past the count)."""
+    count that is not a multiple of the step with scalar code. Without a tail, ``loop``
+    per arch says how the loop bound rounds: ``"ceil"`` (``for (i = 0; i < n; i += L)``:
+    whole vectors past the count are read and written) or ``"floor"`` (``F = n / L``
+    iterations: the last ``n % L`` elements are left untouched)."""
 
     symbol: str
     params: tuple[str, ...]
@@ -70,6 +72,7 @@ class Entry:
     size_param: int | None = None
     lanes: dict = field(default_factory=dict)
     tail: bool = False
+    loop: dict = field(default_factory=dict)
 
     @property
     def arity(self) -> int:
@@ -114,6 +117,8 @@ BF16 = "bfloat16 *"
 I32 = "int32_t"
 _L32 = {"aie2": 32, "aie2p": 32}
 _LB = dict(BF16_LANES)
+_CEIL = {"aie2": "ceil", "aie2p": "ceil"}
+_FLOOR = {"aie2": "floor", "aie2p": "floor"}
 
 _SOURCES = [
     KernelSource(
@@ -121,7 +126,14 @@ _SOURCES = [
         {FAMILY: _both("eltwise/relu.cc"), ARCH_DIRS: _per_arch("relu.cc")},
         (
             Entry("bf16_relu", (BF16, BF16), count=1024, lanes=_L32),
-            Entry("relu_bf16_size", (BF16, BF16, I32), size_param=2, lanes=_L32),
+            # relu_aie2.h: F = RELU_ELEMS / 32 iterations; relu_aie2p.h: i < n; i += 32
+            Entry(
+                "relu_bf16_size",
+                (BF16, BF16, I32),
+                size_param=2,
+                lanes=_L32,
+                loop={"aie2": "floor", "aie2p": "ceil"},
+            ),
         ),
     ),
     KernelSource(
@@ -129,20 +141,20 @@ _SOURCES = [
         {FAMILY: _both("activation/silu.cc"), ARCH_DIRS: _per_arch("silu.cc")},
         (
             Entry("silu_bf16", (BF16, BF16), count=1024, lanes=_LB),
-            Entry("silu_bf16_size", (BF16, BF16, I32), size_param=2, lanes=_LB),
+            Entry("silu_bf16_size", (BF16, BF16, I32), size_param=2, lanes=_LB, loop=_CEIL),  # silu_impl
         ),
         lut_on=("aie2",),
     ),
     KernelSource(
         "gelu",
         {FAMILY: _both("activation/gelu.cc"), ARCH_DIRS: _per_arch("gelu.cc")},
-        (Entry("gelu_bf16_size", (BF16, BF16, I32), size_param=2, lanes=_LB),),
+        (Entry("gelu_bf16_size", (BF16, BF16, I32), size_param=2, lanes=_LB, loop=_CEIL),),
         lut_on=("aie2",),
     ),
     KernelSource(
         "softmax",
         {FAMILY: _both("activation/softmax.cc"), ARCH_DIRS: _per_arch("softmax.cc")},
-        (Entry("softmax_bf16", (BF16, BF16, I32), size_param=2, lanes=_LB),),
+        (Entry("softmax_bf16", (BF16, BF16, I32), size_param=2, lanes=_LB, loop=_FLOOR),),  # n / 32 vectors
         lut_on=("aie2",),
     ),
     KernelSource(
@@ -181,6 +193,7 @@ _SOURCES = [
                 (BF16, BF16, "const float", BF16, "const int32_t"),
                 size_param=4,
                 lanes={"aie2": 64, "aie2p": 64},
+                loop=_FLOOR,  # steps = vector_size / 64
             ),
         ),
     ),

@@ -80,7 +80,7 @@ class Preprocessor:
             elif kw == "undef":
                 self.macros.pop(rest, None)
             elif kw == "include":
-                if rest.strip("<>\"") in SYSTEM_HEADERS:
+                if rest.strip('<>"') in SYSTEM_HEADERS:
                     continue
                 self.run_file(self.find(rest, path, where))
             # #pragma and others: ignored

@@ -199,7 +199,7 @@ def _launcher(path: Path, module: str, log: Path | None) -> None:
     env = f"os.environ['FAKE_CLANG_LOG'] = {str(log)!r}\n" if log else ""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
-        f"#!{sys.executable}\nimport os, sys\n{env}sys.path.insert(0, {str(HERE)!r})\n"
+        f"#!{sys.executable} -S\nimport os, sys\n{env}sys.path.insert(0, {str(HERE)!r})\n"
         f"from {module} import main\nsys.exit(main(sys.argv[1:]))\n"
     )
     path.chmod(0o755)
