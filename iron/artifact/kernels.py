@@ -238,6 +238,23 @@ def _count(params: str) -> int:
     return 0 if params in ("", "void") else params.count(",") + 1
 
 
+def _fixed_hint(sym: str, have: dict[str, int]) -> str:
+    """For a missing runtime-size entry: the fixed-count entry this source has instead."""
+    try:
+        src, e = table.entry(sym)
+    except table.KernelTableError:
+        return ""
+    if e.size_param is None:
+        return ""
+    fixed = [x for x in src.entries if x.count is not None and x.symbol in have]
+    if not fixed:
+        return ""
+    return (
+        f"; runtime-size entries came with mlir-aie PR #3740: with this install use "
+        f"tile_size={fixed[0].count} ({fixed[0].symbol}) or a newer mlir-aie"
+    )
+
+
 def check_symbols(r: Recipe, wanted: dict[str, int], defined: dict[str, int], root: Path) -> None:
     """Every ``wanted`` symbol (after the recipe's renames) defined with that arity, else one
     :class:`ToolchainError` naming symbol, file, what it defines and the install."""
@@ -245,7 +262,7 @@ def check_symbols(r: Recipe, wanted: dict[str, int], defined: dict[str, int], ro
     bad = []
     for sym, n in wanted.items():
         if sym not in have:
-            bad.append(f"{sym} (not defined)")
+            bad.append(f"{sym} (not defined{_fixed_hint(sym, have)})")
         elif have[sym] != n:
             bad.append(f"{sym} (defined with {have[sym]} parameters, the design passes {n})")
     if bad:

@@ -185,7 +185,11 @@ def test_install_without_size_entries_names_symbol_file_and_install(tmp_path, in
     with pytest.raises(ToolchainError) as e:
         build_and_link(SiLU(1024, tile_size=512), "npu2", tmp_path / "w", tmp_path / "c")
     msg = str(e.value)
-    assert "lacks silu_bf16_size (not defined)" in msg and "aie_kernels/aie2p/silu.cc" in msg
+    assert (
+        "lacks silu_bf16_size (not defined; runtime-size entries came with mlir-aie PR #3740: with this install use tile_size=1024 (silu_bf16)"
+        in msg
+    )
+    assert "aie_kernels/aie2p/silu.cc" in msg
     assert "it defines silu_bf16/2" in msg and f"the mlir-aie install {root} (arch layout)" in msg
     build_and_link(SiLU(1024, tile_size=1024), "npu2", tmp_path / "w2", tmp_path / "c")  # the fixed entry
 
@@ -373,7 +377,7 @@ def test_fused_build_compiles_checks_and_links(tmp_path, aiecc_with_link, layout
     )
     src.write_text(src.read_text().replace("silu_bf16_size", "silu_bf16_sized"))
     with pytest.raises(
-        ToolchainError, match=r"lacks silu_bf16_size \(not defined\); it defines .*silu_bf16_sized/3"
+        ToolchainError, match=r"lacks silu_bf16_size \(not defined; .*tile_size=1024 \(silu_bf16\).*\); it defines .*silu_bf16_sized/3"
     ):
         build(bad, trace=False, target="npu1", cache_dir=tmp_path / "cache")
     assert len((tmp_path / "aiecc.log").read_text().splitlines()) == runs  # aiecc never ran
