@@ -377,7 +377,8 @@ def test_fused_build_compiles_checks_and_links(tmp_path, aiecc_with_link, layout
     )
     src.write_text(src.read_text().replace("silu_bf16_size", "silu_bf16_sized"))
     with pytest.raises(
-        ToolchainError, match=r"lacks silu_bf16_size \(not defined; .*tile_size=1024 \(silu_bf16\).*\); it defines .*silu_bf16_sized/3"
+        ToolchainError,
+        match=r"lacks silu_bf16_size \(not defined; .*tile_size=1024 \(silu_bf16\).*\); it defines .*silu_bf16_sized/3",
     ):
         build(bad, trace=False, target="npu1", cache_dir=tmp_path / "cache")
     assert len((tmp_path / "aiecc.log").read_text().splitlines()) == runs  # aiecc never ran
