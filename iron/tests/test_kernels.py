@@ -382,3 +382,24 @@ def test_fused_build_compiles_checks_and_links(tmp_path, aiecc_with_link, layout
     ):
         build(bad, trace=False, target="npu1", cache_dir=tmp_path / "cache")
     assert len((tmp_path / "aiecc.log").read_text().splitlines()) == runs  # aiecc never ran
+
+
+def test_eltwise_add_data_movement_matches_upstream_iron():
+    """IRON's generated 65536-element bf16 add on two cores (1024-element tiles)."""
+    up = (DATA / "iron_eltwise_add_bf16_65536_2cores.mlir").read_text()
+    mine = print_module(
+        ir.Module([ElementwiseAdd(65536, cores_per_column=2, tile_size=1024).design("npu1").device])
+    )
+    fifo = r"aie\.objectfifo @\w+\(%\w+, \{[^}]*\}, (\d+) : i32\) : !aie\.objectfifo<(memref<\w+>)>"
+    assert sorted(re.findall(fifo, up)) == sorted(re.findall(fifo, mine))  # shapes and depths
+    links = r"aie\.objectfifo\.link \[[^\]]*\] -> \[[^\]]*\](\(.*\))"
+    assert sorted(re.findall(links, up)) == sorted(re.findall(links, mine))  # [0, 1024] offsets
+    for text in (up, mine):
+        assert (
+            "arith.constant 9223372036854775807 : index" in text
+            and "%c32 = arith.constant 32 : index" in text
+        )
+        calls = re.findall(r"func\.call @(\w+)\(([^)]*)\)", text)
+        assert [(f, a.count("%")) for f, a in calls] == [
+            ("eltwise_add_bf16_vector", 3)
+        ] * 2  # one per iteration
