@@ -64,6 +64,8 @@ OBJECT_FLAGS = ("-ffunction-sections", "-fdata-sections", "-fstack-size-section"
 NEW_ONLY_FLAGS = ("--system-header-prefix=aie_api/", "-Werror=undef")
 #: Files whose presence says the layout (relative to ``aie_kernels``).
 LAYOUT_MARKERS = {table.FAMILY: "linalg/mm.cc", table.ARCH_DIRS: "aie2p/mm.cc"}
+#: The output path the cache key's command line is built with (the real one is a temp file).
+KEY_OUTPUT = Path("kernel.o")
 #: iron's own kernel sources (package data).
 IRON_KERNELS = Path(__file__).resolve().parents[1] / "kernels"
 
@@ -329,11 +331,10 @@ def _identity(peano: str, _mtime: int, _size: int) -> str:
 
 
 def object_key(r: Recipe, argv: list[str], compiler: str, mlir_aie: str | None) -> str:
-    """Cache key of one object: compiler, mlir-aie version, command (output path left out),
-    renames and the bytes of every source compiled in."""
+    """Cache key of one object: compiler, mlir-aie version, command (built with a fixed
+    output name, :data:`KEY_OUTPUT`), renames and the bytes of every source compiled in."""
     h = hashlib.sha256()
-    stable = [a for a in argv[1:] if not a.startswith(str(Path(tempfile.gettempdir())))]
-    for part in (compiler, str(mlir_aie), repr(stable), repr(sorted(r.renames.items()))):
+    for part in (compiler, str(mlir_aie), repr(argv[1:]), repr(sorted(r.renames.items()))):
         h.update(part.encode() + b"\0")
     for p in r.inputs:
         h.update(p.read_bytes() + b"\0")
@@ -368,7 +369,8 @@ def compile_kernels(
         with tempfile.TemporaryDirectory(dir=store, prefix=".tmp-") as tmp:
             out = Path(tmp) / name
             argv = compile_command(r, out, peano, root)
-            cached = store / f"{Path(name).stem}-{object_key(r, argv, compiler, version)}.o"
+            key = object_key(r, compile_command(r, KEY_OUTPUT, peano, root), compiler, version)
+            cached = store / f"{Path(name).stem}-{key}.o"
             symbols = cached.with_suffix(".symbols.json")  # what the source defines, same key
             if symbols.is_file():
                 defined = json.loads(symbols.read_text())

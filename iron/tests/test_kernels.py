@@ -403,3 +403,17 @@ def test_eltwise_add_data_movement_matches_upstream_iron():
         assert [(f, a.count("%")) for f, a in calls] == [
             ("eltwise_add_bf16_vector", 3)
         ] * 2  # one per iteration
+
+
+def test_object_cache_hits_wherever_the_cache_lives(tmp_path, install, monkeypatch):
+    """The per-compile temp folder under the cache is not part of the key (the cache is
+    usually not under the system temp folder)."""
+    import tempfile
+
+    install("family")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "systemp"))
+    (tmp_path / "systemp").mkdir()
+    log = tmp_path / "clang.log"
+    for _ in range(2):
+        build_and_link(ElementwiseAdd(2048), "npu2", tmp_path / "w", tmp_path / "home" / "cache")
+    assert sum("-c" in json.loads(x) for x in log.read_text().splitlines()) == 1
