@@ -388,6 +388,11 @@ def compile_kernels(
                     raise ToolchainError(f"Peano wrote no object for {r.checked}: {' '.join(argv)}")
                 if r.renames:
                     objcopy = peano / "bin" / "llvm-objcopy"
+                    if not objcopy.is_file():
+                        raise ToolchainError(
+                            f"{objcopy} is missing: iron renames {', '.join(r.renames)} in {name} with it "
+                            f"(the {r.layout}-layout GEMM object folds zero/zero.cc in, as amd/IRON does)"
+                        )
                     ren = [f"--redefine-sym={a}={b}" for a, b in sorted(r.renames.items())]
                     _run([str(objcopy), *ren, str(out)], f"{out.name} (renaming {', '.join(r.renames)})")
                 os.replace(out, cached)  # atomic: a concurrent build sees all or nothing
