@@ -182,7 +182,7 @@ def test_sync_without_input_task_is_an_error(art):
     q = shim_dma.task_queue("mm2s", 1)
     (i,) = find(ops, txn.Write, lambda op: op.address == registers.tile_address(0, 0, q))
     del ops[i]
-    with pytest.raises(SimError, match=r"cannot run, stream @\w+ \(argument 1\) has no task queued"):
+    with pytest.raises(SimError, match=r"forever.*blocked:.*shim \(0,0\) MM2S 1 @b_c0: no task queued"):
         run_ops(art, ops)
 
 

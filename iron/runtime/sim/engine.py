@@ -165,7 +165,7 @@ class Proc:
     gen: object = None
     t: int = 0
     done: bool = False
-    blocked_since: int | None = None
+    wait: str = ""  # what it waits for when blocked (for messages)
 
 
 def _fifo_type(op: ir.ObjectFifo) -> ir.MemRefType:
@@ -326,6 +326,7 @@ class Engine:
             ch = dev.channels.get(key)
             task = ch.active if ch is not None else None
             if task is None:
+                proc.wait = "no task queued"
                 yield False
                 continue
             proc.t = max(proc.t, task.pushed_at)
@@ -344,6 +345,7 @@ class Engine:
                 if pending.size < f.nbytes:
                     break  # the rest of this object comes with the next task
                 while not f.can_write(0, 1):
+                    proc.wait = f"@{f.name} full ({f.depth} objects not yet released)"
                     yield False
                 (j,) = f.writer_acquire(0, 1)
                 start = max(proc.t, f.slot_time(j))
@@ -365,6 +367,7 @@ class Engine:
             ch = dev.channels.get(key)
             task = ch.active if ch is not None else None
             if task is None:
+                proc.wait = "no task queued"
                 yield False
                 continue
             proc.t = max(proc.t, task.pushed_at)
@@ -378,6 +381,7 @@ class Engine:
             while task.moved < idx.size:
                 if pending.size == 0:
                     while not f.available(r, 1):
+                        proc.wait = f"@{f.name} empty ({task.moved}/{idx.size} bytes of BD {task.bd_id} written)"
                         yield False
                     j = r.released
                     pending = r.bufs[j % f.depth].copy()
@@ -404,8 +408,10 @@ class Engine:
             raise NotModelledOp(f"link @{src.name} -> @{dest.name}: element types differ")
         while True:
             while not src.available(r, 1):
+                proc.wait = f"@{src.name} empty"
                 yield False
             while not dest.can_write(0, 1):
+                proc.wait = f"@{dest.name} full"
                 yield False
             j = r.released
             (k,) = dest.writer_acquire(0, 1)
@@ -423,8 +429,10 @@ class Engine:
         n = src.type.numel
         while True:
             while not src.available(r, 1):
+                proc.wait = f"@{src.name} empty"
                 yield False
             while not dest.can_write(w, 1):
+                proc.wait = f"@{dest.name} full"
                 yield False
             j = r.released
             (k,) = dest.writer_acquire(w, 1)
@@ -472,6 +480,7 @@ class Engine:
         if r is None:
             extra = max(n - f.held[0], 0)
             while not f.can_write(0, extra):
+                proc.wait = f"acquire @{fifo}(Produce, {n})"
                 yield False
             if extra:
                 f.writer_acquire(0, extra)
@@ -481,6 +490,7 @@ class Engine:
             bufs = [f.view(f.bufs[j % f.depth]) for j in slots]
         else:
             while not f.available(r, n):
+                proc.wait = f"acquire @{fifo}(Consume, {n})"
                 yield False
             r.held = max(r.held, n)
             slots = list(range(r.released, r.released + n))
@@ -557,4 +567,4 @@ class Engine:
         return max((p.t for p in self.procs), default=0)
 
     def blocked(self) -> list[str]:
-        return [p.name for p in self.procs if not p.done]
+        return [f"{p.name}: {p.wait}" if p.wait else p.name for p in self.procs if not p.done]
