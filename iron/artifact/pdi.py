@@ -24,7 +24,6 @@ from dataclasses import asdict, dataclass, field
 
 from iron.mlir.objectfifo import shim_allocations
 from iron.mlir import ir
-from iron.mlir.printer import print_device
 
 
 @dataclass
@@ -55,6 +54,8 @@ def payload_for(
 ) -> DevicePayload:
     """Payload of one device of a fused module: its :class:`iron.design.Design` and the
     operator's payload name and parameters (``design=None``: the reset device)."""
+    from iron.mlir.printer import print_device  # build side only: the runtime reads payloads
+
     if design is None:
         return DevicePayload(symbol, "")
     device = design.device

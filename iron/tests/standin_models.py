@@ -52,7 +52,9 @@ def _zero(c):
 
 def _matmul(a, b, c):
     if c.dtype == np.uint16:  # bf16: exact float64 sum, one rounding (C is zeroed before)
-        acc = from_bf16(c).astype(np.float64) + from_bf16(a).astype(np.float64) @ from_bf16(b).astype(np.float64)
+        acc = from_bf16(c).astype(np.float64) + from_bf16(a).astype(np.float64) @ from_bf16(b).astype(
+            np.float64
+        )
         c[...] = to_bf16(acc.astype(np.float32))
     else:
         c[...] = (c.astype(np.int64) + a.astype(np.int64) @ b.astype(np.int64)).astype(c.dtype)
@@ -60,6 +62,13 @@ def _matmul(a, b, c):
 
 def _passthrough(x, y, n):
     y.reshape(-1)[:n] = x.reshape(-1)[:n]
+
+
+def add_one(inp, out, n):
+    """Xilinx/mlir-aie test/npu-xrt/add_one_func_link_with_peano/add_one_kernel.cc @0a1b8db:
+    ``for (i = 0; i < n; i++) out[i] = in[i] + 1;`` (int32). A test design's own kernel, not a
+    built-in one: this model stays until kernel_models has test-kernel models."""
+    out.reshape(-1)[:n] = inp.reshape(-1)[:n] + 1
 
 
 def standin(symbol: str, defines, arch):
@@ -81,5 +90,6 @@ def standin(symbol: str, defines, arch):
         "saxpy": _saxpy,
         "softmax_bf16": _softmax,
         "weighted_rms_norm": _rms_norm,
+        "add_one": add_one,
     }
     return table.get(symbol)

@@ -462,7 +462,7 @@ class SimDevice:
             return
         eng.advance()
         if force and eng.tainted:
-            for key in eng.shim_channels:
+            for key in set(eng.shim_channels) | set(self.streams):  # data channels, never the trace's
                 ch = self.channels.get(key)
                 while ch is not None and ch.active is not None:
                     t = ch.active

@@ -42,6 +42,7 @@ from iron.runtime.sim import kernel_models
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.interp import Core, NotModelledOp
 from iron.runtime.sim.program import Program
+from iron.target import events
 from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
 
 DMA_BYTES_PER_CYCLE = 4
@@ -201,6 +202,8 @@ class Engine:
         self.shim_channels: dict[tuple, str] = {}  # (col, dir, ch) -> fifo
         self._cores: dict[str, Proc] = {}
         self._reader_of: dict[tuple[str, str], Reader] = {}
+        self._channel: dict[tuple[str, str], int] = {}  # (fifo, core tile) -> its DMA channel
+        self._lock0: dict[str, str] = {}  # core tile -> the FIFO whose lock is lock 0
         try:
             self._build(allocations)
         except NotModelledOp as e:
@@ -251,6 +254,16 @@ class Engine:
                         r = next(r for r in f.readers if r.label.startswith("shim S2MM"))
                         self._shim_s2mm(f, r, alloc)
         for core in prog.cores:
+            # memory-module channels and lock 0 per core: its FIFOs in program order (sim's choice,
+            # as mlir-aie allocates them in that order); lock 0 is its first input's lock
+            ins = [n for n, f in self.fifos.items() if core.tile in f.op.consumers]
+            outs = [n for n, f in self.fifos.items() if f.op.producer == core.tile]
+            for k, n in enumerate(ins):
+                self._channel[n, core.tile] = k % 2
+            for k, n in enumerate(outs):
+                self._channel[n, core.tile] = k % 2
+            if ins:
+                self._lock0[core.tile] = ins[0]
             proc = Proc(f"core ({core.col},{core.row})", core.col, core.row)
             proc.gen = self._core_gen(core, proc)
             self._cores[core.tile] = proc
@@ -274,7 +287,8 @@ class Engine:
             d = self.fifos[dest]
             r = self._reader(src, f"memtile ({mem.col},{mem.row}) MM2S @{dest}", from_dims)
             proc = Proc(f"memtile ({mem.col},{mem.row}) MM2S @{dest}", mem.col, mem.row)
-            proc.gen = self._distribute_gen(proc, src, r, d, off)
+            forward = len(lk.dests) == 1 and not d.op.dims_to_stream and d.nbytes != src.nbytes
+            proc.gen = self._distribute_gen(proc, src, r, d, off, forward)
             self.procs.append(proc)
 
     def _join(self, lk) -> None:
@@ -381,7 +395,9 @@ class Engine:
             while task.moved < idx.size:
                 if pending.size == 0:
                     while not f.available(r, 1):
-                        proc.wait = f"@{f.name} empty ({task.moved}/{idx.size} bytes of BD {task.bd_id} written)"
+                        proc.wait = (
+                            f"@{f.name} empty ({task.moved}/{idx.size} bytes of BD {task.bd_id} written)"
+                        )
                         yield False
                     j = r.released
                     pending = r.bufs[j % f.depth].copy()
@@ -401,11 +417,13 @@ class Engine:
                 self._ev(proc.col, proc.row, "shim", proc.t, 1, f"DMA_S2MM_{key[2]}_FINISHED_TASK")
             yield True
 
-    def _distribute_gen(self, proc: Proc, src: Fifo, r: Reader, dest: Fifo, offset: int):
+    def _distribute_gen(self, proc: Proc, src: Fifo, r: Reader, dest: Fifo, offset: int, forward: bool):
         dims = dest.op.dims_to_stream
         n = dest.type.numel
         if dest.elem != src.elem:
             raise NotModelledOp(f"link @{src.name} -> @{dest.name}: element types differ")
+        if forward:
+            yield from self._forward_gen(proc, src, r, dest)
         while True:
             while not src.available(r, 1):
                 proc.wait = f"@{src.name} empty"
@@ -423,6 +441,32 @@ class Engine:
             self._ev(proc.col, proc.row, "memtile", proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
             dest.writer_release(0, 1, proc.t)
             src.reader_release(r, 1, proc.t)
+            yield True
+
+    def _forward_gen(self, proc: Proc, src: Fifo, r: Reader, dest: Fifo):
+        """A 1:1 link between FIFOs of different object sizes: the stream's bytes are repacked
+        into the destination's objects (what leaves the memtile is a byte stream)."""
+        pending = np.zeros(0, np.uint8)
+        while True:
+            if pending.size < dest.nbytes:
+                while not src.available(r, 1):
+                    proc.wait = f"@{src.name} empty"
+                    yield False
+                j = r.released
+                pending = np.concatenate([pending, r.bufs[j % src.depth]])
+                proc.t = max(proc.t, src.ready.get(j, 0))
+                src.reader_release(r, 1, proc.t)
+                yield True
+                continue
+            while not dest.can_write(0, 1):
+                proc.wait = f"@{dest.name} full"
+                yield False
+            (k,) = dest.writer_acquire(0, 1)
+            dest.bufs[k % dest.depth][:] = pending[: dest.nbytes]
+            pending = pending[dest.nbytes :]
+            proc.t = max(proc.t, dest.slot_time(k)) + DMA_SETUP + dest.nbytes // DMA_BYTES_PER_CYCLE
+            self._ev(proc.col, proc.row, "memtile", proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
+            dest.writer_release(0, 1, proc.t)
             yield True
 
     def _join_gen(self, proc: Proc, src: Fifo, r: Reader, dest: Fifo, w: int, offset: int, dims: Dims):
@@ -461,12 +505,16 @@ class Engine:
     def _port(self, proc: Proc, fifo: str, mode: str):
         f = self.fifos.get(fifo)
         if f is None:
-            raise NotModelledOp(f"core ({proc.col},{proc.row}) uses object FIFO @{fifo}, which sim does not model")
-        tile = next(t for t, p in self._cores.items() if p is proc)
+            raise NotModelledOp(
+                f"core ({proc.col},{proc.row}) uses object FIFO @{fifo}, which sim does not model"
+            )
+        tile = self._tile_of(proc)
         if mode == "Consume":
             r = self._reader_of.get((fifo, tile))
             if r is None:
-                raise SimError(f"core ({proc.col},{proc.row}) consumes @{fifo}, but is not one of its consumers")
+                raise SimError(
+                    f"core ({proc.col},{proc.row}) consumes @{fifo}, but is not one of its consumers"
+                )
             return f, r
         if f.op.producer != tile:
             raise SimError(f"core ({proc.col},{proc.row}) produces into @{fifo}, but is not its producer")
@@ -496,7 +544,17 @@ class Engine:
             slots = list(range(r.released, r.released + n))
             ready = max(f.ready.get(j, 0) for j in slots) + DMA_SETUP + f.nbytes // DMA_BYTES_PER_CYCLE
             bufs = [f.view(r.bufs[j % f.depth]) for j in slots]
-            self._ev(proc.col, proc.row, "mem", ready, 1, "DMA_S2MM_0_FINISHED_BD")
+            tile = self._tile_of(proc)
+            self._ev(
+                proc.col,
+                proc.row,
+                "mem",
+                ready,
+                1,
+                f"DMA_S2MM_{self._channel.get((fifo, tile), 0)}_FINISHED_BD",
+            )
+            if self._lock0.get(tile) == fifo:
+                self._locks(proc, max(proc.t, ready), "LOCK_SEL{}_ACQ_GE")
         proc.t = max(proc.t, ready) + 1
         if proc.t - 1 > t0:
             self._ev(proc.col, proc.row, "core", t0 + 1, proc.t - 1 - t0, "LOCK_STALL")
@@ -506,12 +564,24 @@ class Engine:
         f, r = self._port(proc, fifo, mode)
         self._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_LOCK_RELEASE_REQ")
         proc.t += 1
+        tile = self._tile_of(proc)
         if r is None:
             f.writer_release(0, n, proc.t)
+            ch = self._channel.get((fifo, tile), 0)
             self._ev(proc.col, proc.row, "mem", proc.t + DMA_SETUP + f.nbytes // DMA_BYTES_PER_CYCLE, 1,
-                     "DMA_MM2S_0_FINISHED_BD")  # fmt: skip
+                     f"DMA_MM2S_{ch}_FINISHED_BD")  # fmt: skip
         else:
             f.reader_release(r, n, proc.t)
+            if self._lock0.get(tile) == fifo:
+                self._locks(proc, proc.t, "LOCK_{}_REL")
+
+    def _tile_of(self, proc: Proc) -> str:
+        return next(t for t, p in self._cores.items() if p is proc)
+
+    def _locks(self, proc: Proc, t: int, fmt: str) -> None:
+        """Lock 0's event as every lock-selection block reports it (all watch lock 0 after reset)."""
+        for n in range(events.LOCK_SELECTION_BLOCKS):
+            self._ev(proc.col, proc.row, "mem", t, 1, fmt.format(n))
 
     def call(self, proc: Proc, symbol: str, args: list, core_link: str | None) -> None:
         obj = self.prog.funcs.get(symbol) or core_link

@@ -120,7 +120,9 @@ class Core:
         for op in ops:
             h = _HANDLERS.get(op.name)
             if h is None:
-                raise NotModelledOp(f"not modelled: {op.name} (core ({self.proc.col},{self.proc.row}): {op.line})")
+                raise NotModelledOp(
+                    f"not modelled: {op.name} (core ({self.proc.col},{self.proc.row}): {op.line})"
+                )
             res = h(self, op)
             if res is not None and hasattr(res, "__next__"):
                 yield from res
@@ -162,7 +164,11 @@ class Core:
             r = np.fmod(a, b) if isinstance(a, np.ndarray) else int(np.fmod(a, b))
         elif kind == "shrui":
             bits = _INT_BITS.get(typ, 64)
-            r = (a % (1 << bits)) >> b if not isinstance(a, np.ndarray) else (a.view(f"u{a.itemsize}") >> b).view(a.dtype)
+            r = (
+                (a % (1 << bits)) >> b
+                if not isinstance(a, np.ndarray)
+                else (a.view(f"u{a.itemsize}") >> b).view(a.dtype)
+            )
         elif kind in _BIN:
             r = _BIN[kind](a, b)
             if not isinstance(r, np.ndarray):
@@ -306,6 +312,12 @@ class Core:
             bf16.to_bf16(np.full(shape, v, np.float32)) if et == "bf16" else np.full(shape, v, _NP[et])
         )
 
+    def event(self, op: Op):
+        """``aie.event(n)``: the core raises INSTR_EVENT_n (what a kernel's event0()/event1() do)."""
+        n = int(op.text.strip("() "))
+        self.engine._ev(self.proc.col, self.proc.row, "core", self.proc.t, 1, f"INSTR_EVENT_{n}")
+        self.proc.t += 1
+
     def end(self, op: Op):
         return None
 
@@ -332,4 +344,5 @@ _HANDLERS = {
     "vector.store": Core.vstore,
     "vector.broadcast": Core.broadcast,
     "aie.end": Core.end,
+    "aie.event": Core.event,
 }

@@ -125,7 +125,7 @@ def _opaque(prog: Program, text: str) -> None:
         return
     word = first.split("(")[0].split()[0] if first else ""
     if word.startswith("%") and "=" in first:
-        word = first.split("=", 1)[1].split()[0]
+        word = first.split("=", 1)[1].split()[0].split("(")[0]
     if word.startswith(("aie.", "aiex.")) and word not in _IGNORED:
         prog.unmodelled.append(word)
 
