@@ -220,6 +220,10 @@ class Engine:
             self.fifos[name] = f
         link_src = {s: lk for lk in prog.links for s in lk.sources}
         link_dst = {d: lk for lk in prog.links for d in lk.dests}
+        for lk in prog.links:
+            if len(lk.sources) == 1:  # distribute: its channels apply each dest's pattern themselves
+                for d in lk.dests:
+                    self.fifos[d].to_dims = ()
         core_tiles = {c.tile for c in prog.cores}
         for name, f in self.fifos.items():
             op = f.op
