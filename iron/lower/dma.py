@@ -45,7 +45,9 @@ def hardware_fields(op: ir.DmaMemcpyNd, mtype: ir.MemRefType) -> dict[str, int]:
     if min(op.sizes) <= 0:
         raise IronError(f"{where}: sizes {list(op.sizes)} must be positive")
     if s0 * elem % 4:
-        raise IronError(f"{where}: {s0} elements of {elem} bytes is not a multiple of 4 bytes (shim BDs move words)")
+        raise IronError(
+            f"{where}: {s0} elements of {elem} bytes is not a multiple of 4 bytes (shim BDs move words)"
+        )
     linear = (s1, s2, s3) == (1, 1, 1) and (t1, t2, t3) == (0, 0, 0)
     f = {"d0_size": 0, "d0_stride": 0, "d1_size": 0, "d1_stride": 0, "d2_stride": 0}
     f.update(iteration_size=0, iteration_stride=0)

@@ -52,10 +52,14 @@ def test_iteration_and_repeat_words_equal_upstream():
     i32 = lambda _a: (0, 0, ir.MemRefType((2048,), "i32"))  # noqa: E731
     alloc = ir.ShimDmaAllocation("md", "MM2S", 0, 0)
     # 4 iterations of 64 words, 64 words apart (upstream: iter_size = 4, iter_stride = 64)
-    it = dma.lower_memcpy(ir.DmaMemcpyNd("arg0", (0, 0, 0, 0), (4, 1, 1, 64), (64, 0, 0), "md", 0), alloc, i32)
+    it = dma.lower_memcpy(
+        ir.DmaMemcpyNd("arg0", (0, 0, 0, 0), (4, 1, 1, 64), (64, 0, 0), "md", 0), alloc, i32
+    )
     assert npu.bd_image(it[0], "npu1")[6] == data[0][6]
     # 3 extra replays without stride (upstream: repeat_count = 3 on BD 1)
-    rep = dma.lower_memcpy(ir.DmaMemcpyNd("arg0", (0, 0, 0, 0), (4, 1, 1, 64), (0, 0, 0), "md", 1), alloc, i32)
+    rep = dma.lower_memcpy(
+        ir.DmaMemcpyNd("arg0", (0, 0, 0, 0), (4, 1, 1, 64), (0, 0, 0), "md", 1), alloc, i32
+    )
     assert npu.bd_image(rep[0], "npu1")[6] == data[1][6] == 0
     assert rep[-1].value == pushes[1] and shim_dma.unpack_task_queue(pushes[1])["repeat"] == 3
 
@@ -123,7 +127,9 @@ def models(monkeypatch):
 
 def expected(a: np.ndarray) -> np.ndarray:
     perm = np.array([0, 2, 4, 6, 1, 3, 5, 7])
-    stream = np.concatenate([np.concatenate([3 * a[16 * j + perm], 3 * a[16 * j + 8 : 16 * j + 16]]) for j in range(4)])
+    stream = np.concatenate(
+        [np.concatenate([3 * a[16 * j + perm], 3 * a[16 * j + 8 : 16 * j + 16]]) for j in range(4)]
+    )
     k = np.arange(64)
     b = np.zeros(64, np.int32)
     b[k % 8 + (k // 8 % 2) * 32 + (k // 16) * 8] = stream  # the S2MM BD's address order
@@ -160,7 +166,11 @@ def test_wrong_layouts_give_wrong_outputs(models, tmp_path, perm, strides):
 def test_a_kernel_without_a_model_gives_not_modelled_outputs(monkeypatch, tmp_path):
     monkeypatch.setattr(kernel_models, "model_for", lambda s, d, a: None)
     out, _r = _run(design(), tmp_path, np.arange(64, dtype=np.int32))
-    assert isinstance(out, iron.NotModelled) if hasattr(iron, "NotModelled") else out.__class__.__name__ == "NotModelled"
+    assert (
+        isinstance(out, iron.NotModelled)
+        if hasattr(iron, "NotModelled")
+        else out.__class__.__name__ == "NotModelled"
+    )
     assert "kernel 'scale'" in out.reason and "no model" in out.reason
 
 
@@ -187,10 +197,14 @@ def test_row_major_stream_into_a_blocked_matmul_model_is_wrong(monkeypatch):
     def blocked_matmul(a, b, c):
         m, k = a.shape
         tiles = a.reshape(m // 2, k // 2, 2, 2)  # tile-major: [tile row][tile col][r][s]
-        c[...] = (c.astype(np.int64) + tiles.transpose(0, 2, 1, 3).reshape(m, k) @ b.astype(np.int64)).astype(c.dtype)
+        c[...] = (c.astype(np.int64) + tiles.transpose(0, 2, 1, 3).reshape(m, k) @ b.astype(np.int64)).astype(
+            c.dtype
+        )
 
     monkeypatch.setattr(
-        kernel_models, "model_for", lambda s, d, a: blocked_matmul if s.startswith("matmul_") else standin(s, d, a)
+        kernel_models,
+        "model_for",
+        lambda s, d, a: blocked_matmul if s.startswith("matmul_") else standin(s, d, a),
     )
     op = GEMM(8, 8, 8, dtype="i16", tile_m=4, tile_k=8, tile_n=8)
     with pytest.raises(testing.CheckError):

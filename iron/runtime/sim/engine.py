@@ -442,6 +442,7 @@ class Engine:
             _elem_view(dest.bufs[k % dest.depth], dest.elem)[:] = part
             start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
             proc.t = start + DMA_SETUP + dest.nbytes // DMA_BYTES_PER_CYCLE
+            self._ev(proc.col, proc.row, "memtile", start, proc.t - start, "PORT_RUNNING_1")
             self._ev(proc.col, proc.row, "memtile", proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
             dest.writer_release(0, 1, proc.t)
             src.reader_release(r, 1, proc.t)
@@ -492,6 +493,7 @@ class Engine:
                 dst[offset : offset + n] = stream
             start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
             proc.t = start + DMA_SETUP + src.nbytes // DMA_BYTES_PER_CYCLE
+            self._ev(proc.col, proc.row, "memtile", start, proc.t - start, "PORT_RUNNING_0")
             self._ev(proc.col, proc.row, "memtile", proc.t, 1, "DMA_S2MM_SEL0_FINISHED_BD")
             dest.writer_release(w, 1, proc.t)
             src.reader_release(r, 1, proc.t)
@@ -549,14 +551,10 @@ class Engine:
             ready = max(f.ready.get(j, 0) for j in slots) + DMA_SETUP + f.nbytes // DMA_BYTES_PER_CYCLE
             bufs = [f.view(r.bufs[j % f.depth]) for j in slots]
             tile = self._tile_of(proc)
-            self._ev(
-                proc.col,
-                proc.row,
-                "mem",
-                ready,
-                1,
-                f"DMA_S2MM_{self._channel.get((fifo, tile), 0)}_FINISHED_BD",
-            )
+            dur = f.nbytes // DMA_BYTES_PER_CYCLE
+            ch = self._channel.get((fifo, tile), 0)
+            self._ev(proc.col, proc.row, "core", ready - dur, dur, "PORT_RUNNING_0")  # data streams in
+            self._ev(proc.col, proc.row, "mem", ready, 1, f"DMA_S2MM_{ch}_FINISHED_BD")
             if self._lock0.get(tile) == fifo:
                 self._locks(proc, max(proc.t, ready), "LOCK_SEL{}_ACQ_GE")
         proc.t = max(proc.t, ready) + 1
@@ -572,6 +570,7 @@ class Engine:
         if r is None:
             f.writer_release(0, n, proc.t)
             ch = self._channel.get((fifo, tile), 0)
+            self._ev(proc.col, proc.row, "core", proc.t, f.nbytes // DMA_BYTES_PER_CYCLE, "PORT_RUNNING_1")
             self._ev(proc.col, proc.row, "mem", proc.t + DMA_SETUP + f.nbytes // DMA_BYTES_PER_CYCLE, 1,
                      f"DMA_MM2S_{ch}_FINISHED_BD")  # fmt: skip
         else:
