@@ -120,6 +120,7 @@ class SimDevice:
         #: Host bytes sim wrote no values into, (address, bytes, why): outputs of foreign
         #: operators without a reference and everything computed from them. Per run.
         self.not_modelled: list[tuple[int, int, str]] = []
+        self.kernel_calls: list[str] = []  # kernel symbols the engines called, in order, since power-on
         self.units = {}  # power-on drops units; nothing is handed over
         self._reconfigure(None)
 
@@ -135,7 +136,6 @@ class SimDevice:
         self.streams: dict[ChannelKey, list[tuple[int, str]]] = {}
         self.tiles: list[tuple[int, int]] = []
         self.engine: Engine | None = None
-        self.kernel_calls: list[str] = []  # kernel symbols the engine called since the last reset
         if payload is not None and payload.mlir:
             self.engine = self._engine(payload)
         if payload is not None:
@@ -471,6 +471,8 @@ class SimDevice:
                     ch.complete(t)
         self.kernel_calls += eng.calls
         self.calls[self.payload.symbol] = self.calls.get(self.payload.symbol, 0) + len(eng.calls)
+        if eng.calls and not eng.first_call:
+            eng.first_call = eng.calls[0]
         eng.calls = []
         self._record(eng.drain_events())
         self.now = max(self.now, eng.clock())
@@ -486,7 +488,7 @@ class SimDevice:
             recs = act_model.runs(ivs, unit.kind, unit.slot_ids, unit.origin)
             unit.records += recs
             if unit.mode == EVENT_PC:
-                code = act_model.code_range(self.kernel_calls[0] if self.kernel_calls else "core")
+                code = act_model.code_range(self.engine.first_call or "core")
                 unit.pc_samples += act_model.pc_samples(ivs, recs, unit.origin, code)
 
     def mark_unmodelled(self, buf: HostBuffer, idx: np.ndarray, why: str) -> None:

@@ -198,7 +198,8 @@ class Engine:
         self.procs: list[Proc] = []
         #: (col, row, kind) -> [(first cycle, cycles, event name)] recorded since the last drain
         self.events: dict[tuple[int, int, str], list] = {}
-        self.calls: list[str] = []  # kernel symbols called, in order (all cores)
+        self.calls: list[str] = []  # kernel symbols called, in order (all cores), since the last drain
+        self.first_call = ""  # the first kernel this device called (names its EVENT_PC code range)
         self.shim_channels: dict[tuple, str] = {}  # (col, dir, ch) -> fifo
         self._cores: dict[str, Proc] = {}
         self._reader_of: dict[tuple[str, str], Reader] = {}
