@@ -209,3 +209,82 @@ def test_row_major_stream_into_a_blocked_matmul_model_is_wrong(monkeypatch):
     op = GEMM(8, 8, 8, dtype="i16", tile_m=4, tile_k=8, tile_n=8)
     with pytest.raises(testing.CheckError):
         testing.check_operator(op, target="npu2")
+
+
+# --------------------------------------------------------------------------- upstream link offsets
+#: Xilinx/mlir-aie test/objectFifo-stateful-transform/data_movement_patterns/link/
+#: link_test_distribute_offsets.mlir @24f4b640: ``link [@link1] -> [@link2, @link3, @link4]
+#: ([][0, 16, 36])`` of memref<48xi32> into memref<4x4xi32>, <20xi32>, <12xi32>; its CHECK lines
+#: give the memtile's MM2S BDs as ``aie.dma_bd(%link1_cons_buff : memref<48xi32>, OFFSET, LEN)``:
+#: channel 0 (0, 16), channel 1 (16, 20), channel 2 (36, 12).
+UPSTREAM_PARTS = [(0, 16), (16, 20), (36, 12)]
+
+
+def _adder(tile: str, fin: str, fout: str, shape: tuple, plus: int) -> str:
+    """A core that adds ``plus`` to every element of each object, element by element
+    (memref.load / arith.addi / memref.store), 2 objects."""
+    n = int(np.prod(shape))
+    t_in = "memref<" + "x".join(map(str, shape)) + "xi32>"
+    if len(shape) == 2:
+        load = (f"scf.for %i = %c0 to %c{shape[0]} step %c1 {{\n scf.for %j = %c0 to %c{shape[1]} step %c1 {{\n"
+                f"  %v = memref.load %x[%i, %j] : {t_in}\n  %w = arith.addi %v, %p : i32\n"
+                f"  %r = arith.muli %i, %c{shape[1]} : index\n  %k = arith.addi %r, %j : index\n"
+                f"  memref.store %w, %y[%k] : memref<{n}xi32>\n }}\n}}")  # fmt: skip
+    else:
+        load = (f"scf.for %k = %c0 to %c{n} step %c1 {{\n  %v = memref.load %x[%k] : {t_in}\n"
+                f"  %w = arith.addi %v, %p : i32\n  memref.store %w, %y[%k] : memref<{n}xi32>\n}}")  # fmt: skip
+    consts = sorted({0, 1, 2, n, *shape})
+    return (
+        f"%core_{tile} = aie.core(%{tile}) {{\n"
+        + "".join(f"%c{c} = arith.constant {c} : index\n" for c in consts)
+        + f"%p = arith.constant {plus} : i32\n"
+        + "scf.for %it = %c0 to %c2 step %c1 {\n"
+        + f"%x = aie.objectfifo.acquire @{fin}(Consume, 1) : {t_in}\n"
+        + f"%y = aie.objectfifo.acquire @{fout}(Produce, 1) : memref<{n}xi32>\n"
+        + load
+        + f"\naie.objectfifo.release @{fin}(Consume, 1)\naie.objectfifo.release @{fout}(Produce, 1)\n}}\naie.end\n}}"
+    )
+
+
+def distribute_join_design() -> str:
+    cores = [("t22", "link2", "back2", (4, 4), 1), ("t23", "link3", "back3", (20,), 2),
+             ("t33", "link4", "back4", (12,), 3)]  # fmt: skip
+    body = "\n".join(_adder(*c) for c in cores)
+    return f"""module {{
+  aie.device(npu2) {{
+    %t20 = aie.tile(2, 0)
+    %t21 = aie.tile(2, 1)
+    %t22 = aie.tile(2, 2)
+    %t23 = aie.tile(2, 3)
+    %t33 = aie.tile(3, 3)
+    aie.objectfifo @link1(%t20, {{%t21}}, 2 : i32) : !aie.objectfifo<memref<48xi32>>
+    aie.objectfifo @link2(%t21, {{%t22}}, 2 : i32) : !aie.objectfifo<memref<4x4xi32>>
+    aie.objectfifo @link3(%t21, {{%t23}}, 2 : i32) : !aie.objectfifo<memref<20xi32>>
+    aie.objectfifo @link4(%t21, {{%t33}}, 2 : i32) : !aie.objectfifo<memref<12xi32>>
+    aie.objectfifo.link [@link1] -> [@link2, @link3, @link4]([] [0, 16, 36])
+    aie.objectfifo @back2(%t22, {{%t21}}, 2 : i32) : !aie.objectfifo<memref<16xi32>>
+    aie.objectfifo @back3(%t23, {{%t21}}, 2 : i32) : !aie.objectfifo<memref<20xi32>>
+    aie.objectfifo @back4(%t33, {{%t21}}, 2 : i32) : !aie.objectfifo<memref<12xi32>>
+    aie.objectfifo @out(%t21, {{%t20}}, 2 : i32) : !aie.objectfifo<memref<48xi32>>
+    aie.objectfifo.link [@back2, @back3, @back4] -> [@out]([0, 16, 36] [])
+{body}
+    aie.runtime_sequence(%a: memref<96xi32>, %b: memref<96xi32>) {{
+      aiex.npu.dma_memcpy_nd(%b[0, 0, 0, 0][1, 1, 1, 96][0, 0, 0, 1]) {{id = 0 : i64, metadata = @out, issue_token = true}} : memref<96xi32>
+      aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 96][0, 0, 0, 1]) {{id = 1 : i64, metadata = @link1}} : memref<96xi32>
+      aiex.npu.dma_wait {{symbol = @out}}
+    }}
+  }}
+}}
+"""
+
+
+def test_distribute_and_join_offsets_follow_upstream(tmp_path):
+    """Each core gets the part of every 48-element object the upstream CHECK lines give its
+    memtile channel, adds its own constant, and the join puts the part back at the same offset."""
+    a = (np.arange(96, dtype=np.int32) * 11) % 97
+    want = a.copy()
+    for obj in range(2):
+        for plus, (off, n) in enumerate(UPSTREAM_PARTS, start=1):
+            want[48 * obj + off : 48 * obj + off + n] += plus
+    out, _r = _run(distribute_join_design(), tmp_path, a)
+    np.testing.assert_array_equal(out, want)
