@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 import iron
+from iron.design import NotModelled
+from iron.errors import IronError
 from iron.lower import dma, npu
 from iron.mlir import ir
 from iron.runtime.sim import kernel_models
@@ -288,3 +290,10 @@ def test_distribute_and_join_offsets_follow_upstream(tmp_path):
             want[48 * obj + off : 48 * obj + off + n] += plus
     out, _r = _run(distribute_join_design(), tmp_path, a)
     np.testing.assert_array_equal(out, want)
+
+
+def test_an_acquire_beyond_the_depth_blocks_and_the_wait_names_it(models, tmp_path):
+    """Depth 2: a core asking for 3 objects of @out0 at once never gets them (hardware hangs)."""
+    text = design().replace("@out0(Produce, 1) : memref<8xi32>", "@out0(Produce, 3) : memref<8xi32>")
+    with pytest.raises(IronError, match=r"forever.*core \(0,2\): acquire @out0\(Produce, 3\)"):
+        _run(text, tmp_path, np.arange(64, dtype=np.int32))
