@@ -16,7 +16,7 @@ import time
 from iron import build, testing
 from iron.errors import IronError
 from iron.demo import demo_sequence
-from iron.operators import GEMM
+from iron.operators import GEMM, ElementwiseAdd
 from iron.runtime.sim import kernel_models
 
 
@@ -35,6 +35,8 @@ def cases():
             512, 512, 512, columns=4, cores_per_column=4, tile_m=16, tile_k=32, tile_n=32
         ),
         "gemm_128": lambda: GEMM(128, 128, 128, columns=2, cores_per_column=2),
+        "gemm_512x64": lambda: GEMM(512, 64, 64, columns=4, cores_per_column=4),
+        "add_256k": lambda: ElementwiseAdd(512 * 512, tile_size=1024, columns=4, cores_per_column=2),
         "demo": demo_sequence,
     }
 
@@ -57,17 +59,17 @@ def run(name, op, cache, trace: bool, repeat: int = 3) -> dict:
 def main() -> int:
     _with_standins()
     cache = tempfile.mkdtemp(prefix="bench-sim-")
-    print(f"{'case':10} {'traced':>6} {'s/run':>8} {'kernel calls':>13}")
+    print(f"{'case':12} {'traced':>6} {'s/run':>8} {'kernel calls':>13}")
     for name, make in cases().items():
         try:
             op = make()
             build(op, target="npu2", cache_dir=cache, trace=False)
         except IronError as e:
-            print(f"{name:10} not buildable on this branch: {str(e)[:100]}")
+            print(f"{name:12} not buildable on this branch: {str(e)[:100]}")
             continue
         for trace in (False, True):
             r = run(name, op, cache, trace)
-            print(f"{r['case']:10} {str(r['traced']):>6} {r['seconds']:8.3f} {r['kernel_calls']:13d}")
+            print(f"{r['case']:12} {str(r['traced']):>6} {r['seconds']:8.3f} {r['kernel_calls']:13d}")
     return 0
 
 
