@@ -126,11 +126,12 @@ def _opaque(prog: Program, text: str) -> None:
     word = first.split("(")[0].split()[0] if first else ""
     if word.startswith("%") and "=" in first:
         word = first.split("=", 1)[1].split()[0].split("(")[0]
-    if word.startswith(("aie.", "aiex.")) and word not in _IGNORED:
+    if word.startswith(("aie.", "aiex.")) and word not in _IGNORED and not word.startswith("aie.trace"):
         prog.unmodelled.append(word)
 
 
-#: Device-level ops sim needs no model of (routing is implied by the FIFOs; constants are text).
+#: Device-level ops sim needs no model of (routing is implied by the FIFOs; ``aie.trace*``
+#: configures trace, which iron lowers into the control stream sim runs).
 _IGNORED = {"aie.end", "aie.flow", "aie.wire", "aie.switchbox", "aie.shim_mux"}
 
 
