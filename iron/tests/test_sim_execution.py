@@ -297,3 +297,23 @@ def test_an_acquire_beyond_the_depth_blocks_and_the_wait_names_it(models, tmp_pa
     text = design().replace("@out0(Produce, 1) : memref<8xi32>", "@out0(Produce, 3) : memref<8xi32>")
     with pytest.raises(IronError, match=r"forever.*core \(0,2\): acquire @out0\(Produce, 3\)"):
         _run(text, tmp_path, np.arange(64, dtype=np.int32))
+
+
+def test_the_pdi_payload_carries_the_device_and_its_kernel_objects(tmp_path):
+    """What sim executes comes from the artifact alone: the device's MLIR (re-read by iron's
+    reader) and the objects its func.func declarations link, with their defines."""
+    from iron.operators import GEMM
+    from iron.runtime.sim.program import program
+
+    op = GEMM(8, 8, 8, dtype="i16", tile_m=4, tile_k=8, tile_n=8)
+    art = iron.build(op, target="npu2", cache_dir=tmp_path)
+    (payload,) = [p for p in art.pdis.values() if p.operator]
+    prog = program(payload.mlir)
+    obj = op.design("npu2").kernels[0]
+    assert payload.kernels == [[obj.name, obj.source, "aie2p", [list(d) for d in obj.defines]]]
+    assert set(prog.funcs.values()) == {obj.name}  # every func.call resolves to that object
+    assert ["DIM_M", "4"] in payload.kernels[0][3]
+    assert sorted(prog.fifos) == sorted(
+        f.name for f in op.design("npu2").device.body if isinstance(f, ir.ObjectFifo)
+    )
+    assert len(prog.cores) == 1 and prog.unmodelled == []

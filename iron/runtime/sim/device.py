@@ -132,6 +132,7 @@ class SimDevice:
         self.channels: dict[ChannelKey, Channel] = {}
         self.units: dict[tu.UnitKey, tu.Unit] = {}
         self.timer_base: dict[tu.UnitKey, int] = {}
+        self._recorded: dict[tu.UnitKey, int] = {}  # unit -> end of what it recorded so far
         self.patches: dict[int, tuple[str, int, HostBuffer]] = {}  # register -> (op text, arg, buffer)
         self.streams: dict[ChannelKey, list[tuple[int, str]]] = {}
         self.tiles: list[tuple[int, int]] = []
@@ -482,9 +483,17 @@ class SimDevice:
         for unit in self.units.values():
             if not unit.running:
                 continue
-            ivs = sorted(events.get((unit.column, unit.row, unit.kind), ()))
+            # A unit's frames must advance in time: what an earlier drain already recorded stays,
+            # later agents' events that reach back before it are clipped (sim's agents keep
+            # their own clocks; the order across agents of one tile is the cost model's).
+            last = self._recorded.get(unit.key, unit.origin)
+            ivs = []
+            for first, n, name in sorted(events.get((unit.column, unit.row, unit.kind), ())):
+                if first + n > last:
+                    ivs.append((max(first, last), first + n - max(first, last), name))
             if not ivs:
                 continue
+            self._recorded[unit.key] = max(f + n for f, n, _ in ivs)
             recs = act_model.runs(ivs, unit.kind, unit.slot_ids, unit.origin)
             unit.records += recs
             if unit.mode == EVENT_PC:
