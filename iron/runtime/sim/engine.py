@@ -219,6 +219,12 @@ class Engine:
             f = Fifo(op, _fifo_type(op))
             f.to_dims = op.dims_to_stream if tiles[op.producer].row != SHIM_ROW else ()
             self.fifos[name] = f
+        for lk in prog.links:
+            unknown = [n for n in (*lk.sources, *lk.dests) if n not in self.fifos]
+            if unknown:  # e.g. a FIFO with per-end depths, which iron's reader keeps as text
+                raise NotModelledOp(
+                    f"not modelled: object FIFO @{unknown[0]} of a link (its form is kept as text)"
+                )
         link_src = {s: lk for lk in prog.links for s in lk.sources}
         link_dst = {d: lk for lk in prog.links for d in lk.dests}
         for lk in prog.links:
