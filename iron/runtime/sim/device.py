@@ -302,32 +302,32 @@ class SimDevice:
         where = f"kernel {self._kernel!r}: {_op_text(i, op)} pushes BD {bd_id} on shim ({col},0) {direction.upper()} {channel}"
         if not bd["valid_bd"]:
             raise SimError(f"{where}, but the BD is not valid (never written since the last PDI load?)")
-        if bd["use_next_bd"]:
-            raise SimError(f"{where}: BD chaining (use_next_bd) is not modelled by sim")
-        address = bd["address_high"] << 32 | bd["buffer_offset"]
-        pattern = pattern_of(bd)
-        # the bytes the address generator reaches (a strided BD spans more than its length)
-        reach = byte_indices(0, bd["buffer_length"] * 4, q["repeat"], pattern)
-        nbytes = int(reach.max()) + 1 if reach.size else 0
-        word1 = registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(bd_id))
-        patch = self.patches.get(word1)
-        if patch is not None:
-            ptext, arg, buf = patch
-            if not buf.contains(address, nbytes):
-                raise SimError(
-                    f"{where}: {nbytes} bytes at byte {address - buf.address} of argument {arg} "
-                    f"({buf.name!r}, {buf.size} bytes; address patched by {ptext}) reach outside the buffer"
-                )
-        else:
-            buf = next((b for b in self._args if b is not None and b.contains(address, nbytes)), None)
-            if buf is None:
-                raise SimError(
-                    f"{where}: its {nbytes} bytes at host address 0x{address:x} are in no bound host buffer "
-                    "(no DDR_PATCH set the BD address)"
-                )
-        task = Task(bd_id, buf, address - buf.address, bd["buffer_length"] * 4, q["repeat"], q["issue_token"],
+        segments, seen = [], [bd_id]
+        while True:
+            buf, offset, length, pattern = self._segment(where, col, bd_id, bd, q["repeat"])
+            segments.append((buf, offset, length, pattern))
+            if not bd["use_next_bd"]:
+                break
+            bd_id = bd["next_bd"]
+            if bd_id in seen:
+                raise SimError(f"{where}: its BD chain {seen + [bd_id]} loops; sim models chains that end")
+            seen.append(bd_id)
+            words = [
+                self.regs[col, SHIM_ROW].get(shim_dma.bd_word(bd_id, k), 0)
+                for k in range(shim_dma.SHIM_BD_WORDS)
+            ]
+            bd = shim_dma.unpack_bd(words, arch=self.target.name)
+            if not bd["valid_bd"]:
+                raise SimError(f"{where}: BD {seen[-2]} chains to BD {bd_id}, which is not valid")
+        if len({id(b) for b, *_ in segments}) > 1:
+            raise SimError(
+                f"{where}: its BD chain {seen} spans several host buffers, which sim does not model"
+            )
+        buf, offset, _length, pattern = segments[0]
+        task = Task(q["start_bd"], buf, offset, sum(s[2] for s in segments), q["repeat"], q["issue_token"],
                     bool(bd["enable_packet"]), f"op #{i} of {self._kernel!r}", pattern=pattern,
-                    pushed_at=self.now)  # fmt: skip
+                    pushed_at=self.now,
+                    segments=[s[1:] for s in segments] if len(segments) > 1 else None)  # fmt: skip
         ch = self.channel(key)
         if not ch.push(task):
             waiting = ", ".join(t.describe() for t in ch.queue)
@@ -335,6 +335,31 @@ class SimDevice:
                 f"{where} was dropped: the queue already holds {len(ch.queue)} tasks "
                 f"(depth {shim_dma.TASK_QUEUE_DEPTH}, aie-rt XAIE_DMA_MAX_QUEUE_SIZE): {waiting}"
             )
+
+    def _segment(self, where: str, col: int, bd_id: int, bd: dict, repeat: int):
+        """(host buffer, byte offset, bytes per run, pattern) of one BD, its reach checked."""
+        address = bd["address_high"] << 32 | bd["buffer_offset"]
+        pattern = pattern_of(bd)
+        # the bytes the address generator reaches (a strided BD spans more than its length)
+        reach = byte_indices(0, bd["buffer_length"] * 4, repeat, pattern)
+        nbytes = int(reach.max()) + 1 if reach.size else 0
+        word1 = registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(bd_id))
+        patch = self.patches.get(word1)
+        if patch is not None:
+            ptext, arg, buf = patch
+            if not buf.contains(address, nbytes):
+                raise SimError(
+                    f"{where}: BD {bd_id}'s {nbytes} bytes at byte {address - buf.address} of argument {arg} "
+                    f"({buf.name!r}, {buf.size} bytes; address patched by {ptext}) reach outside the buffer"
+                )
+        else:
+            buf = next((b for b in self._args if b is not None and b.contains(address, nbytes)), None)
+            if buf is None:
+                raise SimError(
+                    f"{where}: BD {bd_id}'s {nbytes} bytes at host address 0x{address:x} are in no bound "
+                    "host buffer (no DDR_PATCH set the BD address)"
+                )
+        return buf, address - buf.address, bd["buffer_length"] * 4, pattern
 
     def _sync(self, i: int, op: txn.Sync) -> None:
         direction = shim_dma.DIRECTION_OF_CODE.get(op.direction, "mm2s")

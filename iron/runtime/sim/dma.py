@@ -13,7 +13,8 @@ Reconfiguration (a PDI load) resets the channel: queued and active tasks are
 dropped. Nothing else does: the state of a channel, a never-completing trace
 task included, outlives the kernel and the run that pushed it.
 
-A task moves its bytes in the order its BD's address generator visits them
+A task moves its bytes in the order its BD's address generator visits them (a chain of
+BDs, ``use_next_bd`` / ``next_bd``, one BD after the other, every repetition)
 (:func:`byte_indices`): ``d0`` (``d0_size`` words, step ``d0_stride + 1``), ``d1``
 (``d1_size``, step ``d1_stride + 1``), ``d2`` (step ``d2_stride + 1``, as many as
 ``buffer_length`` needs), and per repetition the iteration offset
@@ -62,10 +63,18 @@ class Task:
     #: iteration_current), steps in 32-bit words; d0_size 0: linear
     pattern: tuple[int, ...] = (0, 1, 1, 1, 1, 1, 0, 0)
     pushed_at: int = 0  # device cycle of the push (the DMA starts no earlier)
+    #: a chain of BDs (use_next_bd): (offset, bytes, pattern) each, run in order every repetition
+    segments: list | None = None
 
     def indices(self) -> np.ndarray:
         """Byte offsets into ``buffer`` in the order the task moves them (see the module docstring)."""
-        return byte_indices(self.offset, self.length, self.repeat, self.pattern)
+        if not self.segments:
+            return byte_indices(self.offset, self.length, self.repeat, self.pattern)
+        runs = []
+        for r in range(1 + self.repeat):
+            for off, n, pat in self.segments:
+                runs.append(byte_indices(off, n, 0, (*pat[:7], pat[7] + r)))
+        return np.concatenate(runs)
 
     @property
     def capacity(self) -> int:
