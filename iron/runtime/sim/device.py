@@ -21,14 +21,17 @@ Op semantics:
   task whose BD reaches outside the buffer its address was patched to.
 * LOADPDI: the firmware skips reloading the PDI that is already loaded.
   Loading another one reconfigures: registers wiped, DMA channels reset (queued
-  and in-flight tasks dropped), trace units dropped, the payload's operator and
-  packet routes installed.
+  and in-flight tasks dropped), trace units dropped, the payload's design (a new
+  engine) and packet routes installed.
 * A Task_Queue write onto a full queue (4 tasks, the active one included) is
   dropped and sets the channel's sticky overflow; the kernel then ends with a
   :class:`SimError` naming the channel and the lost push (hardware drops it
   silently: its data or trace never moves).
+* A pushed task follows its BD chain (``use_next_bd``) to its end; a chain that
+  loops or spans several host buffers is a :class:`SimError`.
 * SYNC consumes a task-complete token of its channel; if none can ever come
-  (the awaited task never completes), :class:`SimError` instead of a hang.
+  (the awaited task never completes), :class:`SimError` instead of a hang, naming
+  what every blocked agent of the design waits for.
 * MASKPOLL must already hold (sim has no concurrent agent that could change it).
 
 Data rule: sim **runs the design** (:mod:`.engine`). A PDI load builds an
