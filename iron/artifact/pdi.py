@@ -1,11 +1,15 @@
 """iron's built-in stand-in for a device's PDI: what the array is configured with.
 
-On hardware a PDI holds the cores' programs and the stream-switch routes. The
-built-in path stores, per ``aie.device``, the facts sim needs to play that role:
-the operator by name and parameters (sim computes with its numpy reference and
-drives its activity model), which shim channel carries which argument, the tiles
-and the packet routes. Trace registers are *not* here: sim learns them from the
-control stream, as the hardware does.
+On hardware a PDI holds the cores' programs, the DMA and lock configuration and
+the stream-switch routes. The built-in path stores, per ``aie.device``, what sim
+needs to play that role: the device's MLIR as iron prints it (``mlir``: sim re-reads
+it with :func:`iron.mlir.reader.parse` and executes its object FIFOs, links and core
+bodies), the kernel objects its ``func.func ... {link_with}`` declarations name
+(``kernels``: name, source, arch, defines; a ``func.call`` resolves to its kernel
+model through them), which shim channel carries which argument, the tiles and the
+packet routes. The operator's name and parameters are kept for messages and
+manifests only: sim never computes with an operator's reference. Trace registers
+are *not* here: sim learns them from the control stream, as the hardware does.
 
 The payload names the operator; it does not import one. The operator library
 says how an operator is named and rebuilt (:func:`iron.operators.payload_identity`,
@@ -33,6 +37,9 @@ class DevicePayload:
     allocations: list = field(default_factory=list)  # [symbol, "MM2S"|"S2MM", channel, column]
     packet_flows: list = field(default_factory=list)  # {"id", "source": [col,row,bundle,ch], "dest": [...]}
     tiles: list = field(default_factory=list)  # [col, row]
+    mlir: str = ""  # the aie.device as iron prints it ("" for the reset device)
+    #: [name, source, arch, [[define, value], ...]] per kernel object the cores link
+    kernels: list = field(default_factory=list)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), sort_keys=True)
@@ -47,6 +54,8 @@ def payload_for(
 ) -> DevicePayload:
     """Payload of one device of a fused module: its :class:`iron.design.Design` and the
     operator's payload name and parameters (``design=None``: the reset device)."""
+    from iron.mlir.printer import print_device  # build side only: the runtime reads payloads
+
     if design is None:
         return DevicePayload(symbol, "")
     device = design.device
@@ -68,4 +77,6 @@ def payload_for(
             {"id": f.id, "source": end(f.source), "dest": end(f.dest)} for f in device.packet_flows
         ],
         tiles=[[t.col, t.row] for t in device.tiles],
+        mlir=print_device(device),
+        kernels=[[k.name, k.source, k.arch, [list(d) for d in k.defines]] for k in design.kernels],
     )

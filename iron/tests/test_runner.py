@@ -142,15 +142,12 @@ def test_check_slices_rejects_a_stale_trace(cache):
 
 
 # --------------------------------------------------------------------------- the runtime reads the artifact only
-def test_sim_without_operators_says_who_must_hand_them(cache):
-    """The runtime imports no operator: whoever loads the artifact passes the resolver."""
+def test_sim_runs_without_operators(cache):
+    """The runtime imports no operator, and sim needs none: it executes the design the PDI
+    payload carries (the operator resolver is optional)."""
     art = build(ADD, trace=False, cache_dir=cache)
-    bare = runner.load(art, "sim")  # no operators=
-    with pytest.raises(
-        SimError, match=r"runs operator ElementwiseAdd, but sim was given no operators.*art\.load"
-    ):
-        bare(*ADD.example_inputs(0))
     a, b = ADD.example_inputs(0)
+    assert np.array_equal(runner.load(art, "sim")(a, b), a + b)  # no operators=
     assert np.array_equal(runner.load(art, "sim", operators=from_payload)(a, b), a + b)
 
 
@@ -170,6 +167,10 @@ def test_loading_and_running_imports_no_build_side_module(cache):
         "from iron.artifact.schema import Artifact\n"
         f"art = Artifact.open({str(art.path)!r})\n"
         "a = np.arange(2048, dtype=np.int32)\n"
+        # until the kernels branch supplies the eltwise_add model, this process brings its own
+        "from iron.runtime.sim import kernel_models\n"
+        "def add(x, y, z, n): z[:n] = x[:n] + y[:n]\n"
+        "kernel_models.model_for = lambda s, d, arch: add if s.startswith('eltwise_add') else None\n"
         "assert (art.load('sim')(a, a) == 2 * a).all()\n"
         "print('\\n'.join(sorted(sys.modules)))\n"
     )
@@ -177,5 +178,6 @@ def test_loading_and_running_imports_no_build_side_module(cache):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     loaded = [m for m in out.stdout.split() if m.startswith("iron.")]
     forbidden = ["iron.fuse", "iron.artifact.build", "iron.artifact.aiecc"]
-    forbidden += ["iron.artifact.sections", "iron.artifact.cache", "iron.mlir.printer"]
+    # (iron.mlir.printer comes with iron.mlir.reader, which sim uses to re-read the PDI's device)
+    forbidden += ["iron.artifact.sections", "iron.artifact.cache"]
     assert not [m for m in loaded if any(m == f or m.startswith(f + ".") for f in forbidden)], loaded

@@ -74,8 +74,10 @@ def test_five_runs_each_give_their_own_capture(cache, target, dispatch):
         x, y = inputs(i)
         assert np.array_equal(run(x, y), x + y)
         (records,) = check_own_capture(run, 1)
-        # The activity model draws a new timeline per call, so equal captures would mean a copy.
-        assert records != previous
+        # sim executes the same design on new data: the same timeline every run (its capture is
+        # this run's own: check_own_capture compares it with what this run's units recorded,
+        # and the runner zeroes the trace buffer before each run)
+        assert previous is None or records == previous
         previous = records
         ch = run.backend.device.channels[TRACE_CHANNEL]
         assert len(ch.queue) == 1 and not ch.overflow  # only this run's trace task is left

@@ -173,7 +173,7 @@ def test_sim_event_pc_build_runs_and_decodes_in_both_modes(pc_run):
     assert core.diagnostics["unknown_frames"] == 0 and mem.diagnostics["unknown_frames"] == 0
     assert len(core.ops) == 0 and len(mem.ops) > 0  # event-time intervals for the memory module
     masks, pcs = core.pc_events.expand()
-    lo, hi = activity.code_range("ElementwiseAdd")
+    lo, hi = activity.code_range(ElementwiseAdd(N, "i32").kernel_name())  # the executed kernel's range
     assert len(pcs) and ((pcs >= lo) & (pcs < hi)).all()
     assert (core.pc_events.reps > 0).any()  # held events came as Repeat frames
     # The kernel entry (INSTR_EVENT_0, slot 0) and exit (INSTR_EVENT_1, slot 1) fire at

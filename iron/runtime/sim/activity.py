@@ -1,6 +1,12 @@
-"""Activity model: what the traced tiles of one operator call do, as event intervals.
+"""Event intervals -> trace-unit records (:func:`runs`, :func:`pc_samples`, :func:`code_range`).
 
-Not a performance model. From the operator's :class:`iron.design.Activity`
+sim's trace units record what the executed design did (:mod:`iron.runtime.sim.engine`
+produces the intervals); :func:`runs` and :func:`pc_samples` turn intervals into what a
+unit with given slots keeps. The rest of this module (:func:`intervals`, :func:`duration`)
+is the earlier synthetic activity model, no longer used by the device; kept for tools
+that plot an operator's nominal :class:`iron.design.Activity`.
+
+The synthetic model, not a performance model. From the operator's :class:`iron.design.Activity`
 (kernel invocations of ``cycles`` each, vector and stall fractions) it makes a
 plausible, deterministic timeline per tile and module kind. Events are what the
 hardware raises: pulses (INSTR_EVENT_0/1 from the kernels' event0()/event1(),

@@ -22,11 +22,13 @@ from iron.runtime.sim import HostMemory, SimDevice
 
 
 class SimBackend:
-    """``operators``: ``(payload name, params) -> operator`` (see :class:`SimDevice`)."""
+    """``operators``: ``(payload name, params) -> operator`` (optional, see :class:`SimDevice`);
+    ``kernel_models``: ``(symbol, defines, arch) -> model | None`` replacing
+    :func:`iron.runtime.sim.kernel_models.model_for` for this backend's device."""
 
-    def __init__(self, artifact, operators=None):
+    def __init__(self, artifact, operators=None, kernel_models=None):
         self.artifact = artifact
-        self.device = SimDevice(artifact.target, operators)
+        self.device = SimDevice(artifact.target, operators, kernel_models)
         for name in {d.kernel for d in artifact.schedule}:
             k = artifact.kernels[name]
             if not k.control:

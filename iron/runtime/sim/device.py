@@ -21,23 +21,37 @@ Op semantics:
   task whose BD reaches outside the buffer its address was patched to.
 * LOADPDI: the firmware skips reloading the PDI that is already loaded.
   Loading another one reconfigures: registers wiped, DMA channels reset (queued
-  and in-flight tasks dropped), trace units dropped, the payload's operator and
-  packet routes installed.
+  and in-flight tasks dropped), trace units dropped, the payload's design (a new
+  engine) and packet routes installed.
 * A Task_Queue write onto a full queue (4 tasks, the active one included) is
   dropped and sets the channel's sticky overflow; the kernel then ends with a
   :class:`SimError` naming the channel and the lost push (hardware drops it
   silently: its data or trace never moves).
+* A pushed task follows its BD chain (``use_next_bd``) to its end; a chain that
+  loops or spans several host buffers is a :class:`SimError`.
 * SYNC consumes a task-complete token of its channel; if none can ever come
-  (the awaited task never completes), :class:`SimError` instead of a hang.
+  (the awaited task never completes), :class:`SimError` instead of a hang, naming
+  what every blocked agent of the design waits for.
 * MASKPOLL must already hold (sim has no concurrent agent that could change it).
 
-Data rule: the loaded operator runs when a SYNC waits on one of its streams'
-channels (or at the end of the kernel) and every stream has a queued task.
-Inputs are read from the MM2S tasks of their streams (each task's bytes land at
-its byte offset within its host buffer), outputs come from the operator's
-numpy reference and are written through the S2MM tasks of the output streams,
-which then complete. The traced tiles' activity (:mod:`.activity`) happens at
-that moment and lands in every running trace unit.
+Data rule: sim **runs the design** (:mod:`.engine`). A PDI load builds an
+engine from the payload's MLIR (:mod:`.program`): its object FIFOs, links,
+cores and kernel models. Whenever the control code waits (a SYNC that has no
+token yet) and at the end of every kernel, the engine runs every agent until
+none can move: shim tasks read host bytes in their BD's address order into the
+FIFOs and write what the cores produced back the same way; tasks complete when
+their bytes moved, which is what the SYNC then sees. Nothing computes outputs
+from an operator's reference. A design sim cannot execute entirely (a kernel
+without a model, an op the interpreter does not know) still runs its control
+path and trace; the host bytes its S2MM tasks write are recorded in
+:attr:`SimDevice.not_modelled` (the runner returns those outputs as
+:class:`iron.design.NotModelled`), and a wait on such a task completes instead
+of hanging. Input bytes that were not modelled taint what is computed from them.
+The trace units record the events of the executed agents (kernel calls, lock
+stalls, DMA), timed by the engine's cost model (not cycle-accurate).
+
+A PDI load of the device already loaded (skipped, as the firmware does) restarts
+cores whose program ended, so a second dispatch of the device runs again.
 """
 
 from __future__ import annotations
@@ -48,10 +62,14 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from iron.artifact.pdi import DevicePayload
+from iron.errors import IronError
 from iron.mlir import txn
+from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
 from iron.runtime.sim import trace_unit as tu
-from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task
+from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
+from iron.runtime.sim.engine import Engine
+from iron.runtime.sim.program import program
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.memory import HostBuffer
 from iron.target import events, registers, shim_dma
@@ -79,12 +97,16 @@ def _op_text(i: int, op) -> str:
 class SimDevice:
     """One NPU partition as sim models it. See the module docstring."""
 
-    def __init__(self, target="npu2", operators: Callable[[str, dict], object] | None = None):
-        """``operators``: ``(payload name, params) -> operator``, what a PDI payload's
-        operator is (:func:`iron.operators.from_payload`); whoever loads the artifact
-        hands it over, sim imports no operator."""
+    def __init__(
+        self, target="npu2", operators: Callable[[str, dict], object] | None = None, kernel_models=None
+    ):
+        """``operators``: ``(payload name, params) -> operator`` (:func:`iron.operators.from_payload`),
+        kept for messages; sim never computes with an operator. ``kernel_models``:
+        ``(symbol, defines, arch) -> model | None`` replacing
+        :func:`iron.runtime.sim.kernel_models.model_for` (tests inject models with it)."""
         self.target = get_target(target)
         self._resolve = operators
+        self.kernel_models = kernel_models
         self._operators: dict[str, object] = {}  # device symbol -> its operator, once
         self.reset()
 
@@ -101,6 +123,7 @@ class SimDevice:
         #: Host bytes sim wrote no values into, (address, bytes, why): outputs of foreign
         #: operators without a reference and everything computed from them. Per run.
         self.not_modelled: list[tuple[int, int, str]] = []
+        self.kernel_calls: list[str] = []  # kernel symbols the engines called, in order, since power-on
         self.units = {}  # power-on drops units; nothing is handed over
         self._reconfigure(None)
 
@@ -112,9 +135,13 @@ class SimDevice:
         self.channels: dict[ChannelKey, Channel] = {}
         self.units: dict[tu.UnitKey, tu.Unit] = {}
         self.timer_base: dict[tu.UnitKey, int] = {}
+        self._recorded: dict[tu.UnitKey, int] = {}  # unit -> end of what it recorded so far
         self.patches: dict[int, tuple[str, int, HostBuffer]] = {}  # register -> (op text, arg, buffer)
         self.streams: dict[ChannelKey, list[tuple[int, str]]] = {}
         self.tiles: list[tuple[int, int]] = []
+        self.engine: Engine | None = None
+        if payload is not None and payload.mlir:
+            self.engine = self._engine(payload)
         if payload is not None:
             alloc = {s: (int(col), d.lower(), int(ch)) for s, d, ch, col in payload.allocations}
             for arg, symbol in payload.streams:
@@ -122,6 +149,17 @@ class SimDevice:
                     raise SimError(f"PDI {payload.symbol}: stream on unknown allocation @{symbol}")
                 self.streams.setdefault(alloc[symbol], []).append((int(arg), symbol))
             self.tiles = [tuple(t) for t in payload.tiles]
+
+    def _engine(self, payload: DevicePayload) -> Engine:
+        where = f"<PDI of @{payload.symbol}>"
+        prog = program(payload.mlir, where)
+        try:
+            allocs = shim_allocations(prog.device)
+        except IronError as e:
+            raise SimError(f"{where}: {e}") from None
+        fifo_allocs = {name: allocs[name] for name in prog.fifos if name in allocs}
+        kernels = {name: (dict(defines), arch) for name, _src, arch, defines in payload.kernels}
+        return Engine(self, prog, fifo_allocs, kernels, self.kernel_models)
 
     def channel(self, key: ChannelKey) -> Channel:
         if key not in self.channels:
@@ -169,8 +207,7 @@ class SimDevice:
         for i, op in enumerate(ops):
             self.now += OP_CYCLES
             self._op(i, op)
-        if self._all_streams_pending():
-            self._execute(f"end of kernel {kernel!r}")
+        self._advance(force=True)
         self._flush_unstoppable()
         if self._lost_pushes:
             raise SimError(
@@ -268,28 +305,32 @@ class SimDevice:
         where = f"kernel {self._kernel!r}: {_op_text(i, op)} pushes BD {bd_id} on shim ({col},0) {direction.upper()} {channel}"
         if not bd["valid_bd"]:
             raise SimError(f"{where}, but the BD is not valid (never written since the last PDI load?)")
-        if bd["use_next_bd"]:
-            raise SimError(f"{where}: BD chaining (use_next_bd) is not modelled by sim")
-        address = bd["address_high"] << 32 | bd["buffer_offset"]
-        nbytes = bd["buffer_length"] * 4
-        word1 = registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(bd_id))
-        patch = self.patches.get(word1)
-        if patch is not None:
-            ptext, arg, buf = patch
-            if not buf.contains(address, nbytes):
-                raise SimError(
-                    f"{where}: {nbytes} bytes at byte {address - buf.address} of argument {arg} "
-                    f"({buf.name!r}, {buf.size} bytes; address patched by {ptext}) reach outside the buffer"
-                )
-        else:
-            buf = next((b for b in self._args if b is not None and b.contains(address, nbytes)), None)
-            if buf is None:
-                raise SimError(
-                    f"{where}: its {nbytes} bytes at host address 0x{address:x} are in no bound host buffer "
-                    "(no DDR_PATCH set the BD address)"
-                )
-        task = Task(bd_id, buf, address - buf.address, nbytes, q["repeat"], q["issue_token"],
-                    bool(bd["enable_packet"]), f"op #{i} of {self._kernel!r}")  # fmt: skip
+        segments, seen = [], [bd_id]
+        while True:
+            buf, offset, length, pattern = self._segment(where, col, bd_id, bd, q["repeat"])
+            segments.append((buf, offset, length, pattern))
+            if not bd["use_next_bd"]:
+                break
+            bd_id = bd["next_bd"]
+            if bd_id in seen:
+                raise SimError(f"{where}: its BD chain {seen + [bd_id]} loops; sim models chains that end")
+            seen.append(bd_id)
+            words = [
+                self.regs[col, SHIM_ROW].get(shim_dma.bd_word(bd_id, k), 0)
+                for k in range(shim_dma.SHIM_BD_WORDS)
+            ]
+            bd = shim_dma.unpack_bd(words, arch=self.target.name)
+            if not bd["valid_bd"]:
+                raise SimError(f"{where}: BD {seen[-2]} chains to BD {bd_id}, which is not valid")
+        if len({id(b) for b, *_ in segments}) > 1:
+            raise SimError(
+                f"{where}: its BD chain {seen} spans several host buffers, which sim does not model"
+            )
+        buf, offset, _length, pattern = segments[0]
+        task = Task(q["start_bd"], buf, offset, sum(s[2] for s in segments), q["repeat"], q["issue_token"],
+                    bool(bd["enable_packet"]), f"op #{i} of {self._kernel!r}", pattern=pattern,
+                    pushed_at=self.now,
+                    segments=[s[1:] for s in segments] if len(segments) > 1 else None)  # fmt: skip
         ch = self.channel(key)
         if not ch.push(task):
             waiting = ", ".join(t.describe() for t in ch.queue)
@@ -298,6 +339,31 @@ class SimDevice:
                 f"(depth {shim_dma.TASK_QUEUE_DEPTH}, aie-rt XAIE_DMA_MAX_QUEUE_SIZE): {waiting}"
             )
 
+    def _segment(self, where: str, col: int, bd_id: int, bd: dict, repeat: int):
+        """(host buffer, byte offset, bytes per run, pattern) of one BD, its reach checked."""
+        address = bd["address_high"] << 32 | bd["buffer_offset"]
+        pattern = pattern_of(bd)
+        # the bytes the address generator reaches (a strided BD spans more than its length)
+        reach = byte_indices(0, bd["buffer_length"] * 4, repeat, pattern)
+        nbytes = int(reach.max()) + 1 if reach.size else 0
+        word1 = registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(bd_id))
+        patch = self.patches.get(word1)
+        if patch is not None:
+            ptext, arg, buf = patch
+            if not buf.contains(address, nbytes):
+                raise SimError(
+                    f"{where}: BD {bd_id}'s {nbytes} bytes at byte {address - buf.address} of argument {arg} "
+                    f"({buf.name!r}, {buf.size} bytes; address patched by {ptext}) reach outside the buffer"
+                )
+        else:
+            buf = next((b for b in self._args if b is not None and b.contains(address, nbytes)), None)
+            if buf is None:
+                raise SimError(
+                    f"{where}: BD {bd_id}'s {nbytes} bytes at host address 0x{address:x} are in no bound "
+                    "host buffer (no DDR_PATCH set the BD address)"
+                )
+        return buf, address - buf.address, bd["buffer_length"] * 4, pattern
+
     def _sync(self, i: int, op: txn.Sync) -> None:
         direction = shim_dma.DIRECTION_OF_CODE.get(op.direction, "mm2s")
         key = (op.column, direction, op.channel)
@@ -305,8 +371,8 @@ class SimDevice:
         if op.row != SHIM_ROW:
             raise SimError(f"{where}: sim models SYNC on shim channels only")
         ch = self.channel(key)
-        if ch.tokens == 0 and key in self.streams:
-            self._execute(where)
+        if ch.tokens == 0:
+            self._advance(force=True)
         if ch.tokens > 0:
             ch.tokens -= 1
             return
@@ -316,12 +382,16 @@ class SimDevice:
             )
         else:
             why = "no queued task will issue a task-complete token"
+        if self.engine is not None and self.engine.blocked():
+            why += "; blocked: " + ", ".join(self.engine.blocked()[:8])
         raise SimError(f"{where} waits on {ch.name} forever: {why}")
 
     # ------------------------------------------------------------------ PDI
     def _load_pdi(self, i: int, op: txn.LoadPdi) -> None:
         if op.pdi_id == self.loaded:
             self.log.append(f"{self._kernel}: op #{i} LOADPDI {op.pdi_id} skipped (already loaded)")
+            if self.engine is not None:
+                self.engine.restart_finished_cores()
             return
         payload = self._pdis.get(op.pdi_id)
         if payload is None:
@@ -410,130 +480,69 @@ class SimDevice:
             if written < words.nbytes:
                 self.log.append(f"{ch.name}: {words.nbytes - written} trace bytes dropped (no task room)")
 
-    # ------------------------------------------------------------------ the operator
-    def _all_streams_pending(self) -> bool:
-        return (
-            bool(self.streams)
-            and self.operator() is not None
-            and all(self.channels.get(k) is not None and self.channels[k].queue for k in self.streams)
-        )
+    # ------------------------------------------------------------------ execution
+    def _advance(self, force: bool = False) -> None:
+        """Run the loaded design as far as it goes; its events reach the running trace units.
 
-    def _execute(self, where: str) -> None:
-        op = self.operator()
-        if op is None:
+        ``force``: where the design cannot be executed entirely (``engine.tainted``), the
+        shim tasks it leaves pending complete with their bytes recorded as not modelled."""
+        eng = self.engine
+        if eng is None:
             return
-        missing = [
-            (k, s)
-            for k, ss in self.streams.items()
-            for s in ss
-            if not (self.channels.get(k) and self.channels[k].queue)
-        ]
-        if missing:
-            (col, d, c), (arg, sym) = missing[0]
-            raise SimError(
-                f"{where} waits forever: operator {self.payload.operator} of @{self.payload.symbol} cannot run, "
-                f"stream @{sym} (argument {arg}) has no task queued on shim ({col},0) {d.upper()} {c}"
-            )
-        specs = op.arg_spec()
-        tasks_of: dict[int, list[tuple[Channel, Task]]] = defaultdict(list)
-        for key, ss in self.streams.items():
-            ch = self.channels[key]
-            for arg, _sym in ss:
-                tasks_of[arg] += [(ch, t) for t in ch.queue]
-        base = {a: self._base(where, specs[a], a, ts) for a, ts in tasks_of.items()}
-        inputs = []
-        for a, spec in enumerate(specs):
-            if not spec.reads:
-                continue
-            data = np.zeros(spec.nbytes, dtype=np.uint8)
-            for _ch, t in tasks_of.get(a, []):
-                lo = t.offset - base[a]
-                data[lo : lo + t.length] = t.buffer.data[t.offset : t.offset + t.length]
-            inputs.append(data.view(spec.numpy_dtype).reshape(spec.shape))
-        out_specs = [(a, s) for a, s in enumerate(specs) if s.writes]
-        why = self._unmodelled_inputs(op, specs, tasks_of)
-        if why is not None:  # nothing to compute with: write nothing, say so
-            for a, _spec in out_specs:
-                for _ch, t in tasks_of.get(a, []):
-                    self.not_modelled.append((t.buffer.address + t.offset, t.length, why))
-            outs = ()
-            out_specs = []
-        else:
-            outs = op.reference(*inputs)
-            outs = outs if isinstance(outs, tuple) else (outs,)
-        if len(outs) != len(out_specs):
-            raise SimError(
-                f"{type(op).__name__}.reference returned {len(outs)} outputs for {len(out_specs)} output arguments"
-            )
-        for (a, spec), value in zip(out_specs, outs):
-            raw = (
-                np.ascontiguousarray(np.asarray(value).astype(spec.numpy_dtype, copy=False))
-                .view(np.uint8)
-                .reshape(-1)
-            )
-            for _ch, t in tasks_of.get(a, []):
-                lo = t.offset - base[a]
-                t.buffer.data[t.offset : t.offset + t.length] = raw[lo : lo + t.length]
-        for key in self.streams:
-            ch = self.channels[key]
-            for t in list(ch.queue):
-                ch.complete(t)
-        self._activity(op)
+        eng.advance()
+        if force and eng.tainted:
+            for key in set(eng.shim_channels) | set(self.streams):  # data channels, never the trace's
+                ch = self.channels.get(key)
+                while ch is not None and ch.active is not None:
+                    t = ch.active
+                    if key[1] == "s2mm":
+                        self.mark_unmodelled(t.buffer, t.indices()[t.moved :], eng.tainted[0])
+                    ch.complete(t)
+        self.kernel_calls += eng.calls
+        self.calls[self.payload.symbol] = self.calls.get(self.payload.symbol, 0) + len(eng.calls)
+        if eng.calls and not eng.first_call:
+            eng.first_call = eng.calls[0]
+        eng.calls = []
+        self._record(eng.drain_events())
+        self.now = max(self.now, eng.clock())
 
-    def _unmodelled_inputs(self, op, specs, tasks_of) -> str | None:
-        """Why this call's outputs cannot be modelled (None: they can)."""
-        if not getattr(op, "has_reference", True):
-            return (
-                f"foreign operator {op.op_name!r} (@{self.payload.symbol}) has no reference; "
-                "pass reference= to iron.from_mlir"
-            )
-        for a, spec in enumerate(specs):
-            if not spec.reads:
-                continue
-            for _ch, t in tasks_of.get(a, []):
-                lo = t.buffer.address + t.offset
-                for addr, n, why in self.not_modelled:
-                    if lo < addr + n and addr < lo + t.length:
-                        return f"input {spec.name!r} of @{self.payload.symbol} is not modelled ({why})"
-        return None
-
-    def _base(self, where, spec, arg: int, tasks: list) -> int:
-        """Byte offset of argument ``arg`` in its host buffer: its lowest task address.
-
-        An argument may be a window of a larger host buffer (intermediates live in a
-        scratch buffer); every operator moves its arguments from their first byte, so the
-        lowest address any of its tasks touches is where the argument starts.
-        """
-        buffers = {id(t.buffer) for _ch, t in tasks}
-        if len(buffers) > 1:
-            names = sorted({t.buffer.name for _ch, t in tasks})
-            raise SimError(
-                f"{where}: argument {arg} ({spec.name}) is moved from several host buffers: {names}"
-            )
-        base = min(t.offset for _ch, t in tasks)
-        for _ch, t in tasks:
-            if t.offset + t.length - base > spec.nbytes:
-                raise SimError(
-                    f"{where}: task {t.describe()} moves bytes {t.offset - base}..{t.offset + t.length - base} "
-                    f"of argument {arg} ({spec.name}, {spec.nbytes} bytes): outside the argument"
-                )
-        return base
-
-    def _activity(self, op) -> None:
-        sym = self.payload.symbol
-        call = self.calls.get(sym, 0)
-        self.calls[sym] = call + 1
-        model = op.activity(self.target)
+    def _record(self, events: dict) -> None:
+        """Executed events -> what each running trace unit keeps (its slots, from its start)."""
         for unit in self.units.values():
             if not unit.running:
                 continue
-            ivs = act_model.intervals(model, unit.kind, act_model.seed_for(sym, call, unit.column, unit.row))
-            recs = act_model.runs(ivs, unit.kind, unit.slot_ids, unit.origin - self.now)
+            # A unit's frames must advance in time: what an earlier drain already recorded stays,
+            # later agents' events that reach back before it are clipped (sim's agents keep
+            # their own clocks; the order across agents of one tile is the cost model's).
+            last = self._recorded.get(unit.key, unit.origin)
+            ivs = []
+            for first, n, name in sorted(events.get((unit.column, unit.row, unit.kind), ())):
+                if first + n > last:
+                    ivs.append((max(first, last), first + n - max(first, last), name))
+            if not ivs:
+                continue
+            self._recorded[unit.key] = max(f + n for f, n, _ in ivs)
+            recs = act_model.runs(ivs, unit.kind, unit.slot_ids, unit.origin)
             unit.records += recs
             if unit.mode == EVENT_PC:
-                code = act_model.code_range(type(op).__name__)
-                unit.pc_samples += act_model.pc_samples(ivs, recs, unit.origin - self.now, code)
-        self.now += act_model.duration(model)
+                code = act_model.code_range(self.engine.first_call or "core")
+                unit.pc_samples += act_model.pc_samples(ivs, recs, unit.origin, code)
+
+    def mark_unmodelled(self, buf: HostBuffer, idx: np.ndarray, why: str) -> None:
+        """Host bytes ``buf[idx]`` hold no modelled values (see :attr:`not_modelled`)."""
+        if idx.size:
+            lo = int(idx.min())
+            self.not_modelled.append((buf.address + lo, int(idx.max()) - lo + 1, why))
+
+    def unmodelled_bytes(self, buf: HostBuffer, idx: np.ndarray) -> str | None:
+        """Why some of ``buf[idx]`` is not modelled (None: all of it is)."""
+        if not idx.size or not self.not_modelled:
+            return None
+        lo, hi = buf.address + int(idx.min()), buf.address + int(idx.max()) + 1
+        for addr, n, why in self.not_modelled:
+            if lo < addr + n and addr < hi:
+                return f"input bytes of @{self.payload.symbol} from {buf.name!r} are not modelled ({why})"
+        return None
 
 
 #: Transaction op type -> how sim executes it (see the module docstring).

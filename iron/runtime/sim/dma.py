@@ -13,6 +13,16 @@ Reconfiguration (a PDI load) resets the channel: queued and active tasks are
 dropped. Nothing else does: the state of a channel, a never-completing trace
 task included, outlives the kernel and the run that pushed it.
 
+A task moves its bytes in the order its BD's address generator visits them (a chain of
+BDs, ``use_next_bd`` / ``next_bd``, one BD after the other, every repetition)
+(:func:`byte_indices`): ``d0`` (``d0_size`` words, step ``d0_stride + 1``), ``d1``
+(``d1_size``, step ``d1_stride + 1``), ``d2`` (step ``d2_stride + 1``, as many as
+``buffer_length`` needs), and per repetition the iteration offset
+``((iteration_current + r) mod (iteration_size + 1)) * (iteration_stride + 1)``
+words; ``d0_size = 0`` is a linear transfer. The fields are in the hardware's
+encoding (:mod:`iron.target.shim_dma`), as mlir-aie's ``aie-dma-to-npu`` lowering
+writes them (``getHardwareStridesWraps`` in ``lib/Dialect/AIEX/IR/AIEXDialect.cpp``).
+
 Register layout: :mod:`iron.target.shim_dma` (the one table of those offsets).
 """
 
@@ -49,6 +59,22 @@ class Task:
     packet: bool  # BD enable_packet
     pushed_by: str  # "op #i ..." for messages
     moved: int = 0  # bytes moved so far
+    #: (d0_size, d0_step, d1_size, d1_step, d2_step, iteration wrap, iteration step,
+    #: iteration_current), steps in 32-bit words; d0_size 0: linear
+    pattern: tuple[int, ...] = (0, 1, 1, 1, 1, 1, 0, 0)
+    pushed_at: int = 0  # device cycle of the push (the DMA starts no earlier)
+    #: a chain of BDs (use_next_bd): (offset, bytes, pattern) each, run in order every repetition
+    segments: list | None = None
+
+    def indices(self) -> np.ndarray:
+        """Byte offsets into ``buffer`` in the order the task moves them (see the module docstring)."""
+        if not self.segments:
+            return byte_indices(self.offset, self.length, self.repeat, self.pattern)
+        runs = []
+        for r in range(1 + self.repeat):
+            for off, n, pat in self.segments:
+                runs.append(byte_indices(off, n, 0, (*pat[:7], pat[7] + r)))
+        return np.concatenate(runs)
 
     @property
     def capacity(self) -> int:
@@ -63,6 +89,29 @@ class Task:
             f"BD {self.bd_id} ({self.moved}/{self.capacity} bytes moved, into {self.buffer.name!r} "
             f"at byte {self.offset}; pushed by {self.pushed_by})"
         )
+
+
+def pattern_of(bd: dict) -> tuple[int, ...]:
+    """A BD's address-generator fields (:func:`iron.target.shim_dma.unpack_bd`) as a task pattern."""
+    return (
+        bd["d0_size"], bd["d0_stride"] + 1, max(bd["d1_size"], 1), bd["d1_stride"] + 1, bd["d2_stride"] + 1,
+        bd["iteration_size"] + 1, bd["iteration_stride"] + 1, bd["iteration_current"],
+    )  # fmt: skip
+
+
+def byte_indices(offset: int, length: int, repeat: int, pattern: tuple[int, ...]) -> np.ndarray:
+    """Byte offsets a BD of ``length`` bytes at ``offset`` visits over ``1 + repeat`` runs."""
+    d0, s0, d1, s1, s2, wrap, step, current = pattern
+    words = length // 4
+    k = np.arange(words, dtype=np.int64)
+    if d0 == 0:
+        w = k
+    else:
+        w = (k % d0) * s0 + (k // d0 % d1) * s1 + (k // (d0 * d1)) * s2
+    runs = np.arange(1 + repeat, dtype=np.int64)
+    it = (current + runs) % wrap if wrap > 1 else np.zeros_like(runs)
+    base = offset + it * step * 4
+    return (base[:, None, None] + w[None, :, None] * 4 + np.arange(4)[None, None, :]).reshape(-1)
 
 
 @dataclass
