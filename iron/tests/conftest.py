@@ -46,26 +46,3 @@ def _session_dirs(tmp_path_factory):
         del os.environ[name]
     if selection is not None:
         os.environ["IRON_TRACE_OP"] = testing.SUITE_ENV.pop("IRON_TRACE_OP")
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _standin_kernel_models():
-    """Until the kernels branch merges its models: kernels iron has no model of fall back
-    to the stand-ins of :mod:`iron.tests.standin_models` (the real model wins once present).
-    The tests that depend on this are every operator test that checks outputs on sim."""
-    import os
-
-    from iron.runtime.sim import kernel_models
-    from iron.tests.standin_models import standin
-
-    if os.environ.get("IRON_TEST_NO_STANDINS"):  # to list what depends on them: run without
-        yield
-        return
-    real = kernel_models.model_for
-
-    def model_for(symbol, defines, arch):
-        return real(symbol, defines, arch) or standin(symbol, defines, arch)
-
-    kernel_models.model_for = model_for
-    yield
-    kernel_models.model_for = real

@@ -72,7 +72,8 @@ def test_design_builds_runs_and_decodes_on_sim(key, target, tmp_path):
     op = _op(key, target)
     assert [(s.name, s.direction, s.shape, s.dtype) for s in op.arg_spec()] == DESIGNS[key]["args"]
     seq = _sequence(op)
-    art = iron.build(seq, trace=True, trace_size=4096, target=target, cache_dir=tmp_path)
+    size = DESIGNS[key].get("trace_size", 4096)
+    art = iron.build(seq, trace=True, trace_size=size, target=target, cache_dir=tmp_path)
     inputs = [np.zeros(s.shape, s.numpy_dtype) for s in op.arg_spec() if s.reads]
     x = np.arange(64, dtype=np.int32)
     with art.load("sim") as run:

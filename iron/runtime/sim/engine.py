@@ -239,7 +239,7 @@ class Engine:
                 tile = tiles[cons]
                 if tile.row == SHIM_ROW:
                     self._reader(f, f"shim S2MM @{name}", ())
-                elif name in link_src and tile.row == MEMTILE_ROW:
+                elif name in link_src and cons == self._link_tile(link_src[name]):
                     continue  # the link's channels read it (below)
                 else:
                     self._reader(f, f"%{cons}", dims, key=(name, cons))
@@ -287,10 +287,14 @@ class Engine:
             self._reader_of[key] = r
         return r
 
+    def _link_tile(self, lk) -> str:
+        """The tile whose DMA runs a link (a memtile, or a compute tile forwarding without a core)."""
+        return self.fifos[lk.dests[0]].op.producer
+
     def _distribute(self, lk) -> None:
         src = self.fifos[lk.sources[0]]
         tiles = self.prog.tiles
-        ci = next((i for i, c in enumerate(src.op.consumers) if tiles[c].row == MEMTILE_ROW), 0)
+        ci = src.op.consumers.index(self._link_tile(lk))
         mem = tiles[src.op.consumers[ci]]
         offsets = lk.dest_offsets or (0,) * len(lk.dests)
         from_dims = (src.op.dims_from_stream or ((),) * len(src.op.consumers))[ci]
@@ -311,7 +315,7 @@ class Engine:
         offsets = lk.source_offsets or (0,) * len(lk.sources)
         for w, (sname, off) in enumerate(zip(lk.sources, offsets)):
             s = self.fifos[sname]
-            ci = next(i for i, c in enumerate(s.op.consumers) if self.prog.tiles[c].row == MEMTILE_ROW)
+            ci = s.op.consumers.index(dest.op.producer)
             dims = (s.op.dims_from_stream or ((),) * len(s.op.consumers))[ci]
             r = self._reader(s, f"memtile ({mem.col},{mem.row}) S2MM @{sname}", ())
             proc = Proc(f"memtile ({mem.col},{mem.row}) S2MM @{sname}", mem.col, mem.row)
@@ -321,6 +325,11 @@ class Engine:
     # ------------------------------------------------------------------ events
     def _ev(self, col: int, row: int, kind: str, first: int, n: int, name: str) -> None:
         self.events.setdefault((col, row, kind), []).append((int(first), max(int(n), 1), name))
+
+    def _link_ev(self, proc: Proc, first: int, n: int, name: str) -> None:
+        """A memtile link's DMA event (a compute tile's forwarding DMA reports none here)."""
+        if proc.row == MEMTILE_ROW:
+            self._ev(proc.col, proc.row, "memtile", first, n, name)
 
     def _tile_kind(self, row: int) -> str:
         return "shim" if row == SHIM_ROW else "memtile" if row == MEMTILE_ROW else "mem"
@@ -449,8 +458,8 @@ class Engine:
             _elem_view(dest.bufs[k % dest.depth], dest.elem)[:] = part
             start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
             proc.t = start + DMA_SETUP + dest.nbytes // DMA_BYTES_PER_CYCLE
-            self._ev(proc.col, proc.row, "memtile", start, proc.t - start, "PORT_RUNNING_1")
-            self._ev(proc.col, proc.row, "memtile", proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
+            self._link_ev(proc, start, proc.t - start, "PORT_RUNNING_1")
+            self._link_ev(proc, proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
             dest.writer_release(0, 1, proc.t)
             src.reader_release(r, 1, proc.t)
             yield True
@@ -477,7 +486,7 @@ class Engine:
             dest.bufs[k % dest.depth][:] = pending[: dest.nbytes]
             pending = pending[dest.nbytes :]
             proc.t = max(proc.t, dest.slot_time(k)) + DMA_SETUP + dest.nbytes // DMA_BYTES_PER_CYCLE
-            self._ev(proc.col, proc.row, "memtile", proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
+            self._link_ev(proc, proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
             dest.writer_release(0, 1, proc.t)
             yield True
 
@@ -500,8 +509,8 @@ class Engine:
                 dst[offset : offset + n] = stream
             start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
             proc.t = start + DMA_SETUP + src.nbytes // DMA_BYTES_PER_CYCLE
-            self._ev(proc.col, proc.row, "memtile", start, proc.t - start, "PORT_RUNNING_0")
-            self._ev(proc.col, proc.row, "memtile", proc.t, 1, "DMA_S2MM_SEL0_FINISHED_BD")
+            self._link_ev(proc, start, proc.t - start, "PORT_RUNNING_0")
+            self._link_ev(proc, proc.t, 1, "DMA_S2MM_SEL0_FINISHED_BD")
             dest.writer_release(w, 1, proc.t)
             src.reader_release(r, 1, proc.t)
             yield True
@@ -597,7 +606,15 @@ class Engine:
         obj = self.prog.funcs.get(symbol) or core_link
         defines, arch = self.kernels.get(obj, ({}, self.arch)) if obj else ({}, self.arch)
         lookup = self.models or kernel_models.model_for  # at call time: tests may replace it
-        model = lookup(symbol, defines, arch)
+        known = obj in self.kernels  # iron compiled it: its defines are known
+        try:
+            model = lookup(symbol, defines, arch)
+        except kernel_models.KernelModelError as exc:
+            if known:
+                raise
+            model, unknown = None, exc  # a foreign object: how it was compiled is not known
+        else:
+            unknown = None
         nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
         start = proc.t
         self._ev(proc.col, proc.row, "core", start, 1, "INSTR_EVENT_0")
@@ -612,10 +629,21 @@ class Engine:
                 f"kernel {symbol!r} ({obj or 'no object'}, defines {dict(defines)}) has no model in "
                 f"iron.runtime.sim.kernel_models"
             )
+            if unknown is not None:
+                why = (
+                    f"kernel {symbol!r}: the defines {obj} was compiled with are unknown to iron ({unknown})"
+                )
             if why not in self.tainted:
                 self.tainted.append(why)
             return
-        model(*args)
+        try:
+            model(*args)
+        except kernel_models.KernelModelError as exc:
+            if known:
+                raise
+            why = f"kernel {symbol!r}: the defines {obj} was compiled with are unknown to iron ({exc})"
+            if why not in self.tainted:
+                self.tainted.append(why)
 
     # ------------------------------------------------------------------ scheduling
     def advance(self) -> bool:

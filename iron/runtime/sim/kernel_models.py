@@ -47,6 +47,8 @@ def model_for(symbol: str, defines: Mapping[str, str], arch: str) -> KernelModel
     defines = {k: str(v) for k, v in dict(defines).items()}
     if symbol == kt.ZERO_ENTRY.symbol:
         return _zero_tile(symbol, defines)
+    if symbol in _UPSTREAM_TEST_KERNELS:
+        return _UPSTREAM_TEST_KERNELS[symbol]
     try:
         src, e = kt.entry(symbol)
     except kt.KernelTableError:
@@ -291,3 +293,19 @@ _MAKERS = {
     "eltwise_int": _eltwise_int,
     "weighted_rms_norm": _weighted_rms_norm,
 }
+
+
+# --------------------------------------------------------------------------- upstream test kernels
+def _add_one(inp: np.ndarray, out: np.ndarray, n: int) -> None:
+    """Xilinx/mlir-aie test/npu-xrt/add_one_func_link_with_peano/add_one_kernel.cc @0a1b8db:
+    ``for (i = 0; i < n; i++) out[i] = in[i] + 1;`` on int32."""
+    src, dst = _flat(inp), _flat(out)
+    _need("add_one", src, n, "reads")
+    _need("add_one", dst, n, "writes")
+    with np.errstate(over="ignore"):
+        dst[:n] = src[:n] + np.int32(1)
+
+
+#: Kernels of upstream test designs (not in iron's kernel table: iron never links them),
+#: so the foreign designs that call them compute on sim.
+_UPSTREAM_TEST_KERNELS: dict[str, KernelModel] = {"add_one": _add_one}
