@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+import importlib.util
 import re
+import shutil
 import subprocess
 
 from iron.errors import IronError
@@ -33,6 +35,41 @@ _VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)(?:\.(dev)?(\d+))?(?:\+.*)?$")
 
 class ToolchainError(IronError):
     """The real toolchain is missing a piece, or is too old for iron."""
+
+
+#: The programs aiecc runs for each output, besides itself: aiebu-asm assembles the full ELF
+#: (mlir-aie ``python/compiler/aiecc/main.py`` ``assemble_full_elf``: ``aiebu-asm -t
+#: aie2_config``), bootgen packs each device's PDI, xclbinutil writes the xclbin (the C++
+#: driver's ``ShellCommand{"xclbinutil"}``, ``tools/aiecc/``). Each ships outside the mlir-aie
+#: wheel (aiebu and xclbinutil with XRT, bootgen with mlir-aie's install or Vitis).
+TOOLS = {"fused": ("aiebu-asm", "bootgen"), "separate": ("bootgen", "xclbinutil")}
+TOOL_HINTS = {
+    "aiebu-asm": "it ships with XRT (/opt/xilinx/xrt/bin) and aiebu (github.com/Xilinx/aiebu)",
+    "bootgen": "mlir-aie's install puts it in its bin folder; also github.com/Xilinx/bootgen",
+    "xclbinutil": "it ships with XRT (/opt/xilinx/xrt/bin): source XRT's setup.sh",
+}
+
+
+def require_toolchain(dispatch: str | None = None, exe: str = "aiecc") -> None:
+    """Check, before a build starts, every piece an aiecc build of ``dispatch`` needs:
+    aiecc on PATH, the ``aie`` package, the programs aiecc runs (:data:`TOOLS`; both sets
+    when ``dispatch`` is None) and a supported mlir-aie. Each missing piece is one
+    :class:`ToolchainError` naming it and where it comes from."""
+    if shutil.which(exe) is None:
+        raise ToolchainError(
+            f"backend='aiecc' (or IRON_BACKEND=aiecc) needs mlir-aie's {exe} on PATH; found none "
+            "(pip install mlir_aie, or source mlir-aie's utils/env_setup.sh)"
+        )
+    if importlib.util.find_spec("aie") is None:
+        raise ToolchainError(f"{exe} is on PATH but mlir-aie's Python package 'aie' is not importable")
+    needed = TOOLS.get(dispatch) or tuple(dict.fromkeys(t for ts in TOOLS.values() for t in ts))
+    for tool in needed:
+        if shutil.which(tool) is None:
+            raise ToolchainError(
+                f"aiecc runs {tool} for a {dispatch or 'fused or separate'} build and it is not on PATH; "
+                f"{TOOL_HINTS[tool]}"
+            )
+    require_supported()
 
 
 def parse_version(text: str) -> tuple[int, int, int, int]:

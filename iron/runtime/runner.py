@@ -64,16 +64,23 @@ def choose_device(artifact, device: str = "auto") -> tuple[str, str]:
     """``(device, reason)`` for ``device`` in ``auto | sim | xrt``."""
     if device not in DEVICES:
         raise RunError(f"device={device!r}; accepted: {', '.join(DEVICES)}")
-    if device != "auto":
+    if device == "sim":
         return device, "requested"
-    if artifact.backend == "builtin":
+    if artifact.backend == "builtin" and device == "auto":
         return "sim", "the artifact was built by iron's built-in lowering (no aiecc), which only sim runs"
     from iron.runtime import xrt
 
     ok, why = xrt.probe()
-    if not ok:
-        return "sim", why
-    return "xrt", "pyxrt and an NPU are present"
+    if ok:
+        return "xrt", "requested" if device == "xrt" else "pyxrt and an NPU are present"
+    if device == "xrt":
+        raise RunError(f"device='xrt' (or IRON_DEVICE=xrt) asked for, but {why}; run it on device='sim'")
+    if artifact.backend == "aiecc-full-elf":  # sim cannot read aiecc's PDIs or its full ELF
+        raise RunError(
+            f"{artifact.name} was built by aiecc as a full ELF, which only an NPU runs ({why}); "
+            "build it with backend='builtin' (IRON_BACKEND=builtin) to run it on sim"
+        )
+    return "sim", why
 
 
 def load(artifact, device: str = "auto", operators=None) -> "Runner":

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from iron.artifact import aiecc, elf, schema, toolchain
+from iron.artifact import aiecc, elf, schema, sections, toolchain
 from iron import build
 from iron.tests.bugs import build_with_bug
 from iron.artifact.cli import main as cli_main
@@ -24,6 +24,7 @@ from iron.operators import GEMM
 from iron.operators.binary import ElementwiseAdd
 from iron.options import resolve
 from iron.target import shim_dma
+from iron.tests.fake_toolchain import aiebu
 
 TRACE_BD_PATCH = shim_dma.bd_address(15) + 4  # iron's trace drain uses shim BD 15 (column 0)
 ADD = ElementwiseAdd(1024)
@@ -105,26 +106,12 @@ def test_elf_detects_damage(tmp_path):
         elf.read_sections(path)
 
 
-def test_add_section_with_lief_reads_back(tmp_path):
-    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "c")
-    manifest = elf.read_sections(art.path)[schema.TRACE]
+def test_sidecars_of_older_releases_are_read(tmp_path):
     target = tmp_path / "aie.elf"
     target.write_bytes(exec_elf())
-    assert elf.add_section(target, schema.TRACE, manifest) is None
-    secs = elf.read_sections(target)
-    assert secs[".text"] == b"\x01\x02\x03\x04" * 8  # the original contents survive
-    assert schema.read_manifest(target) == art.manifest
-    assert not elf.sidecar_path(target, schema.TRACE).exists()
-
-
-def test_add_section_failure_writes_sidecar(tmp_path):
-    target = tmp_path / "broken.elf"
-    target.write_bytes(b"\x7fELF garbage")
-    with pytest.warns(UserWarning, match=r"broken\.elf\.iron\.trace\.json"):
-        side = elf.add_section(target, schema.TRACE, b'{"schema": 1}')
-    assert side == tmp_path / "broken.elf.iron.trace.json"
-    assert side.read_bytes() == b'{"schema": 1}'
-    assert target.read_bytes() == b"\x7fELF garbage"  # untouched
+    elf.sidecar_path(target, schema.TRACE).write_bytes(b'{"schema": 1}')
+    assert elf.read_sections(target, sidecars=[schema.TRACE])[schema.TRACE] == b'{"schema": 1}'
+    assert elf.read_sections(target, sidecars=[schema.TRACE])[".text"] == b"\x01\x02\x03\x04" * 8
 
 
 # --------------------------------------------------------------------------- what build puts inside
@@ -344,16 +331,22 @@ for block in open(args[-1]).read().split("aie.device(")[1:]:
         col, row = tiles[tile].split(", ")
         os.makedirs(os.path.join(opt["tmpdir"], dev), exist_ok=True)
         open(os.path.join(opt["tmpdir"], dev, f"core_{{col}}_{{row}}.elf"), "wb").write(bytes.fromhex({core!r}))
+from iron.tests.fake_toolchain import aiebu  # the full ELF / instructions: iron's lowering
+text = open(args[-1]).read()
 if "full-elf-name" in opt:
-    open(opt["full-elf-name"], "wb").write(bytes.fromhex({elf!r}))
+    data = aiebu.full_elf(text)
+    open(opt["full-elf-name"], "wb").write(data)
+    open(os.path.join({inputs!r}, f"output{{n}}.elf"), "wb").write(data)  # what aiecc wrote
     sys.exit(0)
 dev, seq = opt["device-name"], opt["sequence-name"]
-prev = open(opt["xclbin-input"], "rb").read() if "xclbin-input" in opt else b"XCLBIN\\n"
-kernel = opt["xclbin-kernel-name"] + ":" + opt["xclbin-instance-name"] + "@" + opt["xclbin-kernel-id"]
-open(opt["xclbin-name"].format(dev), "wb").write(prev + kernel.encode() + b"\\n")
+prev = json.load(open(opt["xclbin-input"])) if "xclbin-input" in opt else {{"kernels": []}}
+kernel = {{"name": opt["xclbin-kernel-name"], "instance": opt["xclbin-instance-name"],
+          "id": opt["xclbin-kernel-id"], "pdi": aiebu.device_pdi(text, dev).decode()}}
+prev["kernels"].append(kernel)
+open(opt["xclbin-name"].format(dev), "w").write(json.dumps(prev))
 get = "--get-npu-insts" in args  # the declarative driver expands {{0}} to <device>_<sequence>
 insts = opt["npu-insts-name"].format(dev + "_" + seq) if get else opt["npu-insts-name"].format(dev, seq)
-open(insts, "wb").write((dev + ":" + seq).encode().ljust(64, b"."))  # a device-specific stream
+open(insts, "wb").write(aiebu.instructions(text, dev, seq))
 """
 HELP = {
     "legacy": "--generate-full-elf --aie-generate-xclbin --aie-generate-npu-insts --no-materialize "
@@ -410,7 +403,17 @@ def fake_aiecc(tmp_path, monkeypatch):
         monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
         monkeypatch.delenv("PEANO_INSTALL_DIR", raising=False)
         monkeypatch.delenv("MLIR_AIE_INSTALL_DIR", raising=False)
+        for tool in ("aiebu-asm", "bootgen", "xclbinutil"):  # what aiecc runs: present, never called
+            (bindir / tool).write_text("#!/bin/sh\nexit 0\n")
+            (bindir / tool).chmod(0o755)
+        (tmp_path / "py" / "aie").mkdir(parents=True)  # mlir-aie's Python package, importable
+        (tmp_path / "py" / "aie" / "__init__.py").write_text("")
+        monkeypatch.syspath_prepend(str(tmp_path / "py"))
         monkeypatch.setattr(aiecc, "available", lambda: True)
+        monkeypatch.setenv(aiebu.PDI_DIR_ENV, str(tmp_path / "pdis"))
+        monkeypatch.setattr(
+            sections, "pdi_sections", aiebu.recording_pdi_sections(sections.pdi_sections, tmp_path / "pdis")
+        )
         monkeypatch.setattr(toolchain, "installed_version", lambda: "1.4.2")
         for cached in (aiecc.toolchain_identity, aiecc.help_text):
             cached.cache_clear()
@@ -423,20 +426,87 @@ def fake_aiecc(tmp_path, monkeypatch):
 
 
 def test_build_through_fake_aiecc(tmp_path, fake_aiecc):
-    """Contract test: fused dispatch is one aiecc run asking for a full ELF; iron's sections
-    are added to it."""
+    """Contract test: fused dispatch is one aiecc run asking for a full ELF; the artifact holds
+    aiecc's ELF byte for byte beside iron's sections."""
     builtin = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache2")
     runs, _ = fake_aiecc("legacy")
-    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache")
+    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache", backend="aiecc")
     assert art.toolchain == "mlir_aie-1.4.2 aiecc-fake 1.0" and art.backend == "aiecc-full-elf"
     assert art.kernels["main:sequence"].control == b""  # control code is in aiebu's sections
-    assert elf.read_sections(art.path)[".text"] == b"\x01\x02\x03\x04" * 8
+    sections_ = elf.read_sections(art.path)
+    assert sections_[schema.FULL_ELF] == (tmp_path / "inputs" / "output0.elf").read_bytes()
     assert schema.read_manifest(art.path) == art.manifest and art.traced
     [cmd] = runs()
     assert "--generate-full-elf" in cmd and "--full-elf-name=aie.elf" in cmd and "--no-materialize" in cmd
     assert f"--peano={tmp_path / 'peano'}" in cmd  # the compiler of the kernels links the cores
     assert "--expand-load-pdis" not in cmd and cmd[-1] == "fused.mlir"
     assert art.key != builtin.key  # toolchain identity is part of the key
+
+
+def _groups(data: bytes) -> dict[str, list[str]]:
+    """Group name -> names of its member sections, read from the raw member indices."""
+    from iron.tests.fake_pyxrt import SHT_GROUP, elf_sections
+
+    secs = elf_sections(data)
+    return {
+        name: [secs[i][0] for i in struct.unpack(f"<{len(body) // 4}I", body)[1:]]
+        for name, type_, _l, _i, body in secs
+        if type_ == SHT_GROUP
+    }
+
+
+def test_group_elf_keeps_its_section_numbers_in_the_artifact(tmp_path, fake_aiecc):
+    """Issue 24 Build 5: aiebu's layout (.shstrtab at index 1, a .group per kernel instance
+    naming its .ctrltext/.ctrldata by index) survives iron storing the artifact; XRT's lookup
+    of main:sequence through the groups gives the control code iron's lowering makes."""
+    from iron.tests.fake_pyxrt import elf_sections, group_ctrlcode
+
+    builtin = build(two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path / "b")
+    fake_aiecc("legacy")
+    art = build(two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path / "c", backend="aiecc")
+    data = elf.read_sections(art.path)[schema.FULL_ELF]
+    assert data == (tmp_path / "inputs" / "output0.elf").read_bytes()
+    names = [s[0] for s in elf_sections(data)]
+    assert names[:4] == ["", ".shstrtab", ".strtab", ".symtab"]
+    groups = _groups(data)
+    assert groups and all(
+        members == [f".ctrltext.{g[7:]}", f".ctrldata.{g[7:]}"] for g, members in groups.items()
+    )
+    assert group_ctrlcode(data, "main:sequence") == builtin.kernels["main:sequence"].control
+    # what a rewrite that adds sections does (lief put them at index 1..): the raw lists go stale
+    shifted = [names[0], ".iron.meta", *names[1:]]
+    stale = {g: [shifted[names.index(m)] for m in ms] for g, ms in groups.items()}
+    assert all(ms[0] != f".ctrltext.{g[7:]}" for g, ms in stale.items())
+
+
+def test_xrt_path_runs_on_the_fake_npu(tmp_path, fake_aiecc, monkeypatch):
+    """Issue 24 Build 3: the full ELF XRT is handed is aiecc's, byte for byte; the fake NPU
+    (sim behind pyxrt) runs the control code it finds through the groups, with BOs bound by
+    argument index; outputs equal the numpy reference and the trace equals sim's run of the
+    built-in artifact of the same design, word for word."""
+    from iron import testing
+    from iron.tests import fake_pyxrt
+
+    seq = two_calls()
+    inputs = testing.example_inputs(seq)
+    builtin = build(seq, trace=True, trace_size=4096, cache_dir=tmp_path / "b")
+    on_sim = builtin.load("sim")
+    want = on_sim(**inputs)
+    fake_aiecc("legacy")
+    art = build(seq, trace=True, trace_size=4096, cache_dir=tmp_path / "c", backend="aiecc")
+    px = fake_pyxrt.make(npu=True, device_name="NPU Strix")
+    monkeypatch.setitem(sys.modules, "pyxrt", px)
+    runner = art.load("xrt")
+    got = runner(**inputs)
+    assert runner.device == "xrt"
+    [expected] = testing.reference(seq, inputs)
+    assert testing.same_bits(got, expected.astype(got.dtype).reshape(got.shape))
+    assert testing.same_bits(got, want)
+    assert px.loaded == [elf.read_sections(art.path)[schema.FULL_ELF]]
+    assert np.array_equal(runner.raw_trace, on_sim.raw_trace) and runner.raw_trace.any()
+    assert [s.status for s in runner.trace.slices] == ["ok", "ok"]
+    sets = [c for c in px.calls if c[0] == "set_arg"]
+    assert [c[1] for c in sets] == list(range(len(art.kernels["main:sequence"].args)))
 
 
 @pytest.mark.parametrize("style", ["legacy", "get"])
@@ -450,7 +520,9 @@ def test_separate_dispatch_through_fake_aiecc(tmp_path, fake_aiecc, monkeypatch,
     steps = []
     monkeypatch.setattr(progress.Status, "step", lambda self, detail: steps.append(detail))
     runs, inputs = fake_aiecc(style)
-    art = build(two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "cache")
+    art = build(
+        two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "cache", backend="aiecc"
+    )
     assert (art.dispatch, art.backend) == ("separate", "aiecc-xclbin")
     devices = [RESET_DEVICE, "op0_ElementwiseAdd"]  # first use: the reset opens every run
     assert [d.kernel for d in art.schedule] == [f"{d}:sequence" for d in devices] * 2
@@ -474,13 +546,16 @@ def test_separate_dispatch_through_fake_aiecc(tmp_path, fake_aiecc, monkeypatch,
     assert "aiex.npu.load_pdi" not in text  # the xclbin firmware loads each kernel's PDI
     assert "{addr = 119268 : ui32, arg_idx = 3 : i32}" in text  # BD 15 word 1 <- the kernel's own trace arg
     assert "aie.runtime_sequence() {\n    }" in text  # the reset kernel's stream is empty
-    kernels = {k: art.kernels[k].control for k in art.kernels}
-    assert kernels == {f"{d}:sequence": f"{d}:sequence".encode().ljust(64, b".") for d in devices}
+    builtin = build(two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "b")
+    for d in devices:  # aiecc's stream = iron's without the kernel's own PDI load (the firmware's)
+        name = f"{d}:sequence"
+        header, ops = txn.decode(builtin.kernels[name].control)
+        assert art.kernels[name].control == txn.encode(header, ops[1:])
     sections = elf.read_sections(art.path)
-    assert (
-        sections[schema.XCLBIN]
-        == b"XCLBIN\niron_reset:iron_reset@0x901\nop0_ElementwiseAdd:op0_ElementwiseAdd@0x902\n"
-    )
+    xclbin = json.loads(sections[schema.XCLBIN])
+    assert [(k["name"], k["instance"], k["id"]) for k in xclbin["kernels"]] == [
+        ("iron_reset", "iron_reset", "0x901"), ("op0_ElementwiseAdd", "op0_ElementwiseAdd", "0x902"),
+    ]  # fmt: skip
     meta = json.loads(sections[schema.META])
     assert [(k["name"], k["xclbin_kernel"]) for k in meta["kernels"]] == [
         (f"{d}:sequence", d) for d in devices
@@ -517,7 +592,7 @@ def test_kernels_compiled_with_peano_and_placed_where_aiecc_links(tmp_path, fake
     seq = Sequence(
         "two_gemms", [(small, "a", "b", "c"), (big, "x", "y", "z")], ["a", "b", "x", "y"], ["c", "z"]
     )
-    build(seq, trace=False, cache_dir=tmp_path / "cache")
+    build(seq, trace=False, cache_dir=tmp_path / "cache", backend="aiecc")
     compiles = [json.loads(line) for line in (tmp_path / "clang.log").read_text().splitlines()]
     assert len(compiles) == 2  # one object per distinct (source, arch, defines)
     for argv, m in zip(compiles, (16, 32)):
@@ -530,7 +605,9 @@ def test_kernels_compiled_with_peano_and_placed_where_aiecc_links(tmp_path, fake
         assert any(a.endswith("aie_runtime_lib/AIE2P") for a in argv)
     linked = re.findall(r'link_with = "([^"]+)"', inputs(0))
     assert len(set(linked)) == 2 and all(n.startswith("mm_") for n in linked)
-    build(seq, trace=True, trace_size=4096, cache_dir=tmp_path / "cache")  # another key, same objects
+    build(
+        seq, trace=True, trace_size=4096, cache_dir=tmp_path / "cache", backend="aiecc"
+    )  # another key, same objects
     assert len((tmp_path / "clang.log").read_text().splitlines()) == 2 and len(runs()) == 2
 
 
@@ -538,7 +615,7 @@ def test_kernel_source_missing_is_one_clear_error(tmp_path, fake_aiecc):
     fake_aiecc("legacy")
     (tmp_path / "aie_kernels" / "aie2p" / "add.cc").unlink()
     with pytest.raises(toolchain.ToolchainError, match=r"kernel source aie2p/add.cc not found .*looked at"):
-        build(ADD, trace=False, cache_dir=tmp_path / "cache")
+        build(ADD, trace=False, cache_dir=tmp_path / "cache", backend="aiecc")
 
 
 @pytest.mark.parametrize(
@@ -551,7 +628,7 @@ def test_older_mlir_aie_is_refused_naming_the_minimum(tmp_path, fake_aiecc, monk
     with pytest.raises(
         toolchain.ToolchainError, match=rf"mlir-aie {re.escape(version)} is older than 1\.4\.2"
     ):
-        build(ADD, trace=False, cache_dir=tmp_path / "cache")
+        build(ADD, trace=False, cache_dir=tmp_path / "cache", backend="aiecc")
     for ok in ("1.4.2", "1.4.3.dev4+gabc", "1.5.0"):
         toolchain.check_version(ok)
 
@@ -575,9 +652,9 @@ def test_core_elfs_embedded_under_sources_flag_and_carried_by_captures(tmp_path,
     words = run.capture.words
     fake_aiecc("legacy")
     kw["cache_dir"] = tmp_path / "cache"
-    plain = build(ADD, sources=False, **kw)
+    plain = build(ADD, sources=False, backend="aiecc", **kw)
     assert plain.core_elfs == {} and not any(".iron.core." in n for n in elf.read_sections(plain.path))
-    art = build(ADD, sources=True, **kw)
+    art = build(ADD, sources=True, backend="aiecc", **kw)
     assert art.core_elfs == {"op0_ElementwiseAdd/core_0_2.elf": core_elf()}
     sections = elf.read_sections(art.path)
     assert sections[schema.core_section(0)] == core_elf()
