@@ -164,7 +164,7 @@ def load(artifact, device: str | None = None):
     from iron.options import device_choice
     from iron.runtime.runner import load as _load
 
-    return _load(artifact, device_choice(device), operators=from_payload)
+    return _load(artifact, device if device is not None else device_choice(), operators=from_payload)
 
 
 def from_mlir(source, **kwargs):

@@ -367,52 +367,62 @@ open(args[args.index("-o") + 1], "w").write("OBJ " + args[0])
 KERNEL_FILES = ["add.cc", "mul.cc", "relu.cc", "silu.cc", "gelu.cc", "mm.cc", "softmax.cc", "rms_norm.cc"]
 
 
+def install_fake_mlir_aie(root, style: str = "legacy") -> dict:
+    """Write a fake mlir-aie install under ``root``: a recording aiecc (its full ELF and
+    instruction streams come from the fake aiebu, iron/tests/fake_toolchain/aiebu.py), the
+    programs aiecc runs, kernel sources, a Peano whose clang++ records its argv, the ``aie``
+    package and an ``mlir_aie`` distribution (release 1.4.2). Returns what to put in effect:
+    ``{"path": bin dir, "sys_path": dir, "pdis": payload dir, "log": ..., "inputs": ...}``."""
+    from pathlib import Path
+
+    root = Path(root)
+    bindir, inputs, pdis = root / "bin", root / "inputs", root / "pdis"
+    for d in (bindir, inputs, pdis):
+        d.mkdir(parents=True, exist_ok=True)
+    log = root / "aiecc.log"
+    script = bindir / "aiecc"
+    text = FAKE_AIECC.format(
+        python=sys.executable, help=HELP[style], log=str(log), inputs=str(inputs), core=core_elf().hex()
+    )
+    script.write_text(text)
+    script.chmod(0o755)
+    for tool in ("aiebu-asm", "bootgen", "xclbinutil"):  # what aiecc runs: present, never called
+        (bindir / tool).write_text("#!/bin/sh\nexit 0\n")
+        (bindir / tool).chmod(0o755)
+    for arch in ("aie2", "aie2p"):
+        for name in KERNEL_FILES:
+            (root / "aie_kernels" / arch).mkdir(parents=True, exist_ok=True)
+            (root / "aie_kernels" / arch / name).write_text("// kernel\n")
+    (root / "aie_kernels" / "generic").mkdir(exist_ok=True)
+    for name in ("axpy.cc", "passThrough.cc"):
+        (root / "aie_kernels" / "generic" / name).write_text("// kernel\n")
+    clang = root / "peano" / "bin" / "clang++"
+    clang.parent.mkdir(parents=True, exist_ok=True)
+    clang.write_text(FAKE_CLANG.format(python=sys.executable, log=str(root / "clang.log")))
+    clang.chmod(0o755)
+    py = root / "py"
+    (py / "aie").mkdir(parents=True, exist_ok=True)
+    (py / "aie" / "__init__.py").write_text("")
+    dist = py / "mlir_aie-1.4.2.dist-info"
+    dist.mkdir(exist_ok=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mlir_aie\nVersion: 1.4.2\n")
+    return {"path": str(bindir), "sys_path": str(py), "pdis": str(pdis), "log": log, "inputs": inputs}
+
+
 @pytest.fixture
 def fake_aiecc(tmp_path, monkeypatch):
     """Put a recording fake aiecc on PATH; returns (argv of each run, path of run i's input)."""
 
     def install(style: str = "legacy"):
-        bindir, inputs = tmp_path / "bin", tmp_path / "inputs"
-        bindir.mkdir()
-        inputs.mkdir()
-        log = tmp_path / "aiecc.log"
-        script = bindir / "aiecc"
-        text = FAKE_AIECC.format(
-            python=sys.executable,
-            help=HELP[style],
-            log=str(log),
-            inputs=str(inputs),
-            elf=exec_elf().hex(),
-            core=core_elf().hex(),
-        )
-        script.write_text(text)
-        script.chmod(0o755)
-        # an mlir-aie install around it: kernel sources and a Peano whose clang++ records its argv
-        root = bindir.parent
-        for arch in ("aie2", "aie2p"):
-            for name in KERNEL_FILES:
-                (root / "aie_kernels" / arch).mkdir(parents=True, exist_ok=True)
-                (root / "aie_kernels" / arch / name).write_text("// kernel\n")
-        (root / "aie_kernels" / "generic").mkdir(exist_ok=True)
-        for name in ("axpy.cc", "passThrough.cc"):
-            (root / "aie_kernels" / "generic" / name).write_text("// kernel\n")
-        clang = root / "peano" / "bin" / "clang++"
-        clang.parent.mkdir(parents=True)
-        clang.write_text(FAKE_CLANG.format(python=sys.executable, log=str(tmp_path / "clang.log")))
-        clang.chmod(0o755)
-        monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+        staged = install_fake_mlir_aie(tmp_path, style)
+        log, inputs = staged["log"], staged["inputs"]
+        monkeypatch.setenv("PATH", f"{staged['path']}{os.pathsep}{os.environ['PATH']}")
+        monkeypatch.syspath_prepend(staged["sys_path"])
         monkeypatch.delenv("PEANO_INSTALL_DIR", raising=False)
         monkeypatch.delenv("MLIR_AIE_INSTALL_DIR", raising=False)
-        for tool in ("aiebu-asm", "bootgen", "xclbinutil"):  # what aiecc runs: present, never called
-            (bindir / tool).write_text("#!/bin/sh\nexit 0\n")
-            (bindir / tool).chmod(0o755)
-        (tmp_path / "py" / "aie").mkdir(parents=True)  # mlir-aie's Python package, importable
-        (tmp_path / "py" / "aie" / "__init__.py").write_text("")
-        monkeypatch.syspath_prepend(str(tmp_path / "py"))
-        monkeypatch.setattr(aiecc, "available", lambda: True)
-        monkeypatch.setenv(aiebu.PDI_DIR_ENV, str(tmp_path / "pdis"))
+        monkeypatch.setenv(aiebu.PDI_DIR_ENV, staged["pdis"])
         monkeypatch.setattr(
-            sections, "pdi_sections", aiebu.recording_pdi_sections(sections.pdi_sections, tmp_path / "pdis")
+            sections, "pdi_sections", aiebu.recording_pdi_sections(sections.pdi_sections, staged["pdis"])
         )
         monkeypatch.setattr(toolchain, "installed_version", lambda: "1.4.2")
         for cached in (aiecc.toolchain_identity, aiecc.help_text):
