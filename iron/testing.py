@@ -77,7 +77,7 @@ def first_difference(got, want) -> str:
     index = np.unravel_index(flat, g.shape) if g.ndim else ()
     return (
         f"{count} element(s) differ; first at index {tuple(int(i) for i in index)}: "
-        f"got {g.reshape(-1)[flat]!r}, expected {w.reshape(-1)[flat]!r}"
+        f"got {g.reshape(-1)[flat].item()!r}, expected {w.reshape(-1)[flat].item()!r}"
     )
 
 
