@@ -690,3 +690,103 @@ def test_core_elfs_embedded_under_sources_flag_and_carried_by_captures(tmp_path,
     words.astype("<u4").tofile(raw)
     assert main(["trace", "decode", str(raw), "--artifact", str(art.path), "-o", str(out)]) == 0
     assert "samples per function: kernel_body" in out.read_text()
+
+
+def test_xclbin_path_runs_on_the_fake_npu(tmp_path, fake_aiecc, monkeypatch):
+    """Issue 24 Build 3, xclbin flow (npu1 separate dispatch): the fake NPU runs the
+    instruction BO each kernel is called with, on the PDI the xclbin carries for it; outputs
+    equal numpy and the trace equals sim's run of the built-in artifact."""
+    from iron import testing
+    from iron.tests import fake_pyxrt
+
+    seq = two_calls()
+    inputs = testing.example_inputs(seq)
+    on_sim = build(seq, trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "b").load("sim")
+    want = on_sim(**inputs)
+    fake_aiecc("legacy")
+    art = build(seq, trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "c", backend="aiecc")
+    px = fake_pyxrt.make(
+        npu=True, device_name="NPU Phoenix", xclbin_kernels=("iron_reset", "op0_ElementwiseAdd")
+    )
+    monkeypatch.setitem(sys.modules, "pyxrt", px)
+    runner = art.load("xrt")
+    got = runner(**inputs)
+    [expected] = testing.reference(seq, inputs)
+    assert testing.same_bits(got, expected.astype(got.dtype).reshape(got.shape)) and testing.same_bits(
+        got, want
+    )
+    assert px.loaded == [elf.read_sections(art.path)[schema.XCLBIN]]
+    assert np.array_equal(runner.raw_trace, on_sim.raw_trace) and runner.raw_trace.any()
+    assert [s.status for s in runner.trace.slices] == ["ok", "ok"]
+
+
+@pytest.mark.parametrize("tool", ["aiebu-asm", "bootgen"])
+def test_missing_aiecc_tool_is_one_clear_error_before_any_work(tmp_path, fake_aiecc, tool):
+    runs, _ = fake_aiecc("legacy")
+    (tmp_path / "bin" / tool).unlink()
+    with pytest.raises(
+        toolchain.ToolchainError, match=rf"aiecc runs {tool} for a fused build and it is not on PATH"
+    ):
+        build(ADD, trace=False, cache_dir=tmp_path / "cache", backend="aiecc")
+    assert not (tmp_path / "aiecc.log").exists() and not (tmp_path / "clang.log").exists()  # nothing ran
+
+
+def test_xclbinutil_is_needed_for_separate_dispatch_only(tmp_path, fake_aiecc):
+    fake_aiecc("legacy")
+    (tmp_path / "bin" / "xclbinutil").unlink()
+    assert build(ADD, trace=False, cache_dir=tmp_path / "c", backend="aiecc").backend == "aiecc-full-elf"
+    with pytest.raises(toolchain.ToolchainError, match=r"xclbinutil .* ships with XRT"):
+        build(ADD, trace=False, target="npu1", cache_dir=tmp_path / "c", backend="aiecc")
+
+
+def test_machine_resolution(tmp_path, fake_aiecc, monkeypatch):
+    """Issue 24 Build 1: one resolver. Nothing installed: builtin + sim; toolchain, no NPU:
+    builtin + sim unless aiecc is asked for; toolchain + NPU of the target's generation:
+    aiecc + xrt; xrt without an NPU and aiecc without the toolchain are one error each."""
+    import iron
+    from iron.tests import fake_pyxrt
+
+    monkeypatch.setitem(sys.modules, "pyxrt", None)  # no pyxrt
+    monkeypatch.setattr(aiecc, "available", lambda: False)
+    m = iron.machine(env={})
+    assert (m.backend, m.device) == ("builtin", "sim")
+    with pytest.raises(iron.MachineError, match=r"device 'xrt' .* asked for, but pyxrt is not installed"):
+        iron.machine(device="xrt", env={})
+    with pytest.raises(iron.MachineError, match=r"backend 'aiecc' .* aiecc is not on PATH"):
+        iron.machine(env={"IRON_BACKEND": "aiecc"})
+    monkeypatch.undo()
+    fake_aiecc("legacy")
+    monkeypatch.setitem(sys.modules, "pyxrt", None)
+    assert (iron.machine(env={}).backend, iron.machine(env={}).device) == ("builtin", "sim")
+    assert iron.machine("aiecc", env={}).backend == "aiecc"
+    monkeypatch.setitem(sys.modules, "pyxrt", fake_pyxrt.make(npu=True, device_name="NPU Strix"))
+    m = iron.machine(env={})
+    assert (m.backend, m.device) == ("aiecc", "xrt")
+    assert (iron.machine(target="npu1", env={}).device, iron.machine(env={"IRON_DEVICE": "sim"}).backend) == (
+        "sim", "builtin",
+    )  # fmt: skip
+    with pytest.raises(iron.MachineError, match="built-in artifacts run on 'sim'"):
+        iron.machine("builtin", "xrt", env={})
+    with pytest.raises(IronError, match=r"IRON_BACKEND='chess'; accepted: auto, builtin, aiecc"):
+        iron.machine(env={"IRON_BACKEND": "chess"})
+
+
+def test_check_operator_on_the_fake_npu_names_device_and_first_difference(tmp_path, fake_aiecc, monkeypatch):
+    """A check says where it ran; a mismatch names the first differing element."""
+    from iron import testing
+    from iron.tests import fake_pyxrt
+
+    fake_aiecc("legacy")
+    monkeypatch.setitem(sys.modules, "pyxrt", fake_pyxrt.make(npu=True, device_name="NPU Strix"))
+    result = testing.check_operator(ADD, cache_dir=tmp_path / "c", trace=False)
+    assert (result.device, result.backend) == ("xrt", "aiecc")
+    a, b = ADD.example_inputs(0)
+    expected = testing.reference(testing.as_sequence(ADD), {"a": a, "b": b})[0].copy()
+    expected[5] ^= 1  # the reference the device must match, one element off
+    monkeypatch.setattr(testing, "reference", lambda seq, named: (expected,))
+    with pytest.raises(
+        testing.CheckError,
+        match=rf"on xrt \(aiecc build\): output 'c' differs .*1 element\(s\) differ; first at index \(5,\): "
+        rf"got {expected[5] ^ 1}, expected {expected[5]}",
+    ):
+        testing.check_operator(ADD, [a, b], cache_dir=tmp_path / "c", trace=False)
