@@ -364,6 +364,20 @@ with open({log!r}, "a") as f:
     f.write(json.dumps(args) + "\\n")
 open(args[args.index("-o") + 1], "w").write("OBJ " + args[0])
 """
+#: mlir-aie's parser: reads the module with iron's reader (today's syntax) and, when the
+#: file OLD_GRAMMAR sits beside it, fails on SSA npu ops as an aie-opt before PR #3225 would.
+FAKE_AIE_OPT = """\
+#!{python}
+import os, re, sys
+text = open(sys.argv[-1]).read()
+if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "OLD_GRAMMAR")):
+    for n, line in enumerate(text.splitlines(), 1):
+        if re.search(r"aiex\\.npu\\.write32\\(%", line):
+            print(f"{{sys.argv[-1]}}:{{n}}:{{line.index('(') + 1}}: error: expected attribute", file=sys.stderr)
+            sys.exit(1)
+from iron.mlir.reader import parse
+parse(text)
+"""
 KERNEL_FILES = ["add.cc", "mul.cc", "relu.cc", "silu.cc", "gelu.cc", "mm.cc", "softmax.cc", "rms_norm.cc"]
 
 
@@ -386,6 +400,8 @@ def install_fake_mlir_aie(root, style: str = "legacy") -> dict:
     )
     script.write_text(text)
     script.chmod(0o755)
+    (bindir / "aie-opt").write_text(FAKE_AIE_OPT.format(python=sys.executable))
+    (bindir / "aie-opt").chmod(0o755)
     for tool in ("aiebu-asm", "bootgen", "xclbinutil"):  # what aiecc runs: present, never called
         (bindir / tool).write_text("#!/bin/sh\nexit 0\n")
         (bindir / tool).chmod(0o755)
@@ -628,19 +644,34 @@ def test_kernel_source_missing_is_one_clear_error(tmp_path, fake_aiecc):
         build(ADD, trace=False, cache_dir=tmp_path / "cache", backend="aiecc")
 
 
-@pytest.mark.parametrize(
-    "version", ["1.4.1", "1.4.2.dev16+g7e00b57", "0.0.1.2026033104+e4f35d6", "1.3.5.dev52"]
-)
-def test_older_mlir_aie_is_refused_naming_the_minimum(tmp_path, fake_aiecc, monkeypatch, version):
-    # version strings as mlir-aie's wheels spell them (utils/mlir_aie_wheels/_version_helper.py)
+def test_mlir_aie_that_cannot_read_iron_syntax_is_refused(tmp_path, fake_aiecc):
+    """Issue 24 Build 6: the gate is what mlir-aie's parser reads, not a release number:
+    aie-opt must accept the SSA npu ops iron prints; one that rejects them is refused with its
+    own message, before any compile."""
     fake_aiecc("legacy")
-    monkeypatch.setattr(toolchain, "installed_version", lambda: version)
+    toolchain._grammar.cache_clear()
+    (tmp_path / "bin" / "OLD_GRAMMAR").write_text("")
     with pytest.raises(
-        toolchain.ToolchainError, match=rf"mlir-aie {re.escape(version)} is older than 1\.4\.2"
+        toolchain.ToolchainError, match=r"does not read the syntax iron prints .*:6:\d+: error"
     ):
         build(ADD, trace=False, cache_dir=tmp_path / "cache", backend="aiecc")
-    for ok in ("1.4.2", "1.4.3.dev4+gabc", "1.5.0"):
-        toolchain.check_version(ok)
+    assert not (tmp_path / "clang.log").exists()
+    (tmp_path / "bin" / "OLD_GRAMMAR").unlink()
+    toolchain._grammar.cache_clear()
+    assert build(ADD, trace=False, cache_dir=tmp_path / "cache", backend="aiecc").backend == "aiecc-full-elf"
+
+
+@pytest.mark.parametrize("version", ["1.4.2", "1.4.1", "0.0.1.2026033104+e4f35d6", "1.4.3.dev4+gabc"])
+def test_release_numbers_gate_nothing(tmp_path, fake_aiecc, monkeypatch, version):
+    # version strings as mlir-aie's wheels spell them (utils/mlir_aie_wheels/_version_helper.py);
+    # a date-stamped wheel of March 2026 is as new as the parser it ships
+    fake_aiecc("legacy")
+    monkeypatch.setattr(toolchain, "installed_version", lambda: version)
+    assert build(ADD, trace=False, cache_dir=tmp_path / "c", backend="aiecc").toolchain.startswith(
+        f"mlir_aie-{version}"
+    )
+    with pytest.raises(toolchain.ToolchainError, match="cannot read mlir-aie version"):
+        toolchain.check_version("one.two")
 
 
 def test_core_elfs_embedded_under_sources_flag_and_carried_by_captures(tmp_path, fake_aiecc):
