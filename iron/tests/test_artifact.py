@@ -752,9 +752,10 @@ def test_xclbin_path_runs_on_the_fake_npu(tmp_path, fake_aiecc, monkeypatch):
 
 
 @pytest.mark.parametrize("tool", ["aiebu-asm", "bootgen"])
-def test_missing_aiecc_tool_is_one_clear_error_before_any_work(tmp_path, fake_aiecc, tool):
+def test_missing_aiecc_tool_is_one_clear_error_before_any_work(tmp_path, fake_aiecc, monkeypatch, tool):
     runs, _ = fake_aiecc("legacy")
     (tmp_path / "bin" / tool).unlink()
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.defpath}")  # no other install's tools
     with pytest.raises(
         toolchain.ToolchainError, match=rf"aiecc runs {tool} for a fused build and it is not on PATH"
     ):
@@ -762,9 +763,10 @@ def test_missing_aiecc_tool_is_one_clear_error_before_any_work(tmp_path, fake_ai
     assert not (tmp_path / "aiecc.log").exists() and not (tmp_path / "clang.log").exists()  # nothing ran
 
 
-def test_xclbinutil_is_needed_for_separate_dispatch_only(tmp_path, fake_aiecc):
+def test_xclbinutil_is_needed_for_separate_dispatch_only(tmp_path, fake_aiecc, monkeypatch):
     fake_aiecc("legacy")
     (tmp_path / "bin" / "xclbinutil").unlink()
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.defpath}")
     assert build(ADD, trace=False, cache_dir=tmp_path / "c", backend="aiecc").backend == "aiecc-full-elf"
     with pytest.raises(toolchain.ToolchainError, match=r"xclbinutil .* ships with XRT"):
         build(ADD, trace=False, target="npu1", cache_dir=tmp_path / "c", backend="aiecc")
