@@ -8,7 +8,9 @@
     runner.capture.save("t.npz")
 
 ``auto`` picks ``xrt`` when pyxrt imports, an NPU device opens and the artifact
-was compiled by aiecc; otherwise ``sim``. The choice is reported once per
+was compiled by aiecc; otherwise ``sim``, except for an aiecc full ELF, which sim
+cannot run (one :class:`RunError` saying why and to build with ``backend="builtin"``).
+Which back end and device a machine uses is decided by :func:`iron.machine`. The choice is reported once per
 process and kept in ``runner.device``.
 
 Host buffers: one per named buffer of the artifact (inputs, outputs,
