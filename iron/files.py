@@ -19,10 +19,7 @@ mlir-aie JSON, summaries, PNG). Rules:
 from __future__ import annotations
 
 import contextlib
-import gzip
 import os
-import queue
-import secrets
 import stat
 import threading
 from pathlib import Path
@@ -70,6 +67,8 @@ def atomic_open(
         with contextlib.ExitStack() as stack:
             f = raw
             if gzip_level is not None:
+                import gzip  # imports of what a small decode never uses are made where used
+
                 f = stack.enter_context(
                     gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=gzip_level, mtime=0)
                 )
@@ -93,6 +92,8 @@ class ThreadedWriter:
     error of a write is raised by a later :meth:`write` or by :meth:`close`."""
 
     def __init__(self, f: BinaryIO, depth: int = 4):
+        import queue
+
         self._f = f
         self._queue: queue.Queue = queue.Queue(depth)
         self._error: BaseException | None = None
@@ -156,7 +157,8 @@ def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
         return
 
     target = Path(os.path.realpath(p)) if p.is_symlink() else p  # replace the link's target
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    # os.urandom, not secrets: secrets loads OpenSSL (~3.5 MiB, every small decode writes a file)
+    tmp = target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # 0o666: the kernel applies the umask (and default ACLs) exactly as for open().

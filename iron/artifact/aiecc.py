@@ -278,6 +278,42 @@ def _without_own_pdi_loads(module, fm):
     return module
 
 
+def place_foreign_objects(fm, work: Path) -> list[Path]:
+    """Copy the kernel objects of the foreign designs in ``fm`` into aiecc's working folder,
+    under the name their ``link_with`` gives (aiecc resolves it against its cwd). A name
+    iron found nowhere, or one name for two different files, is one :class:`AieccError`
+    before aiecc runs, naming the ``link_with`` and where iron looked."""
+    placed: dict[str, tuple[str, bytes]] = {}
+    missing = []
+    for op in fm.operators.values():
+        for obj in getattr(op, "kernel_objects", ()):
+            if obj.path is None:
+                missing.append(
+                    f'link_with = "{obj.link_with}" of {op.op_name} (looked in: {"; ".join(obj.looked)})'
+                )
+                continue
+            data = Path(obj.path).read_bytes()
+            if obj.link_with in placed and placed[obj.link_with][1] != data:
+                raise AieccError(
+                    f'link_with = "{obj.link_with}": two different files ({placed[obj.link_with][0]}, {obj.path}) '
+                    "would share one name in aiecc's folder; rename one object and its link_with"
+                )
+            placed[obj.link_with] = (obj.path, data)
+    if missing:
+        raise AieccError(
+            "kernel objects not found, so aiecc could not link: "
+            + "; ".join(missing)
+            + ". Pass them with iron.from_mlir(..., objects=[...]) or put them beside the design file"
+        )
+    out = []
+    for name, (_src, data) in placed.items():
+        dest = work / name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+        out.append(dest)
+    return out
+
+
 def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
     """Compile ``ctx.fm`` with aiecc; the artifact bytes (iron sections included)."""
     fm = ctx.fm
@@ -296,6 +332,7 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
         src = "fused.mlir"
         (work / src).write_text(print_module(module))
         objects = [k for d in fm.designs.values() for k in d.kernels]
+        place_foreign_objects(fm, work)  # a foreign design's own objects (missing: fails here)
         kernels.compile_kernels(objects, work, ctx.cache_dir, ctx.status)  # where link_with resolves
 
         dev_sections, pdis = sec.pdi_sections(ctx)  # sim can still run the artifact

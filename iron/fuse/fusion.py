@@ -237,6 +237,7 @@ def fuse(
         if runs_reset(wrapper.sequence().body):
             module.devices.append(ir.Device(_widest_device(target, designs), RESET_DEVICE))
         module.devices.append(wrapper)
+        match_widths(module, wrapper)
         main = Kernel(
             kernel_name(WRAPPER_DEVICE, WRAPPER_SEQUENCE),
             WRAPPER_DEVICE,
@@ -454,6 +455,28 @@ def _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset) -> i
     )
     # As wide as the widest callee (upstream's fused tests: ``aie.device(npu2_1col) @main``).
     return ir.Device(_widest_device(target, designs), WRAPPER_DEVICE, [sequence])
+
+
+def match_widths(module: ir.Module, wrapper: ir.Device) -> list[str]:
+    """Give every device ``wrapper`` configures the wrapper's device type (in place); the
+    symbols changed. mlir-aie's ``ConfigureOp::verify`` (lib/Dialect/AIEX/IR/AIEXDialect.cpp)
+    rejects an ``aiex.configure`` whose device type differs from its parent's ("Device types
+    do not match"), and ``npu2_1col`` is another type than ``npu2``. The wrapper is the
+    widest device (:func:`_widest_device`), so each callee's tiles stay inside it."""
+    changed = []
+    configured = {
+        op.device for seq in wrapper.sequences for op in ir.walk(seq.body) if isinstance(op, ir.Configure)
+    }
+    for dev in module.devices:
+        if dev is not wrapper and dev.symbol in configured and dev.target != wrapper.target:
+            if device_columns(dev.target) > device_columns(wrapper.target):
+                raise IronError(
+                    f"device @{dev.symbol} ({dev.target}) is wider than @{wrapper.symbol} ({wrapper.target}), "
+                    "which configures it"
+                )
+            dev.target = wrapper.target
+            changed.append(dev.symbol)
+    return changed
 
 
 def runs_reset(body: list) -> bool:

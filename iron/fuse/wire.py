@@ -30,7 +30,14 @@ from pathlib import Path
 from iron.design import Design
 from iron.errors import IronError
 from iron.artifact.schema import kernel_name
-from iron.fuse.fusion import RESET_DEVICE, CallSite, _needs_reset, _previous_dispatch_site, runs_reset
+from iron.fuse.fusion import (
+    RESET_DEVICE,
+    CallSite,
+    _needs_reset,
+    _previous_dispatch_site,
+    match_widths,
+    runs_reset,
+)
 from iron.mlir import ir
 from iron.mlir.reader import parse
 from iron.options import TraceOptions
@@ -75,9 +82,10 @@ def wire(
     ``options`` (a :class:`TraceOptions`) chooses units and events (its ``size`` is
     ignored).
     """
-    module = parse(text, filename)
+    module = parse(text, filename, legacy=True)  # old core syntax would reach aiecc verbatim
     options = options or TraceOptions(size=max(trace_size, layout_quantum()))
     wdev, wseq = _wrapper(module, filename)
+    match_widths(module, wdev)  # aiex.configure's verifier: one device type (issue 25)
     target = target_for_device(wdev.target)
 
     # Call sites in program order; a configure block with several runs is split into one

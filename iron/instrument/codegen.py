@@ -50,7 +50,7 @@ from iron.target.trace_unit import (
 )
 from iron.instrument import layout
 from iron.instrument.manifest import TraceUnit
-from iron.instrument.declarative import KeptTrace, declared_trace, strip_trace_ops
+from iron.instrument.declarative import KeptTrace, declared_trace, design_boundary, strip_trace_ops
 from iron.instrument.resources import used_packet_ids, used_shim_resources
 
 
@@ -121,20 +121,16 @@ def _kept_units(device: ir.Device, sequence: str, kept: KeptTrace, shim: ir.Tile
         missing = [what for what, spec in (("start", t.start), ("stop", t.stop)) if spec is None]
         if missing:
             raise IronError(f"{where}: aie.trace @{t.name} has no aie.trace.{missing[0]}")
-    forms = {(t.start, t.stop) for t in kept.traces}
-    if len(forms) > 1:
-        listed = "; ".join(f"@{t.name}: {t.start} / {t.stop}" for t in kept.traces)
-        raise IronError(f"{where}: its aie.trace ops start/stop differently ({listed}); iron lowers one form")
-    ((start, stop),) = forms
+    start, stop = design_boundary(kept.traces, where)  # each unit keeps its own form
     auto = _auto_packet_ids(device, kept)
     units = []
     for t in kept.traces:
         units.append(copy.deepcopy(t.unit))
         units[-1].packet_id = units[-1].packet_id or auto[t.name]
-    for u in units:
+        u = units[-1]
         if u.kind == "shim" and u.column == shim.col:
-            u.start_event = boundary_event("shim", start, events.user_event("shim", 1), drain=True)
-            u.stop_event = boundary_event("shim", stop, events.user_event("shim", 0), drain=True)
+            u.start_event = boundary_event("shim", t.start, events.user_event("shim", 1), drain=True)
+            u.stop_event = boundary_event("shim", t.stop, events.user_event("shim", 0), drain=True)
     return units, start, stop
 
 
@@ -349,8 +345,8 @@ def _unit_program(units: list[TraceUnit], start_spec: str = DEFAULT_START) -> li
     ops = []
     # A unit whose start event is TRUE starts the moment Trace_Control0 holds it: its
     # packet id and slots must be in place by then, so Trace_Control0 goes last.
-    immediate = start_spec == "event=TRUE"
     for u in units:
+        immediate = start_spec == "event=TRUE" or u.start_event == events.event_id(u.kind, "TRUE")
         regs = registers.TRACE_REGISTERS[u.kind]
         ev0, ev1 = registers.trace_events(u.event_ids, u.kind)
         control0 = _write(

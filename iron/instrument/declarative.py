@@ -45,12 +45,15 @@ from iron.target.trace_modes import mode_number
 from iron.target.trace_unit import SLOTS
 
 _RE_TRACE = re.compile(rf"^aie\.trace\s+@({_NAME})\s*\(\s*%({_NAME})\s*\)\s*\{{(.*)\}}\s*$", re.S)
-_RE_EVENT = re.compile(r'^aie\.trace\.event\s*<\s*"?(\w+)"?\s*>')
+#: An event as ``TraceEventAttr`` spells it (AIETraceOps.td: "strings or enum values"):
+#: ``<"INSTR_EVENT_0">`` or ``<CoreEventAIE2::INSTR_EVENT_0>``.
+_EVENT = r'<\s*(?:"\w+"|(?:\w+::)?\w+)\s*>'
+_RE_EVENT = re.compile(rf"^aie\.trace\.event\s*{_EVENT}")
 _RE_MODE = re.compile(r'^aie\.trace\.mode\s+"?([\w-]+)"?')
 _RE_PACKET = re.compile(r"^aie\.trace\.packet\s+(.*)$")
 _RE_START_STOP = re.compile(r"^aie\.trace\.(start|stop)\s+(.*)$")
 _RE_PORT = re.compile(r"^aie\.trace\.port\s*<\s*(\d+)\s*>\s*(.*)$")
-_RE_KV = re.compile(r'(\w+)\s*=\s*(<\s*"?\w+"?\s*>|"[^"]*"|[\w-]+)')
+_RE_KV = re.compile(rf'(\w+)\s*=\s*({_EVENT}|"[^"]*"|[\w-]+)')
 
 #: ``aie.trace.packet type=...`` spellings (mlir-aie ``PacketType``) -> iron's module kind.
 PACKET_KINDS = {"core": "core", "mem": "mem", "shim": "shim", "shimtile": "shim", "memtile": "memtile"}
@@ -73,8 +76,13 @@ class DeclarativeTraceError(IronError):
     """An ``aie.trace`` op iron cannot read."""
 
 
+def _event_name(spelled: str) -> str:
+    """``<"NAME">`` / ``<Enum::NAME>`` / ``"NAME"`` / ``NAME`` -> NAME."""
+    return spelled.strip('"<> ').split("::")[-1].strip('"')
+
+
 def _kv(text: str) -> dict[str, str]:
-    return {k: v.strip('"<> ') for k, v in _RE_KV.findall(text)}
+    return {k: _event_name(v) for k, v in _RE_KV.findall(text)}
 
 
 def _kind_of_row(row: int) -> str:
@@ -100,12 +108,48 @@ class DeclaredTrace:
     stop: str | None
 
 
+_RE_BROADCAST_EVENT = re.compile(r"^BROADCAST_(\d+)$")
+
+
 def _boundary_spec(spec: dict[str, str]) -> str | None:
+    """The start/stop in :mod:`iron.options` spelling. ``event=<"BROADCAST_N">`` is the
+    event ``broadcast=N`` names (``AIETraceOps.td``: either attribute gives the unit's
+    start/stop event), so both read as ``broadcast=N``."""
     if "broadcast" in spec:
         return f"broadcast={int(spec['broadcast'], 0)}"
     if "event" in spec:
-        return f"event={spec['event']}"
+        m = _RE_BROADCAST_EVENT.match(spec["event"])
+        return f"broadcast={int(m.group(1))}" if m else f"event={spec['event']}"
     return None
+
+
+def design_boundary(traces: list["DeclaredTrace"], where: str) -> tuple[str, str]:
+    """The start and stop the design as a whole needs raised, from its started traces'
+    own forms, which may differ per trace (upstream's event_trace example: broadcasts on
+    the core, memory and memtile units, ``TRUE``/``NONE`` on the shim's).
+
+    Each unit keeps its own start/stop event. What the host must do once for all of them
+    follows the forms that need raising: a broadcast (raised by the drain shim) wins, then
+    a ``USER_EVENT_n`` (generated on every traced module); ``TRUE``, ``NONE`` and other
+    events need nothing raised. Two different broadcasts, or two different user events,
+    for the start (or the stop) are one error: iron raises one of each."""
+    out = []
+    for which in ("start", "stop"):
+        specs = list(dict.fromkeys(getattr(t, which) for t in traces))
+        for prefix in ("broadcast=", "event=USER_EVENT_"):
+            raised = [s for s in specs if s.startswith(prefix)]
+            if len(raised) > 1:
+                listed = "; ".join(f"@{t.name}: {getattr(t, which)}" for t in traces)
+                raise DeclarativeTraceError(
+                    f"{where}: its aie.trace ops {which} on different events that must be raised ({listed}); "
+                    f"iron raises one broadcast and one user event per {which}"
+                )
+            if raised:
+                out.append(raised[0])
+                break
+        else:
+            out.append(specs[0])
+    return out[0], out[1]
 
 
 def parse_trace_op(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> TraceUnit | None:
@@ -165,7 +209,7 @@ def parse_trace(text: str, tiles: dict[str, ir.Tile], arch: str = "aie2") -> Dec
     ports: dict[int, list] = {}
     for ln in lines:
         if em := _RE_EVENT.match(ln):
-            names.append(em.group(1))
+            names.append(_event_name(em.group(0)[len("aie.trace.event") :]))
         elif pm := _RE_PORT.match(ln):
             slot, port = _port(kind, int(pm.group(1)), _kv(pm.group(2)), f"{what}: {ln}")
             if slot in ports:

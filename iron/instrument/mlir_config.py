@@ -16,14 +16,17 @@ from the address.
 from __future__ import annotations
 
 from iron.errors import IronError
-from iron.mlir import ir, reader
+from iron.mlir.names import DEFAULT_DEVICE, DEFAULT_SEQUENCE
+from iron.mlir.trace_config import scan
 from iron.target import geometry
 from iron.target.events import PACKET_TYPE, event_name
 from iron.target.registers import TRACE_REGISTERS, split_address, unpack_trace_control0, unpack_trace_control1
 from iron.target.trace_unit import SLOTS
-from iron.instrument.declarative import declared_units
 from iron.instrument.manifest import Manifest, Slice, TraceUnit, kernel_name
-from iron.instrument.upstream_meta import trace_buffer, trace_slices
+
+# The full reader (iron.mlir.reader, iron.mlir.ir) and the modules built on it are imported
+# where a module needs them: a lowered single-device module (what mlir-aie's parser reads)
+# is read by iron.mlir.trace_config's scan, and a small decode then never loads the IR.
 
 SLOT_FIELD_MASK = 0xFF  # mlir-aie keeps whole bytes (memtile ids go beyond 127)
 
@@ -47,33 +50,52 @@ def units_from_module(module: ir.Module, device: str | None = None) -> list[Trac
     """Traced units of ``module`` (of the device with symbol ``device`` if given,
     else of every device), in first Trace_Event write order; units that only a
     declarative ``aie.trace`` op configures follow in op order."""
+    from iron.instrument.declarative import declared_units
+    from iron.mlir import ir
+
     devices = module.devices if device is None else [d for d in module.devices if d.symbol == device]
+    writes = [
+        (op.address, op.value, op.column, op.row)
+        for dev in devices
+        for seq in dev.sequences
+        for op in ir.walk(seq.body)
+        if isinstance(op, ir.Write32)
+    ]
+    arch = _arch([d.target for d in devices])
+    units = units_from_writes(writes, arch)
+    seen = {(u.kind, u.column, u.row) for u in units}
+    for dev in devices:
+        for u in declared_units(dev, arch):
+            if (u.kind, u.column, u.row) not in seen:
+                seen.add((u.kind, u.column, u.row))
+                units.append(u)
+    return units
+
+
+def units_from_writes(writes, arch: str) -> list[TraceUnit]:
+    """Traced units of register writes ``(address, value, column, row)`` (column and row
+    None: from the address), in first Trace_Event write order."""
     slots: dict[tuple[str, int, int], list[int]] = {}
     control: dict[tuple[str, int, int], dict] = {}
-    for dev in devices:
-        for seq in dev.sequences:
-            for op in ir.walk(seq.body):
-                if not isinstance(op, ir.Write32):
-                    continue
-                acol, arow, offset = split_address(op.address)
-                col = op.column if op.column is not None else acol & 0x1F
-                row = op.row if op.row is not None else arow
-                hit = _register_kind(offset, row)
-                if hit is None:
-                    continue
-                kind, reg = hit
-                key = (kind, col, row)
-                if reg in ("trace_event0", "trace_event1"):
-                    ids = slots.setdefault(key, [0] * SLOTS)
-                    per_register = SLOTS // 2  # Trace_Event0 holds slots 0-3, Trace_Event1 4-7
-                    base = 0 if reg == "trace_event0" else per_register
-                    for i in range(per_register):
-                        ids[base + i] = (op.value >> (8 * i)) & SLOT_FIELD_MASK
-                elif reg == "trace_control0":
-                    control.setdefault(key, {}).update(unpack_trace_control0(op.value, kind))
-                else:
-                    control.setdefault(key, {}).update(unpack_trace_control1(op.value))
-    arch = _arch(devices)
+    for address, value, column, row in writes:
+        acol, arow, offset = split_address(address)
+        col = column if column is not None else acol & 0x1F
+        row = row if row is not None else arow
+        hit = _register_kind(offset, row)
+        if hit is None:
+            continue
+        kind, reg = hit
+        key = (kind, col, row)
+        if reg in ("trace_event0", "trace_event1"):
+            ids = slots.setdefault(key, [0] * SLOTS)
+            per_register = SLOTS // 2  # Trace_Event0 holds slots 0-3, Trace_Event1 4-7
+            base = 0 if reg == "trace_event0" else per_register
+            for i in range(per_register):
+                ids[base + i] = (value >> (8 * i)) & SLOT_FIELD_MASK
+        elif reg == "trace_control0":
+            control.setdefault(key, {}).update(unpack_trace_control0(value, kind))
+        else:
+            control.setdefault(key, {}).update(unpack_trace_control1(value))
     units = []
     for (kind, col, row), ids in slots.items():
         ctl = control.get((kind, col, row), {})
@@ -91,25 +113,21 @@ def units_from_module(module: ir.Module, device: str | None = None) -> list[Trac
                 mode=ctl.get("mode", 0),
             )
         )
-    seen = {(u.kind, u.column, u.row) for u in units}
-    for dev in devices:
-        for u in declared_units(dev, arch):
-            if (u.kind, u.column, u.row) not in seen:
-                seen.add((u.kind, u.column, u.row))
-                units.append(u)
     return units
 
 
-def _arch(devices: list[ir.Device]) -> str:
+def _arch(targets: list[str]) -> str:
     """Event table of the devices' generation (aie2 unless every device is npu2)."""
     try:
-        arches = {geometry.target_for_device(d.target).arch for d in devices}
+        arches = {geometry.target_for_device(t).arch for t in targets}
     except IronError:
         return "aie2"
     return arches.pop() if len(arches) == 1 else "aie2"
 
 
 def units_from_mlir(text: str, filename: str | None = None) -> list[TraceUnit]:
+    from iron.mlir import reader
+
     return units_from_module(reader.parse(text, filename))
 
 
@@ -129,15 +147,21 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
     ``trace_slices`` offsets count from the region's start), so a capture of
     the whole argument is decoded from the right byte.
     """
+    lowered = scan(text)  # a lowered single-device module: no IR needed
+    if lowered is not None:
+        units = units_from_writes(lowered.writes, _arch([lowered.target]))
+        if units:  # else the full reader's answer (declared units, or its error)
+            target, columns = _target(lowered.target)
+            dev, seq = lowered.device, lowered.sequence
+            size = max(int(total_size), 0)
+            slices = [Slice(0, "mlir-aie", 0, dev, seq, 0, size, units, kernel_name(dev, seq), -1)]
+            return _manifest(target, columns, kernel_name(dev, seq), -1, size, slices)
+    from iron.mlir import reader
+
     module = reader.parse(text, filename)
     where = filename or "MLIR input"
     device = module.devices[0] if module.devices else None
-    target_name = device.target if device else "npu1"
-    try:
-        target = geometry.target_for_device(target_name)
-        columns = geometry.device_columns(target_name)
-    except IronError:
-        target, columns = geometry.get_target("npu1"), 1
+    target, columns = _target(device.target if device else "npu1")
     region = _trace_region(module, where)
     base = region.offset if region is not None else 0
     arg_index = region.arg_index if region is not None else -1
@@ -173,13 +197,21 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
             f"{where}: no aiex.npu.write32 to a Trace_Event0/1 register (0x340E0/4, 0x140E0/4, 0x940E0/4) "
             "and no aie.trace op: nothing is traced (use the lowered MLIR with constant write32 operands)"
         )
-    seq = device.sequences[0].name if device and device.sequences else ir.DEFAULT_SEQUENCE
-    dev = (device.symbol or ir.DEFAULT_DEVICE) if device else ir.DEFAULT_DEVICE
+    seq = device.sequences[0].name if device and device.sequences else DEFAULT_SEQUENCE
+    dev = (device.symbol or DEFAULT_DEVICE) if device else DEFAULT_DEVICE
     size = region.size if region is not None else max(int(total_size) - base, 0)
     slices = [Slice(0, "mlir-aie", 0, dev, seq, base, size, units, kernel_name(dev, seq), arg_index)]
     return _manifest(
         target, columns, kernel_name(dev, seq), arg_index, max(int(total_size), base + size), slices
     )
+
+
+def _target(name: str):
+    """(target, columns) of a device name; npu1 with one column for a name iron does not know."""
+    try:
+        return geometry.target_for_device(name), geometry.device_columns(name)
+    except IronError:
+        return geometry.get_target("npu1"), 1
 
 
 def _manifest(target, columns: int, kernel: str, arg_index: int, total: int, slices) -> Manifest:
@@ -201,6 +233,8 @@ def _trace_region(module: ir.Module, where: str):
     ``trace_slices`` when there is one (its callees carry their own, which a
     capture of the fused buffer does not use), else the first sequence that
     has the attribute; None when absent."""
+    from iron.instrument.upstream_meta import trace_buffer, trace_slices
+
     first = None
     for dev in module.devices:
         for seq in dev.sequences:
@@ -213,6 +247,8 @@ def _trace_region(module: ir.Module, where: str):
 
 def _fused_sequence(module: ir.Module, where: str):
     """(device, sequence, slices) of the first runtime sequence with ``trace_slices``, else None."""
+    from iron.instrument.upstream_meta import trace_slices
+
     for dev in module.devices:
         for seq in dev.sequences:
             entries = trace_slices(seq.attributes, f"{where}: @{seq.name}")
@@ -224,5 +260,5 @@ def _fused_sequence(module: ir.Module, where: str):
                             f"{where}: trace_slices names device {e.device!r}, which the module does not "
                             f"define (devices: {', '.join(sorted(known))})"
                         )
-                return dev.symbol or ir.DEFAULT_DEVICE, seq.name, entries
+                return dev.symbol or DEFAULT_DEVICE, seq.name, entries
     return None

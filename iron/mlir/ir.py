@@ -437,10 +437,7 @@ class RuntimeSequence:
         raise IronError(f"runtime sequence @{self.name} has no argument %{name}")
 
 
-#: Symbols mlir-aie gives a device and a runtime sequence declared without one; aie-opt
-#: prints neither (AIEDialect.cpp ``getDefaultDeviceName``, ``RuntimeSequenceOp::print``).
-DEFAULT_DEVICE = "main"
-DEFAULT_SEQUENCE = "sequence"
+from iron.mlir.names import DEFAULT_DEVICE, DEFAULT_SEQUENCE  # noqa: E402,F401 (ir's names too)
 
 
 @dataclass

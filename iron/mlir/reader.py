@@ -852,13 +852,25 @@ def _filter(ops: list, drop: set[int]) -> None:
             _filter(op.body, drop)
 
 
-def parse(text: str, filename: str | None = None) -> ir.Module:
+def parse(text: str, filename: str | None = None, *, legacy: bool = False) -> ir.Module:
     """Read mlir-aie assembly into an :class:`~iron.mlir.ir.Module`.
+
+    ``legacy=True`` first translates old syntax with one modern form
+    (:func:`iron.mlir.legacy.translate`; each rewrite is a ``LegacySyntaxWarning``, other
+    old forms a ``LegacySyntaxError``), for text that goes on to aiecc.
 
     Raises :class:`MlirSyntaxError` (``file:line:column: message``) for
     unbalanced braces, unknown device targets, and structured ops with a
     missing or malformed required attribute.
     """
+    if legacy:
+        import warnings
+
+        from iron.mlir import legacy as old_syntax
+
+        text, notes = old_syntax.translate(text, filename or "<string>")
+        for note in notes:
+            warnings.warn(str(note), old_syntax.LegacySyntaxWarning, stacklevel=2)
     return _Reader(text.replace("\r\n", "\n"), filename).run()
 
 

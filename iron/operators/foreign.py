@@ -28,14 +28,14 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from iron.design import Activity, ArgSpec, Design, NotModelledError, Stream
 from iron.errors import IronError
-from iron.mlir import objectfifo
-from iron.mlir import ir
+from iron.mlir import ir, legacy, objectfifo
 from iron.mlir.printer import print_device
 from iron.mlir.reader import parse
 from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
@@ -51,10 +51,22 @@ _SYMBOL = re.compile(r"[^A-Za-z0-9_]")
 _LOWERED_TRACE = "aie.packet_flow("
 _RE_TASK_FOR = re.compile(r"aiex\.dma_configure_task_for\s+@([A-Za-z0-9_$.\-]+)")
 _RE_BD_ARG = re.compile(r"aie\.dma_bd\s*\(\s*%([A-Za-z0-9_$.\-]+)")
+_RE_TASK_ON = re.compile(r"aiex\.dma_configure_task\s*\(\s*%([A-Za-z0-9_$.\-]+)\s*,\s*(MM2S|S2MM)\s*,")
 
 
 class ForeignDesignError(IronError):
     """A design iron cannot take as an operator; the message names what and where."""
+
+
+@dataclass(frozen=True)
+class ForeignObject:
+    """One object file a foreign design links (``link_with = "name"`` on a ``func.func`` or
+    ``aie.core``): where iron found it (None: nowhere) and every place it looked, so the
+    real toolchain path can copy it next to aiecc's input or say what is missing."""
+
+    link_with: str
+    path: str | None
+    looked: tuple[str, ...]
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +87,8 @@ class ForeignOperator:
     activity_model: Activity = DEFAULT_ACTIVITY
     existing_trace: str = "keep"
     trace_config: tuple[str, ...] = ()  # the design's own trace ops, verbatim (first lines)
+    kernel_objects: tuple["ForeignObject", ...] = ()  # what its link_with names resolve to
+    translations: tuple[str, ...] = ()  # old syntax rewritten before aiecc sees it (iron.mlir.legacy)
 
     foreign = True  # iron.fuse.fusion marks its device; iron.lower lowers its DMA tasks
 
@@ -162,6 +176,7 @@ def from_mlir(
     activity: Activity | None = None,
     device: str | None = None,
     existing_trace: str = "keep",
+    objects=None,
 ) -> ForeignOperator:
     """An operator from an mlir-aie design.
 
@@ -176,12 +191,25 @@ def from_mlir(
     with its own units and host_config size; an already lowered trace stays as it is and
     iron adds none) or has its ``aie.trace`` configuration removed so iron's units take
     its place (``"replace"``). README "Foreign designs" says what differs from aiecc.
+    ``objects``: paths of the kernel object files the design's ``link_with`` names (as
+    upstream's ``iron.jit(..., object_files=[...])``), matched by file name; a name not
+    given is looked for beside the design file. The real toolchain path copies each into
+    aiecc's working folder; one it cannot find is an error there, before aiecc runs (sim
+    needs none).
+
+    Old syntax with one modern form (the ``!aie.objectfifosubview`` acquire) is translated
+    first (:mod:`iron.mlir.legacy`; each rewrite is a
+    :class:`~iron.mlir.legacy.LegacySyntaxWarning` and is listed in ``translations``);
+    other old forms raise :class:`~iron.mlir.legacy.LegacySyntaxError` naming the line.
 
     Raises :class:`ForeignDesignError` naming the file, line and column for a design
     with several devices or sequences and no choice, no runtime sequence, or one iron
     cannot read.
     """
     text, filename = _source_text(source)
+    text, translated = legacy.translate(text, filename)
+    for note in translated:
+        warnings.warn(str(note), legacy.LegacySyntaxWarning, stacklevel=3)  # the caller of iron.from_mlir
     if existing_trace not in EXISTING_TRACE:
         raise ForeignDesignError(f"existing_trace={existing_trace!r}; accepted: {', '.join(EXISTING_TRACE)}")
     module = parse(text, filename)
@@ -202,12 +230,56 @@ def from_mlir(
         raise ForeignDesignError(f"activity={activity!r}: expected an iron.design.Activity")
     if reference is not None and not callable(reference):
         raise ForeignDesignError(f"reference={reference!r}: expected a function of the inputs")
+    printed = print_device(dev)
+    found = _kernel_objects(printed, objects, filename, origin)
     op = ForeignOperator(
-        op_name, print_device(dev), seq.name, args, tuple(streams), origin, reference,
-        activity or DEFAULT_ACTIVITY, existing_trace, tuple(trace_ops),
+        op_name, printed, seq.name, args, tuple(streams), origin, reference,
+        activity or DEFAULT_ACTIVITY, existing_trace, tuple(trace_ops), found,
+        tuple(str(n) for n in translated),
     )  # fmt: skip
     _LIVE[op.digest] = op
     return op
+
+
+_RE_LINK_WITH = re.compile(r'\blink_with\s*=\s*"([^"]+)"')
+
+
+def _kernel_objects(text: str, objects, filename: str, origin: str) -> tuple[ForeignObject, ...]:
+    """Each ``link_with`` of the device resolved: to an ``objects=`` path of that file name,
+    else to the file beside the design file; None (with the places looked) when neither."""
+    names = list(dict.fromkeys(_RE_LINK_WITH.findall(text)))
+    given: dict[str, Path] = {}
+    if objects is not None:
+        if isinstance(objects, (str, os.PathLike)):
+            objects = [objects]
+        for obj in objects:
+            path = Path(obj)
+            if not path.is_file():
+                raise ForeignDesignError(f"from_mlir: objects= names {str(path)!r}, which is not a file")
+            if path.name not in {Path(n).name for n in names}:
+                raise ForeignDesignError(
+                    f"{origin}: objects= names {str(path)!r}, but no link_with of the design names "
+                    f"{path.name!r} (it links: {', '.join(names) or 'nothing'})"
+                )
+            given[path.name] = path.resolve()
+    beside = Path(filename).resolve().parent if Path(filename).is_file() else None
+    out = []
+    for name in names:
+        looked = []
+        path = given.get(Path(name).name)
+        if objects is not None:
+            looked.append("objects= (" + ", ".join(sorted(given)) + ")" if given else "objects= (empty)")
+        if path is None and beside is not None and not Path(name).is_absolute():
+            looked.append(str(beside / name))
+            if (beside / name).is_file():
+                path = beside / name
+        if path is None and Path(name).is_absolute():
+            looked.append(name)
+            path = Path(name) if Path(name).is_file() else None
+        if path is None and objects is None and beside is None:
+            looked.append("nowhere: the design is MLIR text (pass objects=[...])")
+        out.append(ForeignObject(name, str(path) if path else None, tuple(looked)))
+    return tuple(out)
 
 
 def _source_text(source) -> tuple[str, str]:
@@ -331,6 +403,7 @@ def _strip_trace(dev: ir.Device, origin: str) -> None:
 def _streams(dev: ir.Device, seq: ir.RuntimeSequence, origin: str):
     """(streams, {arg index: direction}) from the sequence's shim transfers."""
     allocs = objectfifo.shim_allocations(dev)
+    names = {a.name: i for i, a in enumerate(seq.args)}
     streams: list[Stream] = []
     directions: dict[int, str] = {}
 
@@ -354,7 +427,17 @@ def _streams(dev: ir.Device, seq: ir.RuntimeSequence, origin: str):
         elif isinstance(op, ir.Opaque) and (m := _RE_TASK_FOR.search(op.text)):
             for arg in _RE_BD_ARG.findall(op.text):
                 add(arg, m.group(1), op.text.splitlines()[0].strip())
+        elif isinstance(op, ir.Opaque) and (m := _RE_TASK_ON.search(op.text.splitlines()[0])):
+            # a task on a tile's own DMA channel: its direction says what it does with the
+            # argument (no allocation symbol: sim follows the lowered BD itself)
+            tile = next((t for t in dev.tiles if t.name == m.group(1)), None)
+            if tile is not None and tile.row == 0:
+                d = "in" if m.group(2) == "MM2S" else "out"
+                for arg in _RE_BD_ARG.findall(op.text):
+                    if arg in names:
+                        index = names[arg]
+                        directions[index] = d if directions.get(index, d) == d else "inout"
     return streams, directions
 
 
-__all__ = ["ForeignOperator", "ForeignDesignError", "from_mlir", "rebuild"]
+__all__ = ["ForeignObject", "ForeignOperator", "ForeignDesignError", "from_mlir", "rebuild"]

@@ -26,6 +26,8 @@ from iron.target import events
 from iron.tests.upstream import canon
 
 DATA = Path(__file__).parent / "data"
+# full_elf_event_trace's core uses the old acquire form, translated on reading (test_legacy_syntax)
+pytestmark = pytest.mark.filterwarnings("ignore::iron.mlir.legacy.LegacySyntaxWarning")
 PEANO = "foreign/mlir-aie__test__npu-xrt__add_one_func_link_with_peano__aie.mlir"
 
 
@@ -459,3 +461,32 @@ def test_kept_configurations_lay_out_as_upstreams_fused_buffer(tmp_path):
             ("dev_a", "ok", True),
             ("dev_b", "ok", True),
         ]
+
+
+def test_a_patch_at_an_offset_keeps_its_offset_when_fused():
+    """A foreign sequence's own ``aiex.npu.address_patch`` adds its operand (``arg_plus``)
+    to the address of its argument (mlir-aie test/Targets/NPU/npu_address_patch_ddr_offset.mlir:
+    the DDR patch's arg_plus is the operand). Fused, the argument is a window of the
+    scratch buffer at byte 256 (two MemCopy steps of 64 i32 before it), so the patch
+    must point at the scratch buffer with arg_plus 256 + the design's own 16."""
+    from iron.lower.materialize import materialize
+
+    patch = (  # 119236 = 0x1D1C4: shim BD 14's address word, which nothing else here patches
+        "      %off = arith.constant 16 : i32\n"
+        "      aiex.npu.address_patch(%off : i32) {addr = 119236 : ui32, arg_idx = 0 : i32}\n"
+    )
+    text = _text(PEANO, "npu2").replace(
+        "      aiex.npu.dma_wait {symbol = @of_out}\n", patch + "      aiex.npu.dma_wait {symbol = @of_out}\n"
+    )
+    assert patch in text
+    op = iron.from_mlir(text, name="ext")
+    copy = MemCopy(size=64, dtype="i32", tile_size=32)
+    seq = iron.Sequence(
+        "s", [(copy, "x", "h0"), (copy, "h0", "h1"), (op, "h1", "buf", "out")], ["x", "buf"], ["out"]
+    )
+    fm = fuse(seq, "npu2")
+    assert list(fm.buffers) == ["x", "buf", "out", "scratch_i32"]
+    assert (fm.windows["h1"].buffer, fm.windows["h1"].offset) == ("scratch_i32", 256)
+    ops = materialize(fm).device("main").sequence().body
+    mine = [(p.arg_idx, p.arg_plus) for p in ops if isinstance(p, ir.AddressPatch) and p.addr == 119236]
+    assert mine == [(3, 256 + 16)]

@@ -415,3 +415,80 @@ def test_more_host_buffers_than_xrt_accepts_is_one_clear_error():
     seq = Sequence("wide", steps, [n for s in steps for n in s[1:3]], [s[3] for s in steps])
     with pytest.raises(FuseError, match=r"kernel main:sequence binds 18 host buffers .*at most 16"):
         fuse(seq, "npu2")
+
+
+# --------------------------------------------------------------------------- issue 27: claims at their edge
+def test_one_operator_at_two_trace_sizes_gets_a_device_per_size():
+    """A traced device drains into a BD as long as its trace buffer (its sequence's last
+    argument, ``memref<SIZExi8>``: mlir-aie's test_fuse_trace_buffers.mlir), so one
+    operator called with ``Step(trace_size=4096)`` and ``Step(trace_size=8192)`` is two
+    devices, each sized for its own slice; the same size twice is one device."""
+    from iron.fuse.fusion import Step
+
+    relu = ReLU(size=N)
+    seq = Sequence(
+        "s", [Step(relu, "x", "h", trace_size=4096), Step(relu, "h", "y", trace_size=8192)], ["x"], ["y"]
+    )
+    fm = fuse(seq, "npu2", traced(2048))
+    module = reread(fm.module)
+    m = fm.manifest
+    assert [(s.device, s.offset, s.size) for s in m.slices] == [
+        ("op0_ReLU", 0, 4096),
+        ("op1_ReLU", 4096, 8192),
+    ]
+    for s in m.slices:
+        assert str(module.device(s.device).sequence().args[-1].type) == f"memref<{s.size}xi8>"
+    same = Sequence(
+        "s", [Step(relu, "x", "h", trace_size=4096), Step(relu, "h", "y", trace_size=4096)], ["x"], ["y"]
+    )
+    assert [s.device for s in fuse(same, "npu2", traced(2048)).manifest.slices] == ["op0_ReLU"] * 2
+
+
+def test_scratch_windows_start_on_64_byte_boundaries():
+    """Intermediates of 96 bytes (48 bf16): the second window starts at byte 128, not 96
+    (64-byte alignment of every window, iron.fuse.fusion.SCRATCH_ALIGN's contract)."""
+    copy = MemCopy(size=48, dtype="bf16", tile_size=48)
+    names = ["x", "h0", "h1", "h2", "y"]
+    seq = Sequence("chain", [(copy, a, b) for a, b in zip(names, names[1:])], ["x"], ["y"])
+    fm = fuse(seq, "npu2")
+    assert [(w.buffer, w.offset) for w in fm.windows.values()] == [
+        ("scratch_bf16", 0),
+        ("scratch_bf16", 128),
+        ("scratch_bf16", 256),
+    ]
+    assert str(fm.buffers["scratch_bf16"]) == "memref<176xbf16>"  # 256 + 96 bytes
+    body = reread(fm.module).device("main").sequence().body
+    views = [op for cfg in body for op in cfg.body if isinstance(op, ir.View)]
+    assert sorted({(v.source, v.offset) for v in views}) == [("arg2", 0), ("arg2", 64), ("arg2", 128)]
+
+
+def test_sixteen_data_buffers_and_the_trace_buffer_are_over_xrts_cap():
+    """XRT's xclbin flow binds at most 16 host buffers (iron.target.xclbin.MAX_HOST_BUFFERS,
+    from XRT): 16 data buffers fit untraced; traced, the trace buffer is the 17th."""
+    add = ElementwiseAdd(size=N)
+    pairs = [(add, f"a{i}", f"b{i}", f"c{i}") for i in range(5)]  # 10 inputs + 5 outputs
+    relu = ReLU(size=N)
+    steps = pairs + [(relu, "c4", "d")]  # + 1 output = 16
+    seq = Sequence("wide", steps, [n for s in pairs for n in s[1:3]], [s[3] for s in pairs] + ["d"])
+    assert len(fuse(seq, "npu2").buffers) == 16
+    with pytest.raises(FuseError, match=r"binds 17 host buffers .*at most 16"):
+        fuse(seq, "npu2", traced(4096))
+    fewer = Sequence("wide", pairs, [n for s in pairs for n in s[1:3]], [s[3] for s in pairs])
+    assert list(fuse(fewer, "npu2", traced(4096)).buffers)[-1] == "trace"  # 15 + trace = 16
+
+
+def test_wrapper_and_reset_device_are_as_wide_as_the_widest_callee():
+    """An xclbin's partition is as wide as its first device, so the wrapper (and the
+    reset device) cover every callee: a 2-column and a 1-column design give
+    ``npu2_2col`` for both (mlir-aie's fused tests: ``aie.device(npu2_1col) @main``
+    over 1-column callees)."""
+    add2, relu = ElementwiseAdd(size=N, columns=2), ReLU(size=N)
+    seq = Sequence("s", [(add2, "a", "b", "t"), (relu, "t", "u"), (relu, "u", "y")], ["a", "b"], ["y"])
+    module = reread(fuse(seq, "npu2", traced(4096)).module)
+    targets = {d.symbol: d.target for d in module.devices}
+    assert targets == {
+        "op0_ElementwiseAdd": "npu2_2col",
+        "op1_ReLU": "npu2_1col",
+        RESET_DEVICE: "npu2_2col",
+        "main": "npu2_2col",
+    }

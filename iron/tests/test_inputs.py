@@ -93,6 +93,22 @@ def test_overlapping_slices_and_unknown_or_missing_fields_are_refused():
         Manifest.from_dict(manifest_dict(schema=99))
 
 
+@pytest.mark.parametrize("overlap", [4, 28, 32])
+def test_slices_overlapping_by_less_than_a_packet_are_refused(overlap):
+    """Two slices sharing even one 32-bit word would decode that word twice: an
+    overlap of one word (4 bytes), of one word less than a packet (a packet is 8
+    words, 32 bytes: mlir-aie's parser reads packets of 8 words) and of one packet
+    are all refused, naming the later slice; slices that only touch are accepted."""
+    m = manifest_dict(total_size=8192)
+    m["slices"].append({**m["slices"][0], "index": 1, "offset": 4096 - overlap, "size": 4096})
+    with pytest.raises(
+        ManifestError, match=rf"slices\[1\]\.offset = {4096 - overlap}.*slices\[0\] \(which ends at 4096\)"
+    ):
+        Manifest.from_dict(m)
+    m["slices"][1]["offset"] = 4096
+    assert [s.offset for s in Manifest.from_dict(m).slices] == [0, 4096]
+
+
 def test_cli_reports_a_bad_manifest_in_one_line(tmp_path, capsys):
     (tmp_path / "m.json").write_text(json.dumps(manifest_dict(clock_mhz=0)))
     np.zeros(1024, "<u4").tofile(tmp_path / "t.bin")
@@ -196,6 +212,55 @@ def test_oversized_inputs_are_refused_by_size_not_by_reading(tmp_path, monkeypat
         from iron.trace.words import read_bin
 
         read_bin(big)
+
+
+def _sparse(path, size: int):
+    with open(path, "wb") as f:
+        f.truncate(size)  # sparse: no disk used, nothing read
+    return path
+
+
+def test_check_input_accepts_the_limit_and_refuses_one_byte_more(tmp_path):
+    from iron import limits
+
+    assert limits.check_input(_sparse(tmp_path / "a", 1000), 1000, "x") == 1000
+    with pytest.raises(IronError, match="1001 bytes is more than the largest x iron reads \\(1000 bytes\\)"):
+        limits.check_input(_sparse(tmp_path / "b", 1001), 1000, "x")
+
+
+@pytest.mark.parametrize(
+    "name, documented",
+    [  # README.md "Limits" table
+        ("MAX_TRACE_BYTES", 16 << 30),  # .bin trace, words in a capture: 16 GiB
+        ("MAX_TEXT_BYTES", 48 << 30),  # text trace: 48 GiB (12 bytes per word)
+        ("MAX_MANIFEST_BYTES", 256 << 20),  # manifest JSON: 256 MiB
+        ("MAX_ARTIFACT_BYTES", 1 << 30),  # artifact: 1 GiB
+        ("MAX_MLIR_BYTES", 1 << 30),  # MLIR: 1 GiB
+    ],
+)
+def test_a_file_of_the_documented_limit_plus_one_byte_is_refused(tmp_path, name, documented):
+    """The limits README.md documents, at their edge: a sparse file of exactly the
+    limit passes the size check, one byte more is refused (by size, never read)."""
+    from iron import limits
+
+    limit = getattr(limits, name)
+    assert limits.check_input(_sparse(tmp_path / "ok", documented), limit, name) == documented
+    with pytest.raises(IronError, match=f"{documented + 1} bytes is more than the largest"):
+        limits.check_input(_sparse(tmp_path / "big", documented + 1), limit, name)
+
+
+def test_entry_points_refuse_one_byte_past_their_documented_limit(tmp_path, monkeypatch):
+    """read_bin / read_text refuse a file one byte past the README's limit for them
+    (sparse files: refused by size before a byte is read)."""
+    from pathlib import Path
+
+    from iron.trace.words import read_bin, read_text
+
+    monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail(f"{self} read past its limit"))
+    with pytest.raises(TraceInputError, match="more than the largest binary trace"):
+        read_bin(_sparse(tmp_path / "t.bin", (16 << 30) + 4))
+    with pytest.raises(TraceInputError, match="more than the largest text trace"):
+        read_text(_sparse(tmp_path / "t.txt", (48 << 30) + 1))
 
 
 # ------------------------------------------------------------------------- item 4: output bound

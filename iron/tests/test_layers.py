@@ -40,6 +40,8 @@ READ_SIDE_MAY_IMPORT = [
     "iron.target",
     "iron.mlir.ir",
     "iron.mlir.reader",
+    "iron.mlir.names",
+    "iron.mlir.trace_config",  # a lowered module's trace registers, without the IR
     "iron.instrument.manifest",
     # upstream's flow: the design's MLIR is the trace metadata ("decode --mlir")
     "iron.instrument.mlir_config",

@@ -455,3 +455,63 @@ def test_objectfifo_dimensions_read_and_print_back():
     assert fifos[0].dims_to_stream == ((16, 480), (15, 8), (4, 120), (8, 1)) and fifos[0].text is None
     assert fifos[1].dims_from_stream == (((2, 3),), ()) and fifos[1].text is None
     assert printer.print_module(reader.parse(text)) == text
+
+
+# ------------------------------------------------------------------ the trace-config scan
+def _chunks():
+    """Every MLIR text of the tests' data (upstream and foreign files, split at ``// -----``)."""
+    data = Path(__file__).parent / "data"
+    for path in sorted(data.rglob("*.mlir")):
+        text = path.read_text(encoding="utf-8")
+        for i, chunk in enumerate(re.split(r"^// -----\s*$", text, flags=re.M)):
+            yield f"{path.relative_to(data)}#{i}", chunk.replace("NPUDEVICE", "npu2")
+
+
+def test_trace_config_scan_answers_what_the_full_reader_reads():
+    """Where iron.mlir.trace_config's scan answers (a lowered single-device module), its
+    device, sequence and write32 ops are the full reader's, in order; it leaves every
+    module it does not cover (several devices, declarative traces, configure/run, ...)
+    to the reader, and test1 (mlir-aie's parse-trace input) is one it answers."""
+    from iron.mlir.names import DEFAULT_DEVICE, DEFAULT_SEQUENCE
+    from iron.mlir.trace_config import scan
+
+    answered = []
+    for where, text in _chunks():
+        got = scan(text)
+        if got is None:
+            continue
+        try:
+            module = parse(text, where)
+        except MlirSyntaxError:
+            continue  # an input of the reader's error tests: no trace to read either way
+        (device,) = module.devices
+        assert (got.target, got.device) == (device.target, device.symbol or DEFAULT_DEVICE), where
+        seqs = device.sequences
+        assert got.sequence == (seqs[0].name if seqs else DEFAULT_SEQUENCE), where
+        want = [
+            (op.address, op.value, op.column, op.row)
+            for seq in seqs
+            for op in ir.walk(seq.body)
+            if isinstance(op, ir.Write32)
+        ]
+        assert got.writes == want, where
+        answered.append(where)
+    assert "mlir-aie-test1/aie.mlir#0" in answered and len(answered) >= 5, answered
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda t: t.replace("aie.device(npu1_1col) {", "aie.device(npu1_1col) {\n  aie.device(npu1_1col) {}"),
+        lambda t: t.replace("value = 1 : ui32}", "value = 1 : ui32, mask = 3 : ui32}", 1),
+        lambda t: t + "\n// aie.trace is mentioned\n",
+        lambda t: t.replace("aiex.npu.write32 {address = 213200", "aiex.npu.write32 {address = %x", 1),
+        lambda t: t[: t.index("aiex.npu.write32 {address = 213068")],  # cut short: the reader's error
+    ],
+)
+def test_trace_config_scan_leaves_what_it_does_not_cover_to_the_reader(edit):
+    from iron.mlir.trace_config import scan
+
+    text = Path(GOLDEN).read_text()
+    assert scan(text) is not None
+    assert scan(edit(text)) is None

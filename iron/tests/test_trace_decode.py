@@ -243,6 +243,24 @@ def test_segments_idle_and_end_marker():
     assert ds.diagnostics["skipped_segments"] == 1 and ds.units == []
 
 
+def test_auto_column_shift_aligns_the_smallest_columns_when_the_highest_unit_is_silent():
+    """mlir-aie's parser (python/utils/trace/parse.py@93d0a7cc, _get_column_start_shift)
+    aligns the smallest configured column with the smallest column in the data. A
+    design configured on columns 0 and 1, run from column 2, whose column-1 unit
+    sent nothing: its data at column 2 is the column-0 unit's (shift 2), with the
+    column-0 unit's events; the column-1 unit (column 3 after the shift) is absent."""
+    w, recs = _words(20, col=2)
+    col0 = _unit(col=0)
+    col1 = _unit(col=1, ids=(1, 24, 26, 32, 38, 39, 40, 41))  # other events: a mix-up shows
+    ds = D.decode_words(w, [col0, col1])
+    assert ds.column_shift == 2
+    assert ds.config_columns == [2, 3]
+    (du,) = ds.units
+    assert (du.column, du.row) == (2, 2) and du.unit is col0
+    assert du.events == col0.events
+    assert ds.diagnostics.get("unconfigured_units", 0) == 0
+
+
 def test_unconfigured_unit_and_truncation():
     w, recs = _words(40, col=3)
     ds = D.decode_words(w[:-3], [_unit(col=3), _unit(col=3, row=4)])

@@ -49,6 +49,25 @@ def test_cli_decode_imports_nothing_from_the_build_side(tmp_path):
         assert not mods & BUILD_SIDE, (fmt, mods & BUILD_SIDE)
 
 
+def test_small_text_decode_loads_neither_the_ir_nor_openssl(tmp_path):
+    """test1's capture with its lowered MLIR (what mlir-aie's parser reads): the trace
+    registers come from iron.mlir.trace_config's scan, not the IR of the whole design,
+    and nothing a small decode does not use is loaded (issue 28)."""
+    g = ROOT / "iron" / "tests" / "data" / "mlir-aie-test1"
+    argv = ["trace", "decode", str(g / "trace.txt"), "--mlir", str(g / "aie.mlir"), "-o", str(tmp_path / "o")]
+    unused = {
+        "iron.mlir.ir",
+        "iron.mlir.reader",
+        "iron.instrument.declarative",
+        "_hashlib",
+        "zipfile",
+        "gzip",
+    }
+    for fmt in ("summary", "mlir-aie", "perfetto"):
+        mods = _modules_after(f"from iron.cli import main; main({argv + ['--format', fmt]!r})")
+        assert "iron.mlir.trace_config" in mods and not mods & unused, (fmt, mods & unused)
+
+
 def test_package_root_names_still_resolve():
     mods = _modules_after(
         "import iron; iron.Sequence, iron.TraceOptions, iron.build; from iron import Sequence"
@@ -407,3 +426,92 @@ def test_segments_found_block_by_block_are_the_same(monkeypatch):
         for block in (1, 2, 3, 7):
             monkeypatch.setattr(D, "SCAN_BLOCK", block)
             assert D.segments(w) == want, (w, block)
+
+
+# --------------------------------------------------------------------------- track identity (issue 27)
+def _two_slices_of_two_cores():
+    """Two slices, each with two core units tracing all 8 slots (test1's events,
+    so each unit has a kernel track too): 2 x 2 x 9 tracks. Every slot fires at
+    a cycle unique to its unit, so an event drawn on another unit's track shows."""
+    from iron.instrument.manifest import Manifest
+    from iron.tests.golden import TEST1_EVENTS
+    from iron.trace.capture import decode_manifest
+    from iron.trace.encode import encode_trace
+
+    ids = [33, 34, 37, 75, 79, 44, 45, 26]  # test1's aie.mlir, in slot order
+    units, words = [], []
+    for row, pid in ((2, 1), (3, 2)):
+        units.append(dict(column=0, row=row, kind="core", packet_type=0, packet_id=pid, events=TEST1_EVENTS))
+        units[-1].update(event_ids=ids, start_event=122, stop_event=121, mode=0, ports=[])
+    for s in range(2):
+        recs = [[(100 * (1 + s) + 10 * row + k, 1 << k) for k in range(8)] for row in (2, 3)]
+        words.append(encode_trace([(0, 2, 0, 1, recs[0]), (0, 3, 0, 2, recs[1])], end_marker=True))
+    size = max(len(w) for w in words) * 4
+    words = np.concatenate([np.pad(w, (0, size // 4 - len(w))) for w in words])
+    slices = [
+        dict(index=s, operator=f"Op{s}", call=0, device="main", sequence="sequence", offset=s * size)
+        | dict(size=size, units=units, kernel="main:sequence", arg_index=-1, upstream_index=-1)
+        for s in range(2)
+    ]
+    m = dict(schema=1, target="npu1", columns=1, column_offset=0, clock_mhz=1000.0, kernel="main:sequence")
+    m.update(trace_arg_index=-1, total_size=2 * size, slices=slices, sources={})
+    return decode_manifest(Manifest.from_dict(m), words)
+
+
+def test_perfetto_json_tracks_are_unique_per_unit_and_slot():
+    """Trace Event Format: a thread is identified by (pid, tid) alone, so two
+    tracks sharing one merge in the viewer. With two core units in each of two
+    slices, every kernel and slot track is its own (pid, tid), named after its
+    unit, and every event sits on its unit's track at its unit's cycles."""
+    from iron.tests.golden import TEST1_EVENTS
+
+    decoded = _two_slices_of_two_cores()
+    obj = decoded.perfetto()
+    ev, offsets = obj["traceEvents"], obj["metadata"]["slice_offsets_us"]
+    names = [((e["pid"], e["tid"]), e["args"]["name"]) for e in ev if e["name"] == "thread_name"]
+    assert len(names) == 2 * 2 * 9
+    assert len(set(k for k, _ in names)) == len(names), names
+    assert len(set((e["pid"], e["args"]["name"]) for e in ev if e["name"] == "process_name")) == 2
+    track = dict(names)
+    rows = {"core(0,2)": 2, "core(0,3)": 3}
+    seen = 0
+    for e in (e for e in ev if e["ph"] == "X"):
+        unit, _, what = track[e["pid"], e["tid"]].partition(" ")
+        if what == "kernel":
+            continue
+        k = TEST1_EVENTS.index(what)
+        assert e["name"] == what
+        cycle = round((e["ts"] - offsets[e["pid"] - 1]) * 1000)  # 1000 MHz
+        assert cycle == 100 * e["pid"] + 10 * rows[unit] + k, (e, unit)
+        seen += 1
+    assert seen == 2 * 2 * 8
+
+
+def test_pftrace_tracks_have_unique_uuids_under_their_process(tmp_path):
+    """Perfetto's TrackDescriptor: ``uuid`` identifies a track in the whole trace
+    and ``parent_uuid`` nests it (perfetto protos, track_descriptor.proto). Each
+    of the 2 x 2 x 9 unit tracks has a uuid of its own, parented by the process
+    track of its slice, and its sequence's default TrackEvent track is itself."""
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+    decoded = _two_slices_of_two_cores()
+    decoded.to_perfetto(tmp_path / "t.pftrace")
+    trace = pb.Trace.FromString((tmp_path / "t.pftrace").read_bytes())
+    procs, tracks = {}, []
+    for p in trace.packet:
+        if p.HasField("track_descriptor"):
+            td = p.track_descriptor
+            if td.HasField("process"):
+                procs[td.uuid] = td.process.pid
+            else:
+                tracks.append((td.uuid, td.parent_uuid, td.name, p))
+    assert sorted(procs.values()) == [1, 2]
+    uuids = list(procs) + [u for u, *_ in tracks]
+    assert len(uuids) == 2 + 2 * 2 * 9 and len(set(uuids)) == len(uuids), uuids
+    assert all(u != 0 for u in uuids)
+    parents = [parent for _, parent, _, _ in tracks]
+    assert all(parent in procs for parent in parents)
+    by_pid = [procs[parent] for parent in parents]
+    assert by_pid == [1] * 18 + [2] * 18  # a slice's tracks under its own process
+    for u, _, name, p in tracks:
+        assert p.trace_packet_defaults.track_event_defaults.track_uuid == u, name

@@ -413,6 +413,22 @@ def aie_elf(funcs: list[tuple[str, int, int]]) -> bytes:
     return hdr + b"".join(body) + b"".join(sh)
 
 
+def test_a_pc_at_a_functions_end_is_outside_it(tmp_path):
+    """ELF ``st_size`` is the symbol's size (System V gABI, Symbol Table): a
+    function covers ``[st_value, st_value + st_size)``, so its end address is
+    the first byte after it: in the next function, or in none across a gap."""
+    from iron.trace.pcmap import function_counts, read_core_elf
+
+    elf = tmp_path / "core_0_2.elf"
+    write_aie_elf(elf, [("a", 0, 64), ("b", 64, 32), ("c", 256, 16)])  # gap 96..256, c ends at 272
+    pm = read_core_elf(elf)
+    pcs = [0, 63, 64, 95, 96, 255, 256, 271, 272]
+    want = ["a", "a", "b", "b", None, None, "c", "c", None]
+    assert [pm.function(p) for p in pcs] == want
+    assert pm.functions(np.array(pcs)) == want
+    assert function_counts(pm, np.array([95, 96, 272, 271])) == {"?": 2, "b": 1, "c": 1}
+
+
 def test_pcs_map_to_functions_of_an_aie_elf(tmp_path):
     from elftools.elf.elffile import ELFFile
 
@@ -477,3 +493,23 @@ def test_event_names_follow_the_architecture():
     )
     assert manifest_from_mlir(mk("npu1_1col"), 64).slices[0].units[0].events[0] == "DECOMPRESSION_UNDERFLOW"
     assert manifest_from_mlir(mk("npu2"), 64).slices[0].units[0].events[0] == "SPARSITY_OVERFLOW"
+
+
+def test_mode1_capture_in_mlir_aie_format_is_the_bytes_mlir_aies_parser_writes(tmp_path):
+    """The xdna-emu Phoenix capture (core in EVENT_PC mode, memtile event-time) with a
+    configuration of its two units: iron's `--format mlir-aie` file is byte for byte what
+    mlir-aie's parse.py (93d0a7cc, PR #3504) writes for it (data/xdna-emu-modes/SOURCES.md:
+    thread-scoped instants ``"ph": "i", "s": "t"`` in capture order, Repeats replayed,
+    then the memtile's B/E records), from the binary and from the text form."""
+    mlir = MODES / "mode1_mixed_r0.aie.mlir"
+    want = (MODES / "mode1_mixed_r0.mlir_aie.json").read_bytes()
+    txt = tmp_path / "trace.txt"
+    txt.write_text("".join(f"{int(w):08x}\n" for w in np.fromfile(MODES / "mode1_mixed_r0.bin", "<u4")))
+    for src in (MODES / "mode1_mixed_r0.bin", txt):
+        out = tmp_path / f"{src.name}.json"
+        argv = ["trace", "decode", str(src), "--mlir", str(mlir), "--format", "mlir-aie", "-o", str(out)]
+        assert main(argv) == 0
+        assert out.read_bytes() == want, src.name
+    recs = json.loads(want)
+    assert sum(r["ph"] == "i" for r in recs) == 2969
+    assert list(recs[18]) == ["name", "ts", "ph", "s", "pid", "tid", "args"]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import zipfile
 from functools import cached_property
 
 import numpy as np
@@ -220,6 +219,8 @@ def load_capture(path: str | os.PathLike) -> Capture:
     """Read a file written by :meth:`Capture.save`. A damaged, foreign or oversized
     file raises :class:`TraceInputError` naming it (never a zip/zlib/numpy error)."""
     from iron import limits
+
+    import zipfile  # here: a text or .bin capture never needs it
 
     limits.check_input(path, limits.MAX_CAPTURE_BYTES, "capture file", TraceInputError)
     try:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import itertools
 import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -218,6 +217,8 @@ def decode_words(
     big = 4 * len(pk.start) * F.PAYLOAD_WORDS >= PARALLEL_BYTES and len(keys) > 1
     if big and (os.cpu_count() or 1) > 1:
         # Units are independent and the compiled kernels release the GIL.
+        from concurrent.futures import ThreadPoolExecutor  # big slices only
+
         with ThreadPoolExecutor(min(len(keys), os.cpu_count() or 1)) as pool:
             done = list(pool.map(one, keys))
     else:

@@ -135,13 +135,15 @@ def dumps_mlir_aie(records: list[dict]) -> str:
 
 
 def mlir_aie_pc_records(du, pid: int, names: list[str]) -> list[dict]:
-    """mlir-aie format records of a mode-1 unit: one instant (``"ph": "i"``) per
-    fired slot, in capture order (``ts`` = position in the stream, since the
-    frames carry no cycles), the PC in ``args.pc``. Empty for a mode-2 unit."""
+    """mlir-aie format records of a mode-1 unit: one thread-scoped instant
+    (``"ph": "i", "s": "t"``) per fired slot, in capture order (``ts`` = position in
+    the stream, since the frames carry no cycles), the PC in ``args.pc``; fields in
+    the order parse.py writes them (mlir-aie ``convert_commands_to_json`` at
+    93d0a7cc, PR #3504). Empty for a mode-2 unit."""
     if du.pc_events is None:
         return []
     occ, slot, pc = slot_occurrences(du.pc_events)
     return [
-        {"name": names[s], "ts": o, "ph": "i", "pid": pid, "tid": s, "args": {"pc": p}}
+        {"name": names[s], "ts": o, "ph": "i", "s": "t", "pid": pid, "tid": s, "args": {"pc": p}}
         for o, s, p in zip(occ.tolist(), slot.tolist(), pc.tolist())
     ]

@@ -1,0 +1,142 @@
+"""Index of the upstream design corpus in iron/tests/data/designs (sources: SOURCES.md there).
+
+One entry per design file: its device, the targets it is tested on, the kernel objects
+its cores link, its runtime-sequence arguments (name, direction, shape, dtype: read by eye
+from the file; direction = what its shim transfers do with it), what its upstream test
+computes (``computation``, and ``reference``: a numpy function of the inputs returning the
+outputs, where the computation is known from the example's own test), and ``xfail``: what
+iron's built-in lowering cannot do yet for it (None: it builds and runs on sim);
+``aiecc_input_xfail`` is False where only the lowering to npu ops fails, so the module
+iron hands aiecc is still written.
+
+Shared with the sim work (executed outputs): keep it a plain dict of plain values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Missing pieces named by the xfail reasons (so the lead can flip them after a merge).
+STRIDED_SHIM = "strided shim transfers (iron/lower/dma.py lowers contiguous dma_memcpy_nd/BDs only)"
+MEMTILE_BDS = (
+    "memtile DMA BDs in the runtime sequence (writebd at row 1: iron/lower/npu.py lowers shim BDs only)"
+)
+RUNTIME_DMAS_FIFO = (
+    "object FIFOs with an attribute dictionary ({runtimeDmas = true}) stay opaque in iron's reader, so their "
+    "shim end is unknown; then memtile DMA BDs in the runtime sequence"
+)
+
+
+def _scale(a, factor):
+    return (a * factor[0]).astype(a.dtype)
+
+
+DESIGNS: dict[str, dict] = {
+    "vector_scalar_mul": {
+        "file": "mlir-aie__programming_examples__basic__vector_scalar_mul__build__aie.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": ["scale.o"],
+        "args": [("arg0", "in", (12288,), "i32"), ("arg1", "in", (1,), "i32"), ("arg2", "out", (12288,), "i32")],
+        "computation": "arg2 = arg0 * arg1[0] (vector_scalar_mul_int32_vector, 4 x 3072 per factor)",
+        "reference": lambda a, f: (_scale(a, f),),
+        "xfail": None,
+    },
+    "passthrough_kernel": {
+        "file": "mlir-aie__programming_examples__basic__passthrough_kernel__build__aie2_lineBased_8b_4096.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": ["passThrough.cc.o"],
+        "args": [("arg0", "in", (4096,), "ui8"), ("arg1", "out", (4096,), "ui8"), ("arg2", "in", (4096,), "ui8")],
+        "computation": "arg1 = arg0 (passThroughLine, 1024 bytes a line)",
+        "reference": lambda a, _c: (a.copy(),),
+        "xfail": None,
+    },
+    "event_trace": {
+        "file": "mlir-aie__programming_examples__basic__event_trace__aie_trace.mlir",
+        "device": "NPUDEVICE", "targets": ["npu1", "npu2"], "kernels": ["scale.o"],
+        "args": [("arg0", "in", (4096,), "i32"), ("arg1", "in", (1,), "i32"), ("arg2", "out", (4096,), "i32")],
+        "computation": "arg2 = arg0 * arg1[0] (vector_scalar_mul_aie_scalar, 4 x 1024 per factor); its own aie.trace",
+        "reference": lambda a, f: (_scale(a, f),),
+        "xfail": None,
+    },
+    "copy_dma": {
+        "file": "hunhoffe__iron_ext_mlir__Copy_DMA.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": [],
+        "args": [("arg0", "in", (4096,), "i32"), ("arg1", "in", (4096,), "i32"), ("arg2", "out", (4096,), "i32")],
+        "computation": "arg2 = arg0 (object FIFO link through the compute tile's memory, no core)",
+        "reference": lambda a, _b: (a.copy(),),
+        "xfail": None,
+    },
+    "vector_vector_add": {
+        "file": "hunhoffe__iron_ext_mlir__VVOp_Add.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": [],
+        "args": [("arg0", "in", (256,), "i32"), ("arg1", "in", (256,), "i32"), ("arg2", "out", (256,), "i32")],
+        "computation": "arg2 = arg0 + arg1 (arith.addi in the core, 16 x 16)",
+        "reference": lambda a, b: (a + b,),
+        "xfail": None,
+    },
+    "vector_scalar_mul_i16": {
+        "file": "hunhoffe__iron_ext_mlir__VSOp_Mul.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": ["scale.o"],
+        "args": [("arg0", "in", (4096,), "i16"), ("arg1", "in", (1,), "i32"), ("arg2", "out", (4096,), "i16")],
+        "computation": "arg2 = arg0 * arg1[0] (vector_scalar_mul_int16_vector, 4 x 1024 per factor)",
+        "reference": lambda a, f: (_scale(a, f),),
+        "xfail": None,
+    },
+    "relu_two_cores": {
+        "file": "hunhoffe__iron_ext_mlir__VReLU.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": ["relu.o"],
+        "args": [("arg0", "in", (65536,), "bf16"), ("arg1", "out", (65536,), "bf16")],
+        "computation": "arg1 = max(arg0, 0) (bf16_relu on two cores: memtile distribute 2 x 1024, join back)",
+        "reference": None,  # bf16 host data: the sim work decides the representation
+        "xfail": None,
+    },
+    "matrix_vector": {
+        "file": "mlir-aie__programming_examples__basic__matrix_multiplication__matrix_vector__aie.mlir",
+        "device": "npu1_4col", "targets": ["npu1"], "kernels": ["mv_32x32.o"],
+        "args": [("arg0", "in", (82944,), "i16"), ("arg1", "in", (288,), "i16"), ("arg2", "out", (288,), "i32")],
+        "computation": "arg2 = A @ arg1 with A = arg0 as 288 x 288 row-major (matvec_scalar_i16_i32, 32 x 32 blocks)",
+        "reference": lambda a, b: ((a.reshape(288, 288).astype(np.int32) @ b.astype(np.int32)).astype(np.int32),),
+        "xfail": STRIDED_SHIM,
+    },
+    "matrix_vector_tasks": {
+        "file": "hunhoffe__iron_ext_mlir__MVMul.mlir",
+        "device": "npu1_4col", "targets": ["npu1"], "kernels": ["mv_32x32.o"],
+        "args": [("arg0", "in", (288, 288), "i16"), ("arg1", "in", (288,), "i16"), ("arg2", "out", (288,), "i32")],
+        "computation": "arg2 = arg0 @ arg1 (DMA tasks with repeat_count = 8)",
+        "reference": lambda a, b: ((a.astype(np.int32) @ b.astype(np.int32)).astype(np.int32),),
+        "xfail": STRIDED_SHIM,
+    },
+    "matmul_single_core": {
+        "file": "mlir-aie__programming_examples__basic__matrix_multiplication__single_core__build__aie_256x256x256_32x32x32.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": ["mm_32x32x32.o"],
+        "args": [("arg0", "in", (65536,), "i8"), ("arg1", "in", (65536,), "i8"), ("arg2", "out", (65536,), "i32")],
+        "computation": "arg2 = A @ B, 256 x 256 x 256 row-major (matmul_i8_i32, 32 x 32 x 32 tiles)",
+        "reference": lambda a, b: (
+            (a.reshape(256, 256).astype(np.int32) @ b.reshape(256, 256).astype(np.int32)).reshape(-1),
+        ),
+        "xfail": STRIDED_SHIM,
+    },
+    "passthrough_memtile_bds": {
+        "file": "mlir-aie__programming_examples__basic__passthrough_dmas__aie.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": [],
+        "args": [("arg0", "in", (4096,), "i32"), ("arg1", "in", (4096,), "i32"), ("arg2", "in", (4096,), "i32")],
+        "computation": "arg2 = arg0 through the memtile (hand-written writebd/write32 on shim and memtile, packet flows)",
+        "reference": None,
+        "xfail": MEMTILE_BDS,
+        "aiecc_input_xfail": False,
+    },
+    "passthrough_memtile_tasks": {
+        "file": "mlir-aie__programming_examples__basic__passthrough_dmas__unrolled_repeat_pass.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": [],
+        "args": [("arg0", "in", (4096,), "i32"), ("arg1", "in", (4096,), "i32"), ("arg2", "out", (4096,), "i32")],
+        "computation": "arg2 = arg0 through the memtile (runtime DMAs: memtile BD chains written by the sequence)",
+        "reference": None,
+        "xfail": RUNTIME_DMAS_FIFO,
+    },
+}  # fmt: skip
+
+
+def text(entry: dict, target: str) -> str:
+    """The design's text for ``target`` (mlir-aie's lit placeholder NPUDEVICE substituted)."""
+    from pathlib import Path
+
+    raw = (Path(__file__).parent / "data" / "designs" / entry["file"]).read_text(encoding="utf-8")
+    return raw.replace("NPUDEVICE", "npu1_1col" if target == "npu1" else "npu2")
