@@ -427,7 +427,8 @@ def install_fake_mlir_aie(root, style: str = "legacy") -> dict:
 
 @pytest.fixture
 def fake_aiecc(tmp_path, monkeypatch):
-    """Put a recording fake aiecc on PATH; returns (argv of each run, path of run i's input)."""
+    """Put a recording fake aiecc on PATH and ask for it (``IRON_BACKEND=aiecc``); returns
+    (argv of each run, path of run i's input)."""
 
     def install(style: str = "legacy"):
         staged = install_fake_mlir_aie(tmp_path, style)
@@ -441,6 +442,8 @@ def fake_aiecc(tmp_path, monkeypatch):
             sections, "pdi_sections", aiebu.recording_pdi_sections(sections.pdi_sections, staged["pdis"])
         )
         monkeypatch.setattr(toolchain, "installed_version", lambda: "1.4.2")
+        # a test that installs the fake asks for aiecc (without an NPU, auto means builtin)
+        monkeypatch.setenv("IRON_BACKEND", "aiecc")
         for cached in (aiecc.toolchain_identity, aiecc.help_text):
             cached.cache_clear()
         runs = lambda: [json.loads(line) for line in log.read_text().splitlines()]  # noqa: E731
