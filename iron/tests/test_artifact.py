@@ -575,7 +575,9 @@ def test_separate_dispatch_through_fake_aiecc(tmp_path, fake_aiecc, monkeypatch,
     assert "aiex.npu.load_pdi" not in text  # the xclbin firmware loads each kernel's PDI
     assert "{addr = 119268 : ui32, arg_idx = 3 : i32}" in text  # BD 15 word 1 <- the kernel's own trace arg
     assert "aie.runtime_sequence() {\n    }" in text  # the reset kernel's stream is empty
-    builtin = build(two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "b")
+    builtin = build(
+        two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "b", backend="builtin"
+    )
     for d in devices:  # aiecc's stream = iron's without the kernel's own PDI load (the firmware's)
         name = f"{d}:sequence"
         header, ops = txn.decode(builtin.kernels[name].control)

@@ -89,18 +89,21 @@ def kernel_streams(mlir_text: str, *, drop_own_pdi: bool = False):
     sequence in aiecc's input, lowered with iron's built-in lowering."""
     from iron.artifact.sections import pdi_ids as iron_pdi_ids
     from iron.lower import npu
-    from iron.lower.materialize import _Binding, _flatten, _inline
+    from iron.lower.materialize import _PASSTHROUGH, _Binding, _flatten, _inline
     from iron.mlir import ir, txn
     from iron.mlir.reader import parse
     from iron.target.geometry import device_columns, target_for_device
 
     module = parse(mlir_text, filename="fused.mlir")
     ids = iron_pdi_ids(module)
+    _FLAT = (*_PASSTHROUGH, ir.AddressPatch)
     out = []
     for device in module.devices:
         for seq in device.sequences:
             env = {a.name: _Binding(i, 0, a.type) for i, a in enumerate(seq.args)}
-            if any(isinstance(op, (ir.Configure, ir.Run)) for op in seq.body) or device.symbol not in ids:
+            if all(isinstance(op, _FLAT) for op in seq.body):  # iron materialized it already
+                ops = list(seq.body)
+            elif any(isinstance(op, (ir.Configure, ir.Run)) for op in seq.body) or device.symbol not in ids:
                 ops = _flatten(module, seq.body, env, True)
             else:
                 ops = _inline(module, device, seq, env, True)
