@@ -67,11 +67,13 @@ class ArgSpec:
 class KernelObject:
     """One kernel object file a design links (``func.func ... {link_with = name}``).
 
-    ``source`` is relative to mlir-aie's installed ``aie_kernels`` folder
-    (``aie2p/mm.cc``), ``arch`` the core architecture it is compiled for
-    (``aie2`` for npu1, ``aie2p`` for npu2), ``defines`` the ``-D`` values its
-    parameters need. :attr:`name` differs whenever any of the three does, so two
-    instances of one operator with different sizes never share an object.
+    ``source`` is the kernel's key in iron's kernel table (:mod:`iron.target.kernels`,
+    e.g. ``"mm"``), which says where the source lives in each installed layout of
+    mlir-aie's ``aie_kernels`` (or in iron's own ``iron/kernels``); ``arch`` the core
+    architecture it is compiled for (``aie2`` for npu1, ``aie2p`` for npu2), ``defines``
+    the ``-D`` values its parameters need. :attr:`name` differs whenever any of the
+    three does, so two instances of one operator with different sizes never share an
+    object.
     """
 
     source: str

@@ -333,7 +333,8 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
         (work / src).write_text(print_module(module))
         objects = [k for d in fm.designs.values() for k in d.kernels]
         place_foreign_objects(fm, work)  # a foreign design's own objects (missing: fails here)
-        kernels.compile_kernels(objects, work, ctx.cache_dir, ctx.status)  # where link_with resolves
+        funcs = kernels.declared_funcs(module)  # checked against each source first
+        kernels.compile_kernels(objects, work, ctx.cache_dir, ctx.status, funcs)  # where link_with resolves
 
         dev_sections, pdis = sec.pdi_sections(ctx)  # sim can still run the artifact
         texts = sec.source_texts(ctx)

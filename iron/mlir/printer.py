@@ -265,7 +265,7 @@ _DEVICE_OPS = {
     ir.MemrefGlobal: lambda p, op, depth, _bw: p.line(depth, _global_text(op.symbol, op.values)),
     ir.ObjectFifo: _Printer.objectfifo,
     ir.ObjectFifoLink: lambda p, op, depth, _bw: p.line(depth, _link_text(op)),
-    ir.FuncDecl: lambda p, op, depth, _bw: p.line(depth, _func_text(op)),
+    ir.FuncDecl: lambda p, op, depth, _bw: p.line(depth, func_text(op)),
     ir.Core: _Printer.core,
     ir.RuntimeSequence: _Printer.sequence,
     ir.Opaque: lambda p, op, depth, _bw: p.opaque(depth, op),
@@ -335,7 +335,8 @@ def _link_text(op: ir.ObjectFifoLink) -> str:
     )
 
 
-def _func_text(op: ir.FuncDecl) -> str:
+def func_text(op: ir.FuncDecl) -> str:
+    """The structured form of a kernel declaration (the reader compares a foreign op with it)."""
     attrs = f' attributes {{link_with = "{op.link_with}"}}' if op.link_with else ""
     return f"func.func private @{op.name}({', '.join(op.types)}){attrs}"
 

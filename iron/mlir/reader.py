@@ -68,6 +68,10 @@ _RE_OBJECTFIFO = re.compile(
     r":\s*!aie\.objectfifo<(.*)>$",
     re.S,
 )
+_RE_FUNC_DECL = re.compile(
+    rf'^func\.func\s+private\s+@({_NAME})\s*\((.*)\)\s*(?:attributes\s*\{{\s*link_with\s*=\s*"([^"]*)"\s*\}})?$',
+    re.S,
+)
 _RE_FIFO_CONSUMER = re.compile(rf"^%({_NAME})\b(.*)$", re.S)
 _RE_DIMS = re.compile(r"^(?:dimensions(?:To|From)Stream\s*\[(.*)\])?$", re.S)
 _RE_DIM = re.compile(r"<\s*size\s*=\s*(\d+)\s*,\s*stride\s*=\s*(\d+)\s*>")
@@ -555,6 +559,18 @@ class _Reader:
         self.dev.globals[glob.symbol] = glob
         return glob
 
+    def func_decl(self, code: str):
+        """``func.func private @f(types) attributes {link_with = "f.o"}`` (a kernel
+        declaration); other spellings and attributes stay opaque."""
+        m = _RE_FUNC_DECL.match(code)
+        if not m:
+            return None
+        types = tuple(t.strip() for t in split_top(m.group(2))) if m.group(2).strip() else ()
+        decl = ir.FuncDecl(m.group(1), types, m.group(3))
+        from iron.mlir.printer import func_text
+
+        return decl if func_text(decl) == code else None
+
     def objectfifo(self, code: str):
         m = _RE_OBJECTFIFO.match(code)
         if not m:
@@ -835,6 +851,7 @@ _DEVICE_OPS = (
     ("aie.objectfifo ", _Reader.objectfifo),
     ("aie.objectfifo@", _Reader.objectfifo),
     ("memref.global", _Reader.memref_global),
+    ("func.func private", _Reader.func_decl),
 )
 #: The same for a runtime sequence (``%x = ...`` values: _Reader.value_def); npu ops with a
 #: declaration are read by _Reader.declared.

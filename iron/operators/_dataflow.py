@@ -10,7 +10,10 @@ Per column ``c`` (shim ``(c, 0)``, memtile ``(c, 1)``, cores ``(c, 2..2+K-1)``):
   column and handed to all its cores once (acquired before the loop);
 * a **split** output is the mirror image: cores -> memtile join -> shim.
 
-Each core runs ``iterations`` times: acquire, call the kernel(s), release.
+Each core runs ``iterations`` times: acquire, call the kernel(s), release; that block
+sits in an outer loop to INT64_MAX (``scf.for`` to 9223372036854775807, what IRON's
+``Worker`` and mlir-aie's designs emit as ``range_(sys.maxsize)``), so a second run of a
+loaded PDI is served by the same cores. Broadcast buffers are acquired per run.
 
 Shim channels: inputs use MM2S 0, 1 of their column, outputs S2MM 0. S2MM
 channel 1 of the first column and shim BD 15 are reserved for the trace drain
@@ -49,6 +52,8 @@ DATA_BD_IDS = range(0, TRACE_BD)
 DATA_MM2S = SHIM_DMA_CHANNELS
 DATA_S2MM = SHIM_DMA_CHANNELS - 1
 
+#: Upper bound of every core's outer loop: INT64_MAX, as ``range_(sys.maxsize)`` emits.
+RUN_FOREVER = 9223372036854775807
 #: Depth of split FIFOs (double buffering); broadcast FIFOs hold one buffer.
 SPLIT_DEPTH = 2
 BROADCAST_DEPTH = 1
@@ -67,6 +72,10 @@ class Port:
     name: str  # FIFO name stem
     shape: tuple[int, ...]
     broadcast: bool = False
+    #: ``dimensionsToStream`` ((size, stride) pairs, outermost first) of the memtile's
+    #: DMA: on the memtile -> core FIFO(s) of an input, on the memtile -> shim FIFO of an
+    #: output (how GEMM blocks A/B/C into mm.cc's micro-tiles, as upstream's designs do).
+    dims: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -235,24 +244,24 @@ def _fifos(flow: Dataflow, ins: list[Port], outs: list[Port], c: int) -> list:
     dt = lambda p: flow.specs[p.arg].dtype  # noqa: E731
     lines: list = []
 
-    def fifo(name, src, dsts, depth, typ):
-        lines.append(ir.ObjectFifo(name, src, tuple(dsts), depth, typ))
+    def fifo(name, src, dsts, depth, typ, dims=()):
+        lines.append(ir.ObjectFifo(name, src, tuple(dsts), depth, typ, dims_to_stream=tuple(dims)))
 
     for p in ins:
         if p.broadcast:
             fifo(_fifo(p, c), shim, [mem], BROADCAST_DEPTH, _port_type(flow, p))
-            fifo(_core_fifo(p, c, 0), mem, cores, BROADCAST_DEPTH, _port_type(flow, p))
+            fifo(_core_fifo(p, c, 0), mem, cores, BROADCAST_DEPTH, _port_type(flow, p), p.dims)
             lines.append(ir.ObjectFifoLink((_fifo(p, c),), (_core_fifo(p, c, 0),)))
             continue
         fifo(_fifo(p, c), shim, [mem], SPLIT_DEPTH, memref((flow.cores * _numel(p.shape),), dt(p)))
         for k, core in enumerate(cores):
-            fifo(_core_fifo(p, c, k), mem, [core], SPLIT_DEPTH, _port_type(flow, p))
+            fifo(_core_fifo(p, c, k), mem, [core], SPLIT_DEPTH, _port_type(flow, p), p.dims)
         dsts = tuple(_core_fifo(p, c, k) for k in range(flow.cores))
         lines.append(ir.ObjectFifoLink((_fifo(p, c),), dsts, (), _offsets(flow, p)))
     for p in outs:
         for k, core in enumerate(cores):
             fifo(_core_fifo(p, c, k), core, [mem], SPLIT_DEPTH, _port_type(flow, p))
-        fifo(_fifo(p, c), mem, [shim], SPLIT_DEPTH, memref((flow.cores * _numel(p.shape),), dt(p)))
+        fifo(_fifo(p, c), mem, [shim], SPLIT_DEPTH, memref((flow.cores * _numel(p.shape),), dt(p)), p.dims)
         srcs = tuple(_core_fifo(p, c, k) for k in range(flow.cores))
         lines.append(ir.ObjectFifoLink(srcs, (_fifo(p, c),), _offsets(flow, p), ()))
     return lines
@@ -299,19 +308,22 @@ def _core(flow: Dataflow, c: int, k: int) -> ir.Core:
 
     once = [p for p in flow.ports if p.broadcast]
     each = [p for p in flow.ports if not p.broadcast]
+    body.append(f"%cmax = arith.constant {RUN_FOREVER} : index")
+    body.append("scf.for %run = %c0 to %cmax step %c1 {")
     for p in once:
-        body += acquire(p, "")
-    upper = f"%c{flow.iterations}" if flow.iterations > 1 else "%c1"
-    body.append(f"scf.for %i = %c0 to {upper} step %c1 {{")
-    for p in each:
         body += acquire(p, "  ")
+    upper = f"%c{flow.iterations}" if flow.iterations > 1 else "%c1"
+    body.append(f"  scf.for %i = %c0 to {upper} step %c1 {{")
+    for p in each:
+        body += acquire(p, "    ")
     for call in flow.calls:
         args = [scalars[o] if isinstance(o, Scalar) else f"%buf_{o}" for o in call.operands]
         types = [o.type if isinstance(o, Scalar) else _port_type(flow, ports[o]) for o in call.operands]
-        body.append(f"  func.call @{call.func}({', '.join(args)}) : ({', '.join(types)}) -> ()")
-    body += [release(p, "  ") for p in each]
+        body.append(f"    func.call @{call.func}({', '.join(args)}) : ({', '.join(types)}) -> ()")
+    body += [release(p, "    ") for p in each]
+    body.append("  }")
+    body += [release(p, "  ") for p in once]
     body.append("}")
-    body += [release(p, "") for p in once]
     body.append("aie.end")
     return ir.Core(f"core_{c}_{row}", f"tile_{c}_{row}", body)
 

@@ -9,26 +9,38 @@ from typing import ClassVar
 import numpy as np
 
 from iron.design import Activity, ArgSpec, Design, KernelObject
+from iron.errors import IronError
 from iron.operators import _checks
 from iron.bf16 import from_bf16, to_bf16
 from iron.operators._cost import elementwise_activity
 from iron.operators._dataflow import Call, Dataflow, Port, Scalar, build_design
+from iron.target import kernels as ktable
 from iron.target.geometry import get_target
 
-#: mlir-aie kernel directory per target (aie_kernels/<dir>/...).
-KERNEL_DIRS = {"npu1": "aie2", "npu2": "aie2p"}
+
+def kernel_object(target, key: str, defines: dict | None = None) -> KernelObject:
+    """The object a design links for kernel ``key`` of iron's table (:mod:`iron.target.kernels`)."""
+    arch = ktable.ARCH[get_target(target).name]
+    return KernelObject(key, arch, tuple((k, str(v)) for k, v in sorted((defines or {}).items())))
 
 
-def kernel_source(target, file: str) -> str:
-    """Path of a kernel source in mlir-aie: ``generic/x.cc`` stays, ``x.cc`` gets the arch dir."""
-    return f"aie_kernels/{kernel_object(target, file).source}"
+def kernel_source(target, key: str) -> str:
+    """Where kernel ``key`` lives: ``aie_kernels/<path>`` in the current (family) layout of
+    mlir-aie, or ``iron/kernels/<file>`` for iron's own; the artifact layer finds it in the
+    installed layout."""
+    src = ktable.kernel(key)
+    arch = ktable.ARCH[get_target(target).name]
+    if src.iron_own:
+        return f"iron/kernels/{src.path('iron', arch)}"
+    return f"aie_kernels/{src.path(ktable.FAMILY, arch)}"
 
 
-def kernel_object(target, file: str, defines: dict | None = None) -> KernelObject:
-    """The object a design links for kernel source ``file`` (``mm.cc`` or ``generic/x.cc``)."""
-    arch = KERNEL_DIRS[get_target(target).name]
-    source = file if file.startswith("generic/") else f"{arch}/{file}"
-    return KernelObject(source, arch, tuple((k, str(v)) for k, v in sorted((defines or {}).items())))
+def lane_step(key: str, entry: ktable.Entry) -> int:
+    """The largest vector step of ``entry`` over both architectures: a tile that is not a
+    multiple of it makes the vector loop read and write past the buffer (no scalar tail)."""
+    if entry.tail or not entry.lanes:
+        return 1
+    return max(entry.lanes.values())
 
 
 def random_values(
@@ -56,9 +68,8 @@ class Elementwise:
     INPUTS: ClassVar[tuple[str, ...]] = ("x",)
     OUTPUT: ClassVar[str] = "y"
     DTYPES: ClassVar[tuple[str, ...]] = ("bf16",)
-    KERNEL_FILE: ClassVar[str] = ""  # under aie_kernels/<arch>/ (or "generic/...")
+    KERNEL: ClassVar[str] = ""  # key in iron.target.kernels
     OPS_PER_ELEMENT: ClassVar[int] = 1  # vector ops per element, for the activity model
-    GRANULE: ClassVar[int] = 16  # tile_size must be a multiple (kernel vector width)
 
     def __post_init__(self):
         op = type(self).__name__
@@ -66,7 +77,7 @@ class Elementwise:
         _checks.one_of(op, "dtype", self.dtype, self.DTYPES)
         _checks.common(op, self.columns, self.cores_per_column)
         _checks.positive_int(op, "tile_size", self.tile_size)
-        _checks.multiple_of(op, "tile_size", self.tile_size, self.GRANULE, "the kernel vector width")
+        self._check_tile()
         _checks.multiple_of(
             op,
             "size",
@@ -75,22 +86,51 @@ class Elementwise:
             f"columns * cores_per_column * tile_size = {self.columns}*{self.cores_per_column}*{self.tile_size}",
         )
 
+    def _check_tile(self) -> None:
+        """The kernel's contract on ``tile_size`` (its entry's fixed count or vector step)."""
+        op, key = type(self).__name__, self.kernel_key()
+        try:
+            e = ktable.elementwise_entry(key, self.tile_size)
+        except ktable.KernelTableError:
+            fixed = [x.count for x in ktable.kernel(key).entries if x.count]
+            raise IronError(
+                f"{op}: tile_size={self.tile_size}: the kernel entry processes a fixed {fixed[0]} elements "
+                f"and {key} has no runtime-size entry; accepted: tile_size={fixed[0]}"
+            ) from None
+        step = lane_step(key, e)
+        where = f"{e.symbol}'s vector loop steps {step} elements with no scalar tail"
+        _checks.multiple_of(op, "tile_size", self.tile_size, step, where)
+
+    def kernel_key(self) -> str:
+        """The kernel of iron's table this operator calls (dtype may choose)."""
+        return self.KERNEL
+
+    def kernel_defines(self) -> dict[str, object]:
+        return {}
+
     # ------------------------------------------------------------------ contract
     def arg_spec(self) -> list[ArgSpec]:
         ins = [ArgSpec(n, "in", (self.size,), self.dtype) for n in self.INPUTS]
         return ins + [ArgSpec(self.OUTPUT, "out", (self.size,), self.dtype)]
 
+    def entry(self) -> ktable.Entry:
+        """The kernel entry called per tile: the fixed-count entry when the tile is its
+        count, else the runtime-size entry (iron.target.kernels.elementwise_entry)."""
+        return ktable.elementwise_entry(self.kernel_key(), self.tile_size)
+
     def kernel(self) -> Call:
         """The kernel call per tile (overridden where the operands differ)."""
+        e = self.entry()
         names = (*self.INPUTS, self.OUTPUT)
-        return Call(self.kernel_name(), (*names, Scalar(self.tile_size, "i32")))
+        size = () if e.size_param is None else (Scalar(self.tile_size, "i32"),)
+        return Call(e.symbol, (*names, *size))
 
     def kernel_name(self) -> str:
-        raise NotImplementedError
+        return self.entry().symbol
 
     def kernel_sources(self, target) -> list[str]:
-        """mlir-aie kernel source(s) this design links (referenced, not compiled here)."""
-        return [kernel_source(target, self.KERNEL_FILE)]
+        """Kernel source(s) this design links (referenced, not compiled here)."""
+        return [kernel_source(target, self.kernel_key())]
 
     def iterations(self) -> int:
         """Kernel invocations per core."""
@@ -99,7 +139,7 @@ class Elementwise:
     def design(self, target) -> Design:
         names = (*self.INPUTS, self.OUTPUT)
         ports = tuple(Port(i, n, (self.tile_size,)) for i, n in enumerate(names))
-        obj = kernel_object(target, self.KERNEL_FILE)
+        obj = kernel_object(target, self.kernel_key(), self.kernel_defines())
         flow = Dataflow(
             type(self).__name__,
             tuple(self.arg_spec()),

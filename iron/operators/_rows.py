@@ -10,7 +10,8 @@ from iron.design import Activity
 from iron.operators import _checks
 from iron.operators._cost import elementwise_activity
 from iron.operators._dataflow import Dataflow, build_design
-from iron.operators._elementwise import kernel_object, kernel_source
+from iron.operators._elementwise import kernel_object, kernel_source, lane_step
+from iron.target import kernels as ktable
 from iron.target.geometry import get_target
 
 
@@ -24,9 +25,8 @@ class RowWise:
     columns: int = 1
     cores_per_column: int = 1
 
-    KERNEL_FILE: ClassVar[str] = ""
+    KERNEL: ClassVar[str] = ""  # key in iron.target.kernels
     OPS_PER_ELEMENT: ClassVar[int] = 4
-    GRANULE: ClassVar[int] = 16  # cols must be a multiple (kernel vector width)
 
     def __post_init__(self):
         op = type(self).__name__
@@ -34,7 +34,9 @@ class RowWise:
         _checks.positive_int(op, "cols", self.cols)
         _checks.one_of(op, "dtype", self.dtype, ("bf16",))
         _checks.common(op, self.columns, self.cores_per_column)
-        _checks.multiple_of(op, "cols", self.cols, self.GRANULE, "the kernel vector width")
+        [e] = ktable.kernel(self.KERNEL).entries
+        where = f"{e.symbol}'s vector loop steps {lane_step(self.KERNEL, e)} elements with no scalar tail"
+        _checks.multiple_of(op, "cols", self.cols, lane_step(self.KERNEL, e), where)
         cores = self.columns * self.cores_per_column
         _checks.multiple_of(op, "rows", self.rows, cores, f"columns * cores_per_column = {cores}")
 
@@ -43,7 +45,7 @@ class RowWise:
         return self.rows // (self.columns * self.cores_per_column)
 
     def kernel_sources(self, target) -> list[str]:
-        return [kernel_source(target, self.KERNEL_FILE)]
+        return [kernel_source(target, self.KERNEL)]
 
     def _build(self, target, ports, calls):
         flow = Dataflow(
@@ -52,7 +54,7 @@ class RowWise:
             tuple(ports),
             tuple(calls),
             self.iterations(),
-            kernel_object(target, self.KERNEL_FILE),
+            kernel_object(target, self.KERNEL),
             self.columns,
             self.cores_per_column,
         )

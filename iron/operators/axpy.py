@@ -15,25 +15,26 @@ from iron.operators._elementwise import Elementwise
 @dataclass(frozen=True)
 class AXPY(Elementwise):
     """``out = a * x + y`` (bf16). The kernel broadcasts ``a`` as bf16, so the
-    reference rounds ``a`` to bf16 too."""
+    reference rounds ``a`` to bf16 too. Its loop steps 64 elements (no tail): tile_size is
+    a multiple of 64."""
 
     a: float = 1.0
 
     INPUTS = ("x", "y")
     OUTPUT = "out"
-    KERNEL_FILE = "generic/axpy.cc"
+    KERNEL = "axpy"
     OPS_PER_ELEMENT = 2
-    GRANULE = 64  # the kernel loop steps 64 lanes
 
     def __post_init__(self):
         super().__post_init__()
         _checks.finite_float(type(self).__name__, "a", self.a)
 
-    def kernel_name(self) -> str:
-        return "saxpy"
-
     def kernel(self) -> Call:
-        return Call("saxpy", ("x", "y", Scalar(float(self.a), "f32"), "out", Scalar(self.tile_size, "i32")))
+        # saxpy(x, y, a, z, vector_size): the operands in the entry's order
+        return Call(
+            self.entry().symbol,
+            ("x", "y", Scalar(float(self.a), "f32"), "out", Scalar(self.tile_size, "i32")),
+        )
 
     def _apply(self, x, y):
         a = from_bf16(to_bf16(np.float32(self.a)))[()]

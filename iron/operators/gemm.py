@@ -1,4 +1,4 @@
-"""GEMM: C[M, N] = A[M, K] @ B[K, N]."""
+"""GEMM: C[M, N] = A[M, K] @ B[K, N] through mlir-aie's ``linalg/mm.cc``."""
 
 from __future__ import annotations
 
@@ -7,29 +7,36 @@ from dataclasses import dataclass
 import numpy as np
 
 from iron.design import Activity, ArgSpec, Design
+from iron.errors import IronError
 from iron.operators import _checks
 from iron.bf16 import from_bf16, to_bf16
 from iron.operators._cost import matmul_activity
 from iron.operators._dataflow import Call, Dataflow, Port, build_design
 from iron.operators._elementwise import kernel_object, kernel_source, random_values
+from iron.target import kernels as ktable
 from iron.target.geometry import get_target
 
-#: input dtype -> output dtype (mm.cc variants matmul_<in>_<out>)
-OUT_DTYPES = {"bf16": "bf16", "i16": "i32"}
-#: kernel micro-tile (mmul shape r x s x t): tile_m, tile_k, tile_n must be multiples
-MMUL_SHAPE = {"bf16": (4, 8, 4), "i16": (4, 4, 4)}
+#: input dtype -> output dtype (mm.cc's matmul_<in>_<out>)
+OUT_DTYPES = {k: v[0] for k, v in ktable.MM_COMBOS.items()}
 
 
 @dataclass(frozen=True)
 class GEMM:
-    """``C = A @ B``: A is ``M x K``, B ``K x N``, row-major.
+    """``C = A @ B``: A is ``M x K``, B ``K x N``, row-major on the host.
 
     M is split over ``columns`` (one contiguous block of rows each) and over the
-    ``cores_per_column`` cores of a column in blocks of ``tile_m`` rows. Every
-    column reads all of B once; each core keeps it in L1 and multiplies its
-    ``tile_m x K`` row blocks by it (the kernel works in ``tile_m x tile_k x
-    tile_n`` micro-tiles, compiled in as DIM_M/DIM_K/DIM_N). ``dtype`` is the
-    input type: ``bf16`` (C bf16, f32 accumulation) or ``i16`` (C i32, exact).
+    ``cores_per_column`` cores of a column in blocks of ``tile_m`` rows. Every column
+    reads all of B once; each core keeps it in L1 and computes each of its ``tile_m x N``
+    row blocks of C with one ``zero_<out>`` and one ``matmul_<in>_<out>`` call, the kernel
+    compiled with its L1 tile: ``DIM_M = tile_m``, ``DIM_K = K``, ``DIM_N = N``.
+
+    mm.cc reads A and B and writes C as ``r x s`` / ``s x t`` / ``r x t`` micro-tiles
+    stored tile-major. The memtile DMAs block them the way upstream's single-core design
+    (``single_core_iron.py``) does with upstream's ``mm_stream_dims``: A and B on the
+    memtile -> core FIFOs, C back to row-major on the memtile -> shim FIFO. ``dtype`` is
+    the input type: ``bf16`` (C bf16, f32 accumulation) or ``i16`` (C i32, exact).
+    ``tile_m`` and the shapes must satisfy the kernel's static_asserts for the target
+    (iron.target.kernels.MICRO_TILES); others are refused with the reason.
     """
 
     M: int
@@ -39,24 +46,20 @@ class GEMM:
     columns: int = 1
     cores_per_column: int = 1
     tile_m: int = 16
-    tile_k: int = 32
-    tile_n: int = 32
 
     def __post_init__(self):
         op = type(self).__name__
-        for name in ("M", "K", "N", "tile_m", "tile_k", "tile_n"):
+        for name in ("M", "K", "N", "tile_m"):
             _checks.positive_int(op, name, getattr(self, name))
         _checks.one_of(op, "dtype", self.dtype, tuple(OUT_DTYPES))
         _checks.common(op, self.columns, self.cores_per_column)
-        r, s, t = MMUL_SHAPE[self.dtype]
-        for name, factor in (("tile_m", r), ("tile_k", s), ("tile_n", t)):
-            _checks.multiple_of(
-                op, name, getattr(self, name), factor, f"the {self.dtype} mmul shape {r}x{s}x{t}"
-            )
         rows = self.columns * self.cores_per_column * self.tile_m
         _checks.multiple_of(op, "M", self.M, rows, f"columns * cores_per_column * tile_m = {rows}")
-        _checks.multiple_of(op, "K", self.K, self.tile_k, "tile_k")
-        _checks.multiple_of(op, "N", self.N, self.tile_n, "tile_n")
+        # the static_asserts of both architectures' kernels: an operator builds for either
+        for arch in ktable.RUNTIME_DIRS:
+            why = ktable.mm_check(arch, self.dtype, self.tile_m, self.K, self.N)
+            if why is not None:
+                raise IronError(f"{op}: tile_m={self.tile_m}, K={self.K}, N={self.N}: {why}")
 
     @property
     def out_dtype(self) -> str:
@@ -74,34 +77,36 @@ class GEMM:
         return self.M // (self.columns * self.cores_per_column * self.tile_m)
 
     def kernel_defines(self) -> dict[str, object]:
-        """``-D`` values mm.cc needs: the micro-tile and the one type pair to instantiate."""
-        return {
-            "DIM_M": self.tile_m,
-            "DIM_K": self.tile_k,
-            "DIM_N": self.tile_n,
-            f"{self.dtype}_{self.out_dtype}_ONLY": 1,
-        }
+        """``-D`` values mm.cc needs: its tile (= the L1 tile) and the one type pair to instantiate."""
+        return {"DIM_M": self.tile_m, "DIM_K": self.K, "DIM_N": self.N, ktable.MM_COMBOS[self.dtype][1]: 1}
 
     def kernel_sources(self, target) -> list[str]:
-        return [kernel_source(target, "mm.cc")]
+        return [kernel_source(target, "mm")]
+
+    def stream_dims(self, target) -> dict[str, tuple[tuple[int, int], ...]]:
+        """The memtile ``dimensionsToStream`` of A (per core), B and C (a column's joined rows)."""
+        mt = ktable.micro_tile(ktable.ARCH[get_target(target).name], self.dtype)
+        per_core = ktable.mm_stream_dims(self.tile_m, self.K, self.N, mt)
+        joined = ktable.mm_stream_dims(self.tile_m * self.cores_per_column, self.K, self.N, mt)
+        return {"A": per_core["A"], "B": per_core["B"], "C": joined["C"]}
 
     def design(self, target) -> Design:
+        dims = self.stream_dims(target)
         ports = (
-            Port(0, "A", (self.tile_m, self.K)),
-            Port(1, "B", (self.K, self.N), broadcast=True),
-            Port(2, "C", (self.tile_m, self.N)),
+            Port(0, "A", (self.tile_m, self.K), dims=dims["A"]),
+            Port(1, "B", (self.K, self.N), broadcast=True, dims=dims["B"]),
+            Port(2, "C", (self.tile_m, self.N), dims=dims["C"]),
         )
-        calls = (
-            Call(f"zero_{self.out_dtype}", ("C",)),
-            Call(f"matmul_{self.dtype}_{self.out_dtype}", ("A", "B", "C")),
-        )
+        matmul = ktable.entry(f"matmul_{self.dtype}_{self.out_dtype}")[1]
+        zero = ktable.entry(f"zero_{self.out_dtype}")[1]
+        calls = (Call(zero.symbol, ("C",)), Call(matmul.symbol, ("A", "B", "C")))
         flow = Dataflow(
             "GEMM",
             tuple(self.arg_spec()),
             ports,
             calls,
             self.iterations(),
-            kernel_object(target, "mm.cc", self.kernel_defines()),
+            kernel_object(target, "mm", self.kernel_defines()),
             self.columns,
             self.cores_per_column,
         )

@@ -11,6 +11,7 @@ from iron.operators import _checks
 from iron.bf16 import from_bf16, to_bf16
 from iron.operators._dataflow import Call, Port, Scalar
 from iron.operators._elementwise import random_values
+from iron.target import kernels as ktable
 from iron.operators._rows import RowWise
 
 
@@ -18,12 +19,15 @@ from iron.operators._rows import RowWise
 class RMSNorm(RowWise):
     """``y[r] = x[r] / sqrt(mean(x[r]^2) + eps) * weight`` per row (bf16).
 
-    Every column reads the whole weight vector; its cores keep it in L1.
+    Every column reads the whole weight vector; its cores keep it in L1. mlir-aie's
+    ``norm/rms_norm.cc`` has no weight (``rms_norm``, ``rms_norm_eps``), so this calls
+    iron's own ``iron/kernels/weighted_rms_norm.cc`` (scalar; float sums, one bf16
+    rounding per output).
     """
 
     eps: float = 1e-6
 
-    KERNEL_FILE = "rms_norm.cc"
+    KERNEL = "weighted_rms_norm"
     OPS_PER_ELEMENT = 3
 
     def __post_init__(self):
@@ -44,8 +48,9 @@ class RMSNorm(RowWise):
             Port(1, "weight", (self.cols,), broadcast=True),
             Port(2, "y", (self.cols,)),
         )
+        [e] = ktable.kernel(self.KERNEL).entries
         call = Call(
-            "weighted_rms_norm",
+            e.symbol,
             ("x", "weight", "y", Scalar(self.cols, "i32"), Scalar(float(self.eps), "f32")),
         )
         return self._build(target, ports, [call])

@@ -10,14 +10,16 @@ from iron.design import ArgSpec, Design
 from iron.bf16 import from_bf16, to_bf16
 from iron.operators._dataflow import Call, Port, Scalar
 from iron.operators._elementwise import random_values
+from iron.target import kernels as ktable
 from iron.operators._rows import RowWise
 
 
 @dataclass(frozen=True)
 class Softmax(RowWise):
-    """``y[r] = exp(x[r] - max(x[r])) / sum(exp(x[r] - max(x[r])))`` per row (bf16)."""
+    """``y[r] = exp(x[r] - max(x[r])) / sum(exp(x[r] - max(x[r])))`` per row (bf16; cols a
+    multiple of 32, the kernel's vector step on npu2)."""
 
-    KERNEL_FILE = "softmax.cc"
+    KERNEL = "softmax"
 
     def arg_spec(self) -> list[ArgSpec]:
         shape = (self.rows, self.cols)
@@ -25,7 +27,8 @@ class Softmax(RowWise):
 
     def design(self, target) -> Design:
         ports = (Port(0, "x", (self.cols,)), Port(1, "y", (self.cols,)))
-        return self._build(target, ports, [Call("softmax_bf16", ("x", "y", Scalar(self.cols, "i32")))])
+        [e] = ktable.kernel(self.KERNEL).entries
+        return self._build(target, ports, [Call(e.symbol, ("x", "y", Scalar(self.cols, "i32")))])
 
     def reference(self, x) -> tuple[np.ndarray, ...]:
         v = from_bf16(np.asarray(x).reshape(self.rows, self.cols))

@@ -25,6 +25,7 @@ from iron.operators.binary import ElementwiseAdd
 from iron.options import resolve
 from iron.target import shim_dma
 from iron.tests.fake_toolchain import aiebu
+from iron.tests.fake_toolchain.installs import build_install
 
 TRACE_BD_PATCH = shim_dma.bd_address(15) + 4  # iron's trace drain uses shim BD 15 (column 0)
 ADD = ElementwiseAdd(1024)
@@ -353,17 +354,6 @@ HELP = {
     "--no-aiesim --no-xchesscc --no-xbridge --no-compile-host --peano",
     "get": "--get-<name> --device-name --xclbin-input --no-materialize-runtime",  # no --no-materialize
 }
-#: A stand-in for Peano's clang++: records its argv, writes the object it was asked for.
-FAKE_CLANG = """\
-#!{python}
-import json, sys
-args = sys.argv[1:]
-if args == ["--version"]:
-    print("clang version 19.0.0 (fake llvm-aie)"); sys.exit(0)
-with open({log!r}, "a") as f:
-    f.write(json.dumps(args) + "\\n")
-open(args[args.index("-o") + 1], "w").write("OBJ " + args[0])
-"""
 #: mlir-aie's parser: reads the module with iron's reader (today's syntax) and, when the
 #: file OLD_GRAMMAR sits beside it, fails on SSA npu ops as an aie-opt before PR #3225 would.
 FAKE_AIE_OPT = """\
@@ -378,7 +368,6 @@ if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "OLD_
 from iron.mlir.reader import parse
 parse(text)
 """
-KERNEL_FILES = ["add.cc", "mul.cc", "relu.cc", "silu.cc", "gelu.cc", "mm.cc", "softmax.cc", "rms_norm.cc"]
 
 
 def install_fake_mlir_aie(root, style: str = "legacy") -> dict:
@@ -405,17 +394,9 @@ def install_fake_mlir_aie(root, style: str = "legacy") -> dict:
     for tool in ("aiebu-asm", "bootgen", "xclbinutil"):  # what aiecc runs: present, never called
         (bindir / tool).write_text("#!/bin/sh\nexit 0\n")
         (bindir / tool).chmod(0o755)
-    for arch in ("aie2", "aie2p"):
-        for name in KERNEL_FILES:
-            (root / "aie_kernels" / arch).mkdir(parents=True, exist_ok=True)
-            (root / "aie_kernels" / arch / name).write_text("// kernel\n")
-    (root / "aie_kernels" / "generic").mkdir(exist_ok=True)
-    for name in ("axpy.cc", "passThrough.cc"):
-        (root / "aie_kernels" / "generic" / name).write_text("// kernel\n")
-    clang = root / "peano" / "bin" / "clang++"
-    clang.parent.mkdir(parents=True, exist_ok=True)
-    clang.write_text(FAKE_CLANG.format(python=sys.executable, log=str(root / "clang.log")))
-    clang.chmod(0o755)
+    # kernel sources with upstream's signatures (older aie2/aie2p/generic layout) and a fake
+    # Peano whose clang++ records its argv (iron/tests/fake_toolchain/installs.py)
+    build_install(root, "arch", clang_log=root / "clang.log")
     py = root / "py"
     (py / "aie").mkdir(parents=True, exist_ok=True)
     (py / "aie" / "__init__.py").write_text("")
@@ -623,23 +604,30 @@ def test_kernels_compiled_with_peano_and_placed_where_aiecc_links(tmp_path, fake
     seq = Sequence(
         "two_gemms", [(small, "a", "b", "c"), (big, "x", "y", "z")], ["a", "b", "x", "y"], ["c", "z"]
     )
-    build(seq, trace=False, cache_dir=tmp_path / "cache", backend="aiecc")
-    compiles = [json.loads(line) for line in (tmp_path / "clang.log").read_text().splitlines()]
-    assert len(compiles) == 2  # one object per distinct (source, arch, defines)
-    for argv, m in zip(compiles, (16, 32)):
+    build(seq, trace=False, cache_dir=tmp_path / "cache")
+    logged = [json.loads(line) for line in (tmp_path / "clang.log").read_text().splitlines()]
+    compiles = [a for a in logged if "-c" in a]  # the others: --version, -E (symbol check)
+    assert len(compiles) == 2  # one object per distinct (kernel, arch, defines)
+    for argv, (m, k) in zip(compiles, ((16, 32), (32, 64))):
         assert argv[0].endswith("aie_kernels/aie2p/mm.cc") and argv[1:3] == ["-c", "-o"]
-        assert argv[4:12] == [
+        # issue 22: upstream's cxx_core_compile_command (older layout: no -Werror=undef pair)
+        assert argv[5:12] == [
             "-std=c++20", "-Wno-parentheses", "-Wno-attributes", "-Wno-macro-redefined", "-Wno-empty-body",
-            "-O2", "-DNDEBUG", "--target=aie2p-none-unknown-elf",
+            "-O2", "-DNDEBUG",
         ]  # fmt: skip
-        assert argv[-4:] == ["-DDIM_K=32", f"-DDIM_M={m}", "-DDIM_N=32", "-Dbf16_bf16_ONLY=1"]
+        assert "-D__AIE_API_AIE_ADF_HPP__" in argv and "--target=aie2p-none-unknown-elf" in argv
+        assert argv[-4:] == [
+            f"-DDIM_K={k}",
+            f"-DDIM_M={m}",
+            f"-DDIM_N={k}",
+            "-Dbf16_bf16_ONLY=1",
+        ]  # the L1 tile
         assert any(a.endswith("aie_runtime_lib/AIE2P") for a in argv)
     linked = re.findall(r'link_with = "([^"]+)"', inputs(0))
     assert len(set(linked)) == 2 and all(n.startswith("mm_") for n in linked)
-    build(
-        seq, trace=True, trace_size=4096, cache_dir=tmp_path / "cache", backend="aiecc"
-    )  # another key, same objects
-    assert len((tmp_path / "clang.log").read_text().splitlines()) == 2 and len(runs()) == 2
+    build(seq, trace=True, trace_size=4096, cache_dir=tmp_path / "cache")  # another key, same objects
+    again = [a for a in map(json.loads, (tmp_path / "clang.log").read_text().splitlines()) if "-c" in a]
+    assert len(again) == 2 and len(runs()) == 2
 
 
 def test_kernel_source_missing_is_one_clear_error(tmp_path, fake_aiecc):

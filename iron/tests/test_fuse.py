@@ -481,14 +481,16 @@ def test_wrapper_and_reset_device_are_as_wide_as_the_widest_callee():
     """An xclbin's partition is as wide as its first device, so the wrapper (and the
     reset device) cover every callee: a 2-column and a 1-column design give
     ``npu2_2col`` for both (mlir-aie's fused tests: ``aie.device(npu2_1col) @main``
-    over 1-column callees)."""
+    over 1-column callees). Every device an ``aiex.configure`` runs then takes the
+    wrapper's type, which ``ConfigureOp::verify`` requires (mlir-aie
+    lib/Dialect/AIEX/IR/AIEXDialect.cpp: "Device types do not match")."""
     add2, relu = ElementwiseAdd(size=N, columns=2), ReLU(size=N)
     seq = Sequence("s", [(add2, "a", "b", "t"), (relu, "t", "u"), (relu, "u", "y")], ["a", "b"], ["y"])
     module = reread(fuse(seq, "npu2", traced(4096)).module)
     targets = {d.symbol: d.target for d in module.devices}
     assert targets == {
         "op0_ElementwiseAdd": "npu2_2col",
-        "op1_ReLU": "npu2_1col",
+        "op1_ReLU": "npu2_2col",
         RESET_DEVICE: "npu2_2col",
         "main": "npu2_2col",
     }

@@ -12,13 +12,26 @@ writes its outputs into those arrays in place and returns nothing. It does what 
 kernel source does to the buffers it is handed (layout, fixed element counts, tails)
 and raises :class:`KernelModelError` where the kernel would touch memory outside a
 buffer it was handed.
+
+Every model reads its facts (fixed counts, vector steps, loop rounding, micro-tiles)
+from :mod:`iron.target.kernels` and names the upstream function it follows. bf16
+results are rounded once to nearest-even from float32 (``iron.bf16.to_bf16``). The
+kernels accumulate in float32 in their own order and some approximate (LUT / polynomial
+tanh and exp), so against a float64 numpy reference a bf16 output may differ by a few
+bf16 ulps: GEMM within 2 ulp of ``A @ B`` rounded (float32 accumulation order), the
+activations as the approximation allows (sim's checks use iron's reference tolerance).
+Integer kernels are exact and wrap.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Mapping
 
+import numpy as np
+
+from iron.bf16 import from_bf16, to_bf16
 from iron.errors import IronError
+from iron.target import kernels as kt
 
 #: ``model(*operands) -> None``: see the module docstring.
 KernelModel = Callable[..., None]
@@ -31,4 +44,250 @@ class KernelModelError(IronError):
 def model_for(symbol: str, defines: Mapping[str, str], arch: str) -> KernelModel | None:
     """The model of kernel entry ``symbol`` compiled with ``defines`` for core ``arch``
     (``aie2`` npu1, ``aie2p`` npu2), or None."""
-    return None
+    defines = {k: str(v) for k, v in dict(defines).items()}
+    if symbol == kt.ZERO_ENTRY.symbol:
+        return _zero_tile(symbol, defines)
+    try:
+        src, e = kt.entry(symbol)
+    except kt.KernelTableError:
+        return None
+    maker = _MAKERS.get(src.key)
+    return None if maker is None else maker(src, e, defines, arch)
+
+
+# --------------------------------------------------------------------------- helpers
+def _flat(buf: np.ndarray) -> np.ndarray:
+    """A writable 1-D view of an L1 buffer (models write in place)."""
+    return buf.reshape(-1)
+
+
+def _need(symbol: str, buf: np.ndarray, n: int, what: str) -> None:
+    if buf.size < n:
+        raise KernelModelError(
+            f"{symbol}: {what} {n} elements, but the buffer it was handed holds {buf.size}: "
+            "the kernel would run past the buffer in L1"
+        )
+
+
+def _span(e: kt.Entry, arch: str, n: int) -> tuple[int, int]:
+    """(elements the vector loop touches, elements it computes correctly) for count ``n``."""
+    if e.tail or not e.lanes:
+        return n, n
+    lanes = e.lanes[arch]
+    if e.loop.get(arch) == "floor":
+        done = n // lanes * lanes
+        return done, done
+    return -(-n // lanes) * lanes, n  # ceil: whole vectors past n are read and written
+
+
+def _unary_bf16(fn) -> Callable:
+    """Maker of a bf16 ``(in, out[, n])`` entry computing ``fn`` on float32."""
+
+    def make(src, e, defines, arch):
+        def model(x, y, *size):
+            n = e.count if e.count is not None else int(size[0])
+            touched, _ = _span(e, arch, n)
+            for name, buf in (("reads", x), ("writes", y)):
+                _need(e.symbol, buf, touched, name)
+            xs, ys = _flat(x), _flat(y)
+            with np.errstate(over="ignore", invalid="ignore"):
+                ys[:touched] = to_bf16(fn(from_bf16(xs[:touched])))
+
+        return model
+
+    return make
+
+
+def _relu(v):
+    return np.where(v > 0, v, np.float32(0))
+
+
+def _silu(v):
+    return v / (np.float32(1) + np.exp(-v))
+
+
+def _gelu(v):
+    k = np.float32(np.sqrt(2.0 / np.pi))
+    return np.float32(0.5) * v * (np.float32(1) + np.tanh(k * (v + np.float32(0.044715) * v * v * v)))
+
+
+# --------------------------------------------------------------------------- models
+def _eltwise_bf16(op):
+    """``eltwise_{add,mul}_bf16_vector`` (fixed 1024: ``eltwise_vadd``/``eltwise_vmul``) and
+    ``*_size`` (``eltwise_vadd_size``: vector body then a scalar tail, exact count) of
+    eltwise/add.cc / mul.cc@082f3815. The sum/product is formed in float32 and rounded once."""
+
+    def make(src, e, defines, arch):
+        def model(a, b, c, *size):
+            n = e.count if e.count is not None else int(size[0])
+            for name, buf in (("reads", a), ("reads", b), ("writes", c)):
+                _need(e.symbol, buf, n, name)
+            fa, fb = from_bf16(_flat(a)[:n]), from_bf16(_flat(b)[:n])
+            with np.errstate(over="ignore", invalid="ignore"):
+                _flat(c)[:n] = to_bf16(fa + fb if op == "add" else fa * fb)
+
+        return model
+
+    return make
+
+
+def _eltwise_int(src, e, defines, arch):
+    """iron's own ``eltwise_{add,mul}_{i16,i32}_vector`` (iron/kernels/eltwise_int.cc):
+    ``size`` elements, wrapping."""
+    op = "add" if "_add_" in e.symbol else "mul"
+
+    def model(a, b, c, size):
+        n = int(size)
+        for name, buf in (("reads", a), ("reads", b), ("writes", c)):
+            _need(e.symbol, buf, n, name)
+        xa, xb = _flat(a)[:n].astype(np.int64), _flat(b)[:n].astype(np.int64)
+        r = xa + xb if op == "add" else xa * xb
+        _flat(c)[:n] = r.astype(c.dtype)  # numpy wraps on the narrowing cast
+
+    return model
+
+
+def _passthrough(src, e, defines, arch):
+    """``passThroughLine(in, out, lineWidth)`` of eltwise/passThrough.cc@65ef34ee and
+    generic/passThrough.cc@1351c7a5 (``passThrough_aie``): ``for (j = 0; j < lineWidth;
+    j += N)`` copies one 64-byte vector per step, N = 64 / element bytes, the element type
+    set by ``BIT_WIDTH``. Without ``BIT_WIDTH`` the older source takes the 32-bit branch
+    (the current one does not compile): modelled as 32-bit, so a bf16 tile copies twice
+    its bytes and the model refuses it."""
+    bits = int(defines.get("BIT_WIDTH", "32"))
+    if bits not in (8, 16, 32):
+        raise KernelModelError(f"passThroughLine: BIT_WIDTH={bits}; the source accepts 8, 16 or 32")
+    step = kt.PASSTHROUGH_STEP_BYTES
+
+    def model(x, y, width):
+        nbytes = -(-int(width) * bits // 8 // step) * step
+        bx, by = _flat(x).view(np.uint8), _flat(y).view(np.uint8)
+        for name, buf in (("reads", bx), ("writes", by)):
+            if buf.size < nbytes:
+                raise KernelModelError(
+                    f"passThroughLine (BIT_WIDTH={defines.get('BIT_WIDTH', 'unset: 32')}): copies {nbytes} bytes "
+                    f"for lineWidth={width}, the buffer holds {buf.size}: it would run past the buffer in L1"
+                )
+        by[:nbytes] = bx[:nbytes]
+
+    return model
+
+
+def _saxpy(src, e, defines, arch):
+    """``saxpy(x, y, a, z, n)`` of datamovement/axpy.cc@082f3815: ``a`` broadcast as bf16,
+    ``z = a * x + y`` accumulated in float32, n / 64 whole steps of 64 elements (the rest
+    untouched)."""
+
+    def model(x, y, a, z, n):
+        touched, _ = _span(e, arch, int(n))
+        for name, buf in (("reads", x), ("reads", y), ("writes", z)):
+            _need(e.symbol, buf, touched, name)
+        av = from_bf16(to_bf16(np.float32(a)))[()]
+        fx, fy = from_bf16(_flat(x)[:touched]), from_bf16(_flat(y)[:touched])
+        with np.errstate(over="ignore", invalid="ignore"):
+            _flat(z)[:touched] = to_bf16(av * fx + fy)
+
+    return model
+
+
+def _softmax(src, e, defines, arch):
+    """``softmax_bf16(in, out, n)`` (activation/softmax.cc@7b269d6b): softmax over the
+    ``n // lanes`` whole vectors it walks (the rest untouched), max-subtracted, float32."""
+
+    def model(x, y, n):
+        touched, _ = _span(e, arch, int(n))
+        for name, buf in (("reads", x), ("writes", y)):
+            _need(e.symbol, buf, touched, name)
+        v = from_bf16(_flat(x)[:touched])
+        if touched:
+            ex = np.exp(v - v.max())
+            _flat(y)[:touched] = to_bf16(ex / ex.sum(dtype=np.float32))
+
+    return model
+
+
+def _weighted_rms_norm(src, e, defines, arch):
+    """iron's own ``weighted_rms_norm(x, w, y, cols, eps)`` (iron/kernels/weighted_rms_norm.cc):
+    float32 sum of squares, ``y = x * invsqrt(mean + eps) * w``, one bf16 rounding."""
+
+    def model(x, w, y, cols, eps):
+        n = int(cols)
+        for name, buf in (("reads", x), ("reads", w), ("writes", y)):
+            _need(e.symbol, buf, n, name)
+        v, g = from_bf16(_flat(x)[:n]), from_bf16(_flat(w)[:n])
+        ms = np.float32(np.sum(v * v, dtype=np.float32) / np.float32(n))
+        inv = np.float32(1) / np.sqrt(ms + np.float32(eps))
+        _flat(y)[:n] = to_bf16(v * inv * g)
+
+    return model
+
+
+def _dims(symbol: str, defines: Mapping[str, str], names: tuple[str, ...]) -> tuple[int, ...]:
+    # mm.cc: DIM_M/K/N default to 64 when not passed (mm_aie2p.h@0f7f898c, extern "C" block)
+    return tuple(int(defines.get(n, "64")) for n in names)
+
+
+def _mm(src, e, defines, arch):
+    """mm.cc (linalg/mm_aie2.h@087517df, mm_aie2p.h@0f7f898c): ``matmul_<in>_<out>`` is
+    ``C += A @ B`` on one DIM_M x DIM_K x DIM_N block whose operands are stored as
+    micro-tiles, tile-major (``matmul_vectorized_2x2_mmul``: A tile (z, i) at
+    ``pA + (z * colA + i) * r * s``, B tile (i, j) at ``pB + (i * colB + j) * s * t``, C
+    tile (z, j) at ``pC + (z * colB + j) * r * t``, each tile row-major). ``zero_<t>``
+    (older mm.cc ``zero_vectorized<T, DIM_M, DIM_N>``) zeroes DIM_M * DIM_N elements."""
+    m, k, n = _dims(e.symbol, defines, ("DIM_M", "DIM_K", "DIM_N"))
+    if e.symbol.startswith("zero_"):
+        return _zero(e.symbol, m * n)
+    dtype = e.symbol.split("_")[1]
+    mt = kt.micro_tile(arch, dtype)
+    why = kt.mm_check(arch, dtype, m, k, n)
+    if why is not None:
+        raise KernelModelError(f"{e.symbol}: {why} (the object would not compile)")
+    r, s, t = mt.r, mt.s, mt.t
+
+    def model(a, b, c):
+        for buf, cnt, what in ((a, m * k, "reads A"), (b, k * n, "reads B"), (c, m * n, "accumulates C in")):
+            _need(e.symbol, buf, cnt, what)
+        A = _flat(a)[: m * k].reshape(m // r, k // s, r, s).transpose(0, 2, 1, 3).reshape(m, k)
+        B = _flat(b)[: k * n].reshape(k // s, n // t, s, t).transpose(0, 2, 1, 3).reshape(k, n)
+        cflat = _flat(c)
+        C = cflat[: m * n].reshape(m // r, n // t, r, t).transpose(0, 2, 1, 3).reshape(m, n)
+        if dtype == "bf16":
+            acc = from_bf16(C) + from_bf16(A) @ from_bf16(B)  # float32 accumulator
+            out = to_bf16(acc)
+        else:
+            acc = C.astype(np.int64) + A.astype(np.int64) @ B.astype(np.int64)
+            out = acc.astype(np.int32)  # to_vector<int32> of the 32-bit accumulator: wraps
+        cflat[: m * n] = out.reshape(m // r, r, n // t, t).transpose(0, 2, 1, 3).reshape(-1)
+
+    return model
+
+
+def _zero(symbol: str, count: int) -> KernelModel:
+    def model(c):
+        _need(symbol, c, count, "zeroes")
+        _flat(c)[:count] = 0
+
+    return model
+
+
+def _zero_tile(symbol: str, defines: Mapping[str, str]) -> KernelModel:
+    """``zero(ZERO_TYPE *)`` of zero/zero.cc@454559bf: ``zero_vectorized<ZERO_TYPE,
+    TILE_SIZE, 1>``, TILE_SIZE elements."""
+    if "TILE_SIZE" not in defines:
+        raise KernelModelError("zero: compiled without TILE_SIZE (zero/zero.cc does not compile without it)")
+    return _zero(symbol, int(defines["TILE_SIZE"]))
+
+
+_MAKERS = {
+    "relu": _unary_bf16(_relu),  # relu_vectorized_bf16 / relu: max(x, 0)
+    "silu": _unary_bf16(_silu),  # silu_impl: x * 0.5 * (1 + tanh(x / 2))
+    "gelu": _unary_bf16(_gelu),  # gelu_tanh_approx_bf16: the tanh form
+    "softmax": _softmax,
+    "add": _eltwise_bf16("add"),
+    "mul": _eltwise_bf16("mul"),
+    "passthrough": _passthrough,
+    "axpy": _saxpy,
+    "mm": _mm,
+    "eltwise_int": _eltwise_int,
+    "weighted_rms_norm": _weighted_rms_norm,
+}
