@@ -445,21 +445,21 @@ def test_one_operator_at_two_trace_sizes_gets_a_device_per_size():
 
 
 def test_scratch_windows_start_on_64_byte_boundaries():
-    """Intermediates of 96 bytes (48 bf16): the second window starts at byte 128, not 96
+    """Intermediates of 96 bytes (24 i32): the second window starts at byte 128, not 96
     (64-byte alignment of every window, iron.fuse.fusion.SCRATCH_ALIGN's contract)."""
-    copy = MemCopy(size=48, dtype="bf16", tile_size=48)
+    add = ElementwiseAdd(size=24, dtype="i32", tile_size=24)
     names = ["x", "h0", "h1", "h2", "y"]
-    seq = Sequence("chain", [(copy, a, b) for a, b in zip(names, names[1:])], ["x"], ["y"])
+    seq = Sequence("chain", [(add, a, "g", b) for a, b in zip(names, names[1:])], ["x", "g"], ["y"])
     fm = fuse(seq, "npu2")
     assert [(w.buffer, w.offset) for w in fm.windows.values()] == [
-        ("scratch_bf16", 0),
-        ("scratch_bf16", 128),
-        ("scratch_bf16", 256),
+        ("scratch_i32", 0),
+        ("scratch_i32", 128),
+        ("scratch_i32", 256),
     ]
-    assert str(fm.buffers["scratch_bf16"]) == "memref<176xbf16>"  # 256 + 96 bytes
+    assert str(fm.buffers["scratch_i32"]) == "memref<88xi32>"  # 256 + 96 bytes
     body = reread(fm.module).device("main").sequence().body
     views = [op for cfg in body for op in cfg.body if isinstance(op, ir.View)]
-    assert sorted({(v.source, v.offset) for v in views}) == [("arg2", 0), ("arg2", 64), ("arg2", 128)]
+    assert sorted({(v.source, v.offset) for v in views}) == [("arg3", 0), ("arg3", 32), ("arg3", 64)]
 
 
 def test_sixteen_data_buffers_and_the_trace_buffer_are_over_xrts_cap():
