@@ -370,6 +370,22 @@ parse(text)
 """
 
 
+def aiecc_prerequisites(bindir, py) -> None:
+    """What iron checks before an aiecc build, beside a fake aiecc in ``bindir``: mlir-aie's
+    parser (:data:`FAKE_AIE_OPT`), the programs aiecc runs (present, never called) and the
+    ``aie`` package under ``py`` (put ``py`` on ``sys.path``)."""
+    from pathlib import Path
+
+    bindir, py = Path(bindir), Path(py)
+    (bindir / "aie-opt").write_text(FAKE_AIE_OPT.format(python=sys.executable))
+    (bindir / "aie-opt").chmod(0o755)
+    for tool in ("aiebu-asm", "bootgen", "xclbinutil"):
+        (bindir / tool).write_text("#!/bin/sh\nexit 0\n")
+        (bindir / tool).chmod(0o755)
+    (py / "aie").mkdir(parents=True, exist_ok=True)
+    (py / "aie" / "__init__.py").write_text("")
+
+
 def install_fake_mlir_aie(root, style: str = "legacy") -> dict:
     """Write a fake mlir-aie install under ``root``: a recording aiecc (its full ELF and
     instruction streams come from the fake aiebu, iron/tests/fake_toolchain/aiebu.py), the
@@ -389,17 +405,11 @@ def install_fake_mlir_aie(root, style: str = "legacy") -> dict:
     )
     script.write_text(text)
     script.chmod(0o755)
-    (bindir / "aie-opt").write_text(FAKE_AIE_OPT.format(python=sys.executable))
-    (bindir / "aie-opt").chmod(0o755)
-    for tool in ("aiebu-asm", "bootgen", "xclbinutil"):  # what aiecc runs: present, never called
-        (bindir / tool).write_text("#!/bin/sh\nexit 0\n")
-        (bindir / tool).chmod(0o755)
+    py = root / "py"
+    aiecc_prerequisites(bindir, py)
     # kernel sources with upstream's signatures (older aie2/aie2p/generic layout) and a fake
     # Peano whose clang++ records its argv (iron/tests/fake_toolchain/installs.py)
     build_install(root, "arch", clang_log=root / "clang.log")
-    py = root / "py"
-    (py / "aie").mkdir(parents=True, exist_ok=True)
-    (py / "aie" / "__init__.py").write_text("")
     dist = py / "mlir_aie-1.4.2.dist-info"
     dist.mkdir(exist_ok=True)
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mlir_aie\nVersion: 1.4.2\n")
