@@ -60,6 +60,7 @@ def build(
     dispatch: str = "auto",
     cache_dir=None,
     sources: bool | None = None,
+    backend: str | None = None,
 ):
     """Build (or fetch from the cache) the artifact of an operator or a :class:`Sequence`.
 
@@ -70,7 +71,9 @@ def build(
     ``trace_ports`` (the stream-switch port each PORT_*_n slot watches); their forms:
     :func:`iron.options.resolve`. ``target``: "npu1" | "npu2"; ``dispatch``: "auto" |
     "fused" | "separate"; ``sources`` embeds the design sources (None:
-    ``IRON_DEBUG_SOURCES``). See :func:`iron.artifact.build.build`.
+    ``IRON_DEBUG_SOURCES``); ``backend``: ``"auto"`` | ``"builtin"`` | ``"aiecc"`` (None:
+    ``IRON_BACKEND``, default ``auto``; what ``auto`` means here: :func:`machine`).
+    See :func:`iron.artifact.build.build`.
     """
     from iron.artifact.build import build as _build
     from iron.options import from_build_kwargs
@@ -87,17 +90,81 @@ def build(
         dispatch=dispatch,
         cache_dir=cache_dir,
         sources=sources,
+        backend=machine(backend, target=target).backend,
     )
 
 
-def load(artifact, device: str = "auto"):
-    """A runner for ``artifact`` on ``device`` ("auto", "sim" or "xrt"); ``art.load(device)``
-    calls this. The facade is the one place that knows both the runtime and the operator
-    library: sim gets the operators it runs from :func:`iron.operators.from_payload`."""
+class Machine:
+    """Where this machine builds and runs: ``backend`` (``builtin`` | ``aiecc``), ``device``
+    (``sim`` | ``xrt``), and ``why`` in words (what :func:`machine` found)."""
+
+    def __init__(self, backend: str, device: str, why: str):
+        self.backend, self.device, self.why = backend, device, why
+
+    def __repr__(self) -> str:
+        return f"Machine(backend={self.backend!r}, device={self.device!r})"
+
+
+class MachineError(IronError):
+    """The backend or device asked for is not on this machine."""
+
+
+def machine(
+    backend: str | None = None, device: str | None = None, *, target: str = "npu2", env=None
+) -> Machine:
+    """The one place that decides where to build and run (``IRON_BACKEND``, ``IRON_DEVICE``).
+
+    ``auto`` resolves by what is installed: an NPU of ``target``'s generation (pyxrt
+    opens device 0) and mlir-aie's toolchain -> ``aiecc`` + ``xrt``; otherwise iron's
+    ``builtin`` lowering + ``sim`` (a toolchain without an NPU builds with aiecc only when
+    asked). Asking for ``xrt`` without an NPU, or for ``aiecc`` without the toolchain, is
+    one :class:`MachineError`; so are the pairs that cannot work (``builtin`` on ``xrt``).
+    """
+    from iron import options as opts
+    from iron.artifact import aiecc
+    from iron.runtime import xrt
+
+    b, d = opts.backend_choice(backend, env), opts.device_choice(device, env)
+    toolchain = aiecc.available()
+    npu, why_not = (False, "") if (d == "sim" or b == "builtin") and d != "xrt" else xrt.probe()
+    generation = xrt.probe_target() if npu else None
+    if d == "xrt" and not npu:
+        raise MachineError(
+            f"device 'xrt' (device= or IRON_DEVICE) asked for, but {why_not}; use device 'sim'"
+        )
+    fits = npu and generation in (None, target)
+    if d == "auto":
+        d = "xrt" if fits and toolchain and b != "builtin" else "sim"
+    if b == "auto":
+        b = "aiecc" if d == "xrt" else "builtin"
+    if b == "aiecc" and not toolchain:
+        raise MachineError(
+            "backend 'aiecc' (backend= or IRON_BACKEND) asked for, but mlir-aie's aiecc is not on PATH "
+            "or its 'aie' package is not importable"
+        )
+    if d == "xrt" and b == "builtin":
+        raise MachineError("device 'xrt' runs aiecc builds only; iron's built-in artifacts run on 'sim'")
+    if d == "xrt":
+        why = "an NPU and mlir-aie's toolchain are present"
+    elif npu and not fits:
+        why = f"the NPU is {generation}, the build targets {target}"
+    elif toolchain and b == "builtin":
+        why = "no NPU: sim runs iron's built-in lowering" + (f" ({why_not})" if why_not else "")
+    else:
+        why = "no mlir-aie toolchain and NPU" if not toolchain else "asked for"
+    return Machine(b, d, why)
+
+
+def load(artifact, device: str | None = None):
+    """A runner for ``artifact`` on ``device`` ("auto", "sim" or "xrt"; None:
+    ``IRON_DEVICE``, default auto); ``art.load(device)`` calls this. The facade is the one
+    place that knows both the runtime and the operator library: sim gets the operators it
+    runs from :func:`iron.operators.from_payload`."""
     from iron.operators import from_payload
+    from iron.options import device_choice
     from iron.runtime.runner import load as _load
 
-    return _load(artifact, device, operators=from_payload)
+    return _load(artifact, device if device is not None else device_choice(), operators=from_payload)
 
 
 def from_mlir(source, **kwargs):
@@ -117,5 +184,8 @@ __all__ = [
     "build",
     "from_mlir",
     "load",
+    "machine",
+    "Machine",
+    "MachineError",
     "__version__",
 ]

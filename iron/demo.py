@@ -42,17 +42,21 @@ def run_demo(
     out_dir: str | None = None, target: str = "npu2", device: str = "auto", trace_size: int | None = None
 ) -> int:
     """Build, run, check and write the trace outputs. Returns a process exit code."""
+    from iron import machine
     from iron.artifact.build import build
 
     opts = iron_options.resolve(True, size=trace_size, default_ntiles=NTILES)
     out = Path(out_dir) if out_dir else opts.out_dir
     seq = demo_sequence()
+    where = machine(None, None if device == "auto" else device, target=target)
+    print(f"machine {where.backend} build, {where.device} device ({where.why})")
     t0 = time.perf_counter()
-    art = build(seq, options=opts, target=target)
+    art = build(seq, options=opts, target=target, backend=where.backend)
     print(
-        f"built   {art.path}  ({time.perf_counter() - t0:.2f} s, {art.dispatch} dispatch, target {art.target})"
+        f"built   {art.path}  ({time.perf_counter() - t0:.2f} s, {art.dispatch} dispatch, target {art.target}, "
+        f"{art.backend})"
     )
-    runner = art.load(device=device)
+    runner = art.load(device=where.device)
     inputs = testing.example_inputs(seq)
     t0 = time.perf_counter()
     outputs = runner(**inputs)

@@ -29,6 +29,8 @@ ports               IRON_TRACE_PORTS     stream-switch port each PORT_*_<n> slot
                                          memtile=0:DMA:2:S2MM`` (S2MM = master, MM2S = slave)
 cache_dir           IRON_CACHE_DIR       build cache location (see iron.artifact.cache)
 sources             IRON_DEBUG_SOURCES   1: embed design sources in artifacts (debug_sources)
+backend             IRON_BACKEND         build with ``auto`` | ``builtin`` | ``aiecc`` (backend_choice)
+device              IRON_DEVICE          run on ``auto`` | ``sim`` | ``xrt`` (device_choice)
 ==================  ===================  ==============================================
 """
 
@@ -781,3 +783,33 @@ def toolchain_dirs(env=None) -> dict[str, Path | None]:
             raise OptionError(f"{var}={value!r}: not a directory")
         out[var] = Path(value) if value else None
     return out
+
+
+# --------------------------------------------------------------------------- where to build and run
+#: Build back ends: iron's own lowering, mlir-aie's aiecc, or the machine's choice.
+BACKENDS = ("auto", "builtin", "aiecc")
+#: Devices: iron's simulator, an NPU through XRT, or the machine's choice.
+DEVICES = ("auto", "sim", "xrt")
+
+
+def _choice(explicit, env, var: str, argument: str, accepted: tuple[str, ...]) -> str:
+    if explicit is not None:
+        if explicit not in accepted:
+            raise OptionError(f"{argument}={explicit!r}; accepted: {', '.join(accepted)}")
+        return explicit
+    env = os.environ if env is None else env
+    value = (env.get(var) or "auto").strip().lower()
+    if value not in accepted:
+        raise OptionError(f"{var}={value!r}; accepted: {', '.join(accepted)}")
+    return value
+
+
+def backend_choice(explicit: str | None = None, env=None) -> str:
+    """Build back end asked for: explicit ``backend=``, else ``IRON_BACKEND``, else ``auto``
+    (which one ``auto`` means: :func:`iron.machine`)."""
+    return _choice(explicit, env, "IRON_BACKEND", "backend", BACKENDS)
+
+
+def device_choice(explicit: str | None = None, env=None) -> str:
+    """Device asked for: explicit ``device=``, else ``IRON_DEVICE``, else ``auto``."""
+    return _choice(explicit, env, "IRON_DEVICE", "device", DEVICES)

@@ -1,7 +1,9 @@
 """Helpers for operator tests, and tracing inside pytest.
 
 :func:`check_operator` builds an operator (or a :class:`iron.Sequence`) untraced,
-runs it on sim and compares with the numpy reference. When tracing is on in
+runs it where this machine runs (:func:`iron.machine`: the NPU with an aiecc build when
+pyxrt, an NPU and mlir-aie are present, else sim with iron's lowering; ``IRON_BACKEND``,
+``IRON_DEVICE`` choose explicitly) and compares with the numpy reference. When tracing is on in
 the environment (``IRON_TRACE_SIZE``, see :mod:`iron.options`) it also builds
 and runs it traced and checks that
 
@@ -57,6 +59,26 @@ class CheckResult:
     traced_outputs: tuple | None = None
     trace: object | None = None  # DecodedTrace of the traced run
     trace_dir: Path | None = None
+    device: str = "sim"  # where it ran: "sim" | "xrt"
+    backend: str = "builtin"  # what built it: "builtin" | "aiecc"
+
+
+def first_difference(got, want) -> str:
+    """Where two arrays of one shape first differ: ``index (i, j): got x, expected y``
+    (bitwise, so NaN patterns and -0.0 count), and how many elements differ."""
+    g = np.ascontiguousarray(got)
+    w = np.ascontiguousarray(np.asarray(want).astype(g.dtype, copy=False).reshape(g.shape))
+    item = g.dtype.itemsize
+    bad = (g.view(np.uint8).reshape(-1, item) != w.view(np.uint8).reshape(-1, item)).any(axis=1)
+    count = int(np.count_nonzero(bad))
+    if not count:
+        return "no element differs"
+    flat = int(np.argmax(bad))
+    index = np.unravel_index(flat, g.shape) if g.ndim else ()
+    return (
+        f"{count} element(s) differ; first at index {tuple(int(i) for i in index)}: "
+        f"got {g.reshape(-1)[flat].item()!r}, expected {w.reshape(-1)[flat].item()!r}"
+    )
 
 
 def slug(text: str) -> str:
@@ -119,16 +141,21 @@ def _as_tuple(x) -> tuple:
 
 
 def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "npu2", cache_dir=None,
-                   dispatch: str = "auto", trace: bool | None = None) -> CheckResult:  # fmt: skip
-    """Run untraced on sim and compare with the reference; traced too when the environment says so.
+                   dispatch: str = "auto", trace: bool | None = None, backend: str | None = None,
+                   device: str | None = None) -> CheckResult:  # fmt: skip
+    """Run untraced and compare with the reference; traced too when the environment says so.
 
     ``inputs``: arrays in input order, or a dict by name; default: the
     operators' ``example_inputs(0)``. ``request``: pytest's request (names the
     trace output directory). ``trace``: None follows ``IRON_TRACE_SIZE``, True
     always runs traced as well (size from the environment or the default),
-    False never. Raises :class:`CheckError` on any mismatch.
+    False never. ``backend`` / ``device``: None follows ``IRON_BACKEND`` /
+    ``IRON_DEVICE`` (default ``auto``, :func:`iron.machine`); the result says which
+    ran it. Raises :class:`CheckError` on any mismatch, naming the first differing element.
     """
-    from iron import build
+    from iron import build, machine
+
+    where = machine(backend, device, target=target, env={**os.environ, **SUITE_ENV})
 
     seq = as_sequence(op_or_sequence)
     if inputs is None:
@@ -140,13 +167,19 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     ordered = [named[n] for n in seq.inputs]
     expected = reference(seq, named)
 
-    plain = build(op_or_sequence, trace=False, target=target, cache_dir=cache_dir, dispatch=dispatch)
-    outputs = _as_tuple(plain.load("sim")(*ordered))
+    plain = build(op_or_sequence, trace=False, target=target, cache_dir=cache_dir, dispatch=dispatch,
+                  backend=where.backend)  # fmt: skip
+    with plain.load(where.device) as runner:
+        outputs = _as_tuple(runner(*ordered))
+    on = f"on {where.device} ({where.backend} build)"
     for name, got, want in zip(seq.outputs, outputs, expected):
         if not same_bits(got, np.asarray(want).astype(got.dtype, copy=False).reshape(got.shape)):
-            bad = int(np.count_nonzero(got != np.asarray(want).reshape(got.shape)))
-            raise CheckError(f"{seq.name}: output {name!r} differs from the reference in {bad} element(s)")
-    result = CheckResult(outputs)
+            raise CheckError(
+                f"{seq.name} {on}: output {name!r} differs from the reference: {first_difference(got, want)}"
+            )
+    result = CheckResult(outputs, device=where.device, backend=where.backend)
+    if request is not None:  # the report says where each check ran
+        request.node.user_properties.append(("iron_device", f"{where.device} ({where.backend} build)"))
 
     env = {**SUITE_ENV, **os.environ}
     if trace is True:  # a check that forces tracing covers every call site
@@ -162,19 +195,22 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
         return result
     select = [i for i, name in sites if options.selects(i, name)]
     traced = build(op_or_sequence, trace=True, trace_size=options.size, ntiles=options.ntiles, target=target,
-                   cache_dir=cache_dir, dispatch=dispatch, select=select)  # fmt: skip
-    runner = traced.load("sim")
+                   cache_dir=cache_dir, dispatch=dispatch, select=select, backend=where.backend)  # fmt: skip
+    runner = traced.load(where.device)
     t_outputs = _as_tuple(runner(*ordered))
+    runner.close()
     for name, a, b in zip(seq.outputs, outputs, t_outputs):
         if not same_bits(a, b):
-            raise CheckError(f"{seq.name}: traced output {name!r} differs from the untraced run")
+            raise CheckError(
+                f"{seq.name} {on}: traced output {name!r} differs from the untraced run: {first_difference(b, a)}"
+            )
     trace = runner.trace
     result.traced_outputs, result.trace = t_outputs, trace
     node = request.node.nodeid if request is not None else seq.name
     out = Path(options.out_dir) / slug(node)
     out.mkdir(parents=True, exist_ok=True)
     trace.to_perfetto(out / "trace.pftrace")
-    atomic_write(out / "summary.txt", trace.summary())
+    atomic_write(out / "summary.txt", f"# ran {on}\n" + trace.summary())
     runner.capture.save(out / "capture.npz")
     result.trace_dir = out
     check_slices(trace)
@@ -188,6 +224,7 @@ __all__ = [
     "check_operator",
     "check_slices",
     "example_inputs",
+    "first_difference",
     "reference",
     "same_bits",
 ]

@@ -1,9 +1,11 @@
 """The real toolchain path: compile the materialized module with mlir-aie's aiecc.
 
 Used by :func:`iron.build` when ``aiecc`` is on PATH and the ``aie`` Python
-package is importable. iron's own sections (``.iron.meta``, ``.iron.trace``,
-``.iron.sum``) go into the result: added to aiecc's full ELF with lief, or
-written with the instruction binaries and the xclbin into iron's own ELF. With
+package is importable. The result is iron's own ELF container
+(:mod:`iron.artifact.elf`): iron's sections (``.iron.meta``, ``.iron.trace``, ``.iron.sum``
+...) beside aiecc's full ELF or xclbin, which it holds byte for byte
+(``.iron.full_elf``, ``.iron.xclbin``), so XRT is handed aiecc's bytes, never a
+rewritten file (DESIGN.md 10.2). With
 sources on, the core ELFs aiecc linked go in too (``.iron.core.<n>``, under
 synthetic names: :func:`core_elfs`), so a capture maps EVENT_PC program counters
 to functions without ``--core-elf``.
@@ -354,15 +356,11 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
             entries = [schema.kernel_entry(k, None) for k in fm.kernels]
             cores, core_names = core_sections(ctx, work)
             meta = sec.meta_json(ctx, entries, pdis, src_names, "aiecc-full-elf", core_names)
-            sections = {schema.META: meta, **dev_sections, **extra, **cores}
-            sections[elf.CHECKSUM] = elf.checksum(sections).encode()
-            sidecars = elf.add_sections(out, sections)
-            if sidecars:
-                raise AieccError(
-                    f"could not add iron's sections to aiecc's ELF (see the warning); "
-                    f"a cached artifact needs them inside: {', '.join(map(str, sidecars.values()))}"
-                )
-            return out.read_bytes()
+            # aiecc's ELF goes in verbatim: adding sections to it would renumber the ones
+            # its SHT_GROUP member lists name (DESIGN.md 10.2)
+            return elf.write_elf(
+                {schema.META: meta, schema.FULL_ELF: out.read_bytes(), **dev_sections, **extra, **cores}
+            )
 
         # separate: one aiecc run per device, each xclbin linked onto the previous one
         devices = list(dict.fromkeys(k.device for k in fm.kernels))

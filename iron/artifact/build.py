@@ -3,9 +3,11 @@
 Steps: :func:`iron.fuse.fusion.fuse` with the resolved options -> cache key
 (:mod:`iron.artifact.cache`) -> on a hit return at once; on a miss, under the
 key's file lock: lower every kernel to a TXN binary, write one payload per
-device (the built-in PDI), the manifest and the ELF; or, when aiecc and the
-``aie`` package are present, compile through aiecc and add iron's sections to
-its ELF (:mod:`iron.artifact.aiecc`).
+device (the built-in PDI), the manifest and the ELF (``backend="builtin"``); or
+(``backend="aiecc"``) check aiecc's prerequisites, compile through aiecc and keep
+its output byte for byte beside iron's sections (:mod:`iron.artifact.aiecc`).
+Which back end ``auto`` means on this machine is decided in one place,
+:func:`iron.machine`.
 """
 
 from __future__ import annotations
@@ -45,22 +47,27 @@ def build(
     dispatch: str = "auto",
     cache_dir=None,
     sources: bool | None = None,
+    backend: str = "builtin",
 ) -> Artifact:
     """Build (or fetch from the cache) the artifact of an operator or a Sequence.
 
     ``options``: resolved trace options (None: untraced); :func:`iron.build` makes
     them from its keywords and the environment (:func:`iron.options.from_build_kwargs`).
     ``sources`` embeds the design sources (``None``: ``IRON_DEBUG_SOURCES``).
+    ``backend``: ``"builtin"`` (iron's lowering; sim runs it) or ``"aiecc"`` (mlir-aie's
+    toolchain; an NPU runs it): :func:`iron.machine` resolves ``"auto"``.
     """
     options = options or TraceOptions()
     with_sources = opts_mod.debug_sources(sources)
     tgt = get_target(target)
-    use_aiecc = aiecc.available()
-    if use_aiecc:
-        toolchain_mod.require_supported()  # one clear message for an mlir-aie too old for iron
+    if backend not in ("builtin", "aiecc"):
+        raise IronError(f"backend={backend!r}; accepted here: builtin, aiecc (iron.machine resolves 'auto')")
+    use_aiecc = backend == "aiecc"
+    fm = fuse(op_or_sequence, tgt, options, dispatch)
+    if use_aiecc:  # each missing piece one clear message, before any work
+        toolchain_mod.require_toolchain(fm.dispatch)
     toolchain = aiecc.toolchain_identity() if use_aiecc else cache.builtin_toolchain()
 
-    fm = fuse(op_or_sequence, tgt, options, dispatch)
     mlir = print_module(fm.module)
     key = cache.cache_key(
         mlir=mlir,
@@ -71,6 +78,7 @@ def build(
         iron_version=cache.iron_version(),
         sources=with_sources,
         negative_control=_EMULATED_BUG,
+        backend=backend,
     )
     store = cache.Cache(cache_dir)
     path = store.path(fm.name, options.size, key)

@@ -1,8 +1,9 @@
 """The build cache (DESIGN.md 3.4): the one owner of the cache key.
 
 Key = sha256 over the canonical printed fused MLIR (which contains the trace
-program), the trace options, target, dispatch mode, toolchain identity (aiecc
-version or iron's built-in lowering version), iron's version, whether sources
+program), the trace options, target, dispatch mode, the build back end
+(``builtin`` or ``aiecc``) and its toolchain identity (aiecc version or iron's
+built-in lowering version), iron's version, whether sources
 are embedded and, for the negative-control builds of the tests only, the bug they
 reproduce. Traced and untraced builds therefore never share an entry, and toggling
 tracing off and on again hits the cache.
@@ -43,7 +44,7 @@ SUFFIX = ".elf"
 _NAME = re.compile(r"^(?P<name>.+?)(?:_traced(?P<size>\d+))?_(?P<key8>[0-9a-f]{8})\.elf$")
 #: iron.files' temp files (and older mkstemp ones) of an entry being written.
 _TEMP = re.compile(r"^\.(?P<entry>.+?_[0-9a-f]{8}\.elf)\.[A-Za-z0-9_]+\.tmp$")
-#: Sections that iron.artifact.elf.add_sections could not put inside aiecc's ELF.
+#: Sidecars of older iron releases (sections lief could not add to aiecc's ELF).
 _SIDECAR = re.compile(r"^.+?_[0-9a-f]{8}\.elf\.iron\.[a-z]+\.json$")
 #: Files larger than this are not read to check whether they are iron's (foreign).
 MAX_ENTRY_BYTES = 1 << 30
@@ -82,6 +83,7 @@ def cache_key(
     iron_version: str,
     sources: bool,
     negative_control: str | None = None,
+    backend: str = "builtin",
 ) -> str:
     """The full cache key (64 hex digits) of one build.
 
@@ -90,6 +92,8 @@ def cache_key(
     serialized under the field name it had as a public ``build`` keyword
     (``emulate_bug``, null for real builds), so moving the switch out of the public
     API left every real build's key, and the artifact bytes that record it, unchanged.
+    ``backend`` (``builtin`` | ``aiecc``) enters the key of aiecc builds only, so built-in
+    keys stay what they were; the toolchain identities differ as well.
     """
     identity = {
         "trace": trace_options,
@@ -99,6 +103,7 @@ def cache_key(
         "iron": iron_version,
         "emulate_bug": negative_control,
         "sources": bool(sources),
+        **({"backend": backend} if backend != "builtin" else {}),
     }
     h = hashlib.sha256()
     h.update(json.dumps(identity, sort_keys=True, separators=(",", ":")).encode())

@@ -1,15 +1,19 @@
 """The artifact container: a minimal ELF32 little-endian file of non-loaded sections.
 
-iron's own artifact (built-in lowering) is written here with ``struct``
-(pyelftools cannot write); aiecc's full ELF gets iron's sections with lief
-(:func:`add_sections`). Which sections an artifact holds and what they contain
-is :mod:`iron.artifact.schema`; this module knows only the container's rules:
-every iron section name starts with :data:`PREFIX`, :data:`CHECKSUM` holds a
-sha256 over the others, and a section lief could not add lives in a sidecar.
+Every artifact is written here with ``struct`` (pyelftools cannot write), whichever
+back end built it: an aiecc build keeps aiecc's full ELF or xclbin *inside* the
+container as one section, byte for byte, instead of adding iron's sections to aiecc's
+file. XRT finds a full ELF's control code through the member indices of its
+``SHT_GROUP`` sections (XRT ``xrt_elf.cpp`` ``parse_single_group_section``); a
+rewrite that adds sections renumbers them (lief does, and leaves the group lists
+stale), so XRT would read the wrong sections. Which sections an artifact holds is
+:mod:`iron.artifact.schema`; this module knows only the container's rules: every
+iron section name starts with :data:`PREFIX`, :data:`CHECKSUM` holds a sha256 over
+the others, and sidecars (``<elf><name>.json``, written by iron releases that added
+sections to aiecc's ELF) are still read.
 
 Names avoid ``.ctrl``, ``.pdi``, ``.pad``, ``.dump`` and ``.preempt``: XRT matches
-those substrings when it walks a full ELF (DESIGN.md 6), and the same sections
-are added with lief to aiecc's ELF (:func:`add_section`).
+those substrings when it walks a full ELF (DESIGN.md 6).
 """
 
 from __future__ import annotations
@@ -18,9 +22,6 @@ import hashlib
 import io
 import os
 import struct
-import subprocess
-import sys
-import warnings
 from pathlib import Path
 
 from iron.errors import IronError
@@ -135,7 +136,7 @@ def parse_sections(data: bytes, *, verify: bool = True, origin: str = "<bytes>")
 
 def read_sections(path: str | os.PathLike, *, verify: bool = True, sidecars=()) -> dict[str, bytes]:
     """Sections of the ELF at ``path`` by name, plus the sidecar of each section named in
-    ``sidecars`` that :func:`add_sections` could not put inside. Raises :class:`ArtifactError`."""
+    ``sidecars`` that is not inside (older iron releases). Raises :class:`ArtifactError`."""
     from iron import limits
 
     limits.check_input(path, limits.MAX_ARTIFACT_BYTES, "artifact", ArtifactError)
@@ -163,79 +164,5 @@ def verify_checksum(sections: dict[str, bytes], origin: str) -> None:
 
 
 def sidecar_path(elf_path: str | os.PathLike, name: str) -> Path:
-    """Where :func:`add_sections` puts section ``name`` when it cannot go inside."""
+    """Where an older iron release put section ``name`` it could not add to aiecc's ELF."""
     return Path(f"{os.fspath(elf_path)}{name}.json")
-
-
-def add_section(elf_path: str | os.PathLike, name: str, data: bytes) -> Path | None:
-    """Add one non-loaded section to an existing ELF; see :func:`add_sections`."""
-    return add_sections(elf_path, {name: data}).get(name)
-
-
-def add_sections(elf_path: str | os.PathLike, sections: dict[str, bytes]) -> dict[str, Path]:
-    """Add non-loaded sections to an existing ELF (e.g. aiecc's full ELF) with lief.
-
-    lief runs in a child process (it aborts the interpreter on some inputs); the
-    result is read back with pyelftools and replaces the ELF only if every
-    section reads back intact. Otherwise the ELF is left untouched, each
-    section goes to a sidecar ``<elf><name>.json`` and a warning says so.
-    Returns ``{name: sidecar path}`` for the sections that went to sidecars.
-    """
-    sections = {check_name(n): bytes(d) for n, d in sections.items()}
-    path = Path(elf_path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.lief")
-    spec = path.with_name(f".{path.name}.{os.getpid()}.sections")
-    try:
-        spec.write_bytes(write_elf(sections, add_checksum=False))  # the sections to add
-        proc = subprocess.run(
-            [sys.executable, "-m", "iron.artifact.elf", str(path), str(spec), str(tmp)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        if proc.returncode != 0:
-            lines = (proc.stderr or proc.stdout or f"exit status {proc.returncode}").strip().splitlines()
-            raise ArtifactError(f"lief failed: {lines[-1] if lines else proc.returncode}")
-        back = parse_sections(tmp.read_bytes(), verify=False, origin=str(tmp))
-        missing = [n for n, d in sections.items() if back.get(n) != d]
-        if missing:
-            raise ArtifactError(f"section(s) {', '.join(missing)} do not read back")
-        os.replace(tmp, path)
-        return {}
-    except Exception as exc:  # any failure means: keep the ELF, use sidecars
-        out = {}
-        for name, data in sections.items():
-            out[name] = sidecar_path(path, name)
-            out[name].write_bytes(data)
-        warnings.warn(
-            f"could not add {', '.join(sections)} to {path} ({exc}); wrote "
-            f"{', '.join(str(p) for p in out.values())} instead",
-            stacklevel=2,
-        )
-        return out
-    finally:
-        tmp.unlink(missing_ok=True)
-        spec.unlink(missing_ok=True)
-
-
-def _lief_add(path: str, spec: str, out: str) -> None:
-    """Child-process side of :func:`add_sections`: copy ``spec``'s sections into ``path``."""
-    import lief
-
-    binary = lief.ELF.parse(path)
-    if binary is None:
-        raise SystemExit(f"lief cannot parse {path}")
-    for name, data in parse_sections(Path(spec).read_bytes(), verify=False).items():
-        if not name.startswith(PREFIX):
-            continue
-        section = lief.ELF.Section(name)
-        section.type = lief.ELF.Section.TYPE.PROGBITS
-        section.content = memoryview(data)
-        section.alignment = 1
-        if binary.add(section, loaded=False) is None:
-            raise SystemExit(f"lief refused section {name}")
-    binary.write(out)
-
-
-if __name__ == "__main__":
-    _lief_add(*sys.argv[1:4])

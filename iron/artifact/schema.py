@@ -22,6 +22,8 @@ Sections, all ``SHT_PROGBITS`` without flags:
 ``.iron.core.<n>``     a core ELF aiecc linked, under a synthetic name (sources flag
                        only; meta ``core_elfs``: section -> :func:`embedded_name`)
 ``.iron.xclbin``       aiecc's xclbin (separate dispatch built with aiecc only)
+``.iron.full_elf``     aiecc's full ELF, byte for byte (fused dispatch built with aiecc
+                       only): XRT is handed exactly these bytes (:mod:`iron.runtime.xrt`)
 ``.iron.sum``          sha256 over every other ``.iron.*`` section (name + data)
 =====================  ==========================================================
 """
@@ -48,7 +50,12 @@ META_SCHEMA = 1
 META = f"{elf.PREFIX}meta"
 TRACE = f"{elf.PREFIX}trace"
 XCLBIN = f"{elf.PREFIX}xclbin"
-#: Sections read from a sidecar when lief could not add them to aiecc's ELF (:func:`elf.add_sections`).
+#: aiecc's full ELF, stored verbatim: XRT finds each kernel's control code through the
+#: member indices of its SHT_GROUP sections, so the file it loads must keep aiebu's
+#: section numbering; iron's sections therefore travel beside it, never inside it.
+FULL_ELF = f"{elf.PREFIX}full_elf"
+#: Sections read from a sidecar (older iron releases added them to aiecc's ELF with lief,
+#: and wrote a sidecar when that failed).
 SIDECARS = (META, TRACE, elf.CHECKSUM)
 
 #: Name of the trace buffer among an artifact's host buffers (a Sequence may not use it).
@@ -311,8 +318,9 @@ class Artifact:
             core_elfs=core_elfs,
         )
 
-    def load(self, device: str = "auto"):
-        """A runner for this artifact on ``device`` ("auto", "sim" or "xrt"): :func:`iron.load`.
+    def load(self, device: str | None = None):
+        """A runner for this artifact on ``device`` ("auto", "sim" or "xrt"; None:
+        ``IRON_DEVICE``): :func:`iron.load`.
 
         The package facade composes the runtime with the operator library sim
         runs; the artifact knows neither (docs/ARCHITECTURE.md, "Loading")."""

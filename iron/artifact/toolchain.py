@@ -1,30 +1,51 @@
 """Which mlir-aie iron targets, how it is found, and what identifies it in the cache key.
 
-iron prints today's mlir-aie syntax (SSA npu ops, PR #3225; tile-operand shim
-allocations; func-level ``link_with``) and relies on full-ELF builds patching every
-host-buffer index right (PR #3345 stopped folding the DDR aperture offset into
-arguments from index 5 on, ``test/Targets/NPU/npu_address_patch_ddr_offset.mlir``).
-Both are in the release line from :data:`MIN_MLIR_AIE` on, so older installs are
-refused with one message. The release is read from the wheel's metadata
-(``mlir_aie``): ``aiecc --aie-version`` prints a git SHA only.
+iron prints today's mlir-aie syntax (SSA npu ops, PR #3225: ``aiex.npu.write32(%a, %v)
+{column, row} : i32, i32``, ``aiex.npu.address_patch(%off : i32) {addr, arg_idx}``).
+Whether an install reads it is asked of mlir-aie's own parser: ``aie-opt`` (shipped
+beside aiecc in the wheel's ``bin``) must accept :data:`GRAMMAR_PROBE`, a module in the
+forms iron prints; one that rejects it is refused with aie-opt's own message. The gate
+rests on that, not on a release number: mlir-aie's wheels are numbered ``X.Y.Z``,
+``X.Y.(Z+1).devN[+g<sha>]`` and date-stamped ``0.0.1.<YYYYMMDDHH>+<sha>`` (still built
+in 2026), and no source ties a number to a feature. Without ``aie-opt`` the grammar is
+not checked (a warning says so) and aiecc reports what it cannot read. The release is
+still read from the wheel's metadata (``mlir_aie``) for the cache key: ``aiecc
+--aie-version`` prints a git SHA only.
 
-Version strings follow mlir-aie's wheels: tags ``X.Y.Z``, builds after a tag
-``X.Y.(Z+1).devN[+g<sha>]`` (a pre-release of the next tag), and the date-stamped
-``0.0.1.<YYYYMMDDHH>+<sha>`` wheels of before Nov 2025, which predate every
-feature above.
+Full-ELF builds from PR #3252 until PR #3345 folded the DDR aperture offset into host
+buffers from index 5 on (``test/Targets/NPU/npu_address_patch_ddr_offset.mlir``); no
+parse can show that, so iron keeps host buffers few (DESIGN.md 3.2) rather than gating it.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib.metadata
+import importlib.util
 import re
+import shutil
 import subprocess
+import tempfile
+import warnings
+from pathlib import Path
 
 from iron.errors import IronError
 
-#: The oldest mlir-aie release iron's output is written for.
+#: The oldest mlir-aie release line known to read iron's output (advice in messages only:
+#: the gate is :func:`check_grammar`).
 MIN_MLIR_AIE = (1, 4, 2)
+#: A module in the forms iron prints and older mlir-aie cannot parse (SSA npu ops).
+GRAMMAR_PROBE = """module {
+  aie.device(npu2_1col) {
+    aie.runtime_sequence(%arg0: memref<16xi32>) {
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      aiex.npu.write32(%c0_i32, %c1_i32) {column = 0 : i32, row = 0 : i32} : i32, i32
+      aiex.npu.address_patch(%c0_i32 : i32) {addr = 118788 : ui32, arg_idx = 0 : i32}
+    }
+  }
+}
+"""
 DISTRIBUTIONS = ("mlir_aie", "mlir-aie")
 PEANO_DISTRIBUTION = "llvm-aie"
 
@@ -33,6 +54,41 @@ _VERSION = re.compile(r"^(\d+)\.(\d+)\.(\d+)(?:\.(dev)?(\d+))?(?:\+.*)?$")
 
 class ToolchainError(IronError):
     """The real toolchain is missing a piece, or is too old for iron."""
+
+
+#: The programs aiecc runs for each output, besides itself: aiebu-asm assembles the full ELF
+#: (mlir-aie ``python/compiler/aiecc/main.py`` ``assemble_full_elf``: ``aiebu-asm -t
+#: aie2_config``), bootgen packs each device's PDI, xclbinutil writes the xclbin (the C++
+#: driver's ``ShellCommand{"xclbinutil"}``, ``tools/aiecc/``). Each ships outside the mlir-aie
+#: wheel (aiebu and xclbinutil with XRT, bootgen with mlir-aie's install or Vitis).
+TOOLS = {"fused": ("aiebu-asm", "bootgen"), "separate": ("bootgen", "xclbinutil")}
+TOOL_HINTS = {
+    "aiebu-asm": "it ships with XRT (/opt/xilinx/xrt/bin) and aiebu (github.com/Xilinx/aiebu)",
+    "bootgen": "mlir-aie's install puts it in its bin folder; also github.com/Xilinx/bootgen",
+    "xclbinutil": "it ships with XRT (/opt/xilinx/xrt/bin): source XRT's setup.sh",
+}
+
+
+def require_toolchain(dispatch: str | None = None, exe: str = "aiecc") -> None:
+    """Check, before a build starts, every piece an aiecc build of ``dispatch`` needs:
+    aiecc on PATH, the ``aie`` package, the programs aiecc runs (:data:`TOOLS`; both sets
+    when ``dispatch`` is None) and a supported mlir-aie. Each missing piece is one
+    :class:`ToolchainError` naming it and where it comes from."""
+    if shutil.which(exe) is None:
+        raise ToolchainError(
+            f"backend='aiecc' (or IRON_BACKEND=aiecc) needs mlir-aie's {exe} on PATH; found none "
+            "(pip install mlir_aie, or source mlir-aie's utils/env_setup.sh)"
+        )
+    if importlib.util.find_spec("aie") is None:
+        raise ToolchainError(f"{exe} is on PATH but mlir-aie's Python package 'aie' is not importable")
+    needed = TOOLS.get(dispatch) or tuple(dict.fromkeys(t for ts in TOOLS.values() for t in ts))
+    for tool in needed:
+        if shutil.which(tool) is None:
+            raise ToolchainError(
+                f"aiecc runs {tool} for a {dispatch or 'fused or separate'} build and it is not on PATH; "
+                f"{TOOL_HINTS[tool]}"
+            )
+    require_supported(exe)
 
 
 def parse_version(text: str) -> tuple[int, int, int, int]:
@@ -46,14 +102,54 @@ def parse_version(text: str) -> tuple[int, int, int, int]:
 
 
 def check_version(text: str) -> None:
-    """Refuse an mlir-aie release older than :data:`MIN_MLIR_AIE`."""
-    minimum = ".".join(map(str, MIN_MLIR_AIE))
-    v = parse_version(text)
-    if v[:3] < MIN_MLIR_AIE or (v[:3] == MIN_MLIR_AIE and v[3] >= 0):
+    """Refuse a version string iron cannot read (the number itself gates nothing)."""
+    if re.fullmatch(r"0\.0\.1\.\d{10}(?:\+.*)?", text.strip()):
+        return  # a date-stamped wheel
+    parse_version(text)
+
+
+def aie_opt(exe: str = "aiecc") -> str | None:
+    """mlir-aie's parser: ``aie-opt`` beside ``exe``, else on PATH, else None."""
+    found = shutil.which(exe)
+    if found:
+        beside = Path(found).resolve().parent / "aie-opt"
+        if beside.is_file():
+            return str(beside)
+    return shutil.which("aie-opt")
+
+
+@functools.lru_cache(maxsize=None)
+def _grammar(opt: str, stamp: float) -> str:
+    """aie-opt's complaint about :data:`GRAMMAR_PROBE` ("" when it reads it)."""
+    with tempfile.TemporaryDirectory(prefix="iron-probe-") as tmp:
+        probe = Path(tmp) / "iron_syntax.mlir"
+        probe.write_text(GRAMMAR_PROBE)
+        try:
+            out = subprocess.run([opt, str(probe)], capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return f"cannot run {opt}: {exc}"
+    if out.returncode == 0:
+        return ""
+    lines = (out.stderr or out.stdout or f"exit status {out.returncode}").strip().splitlines()
+    return next((line for line in lines if "error" in line), lines[0])
+
+
+def check_grammar(exe: str = "aiecc") -> None:
+    """Refuse an mlir-aie whose parser rejects the syntax iron prints (:data:`GRAMMAR_PROBE`)."""
+    opt = aie_opt(exe)
+    if opt is None:
+        warnings.warn(
+            "iron: no aie-opt beside aiecc or on PATH, so iron cannot check that this mlir-aie reads "
+            "the syntax it prints (SSA npu ops); aiecc will say if it does not",
+            stacklevel=3,
+        )
+        return
+    complaint = _grammar(opt, Path(opt).stat().st_mtime)
+    if complaint:
+        minimum = ".".join(map(str, MIN_MLIR_AIE))
         raise ToolchainError(
-            f"mlir-aie {text} is older than {minimum}, the first release whose syntax iron prints "
-            f"(SSA npu ops) and whose full-ELF builds patch host buffers from index 5 on correctly; "
-            f"install mlir_aie>={minimum}"
+            f"this mlir-aie does not read the syntax iron prints (SSA npu ops, mlir-aie PR #3225): "
+            f"{opt} rejects it: {complaint}; install a newer mlir_aie (releases from {minimum} read it)"
         )
 
 
@@ -67,15 +163,13 @@ def installed_version() -> str | None:
     return None
 
 
-def require_supported() -> str:
-    """The installed mlir-aie version, checked; raises :class:`ToolchainError` otherwise."""
+def require_supported(exe: str = "aiecc") -> str | None:
+    """The installed mlir-aie version (None when no wheel says), after :func:`check_grammar`;
+    raises :class:`ToolchainError` otherwise."""
     version = installed_version()
-    if version is None:
-        raise ToolchainError(
-            "aiecc is on PATH but no mlir_aie distribution is installed, so iron cannot tell its release; "
-            f"install mlir_aie>={'.'.join(map(str, MIN_MLIR_AIE))}"
-        )
-    check_version(version)
+    if version is not None:
+        check_version(version)
+    check_grammar(exe)
     return version
 
 

@@ -8,7 +8,9 @@
     runner.capture.save("t.npz")
 
 ``auto`` picks ``xrt`` when pyxrt imports, an NPU device opens and the artifact
-was compiled by aiecc; otherwise ``sim``. The choice is reported once per
+was compiled by aiecc; otherwise ``sim``, except for an aiecc full ELF, which sim
+cannot run (one :class:`RunError` saying why and to build with ``backend="builtin"``).
+Which back end and device a machine uses is decided by :func:`iron.machine`. The choice is reported once per
 process and kept in ``runner.device``.
 
 Host buffers: one per named buffer of the artifact (inputs, outputs,
@@ -64,16 +66,21 @@ def choose_device(artifact, device: str = "auto") -> tuple[str, str]:
     """``(device, reason)`` for ``device`` in ``auto | sim | xrt``."""
     if device not in DEVICES:
         raise RunError(f"device={device!r}; accepted: {', '.join(DEVICES)}")
-    if device != "auto":
+    if device != "auto":  # an explicit xrt fails in XrtBackend, naming what is missing
         return device, "requested"
     if artifact.backend == "builtin":
         return "sim", "the artifact was built by iron's built-in lowering (no aiecc), which only sim runs"
     from iron.runtime import xrt
 
     ok, why = xrt.probe()
-    if not ok:
-        return "sim", why
-    return "xrt", "pyxrt and an NPU are present"
+    if ok:
+        return "xrt", "pyxrt and an NPU are present"
+    if artifact.backend == "aiecc-full-elf":  # sim cannot read aiecc's PDIs or its full ELF
+        raise RunError(
+            f"{artifact.name} was built by aiecc as a full ELF, which only an NPU runs ({why}); "
+            "build it with backend='builtin' (IRON_BACKEND=builtin) to run it on sim"
+        )
+    return "sim", why
 
 
 def load(artifact, device: str = "auto", operators=None) -> "Runner":

@@ -3,7 +3,9 @@
 pyxrt ships with XRT (not on PyPI) and is imported only when a runner needs it.
 Two flows, chosen by how the artifact was compiled:
 
-* npu2 full ELF (``aiecc-full-elf``): ``hw_context(device, pyxrt.elf(path))``,
+* npu2 full ELF (``aiecc-full-elf``): aiecc's ELF, byte for byte, is written from
+  the artifact's ``.iron.full_elf`` section to a temporary file ``path``;
+  ``hw_context(device, pyxrt.elf(path))``,
   ``pyxrt.ext.kernel(ctx, "<device>:<sequence>")``, ``run = pyxrt.run(kernel)``,
   ``run.set_arg(i, bo)`` for host buffer ``i`` (``arg_idx i`` of the dispatched
   sequence), ``run.start()``, ``run.wait()`` == ``ERT_CMD_STATE_COMPLETED``.
@@ -41,6 +43,7 @@ Which XRT offers what (XRT release history of pyxrt.cpp):
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import tempfile
@@ -48,7 +51,7 @@ import tempfile
 import numpy as np
 
 from iron.artifact import elf
-from iron.artifact.schema import TRACE_BUFFER, XCLBIN, kernel_name, xclbin_kernel_name
+from iron.artifact.schema import FULL_ELF, TRACE_BUFFER, XCLBIN, kernel_name, xclbin_kernel_name
 from iron.errors import IronError
 from iron.target.xclbin import XCLBIN_ARG_OFFSET
 
@@ -88,6 +91,16 @@ def probe() -> tuple[bool, str]:
     except Exception as exc:  # noqa: BLE001 - pyxrt raises RuntimeError or its own types
         return False, f"pyxrt found but no NPU device opens ({exc})"
     return True, ""
+
+
+def probe_target() -> str | None:
+    """The generation (``npu1``/``npu2``) of NPU device 0 as XRT names it, or None when
+    pyxrt cannot say (call after :func:`probe` succeeded)."""
+    from iron.target.geometry import target_for_xrt_device
+
+    px = importlib.import_module("pyxrt")
+    name = device_name(px, px.device(0))
+    return target_for_xrt_device(name) if name else None
 
 
 def require(px, feature: str, flow: str) -> None:
@@ -141,6 +154,18 @@ def check_device(artifact, name: str | None) -> None:
         )
 
 
+@contextlib.contextmanager
+def _temporary(data: bytes, suffix: str):
+    """A temporary file holding ``data`` (aiecc's bytes, unchanged) for pyxrt to read."""
+    fd, path = tempfile.mkstemp(suffix=suffix, prefix="iron-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        yield path
+    finally:
+        os.unlink(path)
+
+
 def _completed(px, state) -> bool:
     return state == px.ert_cmd_state.ERT_CMD_STATE_COMPLETED
 
@@ -181,8 +206,12 @@ class XrtBackend:
         require(px, "elf", "running a full ELF")
         require(px, "ext", "running a full ELF")
         require(px, "full_elf_context", "running a full ELF")
+        data = elf.read_sections(art.path).get(FULL_ELF)
+        if not data:
+            raise XrtError(f"{art.path}: no {FULL_ELF} section (not an aiecc full-ELF build); rebuild it")
         try:
-            self.context = px.hw_context(self.device, px.elf(str(art.path)))
+            with _temporary(data, ".elf") as path:
+                self.context = px.hw_context(self.device, px.elf(path))  # pyxrt.elf reads the file
         except TypeError:
             # pybind11 reports a missing overload as TypeError.
             raise XrtError(
@@ -199,14 +228,9 @@ class XrtBackend:
         data = elf.read_sections(art.path).get(XCLBIN)
         if not data:
             raise XrtError(f"{art.path}: no {XCLBIN} section (not an aiecc xclbin build)")
-        fd, path = tempfile.mkstemp(suffix=".xclbin", prefix="iron-")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
+        with _temporary(data, ".xclbin") as path:
             xclbin = px.xclbin(path)  # reads the whole file
             self.device.register_xclbin(xclbin)
-        finally:
-            os.unlink(path)
         self.context = px.hw_context(self.device, xclbin.get_uuid())
         present = [k.get_name() for k in xclbin.get_kernels()] if hasattr(xclbin, "get_kernels") else None
         by_device = {}  # one pyxrt kernel per device: the xclbin has one kernel (and PDI) each

@@ -1,17 +1,49 @@
-"""pytest wiring for iron's tests: the ``check_operator`` fixture.
+"""pytest wiring for iron's tests: the ``check_operator`` fixture and the machine the suite runs on.
 
 With ``IRON_TRACE_SIZE`` set (e.g. ``IRON_TRACE_SIZE=65536 IRON_TRACE_NTILES=4
 pytest iron/tests``) operator checks also run traced and write Perfetto JSON
 and a summary per test under ``IRON_TRACE_DIR`` (see :mod:`iron.testing`).
+
+Where the operator checks run is :func:`iron.machine`'s choice (``IRON_BACKEND``,
+``IRON_DEVICE``; on an NPU with mlir-aie: aiecc builds on the NPU). Every other test
+builds with iron's lowering and runs on sim whatever the machine, so its expectations
+hold everywhere: the session moves the two variables aside for the checks only.
+Tests that run an operator check carry the ``operator_check`` marker
+(``pytest -m operator_check iron/tests`` runs just them).
+
+``IRON_TEST_MACHINE`` stages the machines CI cannot have (``.ci/run`` runs each):
+``none`` (default: what is installed), ``toolchain`` (a fake mlir-aie install on PATH:
+iron/tests/test_artifact.py ``install_fake_mlir_aie``), ``npu`` (that, plus a fake NPU
+behind ``pyxrt``: iron/tests/fake_pyxrt.py, iron's sim executing what XRT is handed).
 """
 
 from __future__ import annotations
 
 import functools
+import os
+import sys
 
 import pytest
 
 from iron import testing
+
+MACHINES = ("none", "toolchain", "npu")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "operator_check: runs iron.testing.check_operator (on the NPU when the machine has one)"
+    )
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "check_operator" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.operator_check)
+
+
+def pytest_report_header(config):
+    return f"iron machine: {os.environ.get('IRON_TEST_MACHINE', 'none')}"
 
 
 @pytest.fixture
@@ -20,14 +52,50 @@ def check_operator(request):
     return functools.partial(testing.check_operator, request=request)
 
 
+def _stage(kind: str, root) -> list:
+    """Put the fakes of machine ``kind`` in effect; returns undo callables."""
+    if kind not in MACHINES:
+        raise pytest.UsageError(f"IRON_TEST_MACHINE={kind!r}; accepted: {', '.join(MACHINES)}")
+    undo = []
+    if kind == "none":
+        return undo
+    from iron.artifact import aiecc, sections
+    from iron.tests.fake_toolchain import aiebu
+    from iron.tests.test_artifact import install_fake_mlir_aie
+
+    staged = install_fake_mlir_aie(root)
+    old_path = os.environ["PATH"]
+    os.environ["PATH"] = f"{staged['path']}{os.pathsep}{old_path}"
+    os.environ[aiebu.PDI_DIR_ENV] = staged["pdis"]
+    sys.path.insert(0, staged["sys_path"])
+    original = sections.pdi_sections
+    sections.pdi_sections = aiebu.recording_pdi_sections(original, staged["pdis"])
+    for cached in (aiecc.toolchain_identity, aiecc.help_text):
+        cached.cache_clear()
+
+    def restore():
+        os.environ["PATH"] = old_path
+        os.environ.pop(aiebu.PDI_DIR_ENV, None)
+        sys.path.remove(staged["sys_path"])
+        sections.pdi_sections = original
+
+    undo.append(restore)
+    if kind == "npu":
+        from iron.tests import fake_pyxrt
+
+        sys.modules["pyxrt"] = fake_pyxrt.make(npu=True, device_name="NPU Strix")
+        undo.append(lambda: sys.modules.pop("pyxrt", None))
+    return undo
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _session_dirs(tmp_path_factory):
     """Builds go to a per-session cache (not ./build) unless IRON_CACHE_DIR is set;
     traces written by tests that force tracing go to a temporary directory unless
-    the user asked for traces (IRON_TRACE_SIZE or IRON_TRACE_DIR set); IRON_TRACE_OP
-    applies to the operator checks only (see below)."""
-    import os
-
+    the user asked for traces (IRON_TRACE_SIZE or IRON_TRACE_DIR set); IRON_TRACE_OP,
+    IRON_BACKEND and IRON_DEVICE apply to the operator checks only (see below); the
+    machine of IRON_TEST_MACHINE is staged."""
+    undo = _stage(os.environ.get("IRON_TEST_MACHINE", "none"), tmp_path_factory.mktemp("machine"))
     added = []
     if "IRON_CACHE_DIR" not in os.environ:
         os.environ["IRON_CACHE_DIR"] = str(tmp_path_factory.mktemp("iron-cache"))
@@ -37,12 +105,23 @@ def _session_dirs(tmp_path_factory):
         added.append("IRON_TRACE_DIR")
     # IRON_TRACE_OP picks the call sites of the traced suite's operator checks
     # (iron.testing.check_operator); tests that build with explicit options must not
-    # inherit it, or a selection naming no call site of theirs would fail them.
-    selection = os.environ.pop("IRON_TRACE_OP", None)
-    if selection is not None:
-        testing.SUITE_ENV["IRON_TRACE_OP"] = selection
+    # inherit it, or a selection naming no call site of theirs would fail them. The same
+    # for the machine's choice: other tests build with iron's lowering (so auto loads run on sim).
+    moved = {}
+    for name, pinned in (("IRON_TRACE_OP", None), ("IRON_BACKEND", "builtin"), ("IRON_DEVICE", None)):
+        moved[name] = os.environ.pop(name, None)
+        testing.SUITE_ENV[name] = moved[name] if moved[name] is not None else "auto"
+        if pinned is not None:
+            os.environ[name] = pinned
+    if moved["IRON_TRACE_OP"] is None:
+        del testing.SUITE_ENV["IRON_TRACE_OP"]
     yield
     for name in added:
         del os.environ[name]
-    if selection is not None:
-        os.environ["IRON_TRACE_OP"] = testing.SUITE_ENV.pop("IRON_TRACE_OP")
+    for name, value in moved.items():
+        testing.SUITE_ENV.pop(name, None)
+        os.environ.pop(name, None)
+        if value is not None:
+            os.environ[name] = value
+    for fn in reversed(undo):
+        fn()

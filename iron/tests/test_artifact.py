@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from iron.artifact import aiecc, elf, schema, toolchain
+from iron.artifact import aiecc, elf, schema, sections, toolchain
 from iron import build
 from iron.tests.bugs import build_with_bug
 from iron.artifact.cli import main as cli_main
@@ -24,6 +24,7 @@ from iron.operators import GEMM
 from iron.operators.binary import ElementwiseAdd
 from iron.options import resolve
 from iron.target import shim_dma
+from iron.tests.fake_toolchain import aiebu
 from iron.tests.fake_toolchain.installs import build_install
 
 TRACE_BD_PATCH = shim_dma.bd_address(15) + 4  # iron's trace drain uses shim BD 15 (column 0)
@@ -106,26 +107,12 @@ def test_elf_detects_damage(tmp_path):
         elf.read_sections(path)
 
 
-def test_add_section_with_lief_reads_back(tmp_path):
-    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "c")
-    manifest = elf.read_sections(art.path)[schema.TRACE]
+def test_sidecars_of_older_releases_are_read(tmp_path):
     target = tmp_path / "aie.elf"
     target.write_bytes(exec_elf())
-    assert elf.add_section(target, schema.TRACE, manifest) is None
-    secs = elf.read_sections(target)
-    assert secs[".text"] == b"\x01\x02\x03\x04" * 8  # the original contents survive
-    assert schema.read_manifest(target) == art.manifest
-    assert not elf.sidecar_path(target, schema.TRACE).exists()
-
-
-def test_add_section_failure_writes_sidecar(tmp_path):
-    target = tmp_path / "broken.elf"
-    target.write_bytes(b"\x7fELF garbage")
-    with pytest.warns(UserWarning, match=r"broken\.elf\.iron\.trace\.json"):
-        side = elf.add_section(target, schema.TRACE, b'{"schema": 1}')
-    assert side == tmp_path / "broken.elf.iron.trace.json"
-    assert side.read_bytes() == b'{"schema": 1}'
-    assert target.read_bytes() == b"\x7fELF garbage"  # untouched
+    elf.sidecar_path(target, schema.TRACE).write_bytes(b'{"schema": 1}')
+    assert elf.read_sections(target, sidecars=[schema.TRACE])[schema.TRACE] == b'{"schema": 1}'
+    assert elf.read_sections(target, sidecars=[schema.TRACE])[".text"] == b"\x01\x02\x03\x04" * 8
 
 
 # --------------------------------------------------------------------------- what build puts inside
@@ -345,53 +332,109 @@ for block in open(args[-1]).read().split("aie.device(")[1:]:
         col, row = tiles[tile].split(", ")
         os.makedirs(os.path.join(opt["tmpdir"], dev), exist_ok=True)
         open(os.path.join(opt["tmpdir"], dev, f"core_{{col}}_{{row}}.elf"), "wb").write(bytes.fromhex({core!r}))
+from iron.tests.fake_toolchain import aiebu  # the full ELF / instructions: iron's lowering
+text = open(args[-1]).read()
 if "full-elf-name" in opt:
-    open(opt["full-elf-name"], "wb").write(bytes.fromhex({elf!r}))
+    data = aiebu.full_elf(text)
+    open(opt["full-elf-name"], "wb").write(data)
+    open(os.path.join({inputs!r}, f"output{{n}}.elf"), "wb").write(data)  # what aiecc wrote
     sys.exit(0)
 dev, seq = opt["device-name"], opt["sequence-name"]
-prev = open(opt["xclbin-input"], "rb").read() if "xclbin-input" in opt else b"XCLBIN\\n"
-kernel = opt["xclbin-kernel-name"] + ":" + opt["xclbin-instance-name"] + "@" + opt["xclbin-kernel-id"]
-open(opt["xclbin-name"].format(dev), "wb").write(prev + kernel.encode() + b"\\n")
+prev = json.load(open(opt["xclbin-input"])) if "xclbin-input" in opt else {{"kernels": []}}
+kernel = {{"name": opt["xclbin-kernel-name"], "instance": opt["xclbin-instance-name"],
+          "id": opt["xclbin-kernel-id"], "pdi": aiebu.device_pdi(text, dev).decode()}}
+prev["kernels"].append(kernel)
+open(opt["xclbin-name"].format(dev), "w").write(json.dumps(prev))
 get = "--get-npu-insts" in args  # the declarative driver expands {{0}} to <device>_<sequence>
 insts = opt["npu-insts-name"].format(dev + "_" + seq) if get else opt["npu-insts-name"].format(dev, seq)
-open(insts, "wb").write((dev + ":" + seq).encode().ljust(64, b"."))  # a device-specific stream
+open(insts, "wb").write(aiebu.instructions(text, dev, seq))
 """
 HELP = {
     "legacy": "--generate-full-elf --aie-generate-xclbin --aie-generate-npu-insts --no-materialize "
     "--no-aiesim --no-xchesscc --no-xbridge --no-compile-host --peano",
     "get": "--get-<name> --device-name --xclbin-input --no-materialize-runtime",  # no --no-materialize
 }
+#: mlir-aie's parser: reads the module with iron's reader (today's syntax) and, when the
+#: file OLD_GRAMMAR sits beside it, fails on SSA npu ops as an aie-opt before PR #3225 would.
+FAKE_AIE_OPT = """\
+#!{python}
+import os, re, sys
+text = open(sys.argv[-1]).read()
+if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(__file__)), "OLD_GRAMMAR")):
+    for n, line in enumerate(text.splitlines(), 1):
+        if re.search(r"aiex\\.npu\\.write32\\(%", line):
+            print(f"{{sys.argv[-1]}}:{{n}}:{{line.index('(') + 1}}: error: expected attribute", file=sys.stderr)
+            sys.exit(1)
+from iron.mlir.reader import parse
+parse(text)
+"""
+
+
+def aiecc_prerequisites(bindir, py) -> None:
+    """What iron checks before an aiecc build, beside a fake aiecc in ``bindir``: mlir-aie's
+    parser (:data:`FAKE_AIE_OPT`), the programs aiecc runs (present, never called) and the
+    ``aie`` package under ``py`` (put ``py`` on ``sys.path``)."""
+    from pathlib import Path
+
+    bindir, py = Path(bindir), Path(py)
+    (bindir / "aie-opt").write_text(FAKE_AIE_OPT.format(python=sys.executable))
+    (bindir / "aie-opt").chmod(0o755)
+    for tool in ("aiebu-asm", "bootgen", "xclbinutil"):
+        (bindir / tool).write_text("#!/bin/sh\nexit 0\n")
+        (bindir / tool).chmod(0o755)
+    (py / "aie").mkdir(parents=True, exist_ok=True)
+    (py / "aie" / "__init__.py").write_text("")
+
+
+def install_fake_mlir_aie(root, style: str = "legacy") -> dict:
+    """Write a fake mlir-aie install under ``root``: a recording aiecc (its full ELF and
+    instruction streams come from the fake aiebu, iron/tests/fake_toolchain/aiebu.py), the
+    programs aiecc runs, kernel sources, a Peano whose clang++ records its argv, the ``aie``
+    package and an ``mlir_aie`` distribution (release 1.4.2). Returns what to put in effect:
+    ``{"path": bin dir, "sys_path": dir, "pdis": payload dir, "log": ..., "inputs": ...}``."""
+    from pathlib import Path
+
+    root = Path(root)
+    bindir, inputs, pdis = root / "bin", root / "inputs", root / "pdis"
+    for d in (bindir, inputs, pdis):
+        d.mkdir(parents=True, exist_ok=True)
+    log = root / "aiecc.log"
+    script = bindir / "aiecc"
+    text = FAKE_AIECC.format(
+        python=sys.executable, help=HELP[style], log=str(log), inputs=str(inputs), core=core_elf().hex()
+    )
+    script.write_text(text)
+    script.chmod(0o755)
+    py = root / "py"
+    aiecc_prerequisites(bindir, py)
+    # kernel sources with upstream's signatures (older aie2/aie2p/generic layout) and a fake
+    # Peano whose clang++ records its argv (iron/tests/fake_toolchain/installs.py)
+    build_install(root, "arch", clang_log=root / "clang.log")
+    dist = py / "mlir_aie-1.4.2.dist-info"
+    dist.mkdir(exist_ok=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: mlir_aie\nVersion: 1.4.2\n")
+    return {"path": str(bindir), "sys_path": str(py), "pdis": str(pdis), "log": log, "inputs": inputs}
 
 
 @pytest.fixture
 def fake_aiecc(tmp_path, monkeypatch):
-    """Put a recording fake aiecc on PATH; returns (argv of each run, path of run i's input)."""
+    """Put a recording fake aiecc on PATH and ask for it (``IRON_BACKEND=aiecc``); returns
+    (argv of each run, path of run i's input)."""
 
     def install(style: str = "legacy"):
-        bindir, inputs = tmp_path / "bin", tmp_path / "inputs"
-        bindir.mkdir()
-        inputs.mkdir()
-        log = tmp_path / "aiecc.log"
-        script = bindir / "aiecc"
-        text = FAKE_AIECC.format(
-            python=sys.executable,
-            help=HELP[style],
-            log=str(log),
-            inputs=str(inputs),
-            elf=exec_elf().hex(),
-            core=core_elf().hex(),
-        )
-        script.write_text(text)
-        script.chmod(0o755)
-        # an mlir-aie install around it (issue 22: stub sources with upstream's signatures in
-        # the older aie2/aie2p/generic layout) and a fake Peano whose clang++ records its argv
-        root = bindir.parent
-        build_install(root, "arch", clang_log=tmp_path / "clang.log")
-        monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+        staged = install_fake_mlir_aie(tmp_path, style)
+        log, inputs = staged["log"], staged["inputs"]
+        monkeypatch.setenv("PATH", f"{staged['path']}{os.pathsep}{os.environ['PATH']}")
+        monkeypatch.syspath_prepend(staged["sys_path"])
         monkeypatch.delenv("PEANO_INSTALL_DIR", raising=False)
         monkeypatch.delenv("MLIR_AIE_INSTALL_DIR", raising=False)
-        monkeypatch.setattr(aiecc, "available", lambda: True)
+        monkeypatch.setenv(aiebu.PDI_DIR_ENV, staged["pdis"])
+        monkeypatch.setattr(
+            sections, "pdi_sections", aiebu.recording_pdi_sections(sections.pdi_sections, staged["pdis"])
+        )
         monkeypatch.setattr(toolchain, "installed_version", lambda: "1.4.2")
+        # a test that installs the fake asks for aiecc (without an NPU, auto means builtin)
+        monkeypatch.setenv("IRON_BACKEND", "aiecc")
         for cached in (aiecc.toolchain_identity, aiecc.help_text):
             cached.cache_clear()
         runs = lambda: [json.loads(line) for line in log.read_text().splitlines()]  # noqa: E731
@@ -403,20 +446,87 @@ def fake_aiecc(tmp_path, monkeypatch):
 
 
 def test_build_through_fake_aiecc(tmp_path, fake_aiecc):
-    """Contract test: fused dispatch is one aiecc run asking for a full ELF; iron's sections
-    are added to it."""
+    """Contract test: fused dispatch is one aiecc run asking for a full ELF; the artifact holds
+    aiecc's ELF byte for byte beside iron's sections."""
     builtin = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache2")
     runs, _ = fake_aiecc("legacy")
-    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache")
+    art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path / "cache", backend="aiecc")
     assert art.toolchain == "mlir_aie-1.4.2 aiecc-fake 1.0" and art.backend == "aiecc-full-elf"
     assert art.kernels["main:sequence"].control == b""  # control code is in aiebu's sections
-    assert elf.read_sections(art.path)[".text"] == b"\x01\x02\x03\x04" * 8
+    sections_ = elf.read_sections(art.path)
+    assert sections_[schema.FULL_ELF] == (tmp_path / "inputs" / "output0.elf").read_bytes()
     assert schema.read_manifest(art.path) == art.manifest and art.traced
     [cmd] = runs()
     assert "--generate-full-elf" in cmd and "--full-elf-name=aie.elf" in cmd and "--no-materialize" in cmd
     assert f"--peano={tmp_path / 'peano'}" in cmd  # the compiler of the kernels links the cores
     assert "--expand-load-pdis" not in cmd and cmd[-1] == "fused.mlir"
     assert art.key != builtin.key  # toolchain identity is part of the key
+
+
+def _groups(data: bytes) -> dict[str, list[str]]:
+    """Group name -> names of its member sections, read from the raw member indices."""
+    from iron.tests.fake_pyxrt import SHT_GROUP, elf_sections
+
+    secs = elf_sections(data)
+    return {
+        name: [secs[i][0] for i in struct.unpack(f"<{len(body) // 4}I", body)[1:]]
+        for name, type_, _l, _i, body in secs
+        if type_ == SHT_GROUP
+    }
+
+
+def test_group_elf_keeps_its_section_numbers_in_the_artifact(tmp_path, fake_aiecc):
+    """Issue 24 Build 5: aiebu's layout (.shstrtab at index 1, a .group per kernel instance
+    naming its .ctrltext/.ctrldata by index) survives iron storing the artifact; XRT's lookup
+    of main:sequence through the groups gives the control code iron's lowering makes."""
+    from iron.tests.fake_pyxrt import elf_sections, group_ctrlcode
+
+    builtin = build(two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path / "b")
+    fake_aiecc("legacy")
+    art = build(two_calls(), trace=True, trace_size=4096, cache_dir=tmp_path / "c", backend="aiecc")
+    data = elf.read_sections(art.path)[schema.FULL_ELF]
+    assert data == (tmp_path / "inputs" / "output0.elf").read_bytes()
+    names = [s[0] for s in elf_sections(data)]
+    assert names[:4] == ["", ".shstrtab", ".strtab", ".symtab"]
+    groups = _groups(data)
+    assert groups and all(
+        members == [f".ctrltext.{g[7:]}", f".ctrldata.{g[7:]}"] for g, members in groups.items()
+    )
+    assert group_ctrlcode(data, "main:sequence") == builtin.kernels["main:sequence"].control
+    # what a rewrite that adds sections does (lief put them at index 1..): the raw lists go stale
+    shifted = [names[0], ".iron.meta", *names[1:]]
+    stale = {g: [shifted[names.index(m)] for m in ms] for g, ms in groups.items()}
+    assert all(ms[0] != f".ctrltext.{g[7:]}" for g, ms in stale.items())
+
+
+def test_xrt_path_runs_on_the_fake_npu(tmp_path, fake_aiecc, monkeypatch):
+    """Issue 24 Build 3: the full ELF XRT is handed is aiecc's, byte for byte; the fake NPU
+    (sim behind pyxrt) runs the control code it finds through the groups, with BOs bound by
+    argument index; outputs equal the numpy reference and the trace equals sim's run of the
+    built-in artifact of the same design, word for word."""
+    from iron import testing
+    from iron.tests import fake_pyxrt
+
+    seq = two_calls()
+    inputs = testing.example_inputs(seq)
+    builtin = build(seq, trace=True, trace_size=4096, cache_dir=tmp_path / "b")
+    on_sim = builtin.load("sim")
+    want = on_sim(**inputs)
+    fake_aiecc("legacy")
+    art = build(seq, trace=True, trace_size=4096, cache_dir=tmp_path / "c", backend="aiecc")
+    px = fake_pyxrt.make(npu=True, device_name="NPU Strix")
+    monkeypatch.setitem(sys.modules, "pyxrt", px)
+    runner = art.load("xrt")
+    got = runner(**inputs)
+    assert runner.device == "xrt"
+    [expected] = testing.reference(seq, inputs)
+    assert testing.same_bits(got, expected.astype(got.dtype).reshape(got.shape))
+    assert testing.same_bits(got, want)
+    assert px.loaded == [elf.read_sections(art.path)[schema.FULL_ELF]]
+    assert np.array_equal(runner.raw_trace, on_sim.raw_trace) and runner.raw_trace.any()
+    assert [s.status for s in runner.trace.slices] == ["ok", "ok"]
+    sets = [c for c in px.calls if c[0] == "set_arg"]
+    assert [c[1] for c in sets] == list(range(len(art.kernels["main:sequence"].args)))
 
 
 @pytest.mark.parametrize("style", ["legacy", "get"])
@@ -430,7 +540,9 @@ def test_separate_dispatch_through_fake_aiecc(tmp_path, fake_aiecc, monkeypatch,
     steps = []
     monkeypatch.setattr(progress.Status, "step", lambda self, detail: steps.append(detail))
     runs, inputs = fake_aiecc(style)
-    art = build(two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "cache")
+    art = build(
+        two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "cache", backend="aiecc"
+    )
     assert (art.dispatch, art.backend) == ("separate", "aiecc-xclbin")
     devices = [RESET_DEVICE, "op0_ElementwiseAdd"]  # first use: the reset opens every run
     assert [d.kernel for d in art.schedule] == [f"{d}:sequence" for d in devices] * 2
@@ -454,13 +566,18 @@ def test_separate_dispatch_through_fake_aiecc(tmp_path, fake_aiecc, monkeypatch,
     assert "aiex.npu.load_pdi" not in text  # the xclbin firmware loads each kernel's PDI
     assert "{addr = 119268 : ui32, arg_idx = 3 : i32}" in text  # BD 15 word 1 <- the kernel's own trace arg
     assert "aie.runtime_sequence() {\n    }" in text  # the reset kernel's stream is empty
-    kernels = {k: art.kernels[k].control for k in art.kernels}
-    assert kernels == {f"{d}:sequence": f"{d}:sequence".encode().ljust(64, b".") for d in devices}
-    sections = elf.read_sections(art.path)
-    assert (
-        sections[schema.XCLBIN]
-        == b"XCLBIN\niron_reset:iron_reset@0x901\nop0_ElementwiseAdd:op0_ElementwiseAdd@0x902\n"
+    builtin = build(
+        two_calls(), trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "b", backend="builtin"
     )
+    for d in devices:  # aiecc's stream = iron's without the kernel's own PDI load (the firmware's)
+        name = f"{d}:sequence"
+        header, ops = txn.decode(builtin.kernels[name].control)
+        assert art.kernels[name].control == txn.encode(header, ops[1:])
+    sections = elf.read_sections(art.path)
+    xclbin = json.loads(sections[schema.XCLBIN])
+    assert [(k["name"], k["instance"], k["id"]) for k in xclbin["kernels"]] == [
+        ("iron_reset", "iron_reset", "0x901"), ("op0_ElementwiseAdd", "op0_ElementwiseAdd", "0x902"),
+    ]  # fmt: skip
     meta = json.loads(sections[schema.META])
     assert [(k["name"], k["xclbin_kernel"]) for k in meta["kernels"]] == [
         (f"{d}:sequence", d) for d in devices
@@ -527,22 +644,37 @@ def test_kernel_source_missing_is_one_clear_error(tmp_path, fake_aiecc):
     fake_aiecc("legacy")
     (tmp_path / "aie_kernels" / "aie2p" / "add.cc").unlink()
     with pytest.raises(toolchain.ToolchainError, match=r"kernel source aie2p/add.cc not found .*looked at"):
-        build(ADD, trace=False, cache_dir=tmp_path / "cache")
+        build(ADD, trace=False, cache_dir=tmp_path / "cache", backend="aiecc")
 
 
-@pytest.mark.parametrize(
-    "version", ["1.4.1", "1.4.2.dev16+g7e00b57", "0.0.1.2026033104+e4f35d6", "1.3.5.dev52"]
-)
-def test_older_mlir_aie_is_refused_naming_the_minimum(tmp_path, fake_aiecc, monkeypatch, version):
-    # version strings as mlir-aie's wheels spell them (utils/mlir_aie_wheels/_version_helper.py)
+def test_mlir_aie_that_cannot_read_iron_syntax_is_refused(tmp_path, fake_aiecc):
+    """Issue 24 Build 6: the gate is what mlir-aie's parser reads, not a release number:
+    aie-opt must accept the SSA npu ops iron prints; one that rejects them is refused with its
+    own message, before any compile."""
+    fake_aiecc("legacy")
+    toolchain._grammar.cache_clear()
+    (tmp_path / "bin" / "OLD_GRAMMAR").write_text("")
+    with pytest.raises(
+        toolchain.ToolchainError, match=r"does not read the syntax iron prints .*:6:\d+: error"
+    ):
+        build(ADD, trace=False, cache_dir=tmp_path / "cache", backend="aiecc")
+    assert not (tmp_path / "clang.log").exists()
+    (tmp_path / "bin" / "OLD_GRAMMAR").unlink()
+    toolchain._grammar.cache_clear()
+    assert build(ADD, trace=False, cache_dir=tmp_path / "cache", backend="aiecc").backend == "aiecc-full-elf"
+
+
+@pytest.mark.parametrize("version", ["1.4.2", "1.4.1", "0.0.1.2026033104+e4f35d6", "1.4.3.dev4+gabc"])
+def test_release_numbers_gate_nothing(tmp_path, fake_aiecc, monkeypatch, version):
+    # version strings as mlir-aie's wheels spell them (utils/mlir_aie_wheels/_version_helper.py);
+    # a date-stamped wheel of March 2026 is as new as the parser it ships
     fake_aiecc("legacy")
     monkeypatch.setattr(toolchain, "installed_version", lambda: version)
-    with pytest.raises(
-        toolchain.ToolchainError, match=rf"mlir-aie {re.escape(version)} is older than 1\.4\.2"
-    ):
-        build(ADD, trace=False, cache_dir=tmp_path / "cache")
-    for ok in ("1.4.2", "1.4.3.dev4+gabc", "1.5.0"):
-        toolchain.check_version(ok)
+    assert build(ADD, trace=False, cache_dir=tmp_path / "c", backend="aiecc").toolchain.startswith(
+        f"mlir_aie-{version}"
+    )
+    with pytest.raises(toolchain.ToolchainError, match="cannot read mlir-aie version"):
+        toolchain.check_version("one.two")
 
 
 def test_core_elfs_embedded_under_sources_flag_and_carried_by_captures(tmp_path, fake_aiecc):
@@ -564,9 +696,9 @@ def test_core_elfs_embedded_under_sources_flag_and_carried_by_captures(tmp_path,
     words = run.capture.words
     fake_aiecc("legacy")
     kw["cache_dir"] = tmp_path / "cache"
-    plain = build(ADD, sources=False, **kw)
+    plain = build(ADD, sources=False, backend="aiecc", **kw)
     assert plain.core_elfs == {} and not any(".iron.core." in n for n in elf.read_sections(plain.path))
-    art = build(ADD, sources=True, **kw)
+    art = build(ADD, sources=True, backend="aiecc", **kw)
     assert art.core_elfs == {"op0_ElementwiseAdd/core_0_2.elf": core_elf()}
     sections = elf.read_sections(art.path)
     assert sections[schema.core_section(0)] == core_elf()
@@ -592,3 +724,105 @@ def test_core_elfs_embedded_under_sources_flag_and_carried_by_captures(tmp_path,
     words.astype("<u4").tofile(raw)
     assert main(["trace", "decode", str(raw), "--artifact", str(art.path), "-o", str(out)]) == 0
     assert "samples per function: kernel_body" in out.read_text()
+
+
+def test_xclbin_path_runs_on_the_fake_npu(tmp_path, fake_aiecc, monkeypatch):
+    """Issue 24 Build 3, xclbin flow (npu1 separate dispatch): the fake NPU runs the
+    instruction BO each kernel is called with, on the PDI the xclbin carries for it; outputs
+    equal numpy and the trace equals sim's run of the built-in artifact."""
+    from iron import testing
+    from iron.tests import fake_pyxrt
+
+    seq = two_calls()
+    inputs = testing.example_inputs(seq)
+    on_sim = build(seq, trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "b").load("sim")
+    want = on_sim(**inputs)
+    fake_aiecc("legacy")
+    art = build(seq, trace=True, trace_size=4096, target="npu1", cache_dir=tmp_path / "c", backend="aiecc")
+    px = fake_pyxrt.make(
+        npu=True, device_name="NPU Phoenix", xclbin_kernels=("iron_reset", "op0_ElementwiseAdd")
+    )
+    monkeypatch.setitem(sys.modules, "pyxrt", px)
+    runner = art.load("xrt")
+    got = runner(**inputs)
+    [expected] = testing.reference(seq, inputs)
+    assert testing.same_bits(got, expected.astype(got.dtype).reshape(got.shape)) and testing.same_bits(
+        got, want
+    )
+    assert px.loaded == [elf.read_sections(art.path)[schema.XCLBIN]]
+    assert np.array_equal(runner.raw_trace, on_sim.raw_trace) and runner.raw_trace.any()
+    assert [s.status for s in runner.trace.slices] == ["ok", "ok"]
+
+
+@pytest.mark.parametrize("tool", ["aiebu-asm", "bootgen"])
+def test_missing_aiecc_tool_is_one_clear_error_before_any_work(tmp_path, fake_aiecc, monkeypatch, tool):
+    runs, _ = fake_aiecc("legacy")
+    (tmp_path / "bin" / tool).unlink()
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.defpath}")  # no other install's tools
+    with pytest.raises(
+        toolchain.ToolchainError, match=rf"aiecc runs {tool} for a fused build and it is not on PATH"
+    ):
+        build(ADD, trace=False, cache_dir=tmp_path / "cache", backend="aiecc")
+    assert not (tmp_path / "aiecc.log").exists() and not (tmp_path / "clang.log").exists()  # nothing ran
+
+
+def test_xclbinutil_is_needed_for_separate_dispatch_only(tmp_path, fake_aiecc, monkeypatch):
+    fake_aiecc("legacy")
+    (tmp_path / "bin" / "xclbinutil").unlink()
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.defpath}")
+    assert build(ADD, trace=False, cache_dir=tmp_path / "c", backend="aiecc").backend == "aiecc-full-elf"
+    with pytest.raises(toolchain.ToolchainError, match=r"xclbinutil .* ships with XRT"):
+        build(ADD, trace=False, target="npu1", cache_dir=tmp_path / "c", backend="aiecc")
+
+
+def test_machine_resolution(tmp_path, fake_aiecc, monkeypatch):
+    """Issue 24 Build 1: one resolver. Nothing installed: builtin + sim; toolchain, no NPU:
+    builtin + sim unless aiecc is asked for; toolchain + NPU of the target's generation:
+    aiecc + xrt; xrt without an NPU and aiecc without the toolchain are one error each."""
+    import iron
+    from iron.tests import fake_pyxrt
+
+    monkeypatch.setitem(sys.modules, "pyxrt", None)  # no pyxrt
+    monkeypatch.setattr(aiecc, "available", lambda: False)
+    m = iron.machine(env={})
+    assert (m.backend, m.device) == ("builtin", "sim")
+    with pytest.raises(iron.MachineError, match=r"device 'xrt' .* asked for, but pyxrt is not installed"):
+        iron.machine(device="xrt", env={})
+    with pytest.raises(iron.MachineError, match=r"backend 'aiecc' .* aiecc is not on PATH"):
+        iron.machine(env={"IRON_BACKEND": "aiecc"})
+    monkeypatch.undo()
+    fake_aiecc("legacy")
+    monkeypatch.setitem(sys.modules, "pyxrt", None)
+    assert (iron.machine(env={}).backend, iron.machine(env={}).device) == ("builtin", "sim")
+    assert iron.machine("aiecc", env={}).backend == "aiecc"
+    monkeypatch.setitem(sys.modules, "pyxrt", fake_pyxrt.make(npu=True, device_name="NPU Strix"))
+    m = iron.machine(env={})
+    assert (m.backend, m.device) == ("aiecc", "xrt")
+    assert (iron.machine(target="npu1", env={}).device, iron.machine(env={"IRON_DEVICE": "sim"}).backend) == (
+        "sim", "builtin",
+    )  # fmt: skip
+    with pytest.raises(iron.MachineError, match="built-in artifacts run on 'sim'"):
+        iron.machine("builtin", "xrt", env={})
+    with pytest.raises(IronError, match=r"IRON_BACKEND='chess'; accepted: auto, builtin, aiecc"):
+        iron.machine(env={"IRON_BACKEND": "chess"})
+
+
+def test_check_operator_on_the_fake_npu_names_device_and_first_difference(tmp_path, fake_aiecc, monkeypatch):
+    """A check says where it ran; a mismatch names the first differing element."""
+    from iron import testing
+    from iron.tests import fake_pyxrt
+
+    fake_aiecc("legacy")
+    monkeypatch.setitem(sys.modules, "pyxrt", fake_pyxrt.make(npu=True, device_name="NPU Strix"))
+    result = testing.check_operator(ADD, cache_dir=tmp_path / "c", trace=False)
+    assert (result.device, result.backend) == ("xrt", "aiecc")
+    a, b = ADD.example_inputs(0)
+    expected = testing.reference(testing.as_sequence(ADD), {"a": a, "b": b})[0].copy()
+    expected[5] ^= 1  # the reference the device must match, one element off
+    monkeypatch.setattr(testing, "reference", lambda seq, named: (expected,))
+    with pytest.raises(
+        testing.CheckError,
+        match=rf"on xrt \(aiecc build\): output 'c' differs .*1 element\(s\) differ; first at index \(5,\): "
+        rf"got {expected[5] ^ 1}, expected {expected[5]}",
+    ):
+        testing.check_operator(ADD, [a, b], cache_dir=tmp_path / "c", trace=False)

@@ -345,6 +345,9 @@ def aiecc_with_link(tmp_path, monkeypatch, install):
         (bindir / "aiecc").write_text(script(text))
         (bindir / "aiecc").chmod(0o755)
         monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+        ta.aiecc_prerequisites(bindir, tmp_path / "py")  # issue 24: checked before a build
+        monkeypatch.syspath_prepend(str(tmp_path / "py"))
+        monkeypatch.setenv("IRON_BACKEND", "aiecc")  # asked for: auto builds with aiecc on an NPU only
         monkeypatch.setattr(aiecc, "available", lambda: True)
         monkeypatch.setattr(toolchain, "installed_version", lambda: "1.4.3")
         for cached in (aiecc.toolchain_identity, aiecc.help_text):

@@ -52,7 +52,9 @@ def test_keywords_resolve_to_the_options_build_takes(tmp_path):
 def test_keywords_and_options_give_one_artifact(tmp_path, monkeypatch):
     for var in [v for v in __import__("os").environ if v.startswith("IRON_")]:
         monkeypatch.delenv(var)
-    via_keywords = iron.build(ADD, trace=True, trace_size=4096, ntiles=1, cache_dir=tmp_path)
+    via_keywords = iron.build(
+        ADD, trace=True, trace_size=4096, ntiles=1, cache_dir=tmp_path, backend="builtin"
+    )
     via_options = build_mod.build(ADD, options=TraceOptions(size=4096, ntiles=1), cache_dir=tmp_path)
     assert via_keywords.path == via_options.path
 

@@ -22,7 +22,9 @@ from iron.artifact.schema import Artifact
 from iron.target.xclbin import XCLBIN_ARG_OFFSET
 from iron import build
 from iron.operators import ElementwiseAdd, ElementwiseMul
-from iron.runtime import runner, xrt
+from iron.runtime import runner
+from iron.runtime import xrt
+from iron.runtime.runner import RunError
 from iron.runtime.xrt import XrtError
 from iron.tests import fake_pyxrt
 
@@ -39,8 +41,19 @@ def cache(tmp_path_factory):
     return tmp_path_factory.mktemp("cache")
 
 
+#: Stands for aiecc's full ELF in artifacts made here: the runner must hand XRT these bytes.
+AIECC_ELF = b"\x7fELF aiecc's full ELF"
+
+
 def as_full_elf(art):
-    return dataclasses.replace(art, backend="aiecc-full-elf")
+    """The artifact as an aiecc full-ELF build: aiecc's ELF kept in ``.iron.full_elf``."""
+    sections = {
+        n: d for n, d in elf.read_sections(art.path).items() if n.startswith(".iron.") and n != elf.CHECKSUM
+    }
+    sections[schema.FULL_ELF] = AIECC_ELF
+    path = art.path.with_name(art.path.stem + "_full.elf")
+    path.write_bytes(elf.write_elf(sections))
+    return dataclasses.replace(Artifact.open(path), backend="aiecc-full-elf")
 
 
 def as_xclbin(art, tmp_path):
@@ -94,8 +107,10 @@ def test_full_elf_call_sequence_and_trace_index(cache, fake):
     assert [sl.status for sl in run.trace.slices] == ["ok", "ok"]
 
     calls = m.calls
-    assert calls[:4] == [("device", 0), ("elf", str(art.path)), ("hw_context", "elf", str(art.path)),
+    [elf_path] = [c[1] for c in calls if c[0] == "elf"]  # a temporary file holding aiecc's bytes
+    assert calls[:4] == [("device", 0), ("elf", elf_path), ("hw_context", "elf", elf_path),
                          ("ext.kernel", "main:sequence")]  # fmt: skip
+    assert m.loaded == [AIECC_ELF] and not os.path.exists(elf_path)
     bo_of = {}
     for c in calls:
         if c[0] == "ext.bo":
@@ -277,10 +292,16 @@ def test_auto_device_choice(cache, fake, monkeypatch):
     assert runner.choose_device(art)[0] == "xrt"
     assert runner.choose_device(dataclasses.replace(art, backend="builtin"))[0] == "sim"
     fake("2.23", device_ok=False)
-    name, why = runner.choose_device(art)
+    # sim cannot run aiecc's full ELF: one error naming why and the way out (issue 24)
+    with pytest.raises(
+        RunError, match=r"only an NPU runs \(pyxrt found but no NPU device opens.*backend='builtin'"
+    ):
+        runner.choose_device(art)
+    xclbin = dataclasses.replace(art, backend="aiecc-xclbin")  # sim runs xclbin builds
+    name, why = runner.choose_device(xclbin)
     assert name == "sim" and "no NPU device opens" in why
     monkeypatch.setitem(sys.modules, "pyxrt", None)  # import fails
-    assert runner.choose_device(art) == ("sim", "pyxrt is not installed")
+    assert runner.choose_device(xclbin) == ("sim", "pyxrt is not installed")
     with pytest.raises(XrtError, match="pyxrt is not importable"):
         xrt.XrtBackend(art)
 
