@@ -174,7 +174,10 @@ class Operator(Protocol):
     * ``payload_params()``: what sim's PDI payload records instead of
       :func:`operator_params` (an operator that is no dataclass);
     * ``example_inputs(seed)``: one array per read argument, for ``iron.testing``
-      and ``iron demo`` (built-in operators have it).
+      and ``iron demo`` (built-in operators have it);
+    * ``reference_ulps`` (0): bf16 ulps an executed output may differ from
+      ``reference`` (kernels that accumulate in float32 in their own order), which
+      :func:`iron.testing.matches_reference` allows.
     """
 
     def arg_spec(self) -> list[ArgSpec]: ...

@@ -35,6 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from iron import options as opts_mod
+from iron.bf16 import from_bf16
 from iron.errors import OptionError
 from iron.files import atomic_write
 from iron.fuse.fusion import Sequence, as_sequence
@@ -115,6 +116,33 @@ def reference(seq: Sequence, inputs: dict[str, np.ndarray]) -> tuple:
     return tuple(env[n] for n in seq.outputs)
 
 
+def reference_ulps(seq: Sequence) -> int:
+    """bf16 ulps an executed output may differ from the chained references: the sum over
+    the steps of each operator's ``reference_ulps`` (0 where it does not say), since each
+    step may add its own rounding (:mod:`iron.runtime.sim.kernel_models` says why kernels
+    round differently from a float64 reference)."""
+    return sum(int(getattr(op, "reference_ulps", 0)) for op, *_names in seq.steps)
+
+
+def matches_reference(got, want, ulps: int = 0) -> bool:
+    """``got`` equals ``want`` bitwise, or, for bf16 data (uint16 bit patterns) with
+    ``ulps`` > 0, each element is within ``ulps`` bf16 units in the last place of the
+    larger magnitude of the pair (NaN only where the reference has NaN)."""
+    g = np.ascontiguousarray(got)
+    w = np.ascontiguousarray(np.asarray(want).astype(g.dtype, copy=False).reshape(g.shape))
+    if same_bits(g, w):
+        return True
+    if not ulps or g.dtype != np.uint16:
+        return False
+    gf, wf = from_bf16(g).astype(np.float64), from_bf16(w).astype(np.float64)
+    if not np.array_equal(np.isnan(gf), np.isnan(wf)):
+        return False
+    ok = ~np.isnan(wf)
+    big = np.maximum(np.abs(gf), np.abs(wf))[ok]
+    ulp = np.exp2(np.floor(np.log2(np.maximum(big, np.finfo(np.float32).tiny))) - 7)  # bf16: 7 fraction bits
+    return bool(np.all(np.abs(gf[ok] - wf[ok]) <= ulps * ulp))
+
+
 def same_bits(a, b) -> bool:
     a, b = np.ascontiguousarray(a), np.ascontiguousarray(b)
     return (
@@ -172,10 +200,13 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     with plain.load(where.device) as runner:
         outputs = _as_tuple(runner(*ordered))
     on = f"on {where.device} ({where.backend} build)"
+    ulps = reference_ulps(seq)
     for name, got, want in zip(seq.outputs, outputs, expected):
-        if not same_bits(got, np.asarray(want).astype(got.dtype, copy=False).reshape(got.shape)):
+        if not matches_reference(got, want, ulps):
+            within = f" by more than {ulps} bf16 ulp(s)" if ulps else ""
             raise CheckError(
-                f"{seq.name} {on}: output {name!r} differs from the reference: {first_difference(got, want)}"
+                f"{seq.name} {on}: output {name!r} differs from the reference{within}: "
+                f"{first_difference(got, want)}"
             )
     result = CheckResult(outputs, device=where.device, backend=where.backend)
     if request is not None:  # the report says where each check ran
@@ -225,6 +256,8 @@ __all__ = [
     "check_slices",
     "example_inputs",
     "first_difference",
+    "matches_reference",
+    "reference_ulps",
     "reference",
     "same_bits",
 ]
