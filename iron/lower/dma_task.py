@@ -35,6 +35,7 @@ from iron.errors import IronError
 from iron.lower import dma
 from iron.mlir import ir
 from iron.mlir.decl import NAME as _NAME
+from iron.mlir.reader import split_top
 from iron.target.geometry import SHIM_ROW
 from iron.target import shim_dma
 from iron.target.shim_dma import SHIM_BD_COUNT
@@ -170,18 +171,8 @@ def task_attributes(attrs: str, what: str) -> dict[str, object]:
 
 
 def _split_top(s: str) -> list[str]:
-    masked = _masked(s)
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(masked):
-        if c in "[(<{":
-            depth += 1
-        elif c in "])>}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(s[start:i])
-            start = i + 1
-    parts.append(s[start:])
-    return [p for p in parts if p.strip()]
+    """The non-empty parts of ``s`` between top-level commas (the reader's rule)."""
+    return [p for p in split_top(s) if p.strip()]
 
 
 @dataclass(frozen=True)
