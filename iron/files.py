@@ -132,6 +132,9 @@ class ThreadedWriter:
 def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
     user_path = os.fspath(path)
     p = Path(user_path)
+    if user_path.endswith(("/", os.sep)) and not p.is_dir():
+        # Path() drops the separator: "-o newdir/" would create a file named newdir
+        raise OutputError(user_path, "ends with a path separator, so it names a directory, not a file")
     try:
         st = _existing(p)
         if st is not None and stat.S_ISDIR(st.st_mode):

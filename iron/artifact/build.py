@@ -20,6 +20,7 @@ from iron.errors import IronError
 from iron.fuse.fusion import fuse
 from iron.options import TraceOptions
 from iron.lower import npu
+from iron.mlir.check import check_module
 from iron.mlir import txn
 from iron.lower.materialize import kernel_ops
 from iron.lower.verify import check_wiring
@@ -61,6 +62,7 @@ def build(
     toolchain = aiecc.toolchain_identity() if use_aiecc else cache.builtin_toolchain()
 
     fm = fuse(op_or_sequence, tgt, options, dispatch)
+    check_module(fm.module, fm.name)  # a design its device cannot hold is never lowered or cached
     mlir = print_module(fm.module)
     key = cache.cache_key(
         mlir=mlir,

@@ -43,3 +43,340 @@ def test_runner_shared_by_two_threads_gives_exact_outputs(tmp_path):
     assert not errors
     wrong = [k for k, v in got.items() if not np.array_equal(v, alone[k[1] % len(inputs)])]
     assert len(got) == 80 and wrong == []
+
+
+# --------------------------------------------------------------------------- 6. integers, encodings
+from pathlib import Path  # noqa: E402
+
+from iron import limits, options  # noqa: E402
+from iron.errors import OptionError  # noqa: E402
+from iron.mlir.reader import MlirSyntaxError, parse, parse_file  # noqa: E402
+
+DATA = Path(__file__).parent / "data"
+PEANO = DATA / "foreign/mlir-aie__test__npu-xrt__add_one_func_link_with_peano__aie.mlir"
+
+
+def _design(**edits) -> str:
+    text = PEANO.read_text(encoding="utf-8").replace("NPUDEVICE", "npu1_1col")
+    for old, new in edits.values():
+        assert old in text
+        text = text.replace(old, new)
+    return text
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("08192", 8192),  # MLIR's lexer: digits are decimal, leading zeros and all
+        ("0x1F", 31),
+        ("-0x10", -16),
+        ("  42 ", 42),
+        ("0" * 40, 0),
+    ],
+)
+def test_parse_int_reads_as_mlir_does(text, value):
+    assert limits.parse_int(text) == value
+
+
+@pytest.mark.parametrize("text", ["0X10", "1_000", "0o7", "\u0661", "", "0x", "1" * 41, "9" * 5000, "1e3"])
+def test_parse_int_refuses_what_mlir_does_not_read(text):
+    with pytest.raises(limits.IntegerError):
+        limits.parse_int(text)
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"IRON_TRACE_SIZE": "9" * 5000},
+        {"IRON_TRACE_SIZE": "4096", "IRON_TRACE_NTILES": "9" * 5000},
+        {"IRON_TRACE_SIZE": "4096", "IRON_TRACE_SIZES": "0:" + "9" * 5000},
+        {"IRON_TRACE_SIZE": "4096", "IRON_TRACE_START": "broadcast=" + "9" * 5000},
+        {"IRON_TRACE_SIZE": "4096", "IRON_TRACE_OP": "9" * 5000},
+        {"IRON_TRACE_SIZE": "4096", "IRON_TRACE_UNITS": "core(0," + "9" * 5000 + ")"},
+    ],
+)
+def test_huge_integers_in_options_are_one_option_error(env):
+    with pytest.raises(OptionError, match="not an integer"):
+        options.resolve(env=env)
+
+
+def test_huge_python_int_option_is_an_option_error():
+    with pytest.raises(OptionError, match="bits"):
+        options.resolve(True, size=10**5000)
+
+
+def test_leading_zeros_read_as_decimal_everywhere():
+    assert options.resolve(env={"IRON_TRACE_SIZE": "04096"}).size == 4096
+    assert (
+        options.resolve(env={"IRON_TRACE_SIZE": "4096", "IRON_TRACE_START": "broadcast=08"}).start
+        == "broadcast=8"
+    )
+    from iron.instrument.declarative import _boundary_spec
+
+    assert _boundary_spec({"broadcast": "08"}) == "broadcast=8"  # int("08", 0) raised here
+    from iron.instrument.upstream_meta import _fields
+
+    assert _fields("offset = 08192, size = 0x20", "slice") == {"offset": 8192, "size": 32}
+
+
+def test_huge_integer_in_mlir_is_a_syntax_error_with_position():
+    text = _design(t=("aie.tile(0, 2)", "aie.tile(0, " + "2" * 5000 + ")"))
+    with pytest.raises(MlirSyntaxError, match=r"x\.mlir:21:\d+: an integer of 5000 digits"):
+        parse(text, "x.mlir")
+
+
+def test_trace_slice_field_with_huge_integer_is_an_iron_error():
+    from iron.instrument.upstream_meta import TraceMetaError, _fields
+
+    with pytest.raises(TraceMetaError):
+        _fields("offset = " + "1" * 5000, "slice")
+
+
+def test_non_utf8_mlir_names_the_file_and_byte_offset(tmp_path):
+    path = tmp_path / "bad.mlir"
+    data = _design().encode()
+    at = data.index(b"aie.tile(0, 2)")
+    path.write_bytes(data[:at] + b"\xff\xfe" + data[at:])
+    with pytest.raises(
+        MlirSyntaxError, match=rf"bad\.mlir: the MLIR file is not UTF-8 text: byte {at} \(0xff\)"
+    ):
+        parse_file(path)
+
+
+def test_non_utf8_mlir_for_decode_is_one_error_line(tmp_path, capsys):
+    from iron.trace.cli import main
+
+    mlir, words = tmp_path / "bad.mlir", tmp_path / "w.bin"
+    mlir.write_bytes(b"module {\n\x80}\n")
+    words.write_bytes(b"\0" * 64)
+    assert main(["trace", "decode", str(words), "--mlir", str(mlir)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "byte 9 (0x80)" in err and "bad.mlir" in err
+
+
+def test_negative_memref_size_is_named_not_no_runtime_sequence():
+    text = _design(a=("%in : memref<64xi32>", "%in : memref<-1xi32>"))
+    with pytest.raises(MlirSyntaxError, match=r"'memref<-1xi32>' is not a memref type"):
+        parse(text, "x.mlir")
+
+
+def test_nul_after_module_is_named_at_its_position():
+    with pytest.raises(MlirSyntaxError, match=r"x\.mlir:1:9: a NUL character"):
+        parse("module {\0\n}\n", "x.mlir")
+
+
+# --------------------------------------------------------------------------- 7. designs outside the device
+import iron  # noqa: E402
+from iron.mlir.check import DesignCheckError  # noqa: E402
+
+PACKET_FLOW = "    aie.packet_flow(1) {\n      aie.packet_source<%nope, Trace : 0>\n      aie.packet_dest<%tile_0_0, DMA : 1>\n    }\n"
+
+
+@pytest.mark.parametrize(
+    "edits, message",
+    [
+        (
+            {"a": ("aie.tile(0, 2)", "aie.tile(1, 2)")},
+            r"%tile_0_2 = aie.tile\(1, 2\) is outside the device: columns 0 to 0, rows 0 to 5",
+        ),
+        ({"a": ("aie.tile(0, 2)", "aie.tile(0, 99)")}, r"aie.tile\(0, 99\) is outside the device"),
+        (
+            {
+                "a": (
+                    "%tile_0_2 = aie.tile(0, 2)",
+                    "%tile_0_2 = aie.tile(0, 2)\n    %tile_0_2 = aie.tile(0, 3)",
+                )
+            },
+            r"%tile_0_2 is defined twice",
+        ),
+        (
+            {"a": ("aie.core(%tile_0_2)", "aie.core(%tile_0_0)")},
+            r"aie.core\(%tile_0_0\) on aie.tile\(0, 0\), a shim tile",
+        ),
+        (
+            {"a": ("    aie.runtime_sequence", PACKET_FLOW + "    aie.runtime_sequence")},
+            r"aie.packet_flow\(1\) source names %nope, which is not an aie.tile",
+        ),
+    ],
+    ids=["column", "row", "redefined", "core-on-shim", "undefined-tile"],
+)
+def test_design_outside_its_device_is_refused_before_the_cache(tmp_path, edits, message):
+    op = iron.from_mlir(_design(**edits), reference=lambda a, b: (a + 1,))
+    cache = tmp_path / "cache"
+    with pytest.raises(DesignCheckError, match=message):
+        iron.build(op, target="npu1", cache_dir=cache, trace=False)
+    assert not cache.exists() or [p.name for p in cache.iterdir() if p.name != ".locks"] == []
+
+
+def test_trace_unit_kind_must_match_its_tile():
+    from iron.instrument.declarative import DeclarativeTraceError, parse_trace
+    from iron.mlir import ir
+
+    tiles = {"shim": ir.Tile("shim", 0, 0)}
+    text = (
+        "aie.trace @t(%shim) {\n  aie.trace.packet id = 1 type = core\n"
+        '  aie.trace.event<"INSTR_EVENT_0">\n}'
+    )
+    with pytest.raises(
+        DeclarativeTraceError, match=r"packet type core on %shim = aie.tile\(0, 0\), a shim tile"
+    ):
+        parse_trace(text, tiles)
+
+
+# --------------------------------------------------------------------------- core ELFs, inputs
+import os  # noqa: E402
+import struct  # noqa: E402
+
+from iron.trace.pcmap import CoreElfError, read_core_elf, read_core_elf_data  # noqa: E402
+
+
+def elf64(symbols) -> bytes:
+    """A minimal little-endian ELF64 (ELF spec, gABI): .text, .symtab of STT_FUNC ``symbols``
+    ``(name, value, size)``, .strtab, .shstrtab."""
+    text = bytes(16)
+    strtab, syms, off = b"\0", [bytes(24)], 1
+    for name, value, size in symbols:
+        strtab += name.encode() + b"\0"
+        syms.append(struct.pack("<IBBHQQ", off, 0x12, 0, 1, value, size))  # GLOBAL FUNC, shndx .text
+        off += len(name) + 1
+    shstr = b"\0.text\0.symtab\0.strtab\0.shstrtab\0"
+    body = [text, b"".join(syms), strtab, shstr]
+    offs, pos = [], 64
+    for b in body:
+        offs.append(pos)
+        pos += len(b)
+    sh = [bytes(64)]
+    sh.append(struct.pack("<IIQQQQIIQQ", 1, 1, 6, 0, offs[0], len(text), 0, 0, 4, 0))
+    sh.append(struct.pack("<IIQQQQIIQQ", 7, 2, 0, 0, offs[1], len(body[1]), 3, 1, 8, 24))
+    sh.append(struct.pack("<IIQQQQIIQQ", 15, 3, 0, 0, offs[2], len(strtab), 0, 0, 1, 0))
+    sh.append(struct.pack("<IIQQQQIIQQ", 23, 3, 0, 0, offs[3], len(shstr), 0, 0, 1, 0))
+    hdr = (
+        b"\x7fELF\x02\x01\x01"
+        + bytes(9)
+        + struct.pack("<HHIQQQIHHHHHH", 2, 62, 1, 0, 0, pos, 0, 64, 0, 0, 64, 5, 4)
+    )
+    return hdr + b"".join(body) + b"".join(sh)
+
+
+def test_elf64_symbol_near_2_64_is_a_core_elf_error():
+    assert read_core_elf_data(elf64([("f", 0x100, 0x20)]), "ok.elf").function(0x110) == "f"
+    with pytest.raises(CoreElfError, match=r"big\.elf: function 'g' spans 0xfffffffffffffff0"):
+        read_core_elf_data(elf64([("g", (1 << 64) - 16, 8)]), "big.elf")
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "fifo"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.fixture
+def huge(tmp_path):
+    path = tmp_path / "huge.bin"
+    with open(path, "wb") as f:  # sparse: 1 GiB + 1 byte on no disk
+        f.truncate((1 << 30) + 1)
+    return path
+
+
+@pytest.mark.parametrize("which", ["/dev/zero", "fifo", "huge", "dir"])
+def test_core_elf_inputs_are_checked_before_reading(which, fifo, huge, tmp_path):
+    path = {"/dev/zero": "/dev/zero", "fifo": fifo, "huge": huge, "dir": tmp_path}[which]
+    with pytest.raises(CoreElfError, match="not a regular file|more than the largest|is a directory"):
+        read_core_elf(path)  # /dev/zero: MemoryError, a FIFO: hangs, before the checks
+
+
+# --------------------------------------------------------------------------- 4/5. iron trace wire
+from iron import cli as iron_cli  # noqa: E402
+from iron.fuse.wire import WireError, manifest_path, wire  # noqa: E402
+from iron.instrument.manifest import Manifest  # noqa: E402
+from iron.tests.upstream import UPSTREAM  # noqa: E402
+
+CONFIGURE_RUN = UPSTREAM / "test_trace_configure_run.mlir"
+
+
+def _wire_cli(capsys, *argv) -> tuple[int, str]:
+    code = iron_cli.main(["trace", "wire", *map(str, argv)])
+    err = capsys.readouterr().err
+    assert code == 0 or err.count("\n") == 1, err
+    return code, err
+
+
+@pytest.mark.parametrize("which", ["/dev/zero", "fifo", "huge"])
+def test_wire_input_goes_through_the_input_checks(which, fifo, huge, tmp_path, capsys):
+    path = {"/dev/zero": "/dev/zero", "fifo": fifo, "huge": huge}[which]
+    code, err = _wire_cli(capsys, path, "-o", tmp_path / "o.mlir")
+    assert code == 2 and ("not a regular file" in err or "more than the largest MLIR file" in err)
+    assert not (tmp_path / "o.mlir").exists()
+
+
+@pytest.mark.parametrize(
+    "size, message",
+    [
+        ("8200", "not a multiple of 32"),
+        (str(1 << 66), "exceeds what a shim BD length can address"),
+        ("-64", "cannot read the buffer size"),
+    ],
+)
+def test_wire_validates_host_config_sizes_as_build_does(size, message, tmp_path, capsys):
+    src = tmp_path / "in.mlir"
+    src.write_text(CONFIGURE_RUN.read_text().replace("buffer_size = 8192", f"buffer_size = {size}", 1))
+    code, err = _wire_cli(capsys, src, "-o", tmp_path / "o.mlir")
+    assert code == 2 and message in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.mlir"]
+
+
+@pytest.mark.parametrize("size, message", [("100", "not a multiple of 32"), ("9" * 5000, "not an integer")])
+def test_wire_trace_size_is_validated(size, message, tmp_path, capsys):
+    code, err = _wire_cli(capsys, CONFIGURE_RUN, "--trace-size", size, "-o", tmp_path / "o.mlir")
+    assert code == 2 and message in err
+    with pytest.raises(WireError, match=message):
+        wire(CONFIGURE_RUN.read_text(), trace_size=size)
+
+
+def test_wire_to_a_directory_leaves_nothing_behind(tmp_path, capsys):
+    out = tmp_path / "d"
+    out.mkdir()
+    code, err = _wire_cli(capsys, CONFIGURE_RUN, "-o", out)
+    assert code == 2 and "is a directory" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d"]  # no d.manifest.json
+    code, err = _wire_cli(capsys, CONFIGURE_RUN, "-o", f"{tmp_path}/new/")
+    assert code == 2 and sorted(p.name for p in tmp_path.iterdir()) == ["d"]
+
+
+def test_wire_writes_both_or_neither(tmp_path, monkeypatch):
+    from iron import files
+    from iron.fuse import wire as wire_mod
+
+    out = tmp_path / "traced.mlir"
+    real = files.atomic_write
+
+    def failing(path, data):
+        if str(path) == str(out):
+            raise files.OutputError(path, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(files, "atomic_write", failing)
+    with pytest.raises(files.OutputError):
+        wire_mod.write_wired(CONFIGURE_RUN, out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    manifest_path(out).write_text("old")
+    with pytest.raises(files.OutputError):
+        wire_mod.write_wired(CONFIGURE_RUN, out)
+    assert manifest_path(out).read_text() == "old" and not out.exists()
+    monkeypatch.setattr(files, "atomic_write", real)
+    wire_mod.write_wired(CONFIGURE_RUN, out)
+    assert Manifest.from_json(manifest_path(out).read_text()).total_size == 16384
+
+
+def test_write_errors_name_the_path_once(tmp_path, capsys):
+    from iron.trace.cli import main
+
+    words = tmp_path / "w.bin"
+    words.write_bytes(bytes(64))
+    out = tmp_path / "missing" / "x.json"
+    (tmp_path / "missing").write_text("a file where a folder should be")
+    code = main(["trace", "decode", str(words), "--mlir", str(DATA / "mlir-aie-test1/aie.mlir"),
+                 "--format", "perfetto", "-o", str(out)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and err.count(str(out)) == 1, err

@@ -16,10 +16,9 @@ import gc
 import os
 import io
 import sys
-from pathlib import Path
 
 from iron.errors import IronError
-from iron.files import atomic_write
+from iron.files import OutputError, atomic_write
 
 FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")  # the last three: capture.OUTPUT_FORMATS
 
@@ -120,11 +119,7 @@ def _read_text(path: str, limit: int, what: str) -> str:
     from iron import limits
     from iron.trace.words import TraceInputError
 
-    limits.check_input(path, limit, what, TraceInputError)
-    try:
-        return Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceInputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    return limits.read_text(path, limit, what, TraceInputError)  # size, file type, UTF-8 (byte offset)
 
 
 def _write(out: str | None, text: str) -> None:
@@ -217,6 +212,8 @@ def _decode(args) -> int:
             decoded.to_mlir_aie_json(args.output)
         else:
             decoded.write(args.output, args.format)
+    except OutputError:
+        raise  # names the path already
     except OSError as exc:
         raise IronError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     return 0
