@@ -22,6 +22,7 @@ import contextlib
 import gzip
 import os
 import queue
+import re
 import secrets
 import stat
 import threading
@@ -159,7 +160,7 @@ def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
         return
 
     target = Path(os.path.realpath(p)) if p.is_symlink() else p  # replace the link's target
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
+    tmp = target.with_name(temp_name(target.name))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # 0o666: the kernel applies the umask (and default ACLs) exactly as for open().
@@ -180,6 +181,15 @@ def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
             raise OutputError(user_path, _reason(exc)) from None
         raise
     _sync_dir(target.parent)
+
+
+#: The temp file of an output named ``<name>``: ``.<name>.<8 hex digits>.tmp`` (group ``name``).
+TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.[0-9a-f]{8}\.tmp\Z")
+
+
+def temp_name(name: str) -> str:
+    """The temp file beside an output named ``name`` while it is written (:data:`TEMP_NAME`)."""
+    return f".{name}.{secrets.token_hex(4)}.tmp"
 
 
 def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:

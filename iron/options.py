@@ -580,6 +580,11 @@ def cache_dir(explicit: str | os.PathLike | None = None, env=None) -> Path:
     env = os.environ if env is None else env
     value = _pick(explicit, env, "IRON_CACHE_DIR", "cache_dir")
     path = Path(value) if value else Path("build") / "iron-cache"
+    if path.is_symlink() and not path.exists():  # mkdir would raise a bare FileExistsError
+        raise OptionError(
+            f"IRON_CACHE_DIR={str(path)!r}: a symlink to {os.readlink(path)!r}, which does not exist; "
+            "create that directory or point IRON_CACHE_DIR elsewhere"
+        )
     if path.exists() and not path.is_dir():
         raise OptionError(f"IRON_CACHE_DIR={str(path)!r}: exists and is not a directory")
     return path

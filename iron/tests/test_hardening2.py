@@ -561,3 +561,73 @@ def test_mlir_aie_record_bound_holds_across_units(tmp_path, monkeypatch):
     with pytest.raises(TraceInputError, match="across all units"):
         decode_manifest(manifest, words).write(tmp_path / "four.json", "mlir-aie")
     assert not (tmp_path / "four.json").exists()
+
+
+# --------------------------------------------------------------------------- 10. smaller ones
+def test_summary_to_a_gz_name_is_gzipped(tmp_path):
+    import gzip
+
+    from iron.trace.cli import main
+
+    out = tmp_path / "s.txt.gz"
+    args = [
+        "trace",
+        "decode",
+        str(DATA / "mlir-aie-test1/trace.txt"),
+        "--mlir",
+        str(DATA / "mlir-aie-test1/aie.mlir"),
+    ]
+    assert main([*args, "-o", str(out)]) == 0
+    assert main([*args, "-o", str(tmp_path / "s.txt")]) == 0
+    assert out.read_bytes()[:2] == b"\x1f\x8b"  # gzip's magic (RFC 1952)
+    assert gzip.decompress(out.read_bytes()) == (tmp_path / "s.txt").read_bytes()
+
+
+def test_cache_clear_leaves_user_files_named_like_temp_files(tmp_path):
+    from iron.artifact import cache
+
+    art = build(ElementwiseAdd(1024, "i32"), trace=False, cache_dir=tmp_path)
+    key8 = art.path.name[-12:-4]
+    mine = [
+        tmp_path / f".{art.path.name}.backup.tmp",  # not iron's 8-hex temp suffix
+        tmp_path / ".notes_0123abcd.elf.89abcdef.tmp",  # no build of key 0123abcd ever ran here
+    ]
+    for p in mine:
+        p.write_text("user data")
+    stale = tmp_path / f".{art.path.name}.0123abcd.tmp"
+    stale.write_bytes(b"half")
+    cache.clear(tmp_path)
+    assert [p.read_text() for p in mine] == ["user data"] * 2 and not stale.exists() and key8
+
+
+def test_dangling_symlink_cache_dir_is_an_option_error(tmp_path):
+    link = tmp_path / "cache"
+    link.symlink_to(tmp_path / "gone")
+    with pytest.raises(OptionError, match=r"a symlink to .*gone.*which does not exist"):
+        build(ElementwiseAdd(1024, "i32"), trace=False, cache_dir=link)
+
+
+def test_trace_plot_keeps_matplotlib_files_out_of_home(tmp_path):
+    import subprocess
+    import sys
+
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")
+    }
+    env["HOME"] = str(home)
+    cmd = [sys.executable, "-m", "iron", "trace", "plot", str(DATA / "mlir-aie-test1/trace.txt"),
+           "--mlir", str(DATA / "mlir-aie-test1/aie.mlir"), "-o", str(tmp_path / "p.png")]  # fmt: skip
+    subprocess.run(cmd, env=env, check=True, capture_output=True, timeout=120)
+    made = sorted(str(p.relative_to(home)) for p in home.rglob("*") if p.is_dir())
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert all(p == ".cache" or p.startswith(".cache/iron") for p in made), made
+
+
+def test_output_name_ending_in_a_separator_is_refused(tmp_path):
+    from iron.files import OutputError, atomic_write
+
+    with pytest.raises(OutputError, match="ends with a path separator"):
+        atomic_write(f"{tmp_path}/newdir/", b"x")
+    assert list(tmp_path.iterdir()) == []

@@ -18,7 +18,7 @@ import io
 import sys
 
 from iron.errors import IronError
-from iron.files import OutputError, atomic_write
+from iron.files import OutputError, atomic_open, atomic_write
 
 FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")  # the last three: capture.OUTPUT_FORMATS
 
@@ -131,6 +131,11 @@ def _read_text(path: str, limit: int, what: str) -> str:
 def _write(out: str | None, text: str) -> None:
     if out is None:
         sys.stdout.write(text)
+    elif out.endswith(".gz"):  # as every output: a name ending in .gz is gzipped
+        from iron.trace.capture import GZIP_LEVEL
+
+        with atomic_open(out, gzip_level=GZIP_LEVEL) as f:
+            f.write(text.encode())
     else:
         atomic_write(out, text)  # raises OutputError naming `out`
 
