@@ -81,6 +81,9 @@ def parse_int(text) -> int:
     digits. Raises :class:`IntegerError` saying what is accepted."""
     if not isinstance(text, str):
         raise IntegerError(f"{text!r} is not an integer", "not text")
+    plain = text.strip()
+    if len(plain) <= MAX_INT_DIGITS and plain.isdigit() and plain.isascii():
+        return int(plain, 10)  # the common case, plain decimal digits (several times faster than the regex)
     m = _INT_LITERAL.fullmatch(text)
     if m is None:
         shown = text if len(text) <= 40 else text[:37] + "..."

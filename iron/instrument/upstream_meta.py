@@ -44,7 +44,7 @@ class TraceBuffer:
 
 
 _RE_VALUE = re.compile(
-    r'^\s*(?:"((?:[^"\\]|\\.)*)"|(-?(?:0x[0-9a-fA-F]+|\d+))|(true|false))\s*(?::\s*\w+)?\s*$'
+    r'^\s*(?:"([^"\\]*(?:\\.[^"\\]*)*)"|(-?(?:0x[0-9a-fA-F]+|\d+))|(true|false))\s*(?::\s*\w+)?\s*$'
 )
 
 

@@ -40,7 +40,9 @@ _OTHER_TARGETS = ("xcvc1902", "xcve2302", "xcve2802")
 
 _INT = r"-?(?:0x[0-9a-fA-F]+|\d+)"
 
-_RE_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+#: A string literal. The unrolled form (runs of plain characters between escapes): the
+#: alternation ``(?:[^"\\]|\\.)*`` made the regex engine keep ~150 bytes per character.
+_RE_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _RE_DEVICE = re.compile(rf"^aie\.device\s*\(\s*(\w+)\s*\)\s*(?:@({_NAME}))?\s*(\{{\}}?)$")
 _RE_MODULE = re.compile(rf"^(module\s*(?:@{_NAME}\s*)?(?:attributes\s*\{{.*\}}\s*)?)\{{(\}})?$")
 _RE_SEQUENCE = re.compile(
@@ -116,6 +118,10 @@ _RE_MEMCPY = re.compile(
 _RE_NPU = re.compile(r"^(aiex\.npu\.\w+)\s*(?:\(([^()]*)\))?\s*(\{.*\})?\s*(?::\s*(.*))?$", re.S)
 _RE_MEMREF = re.compile(r"^memref<((?:\d+x)+)(\w+)>$")
 _RE_BAD_MEMREF = re.compile(r"\s*memref<(?:\s*(?:\d+|\?)\s*x)*\s*-")
+_RE_ITEM = re.compile(r"[^,]+")
+#: Words a splat ``dense<v>`` global may stand for: a memtile's 512 KiB (the largest memory a
+#: blockwrite can target, iron.target.geometry.MEMTILE_MEMORY).
+MAX_SPLAT_WORDS = geometry.MEMTILE_MEMORY // 4
 _RE_SSA_REF = re.compile(rf"%({_NAME})")
 _RE_SYM_REF = re.compile(rf"@({_NAME})")
 
@@ -565,11 +571,19 @@ class _Reader:
         n = int(m.group(2))
         dense = m.group(3).strip()
         try:
-            if dense.startswith("["):
-                values = tuple(_parse_int(v) & 0xFFFFFFFF for v in dense[1:-1].split(","))
+            if dense.startswith("["):  # one value at a time: a list of the pieces cost 6 bytes per byte
+                values = tuple(
+                    _parse_int(v.group()) & 0xFFFFFFFF for v in _RE_ITEM.finditer(dense, 1, len(dense) - 1)
+                )
             elif dense.startswith('"0x'):
                 raw = bytes.fromhex(dense[3:-1])
                 values = tuple(int.from_bytes(raw[k : k + 4], "little") for k in range(0, len(raw), 4))
+            elif n > MAX_SPLAT_WORDS:  # 40 bytes of text would ask for gigabytes
+                raise _Err(
+                    f"memref.global @{m.group(1)}: memref<{n}xi32> of one value; at most {MAX_SPLAT_WORDS} words "
+                    "(a memtile's memory) are read",
+                    "memref",
+                )
             else:
                 values = (_parse_int(dense) & 0xFFFFFFFF,) * n
         except ValueError:
