@@ -116,33 +116,22 @@ def decode_text(data: bytes, name: str, what: str, error=None) -> str:
 def read_text(path, limit: int, what: str, error=None) -> str:
     """The UTF-8 text of the file ``path`` after :func:`check_input` (a regular file of at
     most ``limit`` bytes); errors as :func:`check_input` and :func:`decode_text`."""
-    from iron.errors import IronError
-
-    error = error or IronError
-    check_input(path, limit, what, error)
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as f:
-            data = f.read(limit + 1)  # the file may have grown since the check
-    except OSError as exc:
-        raise error(f"{name}: cannot read {what}: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise error(f"{name}: more than the largest {what} iron reads ({limit} bytes)")
-    return decode_text(data, name, what, error)
+    return decode_text(read_bytes(path, limit, what, error), os.fspath(path), what, error)
 
 
 def read_bytes(path, limit: int, what: str, error=None) -> bytes:
-    """The bytes of the file ``path`` after :func:`check_input`; at most ``limit`` read."""
+    """The bytes of the file ``path`` after :func:`check_input` (a regular file of at most
+    ``limit`` bytes); a file that grows while it is read is refused, not read past the check."""
     from iron.errors import IronError
 
     error = error or IronError
-    check_input(path, limit, what, error)
+    size = check_input(path, limit, what, error)
     name = os.fspath(path)
     try:
         with open(name, "rb") as f:
-            data = f.read(limit + 1)
+            data = f.read(size + 1)  # read(n) allocates n bytes first: never the limit itself
     except OSError as exc:
         raise error(f"{name}: cannot read {what}: {exc.strerror or exc}") from None
-    if len(data) > limit:
-        raise error(f"{name}: more than the largest {what} iron reads ({limit} bytes)")
+    if len(data) > size:
+        raise error(f"{name}: the {what} grew while iron read it ({size} bytes when checked)")
     return data

@@ -251,7 +251,7 @@ def _m_int(lo: int, hi: int):
 
 def _m_one_of(options):
     def check(value, where):
-        if value not in options:
+        if not isinstance(value, str) or value not in options:
             _bad(where, value, ", ".join(map(str, options)))
 
     return check
@@ -277,7 +277,7 @@ def _m_names(value, where):
 
 def _m_memref(value, where):
     shape, dtype = value.get("shape"), value.get("dtype")
-    if dtype not in ir.ELEMENT_BYTES:
+    if not isinstance(dtype, str) or dtype not in ir.ELEMENT_BYTES:
         _bad(f"{where}.dtype", dtype, ", ".join(ir.ELEMENT_BYTES))
     if (
         not isinstance(shape, list)
@@ -300,7 +300,7 @@ def _m_object(spec: dict, optional=()):
             _bad(where, value, "a JSON object")
         unknown = sorted(set(value) - set(spec), key=str)
         if unknown:
-            raise MetaError(f"{META}: unknown field {where}.{unknown[0]}; accepted: {', '.join(spec)}")
+            raise MetaError(f"{META}: unknown field {where}.{unknown[0]!r}; accepted: {', '.join(spec)}")
         missing = [k for k in spec if k not in value and k not in optional]
         if missing:
             raise MetaError(f"{META}: {where}.{missing[0]} is missing")
@@ -474,19 +474,19 @@ class Artifact:
             args = _args(k["args"])
             code = sections.get(k["section"], b"") if k.get("section") else b""
             if k.get("section") and k["section"] not in sections:
-                raise CorruptArtifactError(f"{path}: missing section {k['section']}")
+                raise CorruptArtifactError(f"{path}: missing section {k['section']!r}")
             kernels[k["name"]] = KernelImage(k["name"], k["device"], k["sequence"], args, code)
         pdis = {}
         for pid, entry in meta["pdis"].items():
             if entry["section"] not in sections:
-                raise CorruptArtifactError(f"{path}: missing section {entry['section']}")
+                raise CorruptArtifactError(f"{path}: missing section {entry['section']!r}")
             try:
                 pdis[int(pid)] = DevicePayload.from_json(sections[entry["section"]])
             except ArtifactError:
                 raise
             except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
                 # the payload's own reader (iron.artifact.pdi) on a damaged section
-                raise CorruptArtifactError(f"{path}: unreadable {entry['section']}: {exc!r}") from None
+                raise CorruptArtifactError(f"{path}: unreadable {entry['section']!r}: {exc!r}") from None
         manifest = None
         if TRACE in sections:
             try:
@@ -495,14 +495,14 @@ class Artifact:
                 raise CorruptArtifactError(f"{path}: {exc}") from None
         for sec in meta.get("sources", {}):
             if sec not in sections:
-                raise CorruptArtifactError(f"{path}: missing section {sec}")
+                raise CorruptArtifactError(f"{path}: missing section {sec!r}")
         try:
             sources = {name: sections[sec].decode() for sec, name in meta.get("sources", {}).items()}
         except UnicodeDecodeError as exc:
             raise CorruptArtifactError(f"{path}: a source section is not UTF-8 text: {exc}") from None
         for sec in meta.get("core_elfs", {}):
             if sec not in sections:
-                raise CorruptArtifactError(f"{path}: missing section {sec}")
+                raise CorruptArtifactError(f"{path}: missing section {sec!r}")
         core_elfs = {name: sections[sec] for sec, name in meta.get("core_elfs", {}).items()}
         return cls(
             path=path,
@@ -567,5 +567,5 @@ def read_core_elfs(path: str | os.PathLike) -> dict[str, bytes]:
     names = load_meta(sections[META], os.fspath(path)).get("core_elfs", {})
     missing = [sec for sec in names if sec not in sections]
     if missing:
-        raise CorruptArtifactError(f"{os.fspath(path)}: missing section {missing[0]}")
+        raise CorruptArtifactError(f"{os.fspath(path)}: missing section {missing[0]!r}")
     return {name: sections[sec] for sec, name in names.items()}

@@ -657,3 +657,35 @@ def test_splat_global_cannot_ask_for_gigabytes():
     )
     with pytest.raises(MlirSyntaxError, match=r"memref<4000000000xi32> of one value; at most 131072 words"):
         parse(text, "m.mlir")
+
+
+# --------------------------------------------------------------------------- fuzzers (small sample)
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+
+from iron.tests import fuzz  # noqa: E402
+
+FEW = settings(max_examples=10, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+
+
+@FEW
+@given(fuzz.mutated_mlir(fuzz.FOREIGN))
+def test_mutated_foreign_designs(data):
+    fuzz.check_from_mlir(data)
+
+
+@FEW
+@given(fuzz.mutated_mlir(fuzz.FUSED))
+def test_mutated_fused_modules_through_wire(data):
+    fuzz.check_wire(data)
+
+
+@FEW
+@given(fuzz.mutated_meta())
+def test_mutated_meta(meta):
+    fuzz.check_meta(meta)
+
+
+@FEW
+@given(fuzz.mutated_bytes(fuzz.reference_core_elf()))
+def test_mutated_core_elfs(data):
+    fuzz.check_core_elf(data)
