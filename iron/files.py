@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import threading
 from pathlib import Path
@@ -133,6 +134,9 @@ class ThreadedWriter:
 def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
     user_path = os.fspath(path)
     p = Path(user_path)
+    if user_path.endswith(("/", os.sep)) and not p.is_dir():
+        # Path() drops the separator: "-o newdir/" would create a file named newdir
+        raise OutputError(user_path, "ends with a path separator, so it names a directory, not a file")
     try:
         st = _existing(p)
         if st is not None and stat.S_ISDIR(st.st_mode):
@@ -157,8 +161,7 @@ def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
         return
 
     target = Path(os.path.realpath(p)) if p.is_symlink() else p  # replace the link's target
-    # os.urandom, not secrets: secrets loads OpenSSL (~3.5 MiB, every small decode writes a file)
-    tmp = target.with_name(f".{target.name}.{os.urandom(4).hex()}.tmp")
+    tmp = target.with_name(temp_name(target.name))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         # 0o666: the kernel applies the umask (and default ACLs) exactly as for open().
@@ -179,6 +182,16 @@ def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
             raise OutputError(user_path, _reason(exc)) from None
         raise
     _sync_dir(target.parent)
+
+
+#: The temp file of an output named ``<name>``: ``.<name>.<8 hex digits>.tmp`` (group ``name``).
+TEMP_NAME = re.compile(r"^\.(?P<name>.+)\.[0-9a-f]{8}\.tmp\Z")
+
+
+def temp_name(name: str) -> str:
+    """The temp file beside an output named ``name`` while it is written (:data:`TEMP_NAME`)."""
+    # os.urandom, not secrets: secrets loads OpenSSL (~3.5 MiB, every small decode writes a file)
+    return f".{name}.{os.urandom(4).hex()}.tmp"
 
 
 def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:

@@ -10,6 +10,7 @@ honest input: a trace buffer is at most one BD's length per call site
 from __future__ import annotations
 
 import os
+import re
 import stat
 
 #: Largest trace read: raw words (``.bin``), or the words of a capture file.
@@ -43,8 +44,94 @@ def check_input(path, limit: int, what: str, error=None) -> int:
         raise error(f"{name}: is a directory, not a {what}")
     if not stat.S_ISREG(st.st_mode):
         raise error(
-            f"{name}: not a regular file (a device, FIFO or socket has no size); a {what} must be a file"
+            f"{name}: not a regular file (a device, FIFO or socket has no size); the {what} must be a file"
         )
     if st.st_size > limit:
         raise error(f"{name}: {st.st_size} bytes is more than the largest {what} iron reads ({limit} bytes)")
     return st.st_size
+
+
+# --------------------------------------------------------------------------- integers
+#: Digits an integer may have (after its sign and any ``0x``): 2**128 has 39 decimal
+#: digits, so every value any field holds fits; far below Python's 4300-digit limit
+#: on ``int(str)``, so a huge literal is one clear error, never a ValueError traceback.
+MAX_INT_DIGITS = 40
+
+_INT_LITERAL = re.compile(r"\s*([+-]?)\s*(?:0x([0-9a-fA-F]+)|([0-9]+))\s*")
+
+
+class IntegerError(ValueError):
+    """Text that is not an integer :func:`parse_int` reads (a ValueError, so callers that
+    catch ValueError keep working; callers turn it into their own IronError).
+    ``reason``: what is wrong, without the text."""
+
+    def __init__(self, message: str, reason: str):
+        super().__init__(message)
+        self.reason = reason
+
+
+def parse_int(text) -> int:
+    """The integer ``text`` spells, read as MLIR reads an integer literal (llvm-project
+    ``mlir/lib/AsmParser/Lexer.cpp``, ``Lexer::lexNumber``: ``digit+ | 0x hex_digit+``;
+    ``Token::getUInt64IntegerValue`` reads a literal whose second character is ``x`` as
+    hex and every other one in base 10): decimal digits, leading zeros included
+    (``08192`` is 8192, not octal), or ``0x`` and hex digits, after an optional sign.
+    ``0X``, ``1_000``, ``0o7`` and non-ASCII digits are not integers. The one integer
+    parser of options, MLIR attributes and fields; at most :data:`MAX_INT_DIGITS`
+    digits. Raises :class:`IntegerError` saying what is accepted."""
+    if not isinstance(text, str):
+        raise IntegerError(f"{text!r} is not an integer", "not text")
+    plain = text.strip()
+    if len(plain) <= MAX_INT_DIGITS and plain.isdigit() and plain.isascii():
+        return int(plain, 10)  # the common case, plain decimal digits (several times faster than the regex)
+    m = _INT_LITERAL.fullmatch(text)
+    if m is None:
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        reason = "accepted: decimal digits, or 0x and hex digits"
+        raise IntegerError(f"{shown!r} is not an integer ({reason})", reason)
+    digits = m.group(2) or m.group(3)
+    if len(digits) > MAX_INT_DIGITS:
+        reason = f"{len(digits)} digits; at most {MAX_INT_DIGITS} are read"
+        raise IntegerError(f"an integer of {reason}", reason)
+    value = int(digits, 16) if m.group(2) is not None else int(digits, 10)
+    return -value if m.group(1) == "-" else value
+
+
+# --------------------------------------------------------------------------- text files
+def decode_text(data: bytes, name: str, what: str, error=None) -> str:
+    """``data`` (the bytes of ``name``) as UTF-8 text (a BOM is dropped); one ``error``
+    (default :class:`iron.errors.IronError`) naming the file and the byte offset of the
+    first byte that is not UTF-8."""
+    from iron.errors import IronError
+
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        at = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        raise (error or IronError)(
+            f"{name}: the {what} is not UTF-8 text: byte {at} (0x{data[at]:02x}) cannot be decoded"
+        ) from None
+
+
+def read_text(path, limit: int, what: str, error=None) -> str:
+    """The UTF-8 text of the file ``path`` after :func:`check_input` (a regular file of at
+    most ``limit`` bytes); errors as :func:`check_input` and :func:`decode_text`."""
+    return decode_text(read_bytes(path, limit, what, error), os.fspath(path), what, error)
+
+
+def read_bytes(path, limit: int, what: str, error=None) -> bytes:
+    """The bytes of the file ``path`` after :func:`check_input` (a regular file of at most
+    ``limit`` bytes); a file that grows while it is read is refused, not read past the check."""
+    from iron.errors import IronError
+
+    error = error or IronError
+    size = check_input(path, limit, what, error)
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as f:
+            data = f.read(size + 1)  # read(n) allocates n bytes first: never the limit itself
+    except OSError as exc:
+        raise error(f"{name}: cannot read {what}: {exc.strerror or exc}") from None
+    if len(data) > size:
+        raise error(f"{name}: the {what} grew while iron read it ({size} bytes when checked)")
+    return data

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Mapping
 
 from iron.errors import OptionError
+from iron.limits import IntegerError, parse_int
 from iron.target.registers import BROADCAST_CHANNELS
 from iron.target.shim_dma import BD_LENGTH_MAX_WORDS, PATCH_OFFSET_MAX
 from iron.target.trace_unit import SLOTS, START_BROADCAST, STOP_BROADCAST
@@ -432,7 +433,7 @@ def _boundary(name: str, value) -> str:
     if m is None:
         raise OptionError(f"{name}={value!r}: cannot read it; accepted: {accepted}")
     if m.group(1):
-        n = int(m.group(2))
+        n = _int(name, m.group(2), minimum=0)
         if n >= BROADCAST_CHANNELS:
             raise OptionError(f"{name}={value!r}: broadcast {n} out of range; accepted: {accepted}")
         return f"broadcast={n}"
@@ -478,11 +479,11 @@ def _units(name: str, value) -> tuple[tuple[str, int, int], ...]:
             m = _UNIT.match(text)
             if m is None:
                 raise OptionError(f"{name}={value!r}: cannot read {text!r}; accepted: {accepted}")
-            items.append((m.group(1), int(m.group(2)), int(m.group(3))))
+            items.append((m.group(1), _int(name, m.group(2), 0), _int(name, m.group(3), 0)))
             text = text[m.end() :].lstrip(",")
     else:
         try:
-            items = [(str(k), int(c), int(r)) for k, c, r in value]
+            items = [(str(k), _int(name, c, -(1 << 31)), _int(name, r, -(1 << 31))) for k, c, r in value]
         except (TypeError, ValueError):
             raise OptionError(f"{name}={value!r}: accepted: {accepted}") from None
     rows = {
@@ -581,6 +582,11 @@ def cache_dir(explicit: str | os.PathLike | None = None, env=None) -> Path:
     env = os.environ if env is None else env
     value = _pick(explicit, env, "IRON_CACHE_DIR", "cache_dir")
     path = Path(value) if value else Path("build") / "iron-cache"
+    if path.is_symlink() and not path.exists():  # mkdir would raise a bare FileExistsError
+        raise OptionError(
+            f"IRON_CACHE_DIR={str(path)!r}: a symlink to {os.readlink(path)!r}, which does not exist; "
+            "create that directory or point IRON_CACHE_DIR elsewhere"
+        )
     if path.exists() and not path.is_dir():
         raise OptionError(f"IRON_CACHE_DIR={str(path)!r}: exists and is not a directory")
     return path
@@ -608,13 +614,20 @@ def _as_index(value) -> int | None:
 def _int(name: str, value, minimum: int) -> int:
     number = _as_index(value)
     if number is not None:
-        value = number
+        if number.bit_length() > 128:  # repr() of a huge int is itself refused past 4300 digits
+            raise OptionError(
+                f"{name}: an integer of {number.bit_length()} bits; expected an integer >= {minimum}"
+            )
     elif not isinstance(value, str):
         raise OptionError(f"{name}={value!r}: expected an integer >= {minimum}")
-    text = str(value).strip()
-    if not re.fullmatch(r"[+-]?\d+", text):
-        raise OptionError(f"{name}={value!r}: not an integer (expected an integer >= {minimum})")
-    number = int(text)
+    else:
+        try:  # the one integer parser (iron.limits.parse_int): digit limit, 08 is 8, 0x hex
+            number = parse_int(value)
+        except IntegerError as exc:
+            shown = repr(value) if len(value) <= 40 else repr(value[:37] + "...")
+            raise OptionError(
+                f"{name}={shown}: not an integer ({exc.reason}); expected an integer >= {minimum}"
+            ) from None
     if number < minimum:
         raise OptionError(f"{name}={value!r}: must be >= {minimum}")
     return number
@@ -749,9 +762,9 @@ def _select(name: str, value) -> tuple[int | str | tuple[int, str], ...]:
         if match["index"] is None:
             out.append(match["name"])
         elif match["op"]:
-            out.append((int(match["index"]), match["op"]))  # op1_GEMM: checked against site 1
+            out.append((_int(name, match["index"], 0), match["op"]))  # op1_GEMM: checked against site 1
         else:
-            out.append(int(match["index"]))
+            out.append(_int(name, match["index"], 0))
     return tuple(out)
 
 

@@ -22,6 +22,7 @@ from iron.errors import IronError
 from iron.fuse.fusion import fuse
 from iron.options import TraceOptions
 from iron.lower import npu
+from iron.mlir.check import check_module
 from iron.mlir import txn
 from iron.lower.materialize import kernel_ops
 from iron.lower.verify import check_wiring
@@ -64,6 +65,7 @@ def build(
         raise IronError(f"backend={backend!r}; accepted here: builtin, aiecc (iron.machine resolves 'auto')")
     use_aiecc = backend == "aiecc"
     fm = fuse(op_or_sequence, tgt, options, dispatch)
+    check_module(fm.module, fm.name)  # a design its device cannot hold is never lowered or cached
     if use_aiecc:  # each missing piece one clear message, before any work
         toolchain_mod.require_toolchain(fm.dispatch)
     toolchain = aiecc.toolchain_identity() if use_aiecc else cache.builtin_toolchain()

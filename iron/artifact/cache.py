@@ -34,7 +34,7 @@ from filelock import FileLock, Timeout
 
 from iron import options
 from iron.errors import IronError
-from iron.files import atomic_write  # noqa: F401  (re-exported: the cache's writes)
+from iron.files import TEMP_NAME, atomic_write  # noqa: F401  (re-exported: the cache's writes)
 
 #: Version of iron's built-in lowering (materialize + lower.npu + txn + elf).
 #: Bump when the bytes it produces for the same module change.
@@ -43,7 +43,7 @@ LOCK_DIR = ".locks"
 SUFFIX = ".elf"
 _NAME = re.compile(r"^(?P<name>.+?)(?:_traced(?P<size>\d+))?_(?P<key8>[0-9a-f]{8})\.elf$")
 #: iron.files' temp files (and older mkstemp ones) of an entry being written.
-_TEMP = re.compile(r"^\.(?P<entry>.+?_[0-9a-f]{8}\.elf)\.[A-Za-z0-9_]+\.tmp$")
+_TEMP = re.compile(r"^\.(?P<entry>.+?_[0-9a-f]{8}\.elf)\.[0-9a-f]{8}\.tmp\Z")  # iron.files.temp_name
 #: Sidecars of older iron releases (sections lief could not add to aiecc's ELF).
 _SIDECAR = re.compile(r"^.+?_[0-9a-f]{8}\.elf\.iron\.[a-z]+\.json$")
 #: Files larger than this are not read to check whether they are iron's (foreign).
@@ -291,6 +291,8 @@ def clear(directory: str | os.PathLike | None = None) -> ClearReport:
         if not m or not tmp.is_file() or (root / m["entry"]).exists():
             continue
         name = _NAME.match(m["entry"])
+        if name is None or not any((root / LOCK_DIR).glob(f"{name['key8']}*.lock")):
+            continue  # no build of that key ever ran here: not iron's temp file
         with _entry_locks(root, name["key8"]) as held:
             if held:
                 tmp.unlink(missing_ok=True)
@@ -320,7 +322,8 @@ def _entry_locks(root: Path, key8: str):
 def _belongings(root: Path, entry: str) -> list[Path]:
     """Sidecars (``<entry>.iron.*.json``) and temp files of one entry."""
     escaped = glob_escape(entry)
-    return [*root.glob(f"{escaped}.iron.*.json"), *root.glob(f".{escaped}.*.tmp")]
+    temps = [p for p in root.glob(f".{escaped}.*.tmp") if TEMP_NAME.match(p.name)]
+    return [*root.glob(f"{escaped}.iron.*.json"), *temps]
 
 
 def glob_escape(text: str) -> str:

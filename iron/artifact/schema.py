@@ -42,6 +42,7 @@ from iron.artifact.elf import ArtifactError, CorruptArtifactError
 from iron.artifact.pdi import DevicePayload
 from iron.instrument.manifest import Manifest, ManifestError, kernel_name  # noqa: F401 (re-exported)
 from iron.mlir import ir
+from iron.target.geometry import TARGETS
 from iron.target.xclbin import XCLBIN_NAME_MAX
 
 #: Version of the ``.iron.meta`` layout; readers reject newer ones.
@@ -218,6 +219,210 @@ def meta_json(
     return json.dumps(meta, sort_keys=True, indent=1).encode()
 
 
+# --------------------------------------------------------------------------- .iron.meta, validated
+#: Backends that write an artifact (``backend``): iron's lowering, aiecc's full ELF, aiecc's xclbin.
+BACKENDS = ("builtin", "aiecc-full-elf", "aiecc-xclbin")
+DISPATCHES = ("fused", "separate")
+#: Largest host buffer an artifact may declare: what one shim BD can move (2**32 - 1 words),
+#: rounded up to 16 GiB; a re-signed artifact declaring 2**40 bytes was a MemoryError.
+MAX_BUFFER_BYTES = 1 << 34
+#: Largest memref rank read (mlir-aie's DMAs have 4 dimensions; the host shapes are numpy's).
+MAX_RANK = 8
+#: Largest count of kernels, dispatches, buffers and sources an artifact may list.
+MAX_ENTRIES = 1 << 16
+
+
+class MetaError(CorruptArtifactError):
+    """A ``.iron.meta`` field of the wrong type or out of range; the message names it."""
+
+
+def _bad(where: str, value, accepted: str):
+    shown = repr(value)
+    raise MetaError(
+        f"{META}: {where} = {shown if len(shown) <= 60 else shown[:57] + '...'}: accepted: {accepted}"
+    )
+
+
+def _m_str(value, where):
+    if not isinstance(value, str):
+        _bad(where, value, "a string")
+
+
+def _m_int(lo: int, hi: int):
+    def check(value, where):
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            _bad(where, value, f"an integer from {lo} to {hi}")
+
+    return check
+
+
+def _m_one_of(options):
+    def check(value, where):
+        if not isinstance(value, str) or value not in options:
+            _bad(where, value, ", ".join(map(str, options)))
+
+    return check
+
+
+def _m_list(item):
+    def check(value, where):
+        if not isinstance(value, list) or len(value) > MAX_ENTRIES:
+            _bad(where, value, f"a list of at most {MAX_ENTRIES} items")
+        for i, v in enumerate(value):
+            item(v, f"{where}[{i}]")
+
+    return check
+
+
+def _m_names(value, where):
+    if not isinstance(value, dict) or len(value) > MAX_ENTRIES:
+        _bad(where, value, "an object of section -> name")
+    for k, v in value.items():
+        if not isinstance(v, str):
+            _bad(f"{where}[{k!r}]", v, "a string")
+
+
+def _m_memref(value, where):
+    shape, dtype = value.get("shape"), value.get("dtype")
+    if not isinstance(dtype, str) or dtype not in ir.ELEMENT_BYTES:
+        _bad(f"{where}.dtype", dtype, ", ".join(ir.ELEMENT_BYTES))
+    if (
+        not isinstance(shape, list)
+        or not 1 <= len(shape) <= MAX_RANK
+        or not all(
+            isinstance(d, int) and not isinstance(d, bool) and 0 <= d <= MAX_BUFFER_BYTES for d in shape
+        )
+    ):
+        _bad(f"{where}.shape", shape, f"a list of 1 to {MAX_RANK} sizes, each from 0 to {MAX_BUFFER_BYTES}")
+    nbytes = ir.ELEMENT_BYTES[dtype]
+    for d in shape:
+        nbytes *= d
+    if nbytes > MAX_BUFFER_BYTES:
+        _bad(f"{where}.shape", shape, f"a buffer of at most {MAX_BUFFER_BYTES} bytes (this one: {nbytes})")
+
+
+def _m_object(spec: dict, optional=()):
+    def check(value, where):
+        if not isinstance(value, dict):
+            _bad(where, value, "a JSON object")
+        unknown = sorted(set(value) - set(spec), key=str)
+        if unknown:
+            raise MetaError(f"{META}: unknown field {where}.{unknown[0]!r}; accepted: {', '.join(spec)}")
+        missing = [k for k in spec if k not in value and k not in optional]
+        if missing:
+            raise MetaError(f"{META}: {where}.{missing[0]} is missing")
+        for k, c in spec.items():
+            if k in value:
+                c(value, where) if c is _m_memref else c(value[k], f"{where}.{k}")
+
+    return check
+
+
+_ARG = _m_object(
+    {"buffer": _m_str, "shape": _m_memref, "dtype": lambda v, w: None, "offset": _m_int(0, MAX_BUFFER_BYTES)},
+    optional=("offset",),
+)
+_KERNEL = _m_object(
+    {
+        "name": _m_str,
+        "device": _m_str,
+        "sequence": _m_str,
+        "args": _m_list(_ARG),
+        "section": lambda v, w: None if v is None else _m_str(v, w),
+        "xclbin_kernel": _m_str,  # separate dispatch built by aiecc: the kernel's name in the xclbin
+    },
+    optional=("section", "xclbin_kernel"),
+)
+_BUFFER = _m_object({"name": _m_str, "shape": _m_memref, "dtype": lambda v, w: None})
+_PDI = _m_object({"device": _m_str, "section": _m_str})
+_TRACE_OPTIONS = lambda v, w: None if isinstance(v, dict) else _bad(w, v, "a JSON object")  # noqa: E731
+#: Every ``.iron.meta`` field (:func:`meta_json`) and its check; ``core_elfs`` and
+#: ``backend`` may be absent (older artifacts, untraced builds).
+META_FIELDS = {
+    "schema": _m_int(0, META_SCHEMA),
+    "name": _m_str,
+    "target": _m_one_of(tuple(TARGETS)),
+    "dispatch": _m_one_of(DISPATCHES),
+    "backend": _m_one_of(BACKENDS),
+    "kernels": _m_list(_KERNEL),
+    "schedule": _m_list(_m_object({"kernel": _m_str, "args": _m_list(_ARG)})),
+    "pdis": lambda v, w: _m_pdis(v, w),
+    "buffers": _m_list(_BUFFER),
+    "inputs": _m_list(_m_str),
+    "outputs": _m_list(_m_str),
+    "trace_options": _TRACE_OPTIONS,
+    "toolchain": _m_str,
+    "iron_version": _m_str,
+    "key": _m_str,
+    "sources": _m_names,
+    "core_elfs": _m_names,
+}
+_META_OPTIONAL = ("backend", "core_elfs", "schema")
+
+
+def _m_pdis(value, where):
+    if not isinstance(value, dict) or len(value) > MAX_ENTRIES:
+        _bad(where, value, "an object of PDI id -> {device, section}")
+    for pid, entry in value.items():
+        if not (isinstance(pid, str) and pid.isascii() and pid.isdigit() and len(pid) <= 9):
+            _bad(f"{where} key", pid, "a PDI id (decimal digits)")
+        _PDI(entry, f"{where}[{pid!r}]")
+
+
+def validate_meta(meta) -> None:
+    """Check a loaded ``.iron.meta`` object field by field (:data:`META_FIELDS`) and across
+    fields (kernel and buffer names unique; every argument, input and output a declared
+    buffer; every dispatch a declared kernel; every PDI device distinct); the first
+    violation raises one :class:`MetaError` naming the field, its value and what is
+    accepted. Code past :meth:`Artifact.open` can trust every field."""
+    if isinstance(meta, dict) and isinstance(meta.get("schema"), int) and meta["schema"] > META_SCHEMA:
+        raise ArtifactError(
+            f"artifact format {meta['schema']} is newer than this iron supports ({META_SCHEMA})"
+        )
+    _m_object(META_FIELDS, optional=_META_OPTIONAL)(meta, "meta")
+    buffers = [b["name"] for b in meta["buffers"]]
+    for what, names in (("buffers", buffers), ("kernels", [k["name"] for k in meta["kernels"]])):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise MetaError(f"{META}: {what}: {dup[0]!r} is listed twice")
+    known = set(buffers) | {TRACE_BUFFER}
+    kernels = {k["name"] for k in meta["kernels"]}
+    places = [(f"kernels[{i}]", k) for i, k in enumerate(meta["kernels"])]
+    places += [(f"schedule[{i}]", d) for i, d in enumerate(meta["schedule"])]
+    for where, entry in places:
+        for j, a in enumerate(entry["args"]):
+            if a["buffer"] not in known:
+                _bad(f"{where}.args[{j}].buffer", a["buffer"], "a name in buffers (or 'trace')")
+    for i, d in enumerate(meta["schedule"]):
+        if d["kernel"] not in kernels:
+            _bad(f"schedule[{i}].kernel", d["kernel"], "a name in kernels")
+    for what in ("inputs", "outputs"):
+        for i, name in enumerate(meta[what]):
+            if name not in buffers:
+                _bad(f"{what}[{i}]", name, "a name in buffers")
+    devices = [e["device"] for e in meta["pdis"].values()]
+    if len(set(devices)) != len(devices):
+        raise MetaError(f"{META}: pdis: a device listed twice")
+    for sec, name in meta.get("core_elfs", {}).items():
+        if not EMBEDDED.match(name):
+            _bad(f"core_elfs[{sec!r}]", name, "[<device>/]core_<col>_<row>.elf")
+
+
+def load_meta(data: bytes, path) -> dict:
+    """The validated ``.iron.meta`` of the artifact at ``path`` (:func:`validate_meta`)."""
+    try:
+        meta = json.loads(data)
+    except RecursionError:  # a 100k-deep JSON
+        raise MetaError(f"{path}: unreadable {META}: nested too deeply") from None
+    except ValueError as exc:  # UnicodeDecodeError is a ValueError
+        raise MetaError(f"{path}: unreadable {META}: {exc}") from None
+    try:
+        validate_meta(meta)
+    except ArtifactError as exc:
+        raise type(exc)(f"{path}: {exc}") from None
+    return meta
+
+
 # --------------------------------------------------------------------------- the artifact, read
 @dataclass
 class Artifact:
@@ -262,13 +467,8 @@ class Artifact:
         sections = read_sections(path)
         if META not in sections:
             raise ArtifactError(f"{path}: no {META} section; not an iron artifact")
-        try:
-            meta = json.loads(sections[META])
-            return cls._from_meta(path, meta, sections)
-        except ArtifactError:
-            raise
-        except (ValueError, KeyError, TypeError) as exc:
-            raise CorruptArtifactError(f"{path}: unreadable {META}: {exc!r}") from None
+        meta = load_meta(sections[META], path)  # every field checked: _from_meta trusts them
+        return cls._from_meta(path, meta, sections)
 
     @classmethod
     def _from_meta(cls, path: Path, meta: dict, sections: dict[str, bytes]) -> "Artifact":
@@ -281,21 +481,35 @@ class Artifact:
             args = _args(k["args"])
             code = sections.get(k["section"], b"") if k.get("section") else b""
             if k.get("section") and k["section"] not in sections:
-                raise CorruptArtifactError(f"{path}: missing section {k['section']}")
+                raise CorruptArtifactError(f"{path}: missing section {k['section']!r}")
             kernels[k["name"]] = KernelImage(k["name"], k["device"], k["sequence"], args, code)
         pdis = {}
         for pid, entry in meta["pdis"].items():
-            pdis[int(pid)] = DevicePayload.from_json(sections[entry["section"]])
+            if entry["section"] not in sections:
+                raise CorruptArtifactError(f"{path}: missing section {entry['section']!r}")
+            try:
+                pdis[int(pid)] = DevicePayload.from_json(sections[entry["section"]])
+            except ArtifactError:
+                raise
+            except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
+                # the payload's own reader (iron.artifact.pdi) on a damaged section
+                raise CorruptArtifactError(f"{path}: unreadable {entry['section']!r}: {exc!r}") from None
         manifest = None
         if TRACE in sections:
             try:
                 manifest = Manifest.from_json(sections[TRACE])
             except ManifestError as exc:
                 raise CorruptArtifactError(f"{path}: {exc}") from None
-        sources = {name: sections[sec].decode() for sec, name in meta.get("sources", {}).items()}
+        for sec in meta.get("sources", {}):
+            if sec not in sections:
+                raise CorruptArtifactError(f"{path}: missing section {sec!r}")
+        try:
+            sources = {name: sections[sec].decode() for sec, name in meta.get("sources", {}).items()}
+        except UnicodeDecodeError as exc:
+            raise CorruptArtifactError(f"{path}: a source section is not UTF-8 text: {exc}") from None
         for sec in meta.get("core_elfs", {}):
             if sec not in sections:
-                raise CorruptArtifactError(f"{path}: missing section {sec}")
+                raise CorruptArtifactError(f"{path}: missing section {sec!r}")
         core_elfs = {name: sections[sec] for sec, name in meta.get("core_elfs", {}).items()}
         return cls(
             path=path,
@@ -358,11 +572,8 @@ def read_core_elfs(path: str | os.PathLike) -> dict[str, bytes]:
     sections = read_sections(path)
     if META not in sections:
         return {}
-    try:
-        names = json.loads(sections[META]).get("core_elfs", {})
-    except (ValueError, AttributeError) as exc:
-        raise CorruptArtifactError(f"{os.fspath(path)}: unreadable {META}: {exc}") from None
+    names = load_meta(sections[META], os.fspath(path)).get("core_elfs", {})
     missing = [sec for sec in names if sec not in sections]
     if missing:
-        raise CorruptArtifactError(f"{os.fspath(path)}: missing section {missing[0]}")
+        raise CorruptArtifactError(f"{os.fspath(path)}: missing section {missing[0]!r}")
     return {name: sections[sec] for sec, name in names.items()}

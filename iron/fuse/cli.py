@@ -15,7 +15,9 @@ def add_subcommands(trace_subparsers) -> None:
     )
     wire.add_argument("input", metavar="FUSED.mlir")
     wire.add_argument(
-        "--trace-size", type=int, default=0, help="bytes per run whose callee has no host_config"
+        "--trace-size",
+        default="0",
+        help="bytes per run whose callee has no host_config (a multiple of 32; checked as iron.build checks it)",
     )
     wire.add_argument("-o", "--output", metavar="TRACED.mlir", required=True)
     wire.set_defaults(func=cmd_wire)

@@ -24,6 +24,7 @@ sizes and the trace argument index are upstream's.
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,11 +40,12 @@ from iron.fuse.fusion import (
     runs_reset,
 )
 from iron.mlir import ir
+from iron.mlir.check import check_module
 from iron.mlir.reader import parse
-from iron.options import TraceOptions
+from iron.options import TraceOptions, declared_size
 from iron.target.geometry import device_columns, target_for_device
 from iron.instrument import codegen, layout
-from iron.instrument.declarative import host_buffer_size, strip_trace_ops
+from iron.instrument.declarative import host_buffer_size, is_trace_op, strip_trace_ops
 from iron.instrument.manifest import Manifest, Slice
 
 
@@ -73,6 +75,26 @@ def _wrapper(module: ir.Module, filename: str) -> tuple[ir.Device, ir.RuntimeSeq
     return found[0]
 
 
+def _host_size(seq: ir.RuntimeSequence, where: str) -> int | None:
+    """The validated ``aie.trace.host_config`` buffer size of ``seq`` (None: it has none),
+    checked as :func:`iron.build` checks a design's own (:func:`iron.options.declared_size`):
+    a size that is negative, not a multiple of 32 or beyond a BD is refused, never dropped."""
+    from iron.errors import OptionError
+
+    size = host_buffer_size(seq)
+    if size is None:
+        configs = [
+            op for op in seq.body if is_trace_op(op) and op.text.lstrip().startswith("aie.trace.host_config")
+        ]
+        if configs:
+            raise WireError(f"{where}: cannot read the buffer size of {configs[0].text.strip()!r}")
+        return None
+    try:
+        return declared_size(f"{where}: aie.trace.host_config buffer_size", size)
+    except OptionError as exc:
+        raise WireError(str(exc)) from None
+
+
 def wire(
     text: str, *, trace_size: int = 0, options: TraceOptions | None = None, filename: str = "<mlir>"
 ) -> Wired:
@@ -80,9 +102,18 @@ def wire(
 
     ``trace_size`` traces runs whose callee has no ``host_config`` of its own;
     ``options`` (a :class:`TraceOptions`) chooses units and events (its ``size`` is
-    ignored).
+    ignored). Sizes are validated as :func:`iron.build` validates them
+    (:func:`iron.options.declared_size`); the wired module is checked against its
+    target before anything is returned (:func:`iron.mlir.check.check_module`).
     """
+    from iron.errors import OptionError
+
+    try:
+        trace_size = declared_size("trace_size", trace_size)
+    except OptionError as exc:
+        raise WireError(str(exc)) from None
     module = parse(text, filename, legacy=True)  # old core syntax would reach aiecc verbatim
+    check_module(module, filename)
     options = options or TraceOptions(size=max(trace_size, layout_quantum()))
     wdev, wseq = _wrapper(module, filename)
     match_widths(module, wdev)  # aiex.configure's verifier: one device type (issue 25)
@@ -101,7 +132,7 @@ def wire(
             pending.append(inner)
             if isinstance(inner, ir.Run):
                 callee = module.device(op.device).sequence(inner.sequence)
-                size = host_buffer_size(callee) or trace_size
+                size = _host_size(callee, f"{filename}: @{op.device}::@{inner.sequence}") or trace_size
                 site = CallSite(len(sites), None, f"{op.device}::{inner.sequence}", size > 0, 0)
                 block = ir.Configure(op.device, pending)
                 sites.append((site, inner, size))
@@ -110,7 +141,7 @@ def wire(
         if pending:
             raise WireError(f"{filename}: aiex.configure @{op.device} ends with ops after its last aiex.run")
 
-    own = host_buffer_size(wseq)
+    own = _host_size(wseq, f"{filename}: @{wdev.symbol}::@{wseq.name}")
     spans, offset = {}, 0
     if own:
         spans["wrapper"] = (0, own)
@@ -248,22 +279,40 @@ def manifest_path(output) -> Path:
 
 
 def write_wired(input_path, output_path, *, trace_size: int = 0) -> Wired:
-    """``iron trace wire``: read ``input_path``, write the wired MLIR and its manifest."""
-    from pathlib import Path
+    """``iron trace wire``: read ``input_path``, write the wired MLIR and its manifest.
 
-    from iron import options as opts
-    from iron.files import atomic_write
-    from iron.mlir.printer import print_module
+    The input goes through the checks of every input (:func:`iron.limits.read_text`: a
+    regular file within :data:`iron.limits.MAX_MLIR_BYTES`, UTF-8); both outputs are
+    checked before either is written, and written as a pair: when the second cannot be
+    written the first is put back as it was (both or neither)."""
+    from iron import limits
+    from iron.files import OutputError, atomic_write
 
-    if trace_size:
-        trace_size = opts.resolve(True, size=trace_size, env={}).size
-    text = Path(input_path).read_text(encoding="utf-8")
+    text = limits.read_text(input_path, limits.MAX_MLIR_BYTES, "MLIR file", WireError)
     wired = wire(text, trace_size=trace_size, filename=str(input_path))
     if wired.manifest is None:
         raise WireError(
             f"{input_path}: no run is traced (no aie.trace.host_config and no --trace-size); nothing to wire"
         )
+    from iron.instrument.manifest import Manifest
+    from iron.mlir.printer import print_module
+
     mlir = print_module(wired.module)
-    atomic_write(manifest_path(output_path), wired.manifest.to_json(indent=1))
-    atomic_write(output_path, mlir)
+    manifest = wired.manifest.to_json(indent=1)
+    Manifest.from_json(manifest)  # what we write loads (the schema is the reader's)
+    mpath = manifest_path(output_path)
+    for path in (output_path, mpath):
+        p = Path(path)
+        if p.is_dir() or os.fspath(path).endswith(("/", os.sep)):
+            raise OutputError(path, "is a directory; give the wired MLIR's file name (-o TRACED.mlir)")
+    old = mpath.read_bytes() if mpath.is_file() else None
+    atomic_write(mpath, manifest)
+    try:
+        atomic_write(output_path, mlir)
+    except BaseException:
+        if old is None:
+            mpath.unlink(missing_ok=True)
+        else:
+            atomic_write(mpath, old)
+        raise
     return wired

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass
 
 from iron.errors import IronError
+from iron.limits import IntegerError, parse_int
 from iron.mlir import ir
 from iron.mlir.decl import NAME as _NAME
 from iron.mlir.trace_ops import is_trace_op, strip_trace_ops  # noqa: F401 (this module's API too)
@@ -85,13 +86,21 @@ def _kv(text: str) -> dict[str, str]:
     return {k: _event_name(v) for k, v in _RE_KV.findall(text)}
 
 
+def _number(text: str, what: str) -> int:
+    """An integer field, read as MLIR reads it (:func:`iron.limits.parse_int`: ``08`` is 8)."""
+    try:
+        return parse_int(text)
+    except IntegerError as exc:
+        raise DeclarativeTraceError(f"{what}: {exc}") from None
+
+
 def _kind_of_row(row: int) -> str:
     return "shim" if row == SHIM_ROW else "memtile" if row == MEMTILE_ROW else "core"
 
 
 def _boundary_event(kind: str, spec: dict[str, str], what: str, arch: str) -> int:
     if "broadcast" in spec:
-        return EV.broadcast_event(kind, int(spec["broadcast"], 0))
+        return EV.broadcast_event(kind, _number(spec["broadcast"], f"{what}: broadcast"))
     if "event" in spec:
         return EV.event_id(kind, spec["event"], arch)
     raise DeclarativeTraceError(f'{what}: expected broadcast=N or event=<"NAME">')
@@ -116,7 +125,7 @@ def _boundary_spec(spec: dict[str, str]) -> str | None:
     event ``broadcast=N`` names (``AIETraceOps.td``: either attribute gives the unit's
     start/stop event), so both read as ``broadcast=N``."""
     if "broadcast" in spec:
-        return f"broadcast={int(spec['broadcast'], 0)}"
+        return f"broadcast={_number(spec['broadcast'], 'broadcast')}"
     if "event" in spec:
         m = _RE_BROADCAST_EVENT.match(spec["event"])
         return f"broadcast={int(m.group(1))}" if m else f"event={spec['event']}"
@@ -192,7 +201,14 @@ def _header(text: str, tiles: dict[str, ir.Tile]) -> tuple[TraceHeader, list[str
                     raise DeclarativeTraceError(
                         f"{what}: packet type {spec['type']!r}; accepted: {', '.join(PACKET_KINDS)}"
                     )
-            packet_id = int(spec.get("id", "0"), 0)
+            packet_id = _number(spec.get("id", "0"), f"{what}: packet id")
+    home = _kind_of_row(tile.row)
+    allowed = ("core", "mem") if home == "core" else (home,)
+    if kind not in allowed:  # a core unit at row 0 would decode nothing, silently
+        raise DeclarativeTraceError(
+            f"{what}: packet type {kind} on %{tile_name} = aie.tile({tile.col}, {tile.row}), a "
+            f"{'compute' if home == 'core' else home} tile; accepted there: {', '.join(allowed)}"
+        )
     return TraceHeader(name, tile.col, tile.row, kind, packet_id), lines
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from iron.limits import parse_int
 from iron.mlir import objectfifo
 from iron.mlir import ir
 from iron.mlir.decl import NAME as _NAME
@@ -75,6 +76,6 @@ def used_packet_ids(device: ir.Device) -> set[int]:
     for seq in device.sequences:
         texts += [op.text for op in ir.walk(seq.body) if isinstance(op, ir.Opaque)]
     for text in texts:
-        ids.update(int(m, 0) for m in _RE_PACKET_FLOW_ID.findall(text))
+        ids.update(parse_int(m) for m in _RE_PACKET_FLOW_ID.findall(text))  # 08 is 8, as MLIR reads it
         ids.update(int(m) for m in _RE_PKT_ID.findall(text))
     return ids

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from iron.errors import IronError
+from iron.limits import IntegerError, parse_int
 from iron.mlir.reader import split_top
 
 
@@ -43,7 +44,7 @@ class TraceBuffer:
 
 
 _RE_VALUE = re.compile(
-    r'^\s*(?:"((?:[^"\\]|\\.)*)"|(-?(?:0x[0-9a-fA-F]+|\d+))|(true|false))\s*(?::\s*\w+)?\s*$'
+    r'^\s*(?:"([^"\\]*(?:\\.[^"\\]*)*)"|(-?(?:0x[0-9a-fA-F]+|\d+))|(true|false))\s*(?::\s*\w+)?\s*$'
 )
 
 
@@ -74,7 +75,10 @@ def _fields(body: str, what: str) -> dict:
         if not m:
             raise TraceMetaError(f"{what}: cannot read {part.strip()!r} (expected key = value)")
         s, i, b = m.groups()
-        out[key.strip()] = s if s is not None else int(i, 0) if i is not None else b == "true"
+        try:
+            out[key.strip()] = s if s is not None else parse_int(i) if i is not None else b == "true"
+        except IntegerError as exc:
+            raise TraceMetaError(f"{what}: {key.strip()}: {exc}") from None
     return out
 
 

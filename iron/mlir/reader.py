@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from iron import limits
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.mlir.decl import BY_MLIR, REQUIRED
@@ -39,7 +40,9 @@ _OTHER_TARGETS = ("xcvc1902", "xcve2302", "xcve2802")
 
 _INT = r"-?(?:0x[0-9a-fA-F]+|\d+)"
 
-_RE_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+#: A string literal. The unrolled form (runs of plain characters between escapes): the
+#: alternation ``(?:[^"\\]|\\.)*`` made the regex engine keep ~150 bytes per character.
+_RE_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _RE_DEVICE = re.compile(rf"^aie\.device\s*\(\s*(\w+)\s*\)\s*(?:@({_NAME}))?\s*(\{{\}}?)$")
 _RE_MODULE = re.compile(rf"^(module\s*(?:@{_NAME}\s*)?(?:attributes\s*\{{.*\}}\s*)?)\{{(\}})?$")
 _RE_SEQUENCE = re.compile(
@@ -118,6 +121,11 @@ _RE_MEMCPY = re.compile(
 )
 _RE_NPU = re.compile(r"^(aiex\.npu\.\w+)\s*(?:\(([^()]*)\))?\s*(\{.*\})?\s*(?::\s*(.*))?$", re.S)
 _RE_MEMREF = re.compile(r"^memref<((?:\d+x)+)(\w+)>$")
+_RE_BAD_MEMREF = re.compile(r"\s*memref<(?:\s*(?:\d+|\?)\s*x)*\s*-")
+_RE_ITEM = re.compile(r"[^,]+")
+#: Words a splat ``dense<v>`` global may stand for: a memtile's 512 KiB (the largest memory a
+#: blockwrite can target, iron.target.geometry.MEMTILE_MEMORY).
+MAX_SPLAT_WORDS = geometry.MEMTILE_MEMORY // 4
 _RE_SSA_REF = re.compile(rf"%({_NAME})")
 _RE_SYM_REF = re.compile(rf"@({_NAME})")
 
@@ -192,18 +200,15 @@ def split_top(s: str) -> list[str]:
 
 
 def _parse_int(text: str) -> int:
-    t = text.strip()
-    try:
-        return int(t)
-    except ValueError:
-        pass
-    neg = t.startswith("-")
-    if neg:
-        t = t[1:]
-    if t[:2] not in ("0x", "0X"):
-        raise ValueError(f"not an integer: {text!r}")
-    v = int(t[2:], 16)
-    return -v if neg else v
+    """An integer literal as MLIR reads it (:func:`iron.limits.parse_int`: leading zeros are
+    decimal, ``0x`` hex, at most ``MAX_INT_DIGITS`` digits); ValueError otherwise."""
+    return limits.parse_int(text)
+
+
+#: A digit run longer than any integer iron reads, outside a word (``0x`` + hex blobs
+#: and identifiers are words): refused once before reading, so no ``int()`` of a field
+#: ever sees more than :data:`iron.limits.MAX_INT_DIGITS` digits.
+_RE_LONG_DIGITS = re.compile(rf"(?<![\w.])[0-9]{{{limits.MAX_INT_DIGITS + 1},}}")
 
 
 _RE_ENTRY = re.compile(r"\s*([A-Za-z_][\w$.]*)\s*(?:=\s*(.*?))?\s*", re.S)
@@ -307,8 +312,25 @@ class _Reader:
     def error(self, msg: str, line: int, col: int) -> MlirSyntaxError:
         return MlirSyntaxError(f"{self.filename}:{line}:{col}: {msg}")
 
+    def check_text(self) -> None:
+        """Refuse, naming line and column, what no MLIR holds and later steps would
+        misreport: a NUL character, and integers longer than any field (see
+        :data:`_RE_LONG_DIGITS`)."""
+        for i, raw in enumerate(self.lines):
+            if "\0" in raw:
+                raise self.error("a NUL character (U+0000): not MLIR text", i + 1, raw.index("\0") + 1)
+            if len(raw) > limits.MAX_INT_DIGITS:
+                m = _RE_LONG_DIGITS.search(raw)
+                if m:
+                    raise self.error(
+                        f"an integer of {m.end() - m.start()} digits; at most {limits.MAX_INT_DIGITS} are read",
+                        i + 1,
+                        m.start() + 1,
+                    )
+
     # -------------------------------------------------------------- main loop
     def run(self) -> ir.Module:
+        self.check_text()
         lines, n, i = self.lines, len(self.lines), 0
         while i < n:
             raw = lines[i]
@@ -435,6 +457,15 @@ class _Reader:
             for part in split_top(inner) if inner else []:
                 am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
                 typ = _memref(am.group(2)) if am else None
+                if typ is None and am and _RE_BAD_MEMREF.match(am.group(2)):
+                    # not MLIR (a memref size is a non-negative integer or ?): say so here,
+                    # not later as "no runtime sequence"
+                    raise self.error(
+                        f"runtime sequence argument %{am.group(1)}: {am.group(2).strip()!r} is not a memref "
+                        "type (a dimension is a non-negative integer)",
+                        line,
+                        col + code.find(am.group(2).strip()),
+                    )
                 if typ is None:
                     return False  # scalar or unsupported arguments: keep the sequence opaque
                 args.append(ir.Argument(am.group(1), typ))
@@ -544,11 +575,19 @@ class _Reader:
         n = int(m.group(2))
         dense = m.group(3).strip()
         try:
-            if dense.startswith("["):
-                values = tuple(_parse_int(v) & 0xFFFFFFFF for v in dense[1:-1].split(","))
+            if dense.startswith("["):  # one value at a time: a list of the pieces cost 6 bytes per byte
+                values = tuple(
+                    _parse_int(v.group()) & 0xFFFFFFFF for v in _RE_ITEM.finditer(dense, 1, len(dense) - 1)
+                )
             elif dense.startswith('"0x'):
                 raw = bytes.fromhex(dense[3:-1])
                 values = tuple(int.from_bytes(raw[k : k + 4], "little") for k in range(0, len(raw), 4))
+            elif n > MAX_SPLAT_WORDS:  # 40 bytes of text would ask for gigabytes
+                raise _Err(
+                    f"memref.global @{m.group(1)}: memref<{n}xi32> of one value; at most {MAX_SPLAT_WORDS} words "
+                    "(a memtile's memory) are read",
+                    "memref",
+                )
             else:
                 values = (_parse_int(dense) & 0xFFFFFFFF,) * n
         except ValueError:
@@ -892,6 +931,6 @@ def parse(text: str, filename: str | None = None, *, legacy: bool = False) -> ir
 
 
 def parse_file(path) -> ir.Module:
-    """:func:`parse` the file at ``path``."""
-    with open(path, encoding="utf-8") as f:
-        return parse(f.read(), str(path))
+    """:func:`parse` the file at ``path`` (a regular file of at most
+    :data:`iron.limits.MAX_MLIR_BYTES`, UTF-8: :func:`iron.limits.read_text`)."""
+    return parse(limits.read_text(path, limits.MAX_MLIR_BYTES, "MLIR file", MlirSyntaxError), str(path))

@@ -27,12 +27,19 @@ context first and the buffers after it. Calling a runner in a loop is the
 intended use: each call's ``trace`` holds that call's events only (the
 artifact starts every traced dispatch whose first device may still be loaded
 with a reconfiguration, see :mod:`iron.fuse.fusion`).
+
+A runner may be shared between threads: calls are serialized (one hardware
+context runs one dispatch at a time and the host buffers are shared), so a second
+thread waits for the first call to finish. ``trace`` / ``capture`` / ``raw_trace``
+are the last finished call's; a thread that wants its own call's trace reads it
+through :meth:`Runner.call` (outputs and capture of that call, together).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
+import threading
 
 import numpy as np
 
@@ -111,6 +118,9 @@ class Runner:
         self.device = device
         self.capture = None  # iron.trace.capture.Capture of the last traced run
         self.raw_trace: np.ndarray | None = None  # uint32 words of the last run's trace buffer
+        # One dispatch at a time: the backend's host buffers and device state are shared
+        # (two threads interleaving writes to them gave wrong outputs silently).
+        self._lock = threading.RLock()
 
     @property
     def trace(self):
@@ -122,9 +132,10 @@ class Runner:
 
     def close(self) -> None:
         """Release the device context, then the host buffers. The runner is unusable after."""
-        backend, self.backend = self.backend, None
-        if backend is not None:
-            backend.close()
+        with self._lock:  # never under a call in progress
+            backend, self.backend = self.backend, None
+            if backend is not None:
+                backend.close()
 
     def __enter__(self) -> "Runner":
         return self
@@ -133,9 +144,22 @@ class Runner:
         self.close()
 
     def __call__(self, *inputs, **named):
+        return self.call(*inputs, **named)[0]
+
+    def call(self, *inputs, **named):
+        """``(outputs, capture)`` of one run: what calling the runner returns, and that
+        run's :class:`iron.trace.capture.Capture` (None when untraced), taken together
+        under the runner's lock (another thread's call cannot replace it in between)."""
         if self.backend is None:
             raise RunError(f"{self.artifact.name}: this runner was closed; load the artifact again")
         arrays = self.check_inputs(inputs, named)
+        with self._lock:
+            if self.backend is None:
+                raise RunError(f"{self.artifact.name}: this runner was closed; load the artifact again")
+            result = self._run(arrays)
+            return result, self.capture
+
+    def _run(self, arrays):
         outputs, trace = self.backend.run(arrays)
         art = self.artifact
         if art.manifest is not None and trace is not None:

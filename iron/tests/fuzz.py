@@ -237,3 +237,134 @@ def check_artifact(data: bytes) -> None:
     run_cli(["inspect", str(path)])
     wpath = _write("w.bin", reference()["words"].astype("<u4").tobytes())
     run_cli(["trace", "decode", str(wpath), "--artifact", str(path)])
+
+
+# ------------------------------------------------------------------------- issue 26: new surfaces
+DATA = Path(__file__).parent / "data"
+#: A foreign design (mlir-aie's own test, iron/tests/data/foreign/SOURCES.md) and a fused
+#: module (upstream's -aie-fuse-trace-buffers input, iron/tests/data/upstream/SOURCES.md).
+FOREIGN = DATA / "foreign/mlir-aie__test__npu-xrt__add_one_func_link_with_peano__aie.mlir"
+FUSED = DATA / "upstream/test_trace_configure_run.mlir"
+
+#: Tokens a mutated MLIR file gets spliced in: numbers of every size and spelling,
+#: bad encodings, brackets, names of undefined values, tiles outside every device.
+MLIR_TOKENS = st.sampled_from(
+    [b"08192", b"0x1F", b"-1", b"9" * 60, b"1" * 5000, b"\xff\xfe", b"\x00", b"\xc3(", b"{", b"}", b"<", b">",
+     b"%nope", b"@nope", b"aie.tile(0, 99)", b"aie.tile(9, 2)", b"memref<-1xi32>", b"memref<0xi32>",
+     b"buffer_size = 8200", b"buffer_size = -64", b"buffer_size = 73786976294838206464", b'"', b"\\", b"//",
+     b"aie.core(%tile_0_0)", b"\n", b",", b"dense<0>", b"memref<4000000000xi32>"]
+)  # fmt: skip
+
+
+@st.composite
+def mutated_mlir(draw, path: Path) -> bytes:
+    """MLIR file bytes with byte edits (:func:`mutated_bytes`) or tokens spliced in."""
+    data = bytearray(path.read_bytes().replace(b"NPUDEVICE", b"npu1_1col"))
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()):
+            data = bytearray(draw(mutated_bytes(bytes(data), max_edits=2)))
+        else:
+            at = draw(st.integers(0, len(data)))
+            cut = draw(st.integers(0, 12))
+            data[at : at + cut] = draw(MLIR_TOKENS)
+    return bytes(data)
+
+
+def check_from_mlir(data: bytes) -> None:
+    """``iron.from_mlir`` of the text, the reader on the file, the design check."""
+    import iron
+    from iron.mlir.check import check_module
+    from iron.mlir.reader import parse_file
+
+    path = _write("d.mlir", data)
+    module = expect_iron_errors(parse_file, path)
+    if module is not None:
+        expect_iron_errors(check_module, module, str(path))
+    text = data.decode("utf-8", "replace")  # from_mlir takes text; the file path is parse_file's
+    expect_iron_errors(iron.from_mlir, text, reference=lambda *a: a)
+
+
+def check_wire(data: bytes) -> None:
+    """``iron trace wire`` of the file (CLI: exit 0 or 2, one line) and :func:`iron.fuse.wire.wire`."""
+    import warnings
+
+    from iron.fuse.wire import wire
+
+    path = _write("f.mlir", data)
+    out = reference()["dir"] / f"{os.getpid()}-wired.mlir"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "0 compute tiles" and the like: fine answers
+        run_cli(["trace", "wire", str(path), "--trace-size", "4096", "-o", str(out)])
+        expect_iron_errors(wire, data.decode("utf-8", "replace"), trace_size=4096)
+
+
+@lru_cache(maxsize=1)
+def reference_meta() -> dict:
+    """The reference artifact's sections and its ``.iron.meta`` object."""
+    from iron.artifact import elf, schema
+
+    path = _write("ref.elf", reference()["artifact"])
+    sections = {k: v for k, v in schema.read_sections(path).items() if k.startswith(elf.PREFIX)}
+    return {"sections": sections, "meta": json.loads(sections[schema.META])}
+
+
+@st.composite
+def mutated_meta(draw) -> dict:
+    """The reference ``.iron.meta`` with 1-3 edits (as :func:`mutated_manifest`)."""
+    data = copy.deepcopy(reference_meta()["meta"])
+    for _ in range(draw(st.integers(1, 3))):
+        paths = [p for p in _paths(data) if p]
+        path = draw(st.sampled_from(paths))
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        action = draw(st.sampled_from(["replace", "replace", "delete", "add"]))
+        if action == "replace":
+            parent[path[-1]] = draw(JSON_VALUES)
+        elif action == "delete":
+            del parent[path[-1]]
+        elif isinstance(parent, dict):
+            parent[draw(st.text(max_size=6))] = draw(JSON_VALUES)
+        else:
+            parent.append(draw(JSON_VALUES))
+    return data
+
+
+def check_meta(meta: dict) -> None:
+    """A re-signed artifact (checksum recomputed) with ``meta``: open, inspect, load on sim."""
+    from iron.artifact import elf, schema
+    from iron.artifact.cli import inspect_lines
+
+    sections = reference_meta()["sections"]
+    try:
+        text = json.dumps(meta).encode()
+    except (ValueError, RecursionError):  # NaN is fine for json; nothing else fails to encode
+        return
+    path = _write("meta.elf", elf.write_elf({**sections, schema.META: text}))
+    art = expect_iron_errors(schema.Artifact.open, path)
+    if art is not None:
+        inspect_lines(art)
+    run_cli(["inspect", str(path)])
+
+
+@lru_cache(maxsize=1)
+def reference_core_elf() -> bytes:
+    """An AIE core ELF (ELF32, machine 264, three functions) and its DWARF-less layout."""
+    from iron.tests.test_upstream_trace import aie_elf
+
+    return aie_elf([("_main_init", 0, 320), ("scale_kernel", 320, 448), ("core_loop", 768, 128)])
+
+
+def check_core_elf(data: bytes) -> None:
+    """A core ELF through :func:`iron.trace.pcmap.read_core_elf` and ``--core-elf``."""
+    from iron.trace.pcmap import read_core_elf
+
+    path = _write("core.elf", data)
+    pm = expect_iron_errors(read_core_elf, path)
+    if pm is not None:
+        pm.functions(np.array([0, 336, 800, 1 << 40, -1]))
+        pm.line(336)
+    wpath = _write("w.bin", reference()["words"].astype("<u4").tobytes())
+    mpath = _write("m.json", json.dumps(reference()["manifest"]).encode())
+    run_cli(["trace", "decode", str(wpath), "--manifest", str(mpath), "--core-elf", str(path)])
+    run_cli(["trace", "decode", str(wpath), "--manifest", str(mpath), "--core-elf", f"0,2={path}"])

@@ -92,34 +92,40 @@ class DecodedTrace:
     def _meta(self) -> dict:
         return {"target": self.manifest.target, "kernel": self.manifest.kernel}
 
-    def write(self, out, fmt: str) -> None:
+    def write(self, out, fmt: str, *, all_intervals: bool = False) -> int:
         """Stream the output ``fmt`` (one of :data:`OUTPUT_FORMATS`) to the path
         ``out`` (atomically; a name ending in ``.gz`` is gzipped) or, when ``out``
-        is a binary file object, into it."""
+        is a binary file object, into it.
+
+        Output is bounded, from the CLI and the API alike (:mod:`iron.trace.export.bound`):
+        Perfetto outputs hold at most 8 intervals per payload byte of the whole trace (at
+        least 262,144), the earliest first; returns how many were dropped (0: none; also
+        recorded in the output). ``all_intervals`` lifts that bound. mlir-aie's JSON is never
+        truncated: past 2**24 records across all units it raises a TraceInputError."""
         if fmt not in OUTPUT_FORMATS:
             raise ValueError(f"output format {fmt!r}: expected one of {', '.join(OUTPUT_FORMATS)}")
         if isinstance(out, (str, os.PathLike)):
             gz = str(out).endswith(".gz")
             with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
-                self.write(f, fmt)
-            return
+                return self.write(f, fmt, all_intervals=all_intervals)
         if fmt == "mlir-aie":
             from iron.trace.export.mlir_aie import write_mlir_aie
 
             write_mlir_aie(self.slices, out)
-        elif fmt == "pftrace":
+            return 0
+        if fmt == "pftrace":
             from iron.trace.export.pftrace import write_pftrace
 
-            write_pftrace(self.slices, self.manifest.clock_mhz, out, self._meta())
-        else:
-            from iron.trace.export.perfetto import write_perfetto_json
+            return write_pftrace(self.slices, self.manifest.clock_mhz, out, self._meta(), all_intervals)
+        from iron.trace.export.perfetto import write_perfetto_json
 
-            write_perfetto_json(self.slices, self.manifest.clock_mhz, out, self._meta())
+        return write_perfetto_json(self.slices, self.manifest.clock_mhz, out, self._meta(), all_intervals)
 
-    def to_perfetto(self, path) -> None:
+    def to_perfetto(self, path, *, all_intervals: bool = False) -> int:
         """Write a trace for ui.perfetto.dev: the native protobuf trace when the
-        name ends in ``.pftrace``, else iron's Perfetto JSON (``.json.gz``: gzipped)."""
-        self.write(path, perfetto_format(path))
+        name ends in ``.pftrace``, else iron's Perfetto JSON (``.json.gz``: gzipped).
+        Returns the intervals dropped by the output bound (see :meth:`write`)."""
+        return self.write(path, perfetto_format(path), all_intervals=all_intervals)
 
     def mlir_aie_records(self) -> list[dict]:
         from iron.trace.export.mlir_aie import mlir_aie_records
@@ -138,13 +144,16 @@ class DecodedTrace:
         if not any(ds.slice is not None and ds.slice.upstream_index >= 0 for ds in self.slices):
             self.write(path, "mlir-aie")
             return [str(path)]
+        from iron.trace.export.bound import RecordBudget
+
         populated = [ds for ds in self.slices if ds.status != "empty"]
         names = per_slice_paths(path, [ds.slice for ds in populated])  # all checked before any write
         written = []
+        budget = RecordBudget()  # one bound for the trace, not one per file
         for ds, name in zip(populated, names):
             gz = str(name).endswith(".gz")
             with atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
-                write_mlir_aie([ds], f)
+                write_mlir_aie([ds], f, budget)
             written.append(name)
         return written
 

@@ -16,10 +16,9 @@ import gc
 import os
 import io
 import sys
-from pathlib import Path
 
 from iron.errors import IronError
-from iron.files import atomic_write
+from iron.files import OutputError, atomic_open, atomic_write
 
 FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")  # the last three: capture.OUTPUT_FORMATS
 
@@ -60,6 +59,12 @@ def add_subcommands(subparsers, extra=()) -> None:
     )
     dec.add_argument(
         "-o", "--output", metavar="OUT", help="output file (default: stdout); a name ending in .gz is gzipped"
+    )
+    dec.add_argument(
+        "--all-intervals",
+        action="store_true",
+        help="Perfetto outputs: write every interval (by default at most 8 per payload byte of the "
+        "trace, at least 262144; what is dropped past it is counted on stderr and in the output)",
     )
     dec.set_defaults(func=cmd_decode)
     plot = sub.add_parser("plot", help="draw a timeline PNG")
@@ -120,16 +125,17 @@ def _read_text(path: str, limit: int, what: str) -> str:
     from iron import limits
     from iron.trace.words import TraceInputError
 
-    limits.check_input(path, limit, what, TraceInputError)
-    try:
-        return Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceInputError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    return limits.read_text(path, limit, what, TraceInputError)  # size, file type, UTF-8 (byte offset)
 
 
 def _write(out: str | None, text: str) -> None:
     if out is None:
         sys.stdout.write(text)
+    elif out.endswith(".gz"):  # as every output: a name ending in .gz is gzipped
+        from iron.trace.capture import GZIP_LEVEL
+
+        with atomic_open(out, gzip_level=GZIP_LEVEL) as f:
+            f.write(text.encode())
     else:
         atomic_write(out, text)  # raises OutputError naming `out`
 
@@ -202,24 +208,40 @@ def _decode(args) -> int:
     # arrays); the first scan also counts each slot's intervals for them.
     decoded = decode_manifest(manifest, words, colshift=args.colshift, analyze=summarize_counting)
     _attach(decoded, args)
+    every = getattr(args, "all_intervals", False)
+    dropped = 0
     if args.output is None:
         out = getattr(sys.stdout, "buffer", None)
         if out is None:  # a text stream (redirected in a test or an embedding program)
             buf = io.BytesIO()
-            decoded.write(buf, args.format)
+            dropped = decoded.write(buf, args.format, all_intervals=every)
             sys.stdout.write(buf.getvalue().decode("utf-8", "replace"))
         else:
-            decoded.write(out, args.format)
+            dropped = decoded.write(out, args.format, all_intervals=every)
             out.flush()
+        _note_bound(decoded, dropped)
         return 0
     try:
         if args.format == "mlir-aie":  # upstream fused traces: one file per populated slice
             decoded.to_mlir_aie_json(args.output)
         else:
-            decoded.write(args.output, args.format)
+            dropped = decoded.write(args.output, args.format, all_intervals=every)
+    except OutputError:
+        raise  # names the path already
     except OSError as exc:
         raise IronError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
+    _note_bound(decoded, dropped)
     return 0
+
+
+def _note_bound(decoded, dropped: int) -> None:
+    """Say on stderr what the output bound dropped (the output records it too)."""
+    if dropped:
+        from iron.trace.export.bound import IntervalBudget
+
+        budget = IntervalBudget.for_slices(decoded.slices)
+        budget.dropped = dropped
+        print(f"iron trace decode: note: {budget.note()}", file=sys.stderr)
 
 
 def _attach(decoded, args) -> None:

@@ -17,6 +17,9 @@ import numpy as np
 from iron.artifact.schema import EMBEDDED
 from iron.errors import IronError
 
+#: Largest function end address kept (the table is int64; core program memory is far below).
+_MAX_ADDRESS = (1 << 63) - 1
+
 
 class CoreElfError(IronError):
     """A core ELF cannot be read."""
@@ -56,19 +59,29 @@ class PcMap:
 
 def read_core_elf(path: str | os.PathLike) -> PcMap:
     """Function ranges (and DWARF lines) of the core ELF at ``path``."""
-    p = os.fspath(path)
+    from iron import limits
+
     try:
-        with open(p, "rb") as fh:
-            return read_core_elf_data(fh.read(), p)
-    except OSError as exc:
-        raise CoreElfError(f"{p}: cannot read core ELF: {exc.strerror or exc}") from None
+        p = os.fspath(path)
+    except TypeError:
+        raise CoreElfError(f"{path!r}: not a path to a core ELF") from None
+    # a regular file within the artifact limit: /dev/zero, a FIFO or a 2 GiB file are refused unread
+    return read_core_elf_data(limits.read_bytes(p, limits.MAX_ARTIFACT_BYTES, "core ELF", CoreElfError), p)
 
 
 def read_core_elf_data(data: bytes, origin: str) -> PcMap:
     """:func:`read_core_elf` of ELF bytes (an embedded copy); ``origin`` names it in errors."""
-    from elftools.common.exceptions import ELFError
+    import struct
+
+    from elftools.common.exceptions import DWARFError, ELFError
+    from elftools.construct.core import ConstructError
     from elftools.elf.elffile import ELFFile
     from elftools.elf.sections import SymbolTableSection
+
+    # What pyelftools raises on damaged input (its own error, or the parsing library's
+    # when a table points past the data); an honest core ELF raises none of them.
+    _DAMAGED = (ELFError, DWARFError, ConstructError, ValueError, IndexError, KeyError, TypeError, AttributeError, AssertionError,
+                struct.error, OverflowError, RecursionError)  # fmt: skip
 
     p = origin
     try:
@@ -80,10 +93,16 @@ def read_core_elf_data(data: bytes, origin: str) -> PcMap:
                     if s["st_info"]["type"] == "STT_FUNC" and s.name and s["st_shndx"] != "SHN_UNDEF":
                         syms.append((int(s["st_value"]), int(s["st_size"]), s.name))
         lines = _dwarf_lines(elf) if elf.has_dwarf_info() else {}
-    except (ELFError, ValueError, IndexError) as exc:
-        raise CoreElfError(f"{p}: not an ELF file: {exc}") from None
+    except _DAMAGED as exc:
+        raise CoreElfError(f"{p}: not an ELF file (or a damaged one): {type(exc).__name__}: {exc}") from None
     if not syms:
         raise CoreElfError(f"{p}: no function symbols (STT_FUNC) in the ELF: cannot map PCs")
+    for value, size, name in syms:
+        if value + size > _MAX_ADDRESS:  # an ELF64 symbol near 2**64 overflowed the int64 table
+            raise CoreElfError(
+                f"{p}: function {name!r} spans 0x{value:x}..0x{value + size:x}, beyond any core "
+                f"program counter (at most 0x{_MAX_ADDRESS:x}); not a core ELF"
+            )
     syms.sort()
     starts = np.array([s for s, _, _ in syms], np.int64)
     nxt = np.append(starts[1:], np.iinfo(np.int64).max)
@@ -104,7 +123,8 @@ def _dwarf_lines(elf) -> dict[int, tuple[str, int]]:
                 continue
             idx = st.file - 1 if lp.header["version"] < 5 else st.file
             name = files[idx].name.decode() if 0 <= idx < len(files) else "?"
-            out[int(st.address)] = (name, int(st.line))
+            if 0 <= int(st.address) <= _MAX_ADDRESS:
+                out[int(st.address)] = (name, int(st.line))
     return out
 
 

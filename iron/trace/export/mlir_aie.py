@@ -20,6 +20,7 @@ import numpy as np
 from iron.target.events import MODULE_KINDS
 from iron.target.frames import SLOTS
 from iron.trace.decode import DecodedSlice
+from iron.trace.export.bound import RecordBudget
 from iron.trace.decode.mlir_aie_timing import CHUNK_OPS, mlir_aie_event_chunks, mlir_aie_event_stream
 from iron.trace.decode.modes import slot_occurrences
 from iron.trace.export.ahead import ahead
@@ -63,9 +64,13 @@ def _mlir_aie_layout(slices: list[DecodedSlice]):
         pid0 += len(pids)
 
 
-def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
+def write_mlir_aie(slices: list[DecodedSlice], f, budget: RecordBudget | None = None) -> None:
     """Write the text mlir-aie's ``parse.py`` writes (a JSON list, one record per
-    line) to the binary file ``f``, rendered from the event arrays a chunk at a time."""
+    line) to the binary file ``f``, rendered from the event arrays a chunk at a time.
+    ``budget``: the records allowed across every unit of the output (one
+    :class:`~iron.trace.export.bound.RecordBudget` shared by the files of one trace);
+    past it a :class:`~iron.trace.words.TraceInputError`, never a truncated file."""
+    budget = budget or RecordBudget()
     sep = b"["
     method = output_method(slices)
     for item in _mlir_aie_layout(slices):
@@ -87,6 +92,7 @@ def write_mlir_aie(slices: list[DecodedSlice], f) -> None:
             for s in range(SLOTS)
         ]
         for ts, ph, slot in _unit_events(du, method):
+            budget.add(len(ts))  # across all units: 4 units no longer give 4x the bound
             for a in range(0, len(ts), ROWS):
                 sl = slice(a, a + ROWS)
                 rows = render(

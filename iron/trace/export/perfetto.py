@@ -25,14 +25,18 @@ import numpy as np
 from iron.target.trace_unit import SLOTS
 from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals
 from iron.trace.decode.modes import slot_occurrences
+from iron.trace.decode.events import bound_runs
 from iron.trace.export.ahead import ahead
+from iron.trace.export.bound import IntervalBudget
 from iron.trace.export.summary import KERNEL_END, KERNEL_START, invocations
 from iron.trace.export.textout import ROWS, Fixed, output_method, render
 from iron.trace.export.timeline import slice_spans
 
 
 # --------------------------------------------------------------------------- iron
-def unit_tracks(du: DecodedUnit, operator: str | None, method: str = "numpy"):
+def unit_tracks(
+    du: DecodedUnit, operator: str | None, method: str = "numpy", budget: IntervalBudget | None = None
+):
     """The tracks of one unit: ``(track index, label, event name, chunks)``, where
     ``chunks`` gives the track's ``(begin, end)`` arrays in order (cycles
     slice-relative, end exclusive). Track 0 is the kernel track (one event per
@@ -41,22 +45,47 @@ def unit_tracks(du: DecodedUnit, operator: str | None, method: str = "numpy"):
     named NONE without events has no track). ``method`` "numba": the slots'
     intervals by compiled passes over the ops parsed again piece by piece
     (:class:`iron.trace.decode.SlotIntervals`: memory bounded by a group of
-    slots' intervals, not the unit's), unless the unit keeps its runs."""
+    slots' intervals, not the unit's), unless the unit keeps its runs.
+
+    ``budget`` (:class:`~iron.trace.export.bound.IntervalBudget`, shared by every unit
+    of the output): the chunks stop where it runs out and the rest is counted as
+    dropped; the runs are bounded before they are expanded, so memory follows the
+    bound, not the pulses the Repeat frames stand for."""
+    budget = budget or IntervalBudget(None)
     if method == "numba" and "runs" not in du.__dict__:
         si = SlotIntervals(du.op_chunks, du.interval_counts)
         begins, chunks, count = si.begins, si.chunks, lambda slot: int(si.counts[slot])
     else:
-        intervals = du.runs_unkept().intervals
+        runs = du.runs_unkept()
+        if budget.left is not None:
+            runs, cut = bound_runs(runs, budget.left)  # never expand past what may be written
+            budget.drop(cut)
+        intervals = runs.intervals
         begins = lambda slot: intervals(slot)[0]  # noqa: E731
         chunks = lambda slot: [intervals(slot)]  # noqa: E731
         count = lambda slot: len(intervals(slot)[0])  # noqa: E731
     names = list(du.events)
     if KERNEL_START in names and KERNEL_END in names:
-        begin, end = invocations(begins(names.index(KERNEL_START)), begins(names.index(KERNEL_END)))
-        yield 0, f"{du.label} kernel", operator or "kernel", [(begin, end + 1)]
+        first, last = names.index(KERNEL_START), names.index(KERNEL_END)
+        if budget.fits(count(first)) and budget.fits(count(last)):  # begins() holds a slot whole
+            begin, end = invocations(begins(first), begins(last))
+            yield 0, f"{du.label} kernel", operator or "kernel", _bounded([(begin, end + 1)], budget)
+        else:
+            budget.drop(min(count(first), count(last)))
     for slot in range(SLOTS):
         if names[slot] != "NONE" or count(slot):
-            yield 1 + slot, f"{du.label} {names[slot]}", names[slot], chunks(slot)
+            yield 1 + slot, f"{du.label} {names[slot]}", names[slot], _bounded(chunks(slot), budget)
+
+
+def _bounded(chunks, budget: IntervalBudget):
+    """``chunks`` cut to what ``budget`` allows; the chunks past it are counted, not made."""
+    for begin, end in chunks:
+        if budget.left == 0:
+            budget.drop(len(begin))
+            continue
+        begin, end = budget.take(begin, end)
+        if len(begin):
+            yield begin, end
 
 
 class Track(NamedTuple):
@@ -67,14 +96,20 @@ class Track(NamedTuple):
     name: str
 
 
-def track_stream(du: DecodedUnit, operator: str | None, method: str = "numpy", rows: int = ROWS):
+def track_stream(
+    du: DecodedUnit,
+    operator: str | None,
+    method: str = "numpy",
+    rows: int = ROWS,
+    budget: IntervalBudget | None = None,
+):
     """:func:`unit_tracks` flattened: per track a :class:`Track`, then its
     ``(begin, end)`` arrays of at most ``rows`` intervals. With ``method``
     "numba" they are made on a thread ahead of the caller (:func:`~iron.trace.export.ahead.ahead`):
     the passes over the ops overlap the caller's rendering."""
 
     def items():
-        for index, label, name, chunks in unit_tracks(du, operator, method):
+        for index, label, name, chunks in unit_tracks(du, operator, method, budget):
             yield Track(index, label, name)
             yield from track_rows(chunks, rows)
 
@@ -129,13 +164,18 @@ def _meta(obj: dict) -> bytes:
     return json.dumps(obj, separators=(",", ":")).encode()
 
 
-def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | None = None) -> None:
+def write_perfetto_json(
+    slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | None = None, all_intervals: bool = False
+) -> int:
     """Write iron's Perfetto JSON (module docstring) to the binary file ``f``:
     compact, the events rendered from the interval arrays a chunk at a time.
 
     Per slice a process; per unit a kernel track then one track per slot (see
     :func:`unit_tracks`), each a thread with a name and a sort index; complete
-    ``X`` events with ``ts``/``dur`` in microseconds."""
+    ``X`` events with ``ts``/``dur`` in microseconds. At most the trace's interval
+    bound is written (:mod:`iron.trace.export.bound`; ``all_intervals``: no bound);
+    returns how many intervals were dropped (also in the metadata, ``output_bound``)."""
+    budget = IntervalBudget.for_slices(slices, bounded=not all_intervals)
     ps_per_cycle = 1e6 / float(clock_mhz)  # ts in us with 6 decimals: integer picoseconds
     f.write(b'{"traceEvents":[')
     sep = b""
@@ -156,7 +196,7 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
                     sep = b","
                 continue
             head = tail = b""  # the event bytes of the track whose rows follow
-            for item in track_stream(du, operator, method):
+            for item in track_stream(du, operator, method, budget=budget):
                 if not isinstance(item, Track):
                     b, e = item
                     ts = np.rint((offset + b) * ps_per_cycle).astype(np.int64)
@@ -178,7 +218,9 @@ def write_perfetto_json(slices: list[DecodedSlice], clock_mhz: float, f, meta: d
                     f.write(sep + _meta(rec))
                 head = b',{"name":%s,"ph":"X","ts":' % json.dumps(name).encode()
                 tail = b',"pid":%d,"tid":%d}' % (pid, tid)
+    meta = {**(meta or {}), **budget.metadata()}
     f.write(b'],"displayTimeUnit":"ns","metadata":' + _meta(trace_metadata(slices, clock_mhz, meta)) + b"}\n")
+    return budget.dropped
 
 
 def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | None = None) -> dict:

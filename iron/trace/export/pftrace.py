@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from iron.trace.decode import DecodedSlice
+from iron.trace.export.bound import IntervalBudget
 from iron.trace.export.perfetto import Track, process_name, track_stream
 from iron.trace.export.textout import Choice, Varint, output_method, render, varint, varint_size
 from iron.trace.export.timeline import slice_spans
@@ -85,9 +86,15 @@ def _write_packet(pb, f, packet) -> None:
     f.write(trace.SerializeToString())
 
 
-def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | None = None) -> None:
+def write_pftrace(
+    slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | None = None, all_intervals: bool = False
+) -> int:
     """Write the native Perfetto trace of decoded slices to the binary file ``f``
-    (layout: module docstring). ``meta`` (target, kernel) names the first process."""
+    (layout: module docstring). ``meta`` (target, kernel) names the first process.
+    At most the trace's interval bound is written (:mod:`iron.trace.export.bound`;
+    ``all_intervals``: no bound); returns how many intervals were dropped (also in the
+    first process's description)."""
+    budget = IntervalBudget.for_slices(slices, bounded=not all_intervals)
     pb = _pb()
     ns_per_cycle = 1000.0 / float(clock_mhz)
     uuid, seq = 0, 0
@@ -108,7 +115,7 @@ def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | 
         operator = ds.slice.operator if ds.slice else None
         for du in ds.units:
             ev = None  # the event bytes of the track whose rows follow
-            for item in track_stream(du, operator, method):
+            for item in track_stream(du, operator, method, budget=budget):
                 if not isinstance(item, Track):
                     begin, end = item
                     tb = np.rint((offset + begin) * ns_per_cycle).astype(np.uint64)
@@ -129,3 +136,11 @@ def write_pftrace(slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | 
                 _write_packet(pb, f, pkt)
                 rank += 1
                 ev = _EventBytes(pb, seq)
+    if budget.dropped:  # the bound's note: a track of its own, after every event
+        pkt = pb.TracePacket()
+        pkt.track_descriptor.uuid = uuid + 1
+        pkt.track_descriptor.name = (
+            f"iron: output bounded at {budget.limit} intervals, {budget.dropped} later intervals dropped"
+        )
+        _write_packet(pb, f, pkt)
+    return budget.dropped

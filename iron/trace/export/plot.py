@@ -10,6 +10,8 @@ capture order (the order upstream's instants keep); the PC is not drawn.
 from __future__ import annotations
 
 import io
+import os
+import sys
 
 import numpy as np
 
@@ -20,6 +22,7 @@ from iron.target.trace_unit import SLOTS
 
 from iron.trace.decode import DecodedSlice
 from iron.trace.export.timeline import slice_spans
+from iron.trace.jit import CACHE_DIR
 
 MAX_PIXELS = 4000  # intervals closer than one pixel are merged before drawing
 MIN_BAR = 1 / 600  # of the time axis, so that one-cycle events stay visible
@@ -71,10 +74,34 @@ def unit_marks(ds: DecodedSlice, off: int, length: int, gap: float = 0.0) -> lis
     return out
 
 
+#: Where matplotlib keeps its config and font cache when iron is the first to import it
+#: (unless ``MPLCONFIGDIR`` is set): beside the decoder's kernels, in iron's own cache
+#: folder, not ``~/.config/matplotlib`` and ``~/.cache/matplotlib`` (README "Files iron writes").
+MPL_DIR = CACHE_DIR.parent / "matplotlib"
+
+
+def _import_matplotlib() -> None:
+    """Import matplotlib with :data:`MPL_DIR` as its config/cache folder, then restore the
+    environment (matplotlib reads ``MPLCONFIGDIR`` once and keeps it), so the process
+    environment and a user's own matplotlib settings are left as they were."""
+    if "matplotlib" in sys.modules or os.environ.get("MPLCONFIGDIR"):
+        return  # the user's matplotlib, the user's folders
+    os.environ["MPLCONFIGDIR"] = str(MPL_DIR)
+    try:
+        import matplotlib
+
+        matplotlib.get_configdir()
+        matplotlib.get_cachedir()
+        import matplotlib.font_manager  # noqa: F401  (builds or loads its font cache there)
+    finally:
+        del os.environ["MPLCONFIGDIR"]
+
+
 def plot_timeline(
     slices: list[DecodedSlice], path, clock_mhz: float | None = None, title: str | None = None
 ) -> None:
     """Write a PNG timeline to ``path`` (x axis: cycles, or us with ``clock_mhz``)."""
+    _import_matplotlib()
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
