@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Callable
 
 from iron.design import Activity, ArgSpec, Design, NotModelledError, Stream
+from iron import limits
 from iron.errors import IronError
 from iron.mlir import ir, legacy, objectfifo
 from iron.mlir.printer import print_device
@@ -289,7 +290,7 @@ def _source_text(source) -> tuple[str, str]:
         path = Path(source)
         if not path.is_file():
             raise ForeignDesignError(f"from_mlir: {str(path)!r} is not a file")
-        return path.read_text(encoding="utf-8"), str(path)
+        return limits.read_text(path, limits.MAX_MLIR_BYTES, "MLIR file", ForeignDesignError), str(path)
     if isinstance(source, str):
         return source, "<mlir>"
     if hasattr(source, "resolve_program"):  # an aie.iron Program
