@@ -13,6 +13,7 @@ with its reason, and the list cannot go stale.
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -106,6 +107,12 @@ def _tree() -> Tree:
     }
 
 
+@functools.lru_cache(maxsize=None)
+def _parse(source: str) -> ast.Module:
+    # one parse per source text: the self-test re-reads the tree once per injected import
+    return ast.parse(source)
+
+
 def _is_iron(module: str) -> bool:
     return module == "iron" or module.startswith("iron.")
 
@@ -120,7 +127,7 @@ def _direct_imports(name: str, tree: Tree, facade: dict[str, set[str]], body=Non
     """
     is_package, source = tree[name]
     package = name if is_package else name.rsplit(".", 1)[0]
-    root = ast.parse(source) if body is None else body
+    root = _parse(source) if body is None else body
     found: set[str] = set()
     binds_iron = False
 
@@ -174,7 +181,7 @@ def _facade(tree: Tree) -> dict[str, set[str]]:
     module; a function or class what its body imports, and what the facade names it uses
     reach in turn. ``__version__`` and facade-only classes reach nothing.
     """
-    body = ast.parse(tree["iron"][1]).body
+    body = _parse(tree["iron"][1]).body
     direct: dict[str, set[str]] = {}
     uses: dict[str, set[str]] = {}
     for node in body:
