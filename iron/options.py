@@ -46,7 +46,7 @@ from typing import Mapping
 from iron.errors import OptionError
 from iron.limits import IntegerError, parse_int
 from iron.target.registers import BROADCAST_CHANNELS
-from iron.target.shim_dma import BD_LENGTH_MAX_WORDS, PATCH_OFFSET_MAX
+from iron.target.shim_dma import BD_LENGTH_MAX_WORDS
 from iron.target.trace_unit import SLOTS, START_BROADCAST, STOP_BROADCAST
 
 #: Size used by ``trace=True`` when no size is given anywhere.
@@ -185,28 +185,6 @@ class TraceOptions:
         if not any(self.selects(i, n) for i, n in sites):
             raise OptionError(
                 f"{self.origin('select')}={shown!r} selects no call site of {where}; call sites: {listing}"
-            )
-
-    def check_layout(self, slice_sizes: list[int]) -> None:
-        """Refuse slices (bytes each, in program order) that the wrapper cannot address
-        (each slice's offset is an i32 ``arg_plus``) or this host cannot hold."""
-        if not self.enabled or not slice_sizes:
-            return
-        total = sum(slice_sizes)
-        name = self.origin("size")
-        last = total - slice_sizes[-1]
-        n = len(slice_sizes)
-        if last > PATCH_OFFSET_MAX:
-            raise OptionError(
-                f"{name}={self.size} with {n} traced call sites: the last slice starts at byte "
-                f"{last}, beyond what a trace patch can offset ({PATCH_OFFSET_MAX}); lower {name} "
-                f"or select fewer call sites (IRON_TRACE_OP)"
-            )
-        host = host_trace_limit()
-        if host is not None and total > host:
-            raise OptionError(
-                f"{name}={self.size} with {n} traced call sites: {total} bytes of trace; this host "
-                f"holds at most {host} (physical memory / {HOST_BYTES_PER_TRACE_BYTE}); lower {name}"
             )
 
     def key(self) -> dict:

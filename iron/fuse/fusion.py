@@ -221,7 +221,7 @@ def fuse(
     options.check_sites([(s.index, op_name(s.op)) for s in sites], seq.name)  # OptionError
 
     spans = layout.slice_layout([s.index for s in sites if s.traced], site_sizes)
-    options.check_layout([s.size for s in spans])
+    layout.check_layout(options, [s.size for s in spans])
     if any(size != options.size for size in site_sizes.values()):
         options = replace(options, sizes=tuple(sorted(site_sizes.items())))  # into the cache key
     span_of = {s.site: s for s in spans}
@@ -524,11 +524,8 @@ def _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffe
             continue
         span = span_of[site.index]
         td = traced_designs[site.device]
-        if mode == "fused":
-            kernel, arg_index = schedule[0].name, layout.trace_arg_index(len(data_names))
-        else:
-            kernel = kernel_name(site.device, td.design.sequence)
-            arg_index = td.trace_arg
+        kernel = schedule[0].name if mode == layout.FUSED else kernel_name(site.device, td.design.sequence)
+        arg_index, _plus = layout.slice_patch(mode, span, len(data_names), td.trace_arg)
         slices.append(
             Slice(
                 index=site.index,
@@ -549,7 +546,7 @@ def _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffe
         column_offset=target.column_offset,
         clock_mhz=target.clock_mhz,
         kernel=schedule[0].name if mode == "fused" else "",
-        trace_arg_index=layout.trace_arg_index(len(data_names)) if mode == "fused" else -1,
+        trace_arg_index=layout.manifest_trace_arg(mode, len(data_names)),
         total_size=buffers[TRACE_BUFFER].nbytes,
         slices=slices,
     )

@@ -176,7 +176,7 @@ def wire(
         traced[site.device] = routed[dev_sym] = td
 
     # The wrapper: trace argument after the data arguments, a window per traced run.
-    trace_arg = layout.trace_arg_index(len(wseq.args))
+    trace_arg = layout.wrapper_trace_arg(len(wseq.args))
     trace_name = codegen.fresh_arg_name(wseq)  # the name instrument() gives it, too
     out: list = []
     plain = [s for s, _r, _z in sites]

@@ -172,7 +172,7 @@ def program_sequence(
     """Give ``sequence`` a trailing trace argument and the register program of ``units``
     draining through shim ``col`` S2MM ``channel`` (one more sequence of a device that
     :func:`instrument` already routed). Returns the trace argument's index."""
-    trace_arg = layout.trace_arg_index(len(sequence.args))
+    trace_arg = layout.appended_trace_arg(len(sequence.args))
     sequence.args.append(ir.Argument(fresh_arg_name(sequence), ir.MemRefType((size,), "i8")))
     start = _unit_program(units, start_spec) + _drain_program(col, trace_arg, size, channel)
     start += _raise(start_spec, units, col, events.user_event("shim", START_USER_EVENT), timer=True)

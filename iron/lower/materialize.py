@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.fuse.fusion import FusedModule, Kernel
+from iron.instrument import layout
 from iron.lower import dma, dma_task
 from iron.mlir import objectfifo
 from iron.mlir import ir
@@ -150,7 +151,7 @@ class _Inliner:
             )
         if self.translate:
             b = self.binding[args[op.arg_idx].name]
-            op = ir.AddressPatch(op.addr, b.index, op.arg_plus + b.offset)
+            op = ir.AddressPatch(op.addr, *layout.through_window(op.arg_plus, b.index, b.offset))
         return [copy.deepcopy(op)]
 
     def memcpy(self, op: ir.DmaMemcpyNd) -> list:

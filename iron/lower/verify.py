@@ -13,6 +13,7 @@ from iron.mlir import ir
 from iron.target import registers, shim_dma
 from iron.target.geometry import SHIM_ROW
 from iron.target.trace_unit import TRACE_BD
+from iron.instrument import layout
 from iron.instrument.manifest import Manifest
 
 _DRAIN_WORD1 = shim_dma.bd_address_low(TRACE_BD)
@@ -45,8 +46,7 @@ def wiring_problems(ops: list, manifest: Manifest, kernel: str) -> list[str]:
     if not slices:
         return []
     patches = trace_patches(ops)
-    fused = manifest.trace_arg_index >= 0
-    want = [(s.arg_index, s.offset) for s in slices] if fused else [(slices[0].arg_index, 0)]
+    want = layout.expected_patches(manifest, slices)
     problems = []
     if len(patches) != len(want):
         problems.append(f"{kernel}: {len(patches)} trace address patches, expected {len(want)}")

@@ -15,6 +15,7 @@ from iron import options, testing
 from iron.artifact.cli import inspect_lines
 from iron.artifact.cli import main as artifact_main
 from iron.errors import IronError, OptionError
+from iron.instrument import layout
 from iron.operators import ElementwiseAdd, ElementwiseMul, SiLU
 from iron.trace import decode as D
 from iron.trace.cli import main as trace_main
@@ -80,9 +81,9 @@ def test_total_trace_of_all_call_sites_is_checked_before_building(tmp_path, monk
 def test_slice_offsets_beyond_an_i32_patch_are_refused(monkeypatch):
     monkeypatch.setattr(options, "host_trace_limit", lambda: None)
     opts = options.resolve(size=1 << 30, env={})
-    opts.check_layout([1 << 30] * 2)  # the second slice starts at 1 GiB: fine
+    layout.check_layout(opts, [1 << 30] * 2)  # the second slice starts at 1 GiB: fine
     with pytest.raises(OptionError, match="beyond what a trace patch can offset"):
-        opts.check_layout([1 << 30] * 3)
+        layout.check_layout(opts, [1 << 30] * 3)
 
 
 # ------------------------------------------------------------------------- item 7: API types

@@ -494,3 +494,35 @@ def test_wrapper_and_reset_device_are_as_wide_as_the_widest_callee():
         RESET_DEVICE: "npu2_2col",
         "main": "npu2_2col",
     }
+
+
+# --------------------------------------------------------------------------- trace argument per dispatch mode
+
+
+def test_trace_argument_of_each_dispatch_mode():
+    """Where each call site's drain patch points (iron/instrument/layout.py). Fused: the wrapper's
+    last argument (read back from the printed module) at the slice offset; separate: the callee's
+    own trace argument after its data arguments (Add a, b, c -> 3; ReLU a, b -> 2) at offset 0,
+    with the manifest's schema value -1 ("per slice")."""
+    fm = fuse(mixed_sequence(), "npu2", traced(4096), dispatch="fused")
+    args = reread(fm.module).device("main").sequence().args
+    assert str(args[-1].type) == "memref<20480xi8>"
+    m = fm.manifest
+    assert m.trace_arg_index == len(args) - 1
+    assert [(s.kernel, s.arg_index, s.offset) for s in m.slices] == [
+        ("main:sequence", len(args) - 1, 4096 * i) for i in range(5)
+    ]
+    sep = fuse(mixed_sequence(), "npu1", traced(4096), dispatch="separate")
+    assert sep.manifest.trace_arg_index == -1
+    assert [(s.kernel, s.arg_index, s.offset) for s in sep.manifest.slices] == [
+        ("op0_ElementwiseAdd:sequence", 3, 0),
+        ("op1_ElementwiseMul:sequence", 3, 4096),
+        ("op2_ReLU:sequence", 2, 8192),
+        ("op2_ReLU:sequence", 2, 12288),
+        ("op0_ElementwiseAdd:sequence", 3, 16384),
+    ]
+    for kernel in {s.kernel for s in sep.manifest.slices}:
+        ops = kernel_ops(sep, next(k for k in sep.schedule if k.name == kernel))
+        want = {"op2_ReLU:sequence": 2}.get(kernel, 3)
+        assert [(p.arg_idx, p.arg_plus) for p in trace_patches(ops)] == [(want, 0)]
+        check_wiring(ops, sep.manifest, kernel)
