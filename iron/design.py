@@ -156,9 +156,11 @@ class Operator(Protocol):
       :class:`iron.target.geometry.Target`); fusion renames its device.
     * ``reference(*inputs)``: the outputs, one array (or a tuple of them) per written
       argument in ``arg_spec()`` order, from one array per read argument; bf16 data
-      is uint16 bit patterns (:mod:`iron.bf16`).
-    * ``activity(target)``: the :class:`Activity` sim's trace model plays on each
-      traced tile of one call.
+      is uint16 bit patterns (:mod:`iron.bf16`). It only checks: sim computes outputs by
+      executing the design.
+    * ``activity(target)``: an :class:`Activity` workload description. sim no longer
+      reads it (trace events come from the executed design); it stays in the contract
+      until the next interface change removes it.
 
     Optional, read with ``getattr`` and these defaults:
 
