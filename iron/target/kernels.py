@@ -323,6 +323,21 @@ EXAMPLE_KERNELS: dict[str, ExampleEntry] = {
             0,
             _MV_DIMS,
         ),
+        # matvec_vectorized<int16, int32, acc32, DIM_M, DIM_K, 16, 8>: lanes = r = 16 rows a step
+        ExampleEntry(
+            Entry("matvec_vectorized_i16_i32", ("int16 *", "int16 *", "int32 *")),
+            _MV,
+            "from line 39 (matvec_vectorized template)",
+            16,
+            _MV_DIMS,
+        ),
+        ExampleEntry(
+            Entry("zero_vectorized_i32", ("int32 *",)),
+            _MV,
+            "zero_vectorized_c_func: zero_vectorized<int32, DIM_M, 1>",
+            0,
+            _MV_DIMS,
+        ),
     )
 }
 

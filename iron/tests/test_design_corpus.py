@@ -214,3 +214,24 @@ def test_scale_vector_entries_leave_the_last_partial_vector_untouched():
         model_for(symbol, {}, "aie2")(a, c, np.array([3], np.int32), 40)
         np.testing.assert_array_equal(c[:written], a[:written] * 3)
         assert (c[written:] == -1).all()
+
+
+def test_matvec_vectorized_reads_the_word_transposed_matrix():
+    """mv.cc@15707c4f ``matvec_vectorized``: A stored in 4-byte words transposed: the word
+    holding A[r, 2q], A[r, 2q + 1] sits at word q * M + r. Built here by hand, element by
+    element, for M = 32, K = 16."""
+    from iron.runtime.sim.kernel_models import KernelModelError, model_for
+
+    rng = np.random.default_rng(7)
+    m, k = 32, 16
+    A = rng.integers(-300, 300, (m, k)).astype(np.int16)
+    b = rng.integers(-300, 300, k).astype(np.int16)
+    stored = np.zeros(m * k, np.int16)
+    for r in range(m):
+        for col in range(k):
+            stored[((col // 2) * m + r) * 2 + col % 2] = A[r, col]
+    c = np.arange(m, dtype=np.int32)
+    model_for("matvec_vectorized_i16_i32", {"DIM_M": "32", "DIM_K": "16"}, "aie2")(stored, b, c)
+    np.testing.assert_array_equal(c, np.arange(m) + A.astype(np.int64) @ b.astype(np.int64))
+    with pytest.raises(KernelModelError, match="DIM_M % 16 == 0"):
+        model_for("matvec_vectorized_i16_i32", {"DIM_M": "24"}, "aie2")

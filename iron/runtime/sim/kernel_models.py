@@ -346,16 +346,43 @@ def _matvec_scalar(ex: kt.ExampleEntry, defines: Mapping[str, str]) -> KernelMod
     return model
 
 
+def _matvec_vectorized(ex: kt.ExampleEntry, defines: Mapping[str, str]) -> KernelModel:
+    """``matvec_vectorized_i16_i32(a, b, c)`` of mv.cc (``ex.source``, lines ``ex.lines``):
+    the same ``c += A @ b``, but A is the "32-bit word transposed" matrix its comment
+    describes: column pairs (2q, 2q + 1) stored one after another, each as DIM_M rows of
+    two int16 (``a_vec_j`` loaded at ``a_ptr + 2 * j * m``, even lanes column 2q, odd
+    lanes 2q + 1). The source static_asserts DIM_M % 16 == 0 and DIM_K % 8 == 0."""
+    d = _example_dims(ex, defines)
+    m, k = d["DIM_M"], d["DIM_K"]
+    symbol = ex.entry.symbol
+    if m % ex.lanes or k % 8:
+        raise KernelModelError(
+            f"{symbol}: DIM_M={m}, DIM_K={k}; mv.cc static_asserts DIM_M % {ex.lanes} == 0 and "
+            "DIM_K % 8 == 0 (the object would not compile)"
+        )
+
+    def model(a, b, c):
+        for buf, cnt, what in ((a, m * k, "reads A"), (b, k, "reads b"), (c, m, "accumulates c in")):
+            _need(symbol, buf, cnt, what)
+        A = _flat(a)[: m * k].reshape(k // 2, m, 2).transpose(1, 0, 2).reshape(m, k).astype(np.int64)
+        acc = _flat(c)[:m].astype(np.int64) + A @ _flat(b)[:k].astype(np.int64)
+        _flat(c)[:m] = acc.astype(np.int32)
+
+    return model
+
+
 def _zero_scalar(ex: kt.ExampleEntry, defines: Mapping[str, str]) -> KernelModel:
-    """``zero_scalar_i32(c)`` of mv.cc (``ex.source``: ``zero_scalar<int32, DIM_M, 1>``):
-    DIM_M elements set to 0."""
+    """``zero_scalar_i32(c)`` / ``zero_vectorized_i32(c)`` of mv.cc (``ex.source``:
+    ``zero_scalar`` / ``zero_vectorized<int32, DIM_M, 1>``): DIM_M elements set to 0."""
     return _zero(ex.entry.symbol, _example_dims(ex, defines)["DIM_M"])
 
 
 _EXAMPLE_MAKERS = {
     **{s: _scale for s in kt.EXAMPLE_KERNELS if s.startswith("vector_scalar_mul_")},
     "matvec_scalar_i16_i32": _matvec_scalar,
+    "matvec_vectorized_i16_i32": _matvec_vectorized,
     "zero_scalar_i32": _zero_scalar,
+    "zero_vectorized_i32": _zero_scalar,
 }
 
 
