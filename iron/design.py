@@ -117,7 +117,10 @@ class Design:
     ``compute_tiles`` is the stable order in which trace codegen picks tiles
     (the first ``ntiles`` are traced). ``streams`` tells sim which shim channel
     moves which argument. ``sequence`` names the runtime sequence to run.
-    ``kernels`` are the objects the real toolchain compiles and links.
+    ``kernels`` are the objects the real toolchain compiles and links. ``linked`` are
+    objects a foreign design brings, compiled elsewhere: ``(link_with name, defines)``,
+    the ``-D`` values they were compiled with (sim calls their kernel models with them;
+    iron never compiles them).
     """
 
     device: ir.Device
@@ -125,6 +128,7 @@ class Design:
     sequence: str = ir.DEFAULT_SEQUENCE
     compute_tiles: list[tuple[int, int]] = field(default_factory=list)
     kernels: list[KernelObject] = field(default_factory=list)  # objects the cores link
+    linked: list[tuple[str, tuple[tuple[str, str], ...]]] = field(default_factory=list)
 
     def __post_init__(self):
         if not self.compute_tiles:

@@ -6,7 +6,8 @@ needs to play that role: the device's MLIR as iron prints it (``mlir``: sim re-r
 it with :func:`iron.mlir.reader.parse` and executes its object FIFOs, links and core
 bodies), the kernel objects its ``func.func ... {link_with}`` declarations name
 (``kernels``: name, source, arch, defines; a ``func.call`` resolves to its kernel
-model through them), which shim channel carries which argument, the tiles and the
+model through them; a foreign design's own objects have source ``""`` and the defines
+``from_mlir(kernel_defines=)`` gave), which shim channel carries which argument, the tiles and the
 packet routes. The operator's name and parameters are kept for messages and
 manifests only: sim never computes with an operator's reference. Trace registers
 are *not* here: sim learns them from the control stream, as the hardware does.
@@ -24,6 +25,8 @@ from dataclasses import asdict, dataclass, field
 
 from iron.mlir.objectfifo import shim_allocations
 from iron.mlir import ir
+from iron.target.geometry import target_for_device
+from iron.target.kernels import ARCH
 
 
 @dataclass
@@ -78,5 +81,10 @@ def payload_for(
         ],
         tiles=[[t.col, t.row] for t in device.tiles],
         mlir=print_device(device),
-        kernels=[[k.name, k.source, k.arch, [list(d) for d in k.defines]] for k in design.kernels],
+        kernels=[[k.name, k.source, k.arch, [list(d) for d in k.defines]] for k in design.kernels]
+        + [[name, "", _arch(device), [list(d) for d in defines]] for name, defines in design.linked],
     )
+
+
+def _arch(device: ir.Device) -> str:
+    return ARCH[target_for_device(device.target).name]

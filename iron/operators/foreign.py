@@ -90,6 +90,8 @@ class ForeignOperator:
     trace_config: tuple[str, ...] = ()  # the design's own trace ops, verbatim (first lines)
     kernel_objects: tuple["ForeignObject", ...] = ()  # what its link_with names resolve to
     translations: tuple[str, ...] = ()  # old syntax rewritten before aiecc sees it (iron.mlir.legacy)
+    #: (link_with name, ((define, value), ...)) per object ``kernel_defines=`` describes
+    kernel_defines: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     foreign = True  # iron.fuse.fusion marks its device; iron.lower lowers its DMA tasks
 
@@ -112,7 +114,8 @@ class ForeignOperator:
 
     @property
     def digest(self) -> str:
-        return hashlib.sha1(repr((self.name, self.text, self.sequence)).encode()).hexdigest()[:16]
+        key = (self.name, self.text, self.sequence) + ((self.kernel_defines,) if self.kernel_defines else ())
+        return hashlib.sha1(repr(key).encode()).hexdigest()[:16]
 
     def arg_spec(self) -> list[ArgSpec]:
         return list(self.args)
@@ -127,7 +130,7 @@ class ForeignOperator:
                 f"{self.origin}: design {self.name!r} is for {device.target} ({family}); "
                 f"build it with target={family!r} (asked for {wanted!r})"
             )
-        return Design(device, list(self.streams), self.sequence)
+        return Design(device, list(self.streams), self.sequence, linked=list(self.kernel_defines))
 
     def reference(self, *inputs):
         if self.reference_fn is None:
@@ -178,6 +181,7 @@ def from_mlir(
     device: str | None = None,
     existing_trace: str = "keep",
     objects=None,
+    kernel_defines: dict | None = None,
 ) -> ForeignOperator:
     """An operator from an mlir-aie design.
 
@@ -196,7 +200,11 @@ def from_mlir(
     upstream's ``iron.jit(..., object_files=[...])``), matched by file name; a name not
     given is looked for beside the design file. The real toolchain path copies each into
     aiecc's working folder; one it cannot find is an error there, before aiecc runs (sim
-    needs none).
+    needs none). ``kernel_defines``: how the design's own objects were compiled,
+    ``{"object.o": {"NAME": "value"}}`` by ``link_with`` name (the ``-D`` values of the
+    example's Makefile); sim calls the kernel models with them (an object without them
+    is modelled with the source's defaults, or reported not modelled where those do not
+    fit). A name no ``link_with`` of the design gives is a :class:`ForeignDesignError`.
 
     Old syntax with one modern form (the ``!aie.objectfifosubview`` acquire) is translated
     first (:mod:`iron.mlir.legacy`; each rewrite is a
@@ -233,16 +241,41 @@ def from_mlir(
         raise ForeignDesignError(f"reference={reference!r}: expected a function of the inputs")
     printed = print_device(dev)
     found = _kernel_objects(printed, objects, filename, origin)
+    defines = _kernel_defines(kernel_defines, found, origin)
     op = ForeignOperator(
         op_name, printed, seq.name, args, tuple(streams), origin, reference,
         activity or DEFAULT_ACTIVITY, existing_trace, tuple(trace_ops), found,
-        tuple(str(n) for n in translated),
+        tuple(str(n) for n in translated), defines,
     )  # fmt: skip
     _LIVE[op.digest] = op
     return op
 
 
 _RE_LINK_WITH = re.compile(r'\blink_with\s*=\s*"([^"]+)"')
+
+
+def _kernel_defines(given, found, origin: str) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """``kernel_defines=`` checked against the design's ``link_with`` names, as sorted tuples."""
+    if given is None:
+        return ()
+    if not isinstance(given, dict):
+        raise ForeignDesignError(
+            f"kernel_defines={given!r}: expected a dict {{object name: {{define: value}}}}"
+        )
+    names = [o.link_with for o in found]
+    out = []
+    for obj, defs in given.items():
+        if obj not in names:
+            raise ForeignDesignError(
+                f"{origin}: kernel_defines names {obj!r}, but no link_with of the design names it "
+                f"(it links: {', '.join(names) or 'nothing'})"
+            )
+        if not isinstance(defs, dict) or not all(isinstance(k, str) and k for k in defs):
+            raise ForeignDesignError(
+                f"kernel_defines[{obj!r}]={defs!r}: expected a dict of define name -> value"
+            )
+        out.append((obj, tuple(sorted((k, str(v)) for k, v in defs.items()))))
+    return tuple(sorted(out))
 
 
 def _kernel_objects(text: str, objects, filename: str, origin: str) -> tuple[ForeignObject, ...]:

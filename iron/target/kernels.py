@@ -33,6 +33,9 @@ Sources, read file by file in Xilinx/mlir-aie (path@commit):
   (``python/iron/kernels/activation.py``, newest text). amd/IRON folds ``zero/zero.cc``
   into the GEMM object with ``-include`` and renames ``zero`` to ``zero_bf16``
   (``iron/common`` gemm operator, newest text; ``rename_symbols``), as iron does.
+* programming-example kernels iron never links (:data:`EXAMPLE_KERNELS`, sim models
+  only): ``aie2/scale.cc``@6c69e171 and @01b62cae, ``aie2/mv.cc``@15707c4f; the i8 GEMM
+  micro-tile ``matmul_vectorized_4x8x8_i8_i32`` of ``aie2/mm.cc`` (r, s, t = 4, 8, 8).
 * GEMM blocking: ``mm_stream_dims`` in ``python/iron/kernels/linalg.py``@05dc9f34.
 """
 
@@ -203,6 +206,8 @@ _SOURCES = [
         (
             Entry("matmul_bf16_bf16", (BF16, BF16, BF16)),
             Entry("matmul_i16_i32", ("int16 *", "int16 *", "int32 *")),
+            # aie2/mm.cc with -Di8_i32_ONLY (upstream examples; iron's GEMM does not offer i8)
+            Entry("matmul_i8_i32", ("int8 *", "int8 *", "int32 *")),
             Entry("zero_bf16", (BF16,)),
             Entry("zero_i32", ("int32 *",)),
         ),
@@ -261,8 +266,79 @@ class MicroTile:
 MICRO_TILES = {
     ("aie2", "bf16"): MicroTile(4, 8, 4, 16, 16),  # matmul_vectorized_4x8x4_bf16_bf16
     ("aie2", "i16"): MicroTile(4, 4, 4, 8, 8),  # matmul_vectorized_4x4x4_i16_i32
+    # matmul_vectorized_4x8x8_i8_i32 (aie2/mm.cc): r, s, t = 4, 8, 8; m % (4 * r), n % (2 * t)
+    ("aie2", "i8"): MicroTile(4, 8, 8, 16, 16),
     ("aie2p", "bf16"): MicroTile(4, 8, 8, 8, 16),  # matmul_vectorized_4x8x8_bf16_bf16
     ("aie2p", "i16"): MicroTile(4, 4, 8, 8, 16),  # matmul_vectorized_4x4x8_i16_i32
+}
+
+
+@dataclass(frozen=True)
+class ExampleEntry:
+    """An ``extern "C"`` entry of a kernel source of upstream's programming examples, which
+    iron never compiles or links (foreign designs bring the object): what sim's model of it
+    needs. ``source`` is ``path@commit`` in Xilinx/mlir-aie and ``lines`` the line range
+    of the loop the model follows. ``lanes``: elements per vector step, with ``F = N /
+    lanes`` whole steps (the last ``N % lanes`` elements untouched); 0 for a scalar loop
+    over all ``N``. ``dims``: the ``-D`` names of the fixed sizes and their defaults in
+    the source (``#ifndef DIM_M / #define DIM_M 32``)."""
+
+    entry: Entry
+    source: str
+    lines: str
+    lanes: int = 0
+    dims: tuple[tuple[str, int], ...] = ()
+
+
+_SCALE_OLD = "aie_kernels/aie2/scale.cc@6c69e1710d4327e4931a92188db65872d94a71e0"
+_SCALE_OLDER = "aie_kernels/aie2/scale.cc@01b62cae4b5fb76ed02aca8d563529caf61b4149"
+_MV = "aie_kernels/aie2/mv.cc@15707c4fdc5603b4a16f0bc204e2fd14e5bab37d"
+_MV_DIMS = (("DIM_M", 32), ("DIM_K", 32))
+_SCALE32 = ("int32_t *", "int32_t *", "int32_t *", I32)
+_SCALE16 = ("int16_t *", "int16_t *", "int32_t *", I32)
+
+#: Programming-example kernels by symbol (sources read in Xilinx/mlir-aie, path@commit).
+#: scale.cc's vectorised int32 and int16 loops both step 32 lanes (``vec_factor = 32``,
+#: ``F = N / vec_factor``) in the older file; the oldest one's int32 loop steps 16.
+EXAMPLE_KERNELS: dict[str, ExampleEntry] = {
+    e.entry.symbol: e
+    for e in (
+        ExampleEntry(Entry("vector_scalar_mul_int32_scalar", _SCALE32, size_param=3), _SCALE_OLD, "23-30"),
+        ExampleEntry(
+            Entry("vector_scalar_mul_int32_vector", _SCALE32, size_param=3), _SCALE_OLD, "56-75", 32
+        ),
+        ExampleEntry(Entry("vector_scalar_mul_int16_scalar", _SCALE16, size_param=3), _SCALE_OLD, "23-30"),
+        ExampleEntry(
+            Entry("vector_scalar_mul_int16_vector", _SCALE16, size_param=3), _SCALE_OLD, "33-53", 32
+        ),
+        ExampleEntry(Entry("vector_scalar_mul_aie_scalar", _SCALE32, size_param=3), _SCALE_OLDER, "18-25"),
+        ExampleEntry(Entry("vector_scalar_mul_aie", _SCALE32, size_param=3), _SCALE_OLDER, "27-44", 16),
+        ExampleEntry(
+            Entry("matvec_scalar_i16_i32", ("int16 *", "int16 *", "int32 *")), _MV, "26-37", 0, _MV_DIMS
+        ),
+        ExampleEntry(
+            Entry("zero_scalar_i32", ("int32 *",)),
+            _MV,
+            "zero_scalar_c_func: zero_scalar<int32, DIM_M, 1>",
+            0,
+            _MV_DIMS,
+        ),
+        # matvec_vectorized<int16, int32, acc32, DIM_M, DIM_K, 16, 8>: lanes = r = 16 rows a step
+        ExampleEntry(
+            Entry("matvec_vectorized_i16_i32", ("int16 *", "int16 *", "int32 *")),
+            _MV,
+            "from line 39 (matvec_vectorized template)",
+            16,
+            _MV_DIMS,
+        ),
+        ExampleEntry(
+            Entry("zero_vectorized_i32", ("int32 *",)),
+            _MV,
+            "zero_vectorized_c_func: zero_vectorized<int32, DIM_M, 1>",
+            0,
+            _MV_DIMS,
+        ),
+    )
 }
 
 

@@ -6,7 +6,8 @@ from the file; direction = what its shim transfers do with it), what its upstrea
 computes (``computation``, and ``reference``: a numpy function of the inputs returning the
 outputs, where the computation is known from the example's own test), and ``xfail``: what
 iron's built-in lowering cannot do yet for it (None: it builds and runs on sim);
-``aiecc_input_xfail`` is False where only the lowering to npu ops fails, so the module
+``kernel_defines``: the ``-D`` values the example's Makefile compiles its objects with
+(passed to ``iron.from_mlir(kernel_defines=)``); ``aiecc_input_xfail`` is False where only the lowering to npu ops fails, so the module
 iron hands aiecc is still written.
 
 Shared with the sim work (executed outputs): keep it a plain dict of plain values.
@@ -25,6 +26,11 @@ RUNTIME_DMAS_FIFO = (
     "object FIFOs with an attribute dictionary ({runtimeDmas = true}) stay opaque in iron's reader, so their "
     "shim end is unknown; then memtile DMA BDs in the runtime sequence"
 )
+
+
+#: matrix_vector/Makefile@061bc4a0: build/mv_${m}x${k}.o with -DBIT_WIDTH=8 -DDIM_M=${m}
+#: -DDIM_K=${k}, m = k = 32.
+_MV_DEFINES = {"BIT_WIDTH": "8", "DIM_M": "32", "DIM_K": "32"}
 
 
 def _scale(a, factor):
@@ -46,6 +52,8 @@ DESIGNS: dict[str, dict] = {
         "args": [("arg0", "in", (4096,), "ui8"), ("arg1", "out", (4096,), "ui8"), ("arg2", "in", (4096,), "ui8")],
         "computation": "arg1 = arg0 (passThroughLine, 1024 bytes a line)",
         "reference": lambda a, _c: (a.copy(),),
+        # passthrough_kernel/Makefile: build/passThrough.cc.o compiled with -DBIT_WIDTH=8
+        "kernel_defines": {"passThrough.cc.o": {"BIT_WIDTH": "8"}},
         "xfail": None,
     },
     "event_trace": {
@@ -94,6 +102,7 @@ DESIGNS: dict[str, dict] = {
         "args": [("arg0", "in", (82944,), "i16"), ("arg1", "in", (288,), "i16"), ("arg2", "out", (288,), "i32")],
         "computation": "arg2 = A @ arg1 with A = arg0 as 288 x 288 row-major (matvec_scalar_i16_i32, 32 x 32 blocks)",
         "reference": lambda a, b: ((a.reshape(288, 288).astype(np.int32) @ b.astype(np.int32)).astype(np.int32),),
+        "kernel_defines": {"mv_32x32.o": _MV_DEFINES},
         "xfail": None,  # strided shim BDs: iron/lower/dma.py since the sim issue
     },
     "matrix_vector_tasks": {
@@ -102,6 +111,7 @@ DESIGNS: dict[str, dict] = {
         "args": [("arg0", "in", (288, 288), "i16"), ("arg1", "in", (288,), "i16"), ("arg2", "out", (288,), "i32")],
         "computation": "arg2 = arg0 @ arg1 (DMA tasks with repeat_count = 8)",
         "reference": lambda a, b: ((a.astype(np.int32) @ b.astype(np.int32)).astype(np.int32),),
+        "kernel_defines": {"mv_32x32.o": _MV_DEFINES},
         "xfail": STRIDED_SHIM,
     },
     "matmul_single_core": {
@@ -113,6 +123,11 @@ DESIGNS: dict[str, dict] = {
             (a.reshape(256, 256).astype(np.int32) @ b.reshape(256, 256).astype(np.int32)).reshape(-1),
         ),
         "trace_size": 65536,  # 512 kernel calls: 4096 bytes fill up
+        # single_core/Makefile@74f36eb: -DBIT_WIDTH=8 -D${dtype_in}_${dtype_out}_ONLY -DDIM_M=${m} ...,
+        # with m = k = n = 32 and i8 -> i32 as this build's file and kernel names say
+        "kernel_defines": {
+            "mm_32x32x32.o": {"BIT_WIDTH": "8", "i8_i32_ONLY": "1", "DIM_M": "32", "DIM_K": "32", "DIM_N": "32"}
+        },
         "xfail": None,  # strided shim BDs: iron/lower/dma.py since the sim issue
     },
     "passthrough_memtile_bds": {

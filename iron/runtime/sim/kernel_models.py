@@ -20,7 +20,9 @@ kernels accumulate in float32 in their own order and some approximate (LUT / pol
 tanh and exp), so against a float64 numpy reference a bf16 output may differ by a few
 bf16 ulps: GEMM within 2 ulp of ``A @ B`` rounded (float32 accumulation order), the
 activations as the approximation allows (sim's checks use iron's reference tolerance).
-Integer kernels are exact and wrap.
+Integer kernels are exact and wrap. Kernels of upstream's programming examples
+(:data:`iron.target.kernels.EXAMPLE_KERNELS`, which foreign designs link) are modelled
+from their sources too, with the defines ``iron.from_mlir(kernel_defines=)`` gave.
 """
 
 from __future__ import annotations
@@ -49,6 +51,9 @@ def model_for(symbol: str, defines: Mapping[str, str], arch: str) -> KernelModel
         return _zero_tile(symbol, defines)
     if symbol in _UPSTREAM_TEST_KERNELS:
         return _UPSTREAM_TEST_KERNELS[symbol]
+    if symbol in kt.EXAMPLE_KERNELS:
+        ex = kt.EXAMPLE_KERNELS[symbol]
+        return _EXAMPLE_MAKERS[symbol](ex, defines)
     try:
         src, e = kt.entry(symbol)
     except kt.KernelTableError:
@@ -292,6 +297,92 @@ _MAKERS = {
     "mm": _mm,
     "eltwise_int": _eltwise_int,
     "weighted_rms_norm": _weighted_rms_norm,
+}
+
+
+# --------------------------------------------------------------------------- programming-example kernels
+def _scale(ex: kt.ExampleEntry, defines: Mapping[str, str]) -> KernelModel:
+    """``vector_scalar_mul_*(a, c, factor, N)`` of scale.cc (``ex.source``, lines
+    ``ex.lines``): ``c[i] = factor * a[i]``. The scalar entries (``scale_scalar``) write all
+    N; the vector ones (``scale_vectorized``) ``N / lanes`` whole vectors, the rest
+    untouched. The product is formed in a wider accumulator (acc64 for int32, acc32 for
+    int16 with the factor cast to int16) and narrowed by ``to_vector<T>(0)``: the low
+    bits (wraps)."""
+    symbol, lanes = ex.entry.symbol, ex.lanes
+
+    def model(a, c, factor, n):
+        n = int(n)
+        done = n // lanes * lanes if lanes else n
+        for name, buf in (("reads", a), ("writes", c)):
+            _need(symbol, buf, done, name)
+        f = int(_flat(factor)[0])
+        if c.dtype == np.int16:
+            f = int(np.int64(f).astype(np.int16))  # T fac = factor
+        prod = _flat(a)[:done].astype(np.int64) * np.int64(f)
+        _flat(c)[:done] = prod.astype(c.dtype)
+
+    return model
+
+
+def _example_dims(ex: kt.ExampleEntry, defines: Mapping[str, str]) -> dict[str, int]:
+    return {name: int(defines.get(name, default)) for name, default in ex.dims}
+
+
+def _matvec_scalar(ex: kt.ExampleEntry, defines: Mapping[str, str]) -> KernelModel:
+    """``matvec_scalar_i16_i32(a, b, c)`` of mv.cc (``ex.source``, lines ``ex.lines``):
+    ``c[row] += sum_i a[row * DIM_K + i] * b[i]`` for DIM_M rows (A row-major), an int32
+    running sum (wraps); DIM_M / DIM_K default to 32."""
+    d = _example_dims(ex, defines)
+    m, k = d["DIM_M"], d["DIM_K"]
+    symbol = ex.entry.symbol
+
+    def model(a, b, c):
+        for buf, cnt, what in ((a, m * k, "reads A"), (b, k, "reads b"), (c, m, "accumulates c in")):
+            _need(symbol, buf, cnt, what)
+        A = _flat(a)[: m * k].reshape(m, k).astype(np.int64)
+        acc = _flat(c)[:m].astype(np.int64) + A @ _flat(b)[:k].astype(np.int64)
+        _flat(c)[:m] = acc.astype(np.int32)
+
+    return model
+
+
+def _matvec_vectorized(ex: kt.ExampleEntry, defines: Mapping[str, str]) -> KernelModel:
+    """``matvec_vectorized_i16_i32(a, b, c)`` of mv.cc (``ex.source``, lines ``ex.lines``):
+    the same ``c += A @ b``, but A is the "32-bit word transposed" matrix its comment
+    describes: column pairs (2q, 2q + 1) stored one after another, each as DIM_M rows of
+    two int16 (``a_vec_j`` loaded at ``a_ptr + 2 * j * m``, even lanes column 2q, odd
+    lanes 2q + 1). The source static_asserts DIM_M % 16 == 0 and DIM_K % 8 == 0."""
+    d = _example_dims(ex, defines)
+    m, k = d["DIM_M"], d["DIM_K"]
+    symbol = ex.entry.symbol
+    if m % ex.lanes or k % 8:
+        raise KernelModelError(
+            f"{symbol}: DIM_M={m}, DIM_K={k}; mv.cc static_asserts DIM_M % {ex.lanes} == 0 and "
+            "DIM_K % 8 == 0 (the object would not compile)"
+        )
+
+    def model(a, b, c):
+        for buf, cnt, what in ((a, m * k, "reads A"), (b, k, "reads b"), (c, m, "accumulates c in")):
+            _need(symbol, buf, cnt, what)
+        A = _flat(a)[: m * k].reshape(k // 2, m, 2).transpose(1, 0, 2).reshape(m, k).astype(np.int64)
+        acc = _flat(c)[:m].astype(np.int64) + A @ _flat(b)[:k].astype(np.int64)
+        _flat(c)[:m] = acc.astype(np.int32)
+
+    return model
+
+
+def _zero_scalar(ex: kt.ExampleEntry, defines: Mapping[str, str]) -> KernelModel:
+    """``zero_scalar_i32(c)`` / ``zero_vectorized_i32(c)`` of mv.cc (``ex.source``:
+    ``zero_scalar`` / ``zero_vectorized<int32, DIM_M, 1>``): DIM_M elements set to 0."""
+    return _zero(ex.entry.symbol, _example_dims(ex, defines)["DIM_M"])
+
+
+_EXAMPLE_MAKERS = {
+    **{s: _scale for s in kt.EXAMPLE_KERNELS if s.startswith("vector_scalar_mul_")},
+    "matvec_scalar_i16_i32": _matvec_scalar,
+    "matvec_vectorized_i16_i32": _matvec_vectorized,
+    "zero_scalar_i32": _zero_scalar,
+    "zero_vectorized_i32": _zero_scalar,
 }
 
 
