@@ -18,7 +18,10 @@ from __future__ import annotations
 import numpy as np
 
 #: Missing pieces named by the xfail reasons (so the lead can flip them after a merge).
-STRIDED_SHIM = "strided shim transfers (iron/lower/dma.py lowers contiguous dma_memcpy_nd/BDs only)"
+STRIDED_TASK_BD = (
+    "strided BDs in DMA tasks (iron/lower/dma_task.py lowers contiguous task BDs only; "
+    "strided dma_memcpy_nd is lowered by iron/lower/dma.py)"
+)
 MEMTILE_BDS = (
     "memtile DMA BDs in the runtime sequence (writebd at row 1: iron/lower/npu.py lowers shim BDs only)"
 )
@@ -112,7 +115,7 @@ DESIGNS: dict[str, dict] = {
         "computation": "arg2 = arg0 @ arg1 (DMA tasks with repeat_count = 8)",
         "reference": lambda a, b: ((a.astype(np.int32) @ b.astype(np.int32)).astype(np.int32),),
         "kernel_defines": {"mv_32x32.o": _MV_DEFINES},
-        "xfail": STRIDED_SHIM,
+        "xfail": STRIDED_TASK_BD,
     },
     "matmul_single_core": {
         "file": "mlir-aie__programming_examples__basic__matrix_multiplication__single_core__build__aie_256x256x256_32x32x32.mlir",
