@@ -83,6 +83,11 @@ def _paths(node, prefix=()):
 def mutated_manifest(draw) -> dict:
     """The reference manifest with 1-3 edits: a value replaced, a key removed or added."""
     data = copy.deepcopy(reference()["manifest"])
+    return _edit(draw, data)
+
+
+def _edit(draw, data):
+    """1-3 random edits of a JSON tree in place (replace, delete or add a value); returns it."""
     for _ in range(draw(st.integers(1, 3))):
         paths = [p for p in _paths(data) if p]
         if not paths:
@@ -312,22 +317,7 @@ def reference_meta() -> dict:
 def mutated_meta(draw) -> dict:
     """The reference ``.iron.meta`` with 1-3 edits (as :func:`mutated_manifest`)."""
     data = copy.deepcopy(reference_meta()["meta"])
-    for _ in range(draw(st.integers(1, 3))):
-        paths = [p for p in _paths(data) if p]
-        path = draw(st.sampled_from(paths))
-        parent = data
-        for key in path[:-1]:
-            parent = parent[key]
-        action = draw(st.sampled_from(["replace", "replace", "delete", "add"]))
-        if action == "replace":
-            parent[path[-1]] = draw(JSON_VALUES)
-        elif action == "delete":
-            del parent[path[-1]]
-        elif isinstance(parent, dict):
-            parent[draw(st.text(max_size=6))] = draw(JSON_VALUES)
-        else:
-            parent.append(draw(JSON_VALUES))
-    return data
+    return _edit(draw, data)
 
 
 def check_meta(meta: dict) -> None:
