@@ -5,6 +5,7 @@ import json
 import os
 import re
 import shutil
+from pathlib import Path
 import struct
 import sys
 import time
@@ -308,6 +309,9 @@ def test_xclbin_kernel_names_and_ids():
         aiecc.xclbin_kernel_id(0xFFF - 0x900)
 
 
+#: Where the fake linker (:func:`iron.tests.fake_toolchain.link.check_links`) lives.
+LINK_DIR = Path(__file__).resolve().parent / "fake_toolchain"
+
 FAKE_AIECC = """\
 #!{python}
 import json, os, re, shutil, sys
@@ -320,9 +324,12 @@ n = sum(1 for _ in open({log!r})) if os.path.exists({log!r}) else 0
 with open({log!r}, "a") as f:
     f.write(json.dumps(args) + "\\n")
 shutil.copy(args[-1], os.path.join({inputs!r}, f"input{{n}}.mlir"))
-for obj in re.findall(r'link_with = "([^"]+)"', open(args[-1]).read()):  # resolved against the cwd
-    if not os.path.isfile(obj):
-        print(f"error: cannot find {{obj}} in {{os.getcwd()}}", file=sys.stderr); sys.exit(1)
+sys.path.insert(0, {link_dir!r})  # aiecc's core link: objects in the cwd, symbols and arity
+from link import check_links, LinkError
+try:
+    check_links(open(args[-1]).read(), os.getcwd())
+except LinkError as e:
+    print(e, file=sys.stderr); sys.exit(1)
 opt = dict(a[2:].split("=", 1) for a in args if a.startswith("--") and "=" in a)
 # like aiecc, link one ELF per core under its work dir: <tmpdir>/<device>/core_<col>_<row>.elf
 for block in open(args[-1]).read().split("aie.device(")[1:]:
@@ -401,7 +408,12 @@ def install_fake_mlir_aie(root, style: str = "legacy") -> dict:
     log = root / "aiecc.log"
     script = bindir / "aiecc"
     text = FAKE_AIECC.format(
-        python=sys.executable, help=HELP[style], log=str(log), inputs=str(inputs), core=core_elf().hex()
+        python=sys.executable,
+        help=HELP[style],
+        log=str(log),
+        inputs=str(inputs),
+        core=core_elf().hex(),
+        link_dir=str(LINK_DIR),
     )
     script.write_text(text)
     script.chmod(0o755)

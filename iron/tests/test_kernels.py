@@ -325,13 +325,12 @@ def test_cores_loop_forever_like_upstream_workers():
 # ------------------------------------------------------------------ through iron.build and aiecc
 @pytest.fixture
 def aiecc_with_link(tmp_path, monkeypatch, install):
-    """test_artifact's recording fake aiecc, linking like aiecc (fake_toolchain/aiecc.py)."""
+    """test_artifact's recording fake aiecc (it links like aiecc: fake_toolchain/link.py)."""
     import os
     import sys
 
     from iron.artifact import aiecc, toolchain
     from iron.tests import test_artifact as ta
-    from iron.tests.fake_toolchain.aiecc import script
 
     def make(layout: str):
         root = install(layout)
@@ -340,9 +339,9 @@ def aiecc_with_link(tmp_path, monkeypatch, install):
         inputs.mkdir(exist_ok=True)
         text = ta.FAKE_AIECC.format(
             python=sys.executable, help=ta.HELP["legacy"], log=str(tmp_path / "aiecc.log"), inputs=str(inputs),
-            elf=ta.exec_elf().hex(), core=ta.core_elf().hex(),
+            core=ta.core_elf().hex(), link_dir=str(ta.LINK_DIR),
         )  # fmt: skip
-        (bindir / "aiecc").write_text(script(text))
+        (bindir / "aiecc").write_text(text)
         (bindir / "aiecc").chmod(0o755)
         monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
         ta.aiecc_prerequisites(bindir, tmp_path / "py")  # issue 24: checked before a build

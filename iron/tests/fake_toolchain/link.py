@@ -1,7 +1,9 @@
 """What aiecc's core link checks, on the fake objects of clang.py: every
 ``func.func private @f(...) attributes {link_with = "x.o"}`` needs ``x.o`` in ``cwd``
 defining ``f`` with that many parameters, and every data symbol an object references
-defined in it (the LUT tables of ``lut_based_ops.cpp``)."""
+defined in it (the LUT tables of ``lut_based_ops.cpp``). An object that is not one of
+clang.py's records (a foreign design's own prebuilt object in a test) is only required
+to be there: what it defines is not known to the fake."""
 
 from __future__ import annotations
 
@@ -32,8 +34,11 @@ def check_links(mlir_text: str, cwd: Path) -> None:
         if not path.is_file():
             errors.append(f"ld.lld: error: cannot open {objname}: No such file or directory")
             continue
-        obj = json.loads(path.read_text())
-        funcs = obj["functions"]
+        try:
+            obj = json.loads(path.read_text())
+            funcs = obj["functions"]
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            continue  # not a fake-clang record: its symbols are not known here
         if name not in funcs:
             errors.append(
                 f"ld.lld: error: undefined symbol: {name}\n>>> referenced by core (link_with {objname})"
