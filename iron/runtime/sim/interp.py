@@ -164,7 +164,8 @@ class Core:
                 -(-a // b) if kind == "ceildivsi" else (np.trunc(np.divide(a, b)).astype(np.int64)
                                                         if isinstance(a, np.ndarray) else int(a / b)))  # fmt: skip
         elif kind in ("remsi", "remui"):
-            r = np.fmod(a, b) if isinstance(a, np.ndarray) else int(np.fmod(a, b))
+            with np.errstate(divide="ignore", invalid="ignore"):  # by 0: undefined in MLIR, 0 here
+                r = np.fmod(a, b) if isinstance(a, np.ndarray) else int(np.fmod(a, b))
         elif kind == "shrui":
             bits = _INT_BITS.get(typ, 64)
             r = (
