@@ -38,25 +38,17 @@ _ITER_MAX = 1 << 6
 def hardware_fields(op: ir.DmaMemcpyNd, mtype: ir.MemRefType) -> dict[str, int]:
     """The ``writebd`` dimension fields and ``repeat_count`` of ``op`` (see the module docstring)."""
     where = f"dma_memcpy_nd on @{op.metadata}"
-    fields = dims_fields(op.sizes, (*op.strides, 1), ir.ELEMENT_BYTES[mtype.dtype], where)
-    fields["repeat_count"] = op.sizes[0] - 1
-    return fields
-
-
-def dims_fields(sizes, strides, elem: int, where: str) -> dict[str, int]:
-    """BD dimension fields of a 4-d pattern, ``sizes`` / ``strides`` in elements, outermost
-    first; the innermost stride may differ from 1 (a DMA task's ``aie.dma_bd`` dims, e.g.
-    ``<size = 64, stride = 32>`` innermost reads a column). Dimension 3 is the BD's
-    iteration (when its stride is positive); a ``dma_memcpy_nd`` repeats it as well."""
-    s3, s2, s1, s0 = sizes
-    t3, t2, t1, t0 = strides
-    if min(sizes) <= 0:
-        raise IronError(f"{where}: sizes {list(sizes)} must be positive")
+    elem = ir.ELEMENT_BYTES[mtype.dtype]
+    s3, s2, s1, s0 = op.sizes
+    t3, t2, t1 = op.strides
+    t0 = 1
+    if min(op.sizes) <= 0:
+        raise IronError(f"{where}: sizes {list(op.sizes)} must be positive")
     if s0 * elem % 4:
         raise IronError(
             f"{where}: {s0} elements of {elem} bytes is not a multiple of 4 bytes (shim BDs move words)"
         )
-    linear = (s1, s2, s3) == (1, 1, 1) and (t1, t2, t3, t0) == (0, 0, 0, 1)
+    linear = (s1, s2, s3) == (1, 1, 1) and (t1, t2, t3) == (0, 0, 0)
     f = {"d0_size": 0, "d0_stride": 0, "d1_size": 0, "d1_stride": 0, "d2_stride": 0}
     f.update(iteration_size=0, iteration_stride=0)
     words = lambda stride: stride * elem // 4  # noqa: E731
@@ -64,7 +56,7 @@ def dims_fields(sizes, strides, elem: int, where: str) -> dict[str, int]:
         for i, (size, stride) in enumerate(((s0, t0), (s1, t1), (s2, t2))):
             if size > 1 and stride < 1:
                 raise IronError(f"{where}: stride {i} must be a positive integer (size {size})")
-            if (i or (stride != 1 and size > 1)) and stride * elem % 4:
+            if i and stride * elem % 4:
                 raise IronError(f"{where}: stride {i} of {stride} elements is not a multiple of 4 bytes")
         f["d0_size"] = s0 * elem // 4
         f["d0_stride"] = 0 if t0 * elem < 4 else words(t0) - 1
@@ -73,7 +65,7 @@ def dims_fields(sizes, strides, elem: int, where: str) -> dict[str, int]:
         f["d2_stride"] = words(t2) - 1 if s2 > 1 else 0
         if f["d0_size"] > _WRAP_MAX or f["d1_size"] > _WRAP_MAX:
             raise IronError(f"{where}: size 0 or 1 exceeds the BD's [0:{_WRAP_MAX}] wrap range")
-        if max(f["d0_stride"], f["d1_stride"], f["d2_stride"]) > _STEP_MAX:
+        if max(f["d1_stride"], f["d2_stride"]) > _STEP_MAX:
             raise IronError(f"{where}: a stride exceeds the BD's [1:{_STEP_MAX}] step range")
     if s3 > 1:
         if s3 - 1 > _ITER_MAX:
@@ -84,6 +76,7 @@ def dims_fields(sizes, strides, elem: int, where: str) -> dict[str, int]:
             f["iteration_size"] = s3 - 1
             f["iteration_stride"] = words(t3) - 1
     f["buffer_length"] = s0 * elem // 4 * s1 * s2
+    f["repeat_count"] = s3 - 1
     return f
 
 
@@ -106,27 +99,20 @@ def lower_memcpy(op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resol
     offset = offset_in_bytes(op, mtype)
     if offset % 4:
         raise IronError(f"dma_memcpy_nd on @{op.metadata}: offset {offset} bytes is not 4-byte aligned")
-    return push_bd(op.id, fields, repeat, (index, base + offset), alloc, op.issue_token)
-
-
-def push_bd(bd_id: int, fields: dict, repeat: int, where: tuple[int, int], alloc, issue_token: bool) -> list:
-    """``writebd`` of BD ``bd_id`` with ``fields``, the address patch of host buffer
-    ``where = (index, byte offset)``, and the push of the BD on ``alloc``'s channel."""
-    index, offset = where
     col = alloc.column
-    bd = ir.WriteBd({"bd_id": bd_id, "column": col, "row": SHIM_ROW, "valid_bd": 1, **fields})
-    word1 = registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(bd_id))
+    bd = ir.WriteBd({"bd_id": op.id, "column": col, "row": SHIM_ROW, "valid_bd": 1, **fields})
+    word1 = registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(op.id))
     direction = alloc.direction.lower()
     # As AIEDmaToNpu.cpp: S2MM pushes always issue a token; a token-issuing push first
     # names the shim's controller id (aiecc gives every shim tile one) in the channel Ctrl.
-    token = issue_token or direction == "s2mm"
-    ops = [bd, ir.AddressPatch(word1, index, offset)]
+    token = op.issue_token or direction == "s2mm"
+    ops = [bd, ir.AddressPatch(word1, index, base + offset)]
     if token:
         ctrl = shim_dma.channel_ctrl(direction, alloc.channel)
         value = shim_dma.SHIM_CONTROLLER_ID << shim_dma.CTRL_CONTROLLER_ID_SHIFT
         ops.append(ir.MaskWrite32(ctrl, value, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=SHIM_ROW))
     queue = shim_dma.task_queue(direction, alloc.channel)
-    push = shim_dma.pack_task_queue(bd_id, repeat=repeat, issue_token=token)
+    push = shim_dma.pack_task_queue(op.id, repeat=repeat, issue_token=token)
     return ops + [ir.Write32(queue, push, column=col, row=SHIM_ROW)]
 
 

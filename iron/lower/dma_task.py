@@ -6,8 +6,8 @@ mlir-aie designs written with the ``aie.iron`` API move host data with DMA tasks
 instead of ``dma_memcpy_nd``. The reader keeps them as opaque text; this module splits
 each at its brackets (:func:`split_task`: the head, the region, and the attribute
 dictionary after the region, string literals and nested brackets respected) and hands
-the forms that move one host window (contiguous, or with its BD's dims) through a shim
-channel to :mod:`iron.lower.dma` as the equivalent transfer:
+the forms that move one contiguous host window through a shim channel to
+:mod:`iron.lower.dma` as the equivalent transfer:
 
 * ``%t = aiex.dma_configure_task_for @alloc { aie.dma_bd(%arg : T offset = O len = N) ... }``
   (also ``aie.dma_bd(%arg : T, O, N[, [<size = s, stride = t>, ...]])``, ``sizes = [...]
@@ -22,11 +22,8 @@ the push asks for a token exactly when the task says ``issue_token`` and repeats
 ``repeat_count`` times; awaiting a task without a token is an error (the sync would wait
 forever). BD ids the design does not give are taken lowest first, skipping every BD id the
 sequence already names (its ``dma_memcpy_nd`` ids, its ``writebd``s, e.g. the trace
-drain's), as aiecc's allocator avoids BDs in use. A BD with ``[<size, stride>...]`` dims
-that are not one contiguous window is lowered with those dims (:func:`iron.lower.dma.dims_fields`:
-the innermost stride may differ from 1, dimension 3 is the BD's iteration, the task's
-``repeat_count`` its repeat). Tasks on core or memtile DMAs, chained BDs, locks and other
-attributes need aiecc: one clear error names the op.
+drain's), as aiecc's allocator avoids BDs in use. Tasks on core or memtile DMAs, chained
+BDs, locks, other attributes and strided patterns need aiecc: one clear error names the op.
 """
 
 from __future__ import annotations
@@ -79,7 +76,6 @@ class _Task:
     issue_token: bool
     repeat_count: int
     text: str
-    dims: tuple = ()  # strided BD: 4 (size, stride) dims, outermost first (() for a contiguous window)
 
 
 @dataclass(frozen=True)
@@ -334,7 +330,11 @@ class TaskLowering:
             offset, length = 0, _numel(mtype)
         else:
             raise IronError(f"{self.where}: cannot read `{_one_line(bd.text)}`")
-        strided = _strided(dims, length, f"{self.where}: `{_one_line(bd.text)}`") if dims else ()
+        if dims and not _contiguous(dims, length):
+            raise IronError(
+                f"{self.where}: `{_one_line(bd.text)}`: strided BD dimensions; iron's built-in "
+                "lowering handles contiguous transfers only (compile with aiecc)"
+            )
         bd_attrs = task_attributes_bd(bd.attrs, f"{self.where}: `{_one_line(bd.text)}`")
         attrs = task_attributes(parts.attrs, what)
         return _Task(
@@ -346,15 +346,11 @@ class TaskLowering:
             attrs["issue_token"],
             attrs["repeat_count"],
             text,
-            strided,
         )
 
     def _start(self, task: _Task) -> list:
         bd = task.bd_id if task.bd_id is not None else self._free_bd(task.alloc.column)
         self.used.setdefault(task.alloc.column, set()).add(bd)
-        if task.dims:
-            ops = self._start_strided(task, bd)
-            return ops if task.issue_token else _without_token(ops, task.alloc, bd, task.repeat_count)
         memcpy = ir.DmaMemcpyNd(
             task.arg, (0, 0, 0, task.offset), (task.repeat_count + 1, 1, 1, task.length), (0, 0, 0),
             task.alloc.symbol, bd, task.issue_token,
@@ -363,19 +359,6 @@ class TaskLowering:
         if not task.issue_token:
             ops = _without_token(ops, task.alloc, bd, task.repeat_count)
         return ops
-
-    def _start_strided(self, task: _Task, bd: int) -> list:
-        """A task BD with its own dimensions: the fields come from the ``aie.dma_bd`` dims
-        (dimension 3 its iteration), the repeat from the task's ``repeat_count``."""
-        index, base, mtype = self.resolve(task.arg)
-        elem = ir.ELEMENT_BYTES[mtype.dtype]
-        where = f"{self.where}: `{_one_line(task.text.splitlines()[0])}`"
-        fields = dma.dims_fields(*zip(*task.dims), elem, where)
-        if (base + task.offset * elem) % 4:
-            raise IronError(f"{where}: offset {task.offset} elements is not 4-byte aligned")
-        return dma.push_bd(
-            bd, fields, task.repeat_count, (index, base + task.offset * elem), task.alloc, True
-        )
 
     def _free_bd(self, column: int) -> int:
         taken = self.used.get(column, set()) | self.used.get(-1, set())
@@ -442,22 +425,6 @@ def _numel(mtype: str) -> int:
     for d in dims:
         n *= int(d)
     return n
-
-
-def _strided(dims: list[tuple[int, int]], length: int, what: str) -> tuple:
-    """A BD's dims padded to 4 (outermost first), or () when they move one contiguous window.
-    The three inner dimensions must cover the BD's ``len`` exactly (the fourth iterates)."""
-    if _contiguous(dims, length):
-        return ()
-    if len(dims) > 4:
-        raise IronError(f"{what}: {len(dims)} BD dimensions; a shim BD has 4 (3 and an iteration)")
-    dims4 = ((1, 0),) * (4 - len(dims)) + tuple(dims)
-    covered = dims4[1][0] * dims4[2][0] * dims4[3][0]
-    if covered != length:
-        raise IronError(
-            f"{what}: its inner dimensions cover {covered} elements, but the BD's len is {length}"
-        )
-    return dims4
 
 
 def _contiguous(dims: list[tuple[int, int]], length: int) -> bool:
