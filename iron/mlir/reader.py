@@ -76,7 +76,11 @@ _RE_FUNC_DECL = re.compile(
     re.S,
 )
 _RE_FIFO_CONSUMER = re.compile(rf"^%({_NAME})\b(.*)$", re.S)
-_RE_DIMS = re.compile(r"^(?:dimensions(?:To|From)Stream\s*\[(.*)\])?$", re.S)
+#: ``dimensionsToStream`` / ``dimensionsFromStream``; ``toStream`` / ``fromStream`` is the older
+#: spelling (e.g. generated whole_array matmul MLIR in mlir-aie's build folders, 2024); iron prints today's.
+_RE_DIMS = re.compile(
+    r"^(?:(?:dimensionsToStream|dimensionsFromStream|toStream|fromStream)\s*\[(.*)\])?$", re.S
+)
 _RE_DIM = re.compile(r"<\s*size\s*=\s*(\d+)\s*,\s*stride\s*=\s*(\d+)\s*>")
 
 

@@ -7,7 +7,9 @@ computes (``computation``, and ``reference``: a numpy function of the inputs ret
 outputs, where the computation is known from the example's own test), and ``xfail``: what
 iron's built-in lowering cannot do yet for it (None: it builds and runs on sim);
 ``kernel_defines``: the ``-D`` values the example's Makefile compiles its objects with
-(passed to ``iron.from_mlir(kernel_defines=)``); ``aiecc_input_xfail`` is False where only the lowering to npu ops fails, so the module
+(passed to ``iron.from_mlir(kernel_defines=)``); ``inputs`` (optional): the host data the
+example's own test uses, where it is fixed; ``verify_mask`` (optional): the output elements
+that test checks; ``aiecc_input_xfail`` is False where only the lowering to npu ops fails, so the module
 iron hands aiecc is still written.
 
 Shared with the sim work (executed outputs): keep it a plain dict of plain values.
@@ -16,6 +18,8 @@ Shared with the sim work (executed outputs): keep it a plain dict of plain value
 from __future__ import annotations
 
 import numpy as np
+
+from iron import bf16
 
 #: Missing pieces named by the xfail reasons (so the lead can flip them after a merge).
 STRIDED_TASK_BD = (
@@ -96,7 +100,12 @@ DESIGNS: dict[str, dict] = {
         "device": "npu1_1col", "targets": ["npu1"], "kernels": ["relu.o"],
         "args": [("arg0", "in", (65536,), "bf16"), ("arg1", "out", (65536,), "bf16")],
         "computation": "arg1 = max(arg0, 0) (bf16_relu on two cores: memtile distribute 2 x 1024, join back)",
-        "reference": None,  # bf16 host data: the sim work decides the representation
+        # ml/relu/test.cpp@03968235 (the upstream relu example, 65536 bf16): the input is every raw
+        # bf16 pattern in ascending order (``raw = (uint16_t)i``); verify() skips NaN inputs and
+        # expects ``A[i] > 0 ? A[i] : 0``. bf16 host data is uint16 bit patterns (iron.bf16).
+        "inputs": lambda: [np.arange(65536, dtype=np.uint16)],
+        "reference": lambda a: (_bf16_relu(a),),
+        "verify_mask": lambda a: ~np.isnan(bf16.from_bf16(a)),
         "xfail": None,
     },
     "matrix_vector": {
@@ -150,7 +159,85 @@ DESIGNS: dict[str, dict] = {
         "reference": None,
         "xfail": RUNTIME_DMAS_FIFO,
     },
+    "cascade_flows": {
+        "file": "mlir-aie__test__npu-xrt__cascade_flows__aie.mlir",
+        "device": "npu1_2col", "targets": ["npu1"], "kernels": ["kernel1.o", "kernel2.o", "kernel3.o"],
+        "args": [("in", "in", (64,), "i32"), ("buf", "in", (32,), "i32"), ("out", "out", (64,), "i32")],
+        "computation": "out[5] = 214, else 0: kernel1 on (0,3) puts lane 0 = 14 on its cascade, kernel2 on "
+                       "(1,3) replaces lane 0 by 114 and passes the vector on, kernel3 on (1,2) writes lane 0 + 100 "
+                       "at index 5 (test.cpp@10de7f60: ref = 214 at i == 5, else 0)",
+        "reference": lambda _a, _b: (np.where(np.arange(64) == 5, 214, 0).astype(np.int32),),
+        "xfail": None,
+    },
+    "whole_array_matmul": {
+        "file": "mlir-aie__programming_examples__basic__matrix_multiplication__whole_array__build__aie_640x896x768_16x32x48_2c.mlir",
+        "device": "npu1_2col", "targets": ["npu1"], "kernels": ["mm_16x32x48.o"],
+        "args": [("arg0", "in", (573440,), "i16"), ("arg1", "in", (688128,), "i16"), ("arg2", "out", (491520,), "i32")],
+        "computation": "arg2 = A @ B, 640 x 896 x 768 row-major, i16 -> i32 on 2 columns x 4 cores "
+                       "(matrix_multiplication/test.cpp@09874c38: matmul_common::verify of C against A @ B, "
+                       "b_col_maj = 0)",
+        "reference": lambda a, b: (
+            (a.reshape(640, 896).astype(np.int64) @ b.reshape(896, 768).astype(np.int64)).astype(np.int32).reshape(-1),
+        ),
+        "trace_size": 65536,
+        # whole_array/Makefile@00255754: M, K, N = 640, 896, 768, m, k, n = 16, 32, 48 and
+        # mm.cc compiled with -DBIT_WIDTH=8 -D${dtype_in}_${dtype_out}_ONLY -DDIM_M=${m} -DDIM_K=${k}
+        # -DDIM_N=${n}; dtype_in/out i16/i32 (matrix_multiplication/makefile-common@02979d3d)
+        "kernel_defines": {
+            "mm_16x32x48.o": {"BIT_WIDTH": "8", "i16_i32_ONLY": "1", "DIM_M": "16", "DIM_K": "32", "DIM_N": "48"}
+        },
+        "xfail": None,
+    },
+    "vector_vector_mul": {
+        "file": "hunhoffe__iron_ext_mlir__VVOp_Mul.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": [],
+        "args": [("arg0", "in", (256,), "i32"), ("arg1", "in", (256,), "i32"), ("arg2", "out", (256,), "i32")],
+        "computation": "arg2 = arg0 * arg1 (arith.muli in the core on i32, wrapping; 16 x 16)",
+        "reference": lambda a, b: ((a.astype(np.int64) * b).astype(np.int32),),
+        "xfail": None,
+    },
+    "vector_vector_mod": {
+        "file": "hunhoffe__iron_ext_mlir__VVOp_Mod.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": [],
+        "args": [("arg0", "in", (256,), "i32"), ("arg1", "in", (256,), "i32"), ("arg2", "out", (256,), "i32")],
+        "computation": "arg2 = arg0 rem arg1 (arith.remsi in the core: truncating, the sign of the dividend)",
+        "reference": lambda a, b: (np.fmod(a, b).astype(np.int32),),
+        "xfail": None,
+    },
+    "vector_scalar_add": {
+        "file": "hunhoffe__iron_ext_mlir__VSOp_Add.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": [],
+        "args": [("arg0", "in", (1024,), "i32"), ("arg1", "out", (1024,), "i32")],
+        "computation": "arg1 = arg0 + 1 (arith.addi of 1 in the core; 64-element objects split 2 x 32 "
+                       "through the memtile and joined back)",
+        "reference": lambda a: ((a.astype(np.int64) + 1).astype(np.int32),),
+        "xfail": None,
+    },
+    "matrix_transpose_dma": {
+        "file": "hunhoffe__iron_ext_mlir__MTranspose.mlir",
+        "device": "npu1_1col", "targets": ["npu1"], "kernels": [],
+        "args": [("arg0", "in", (64, 32), "i32"), ("arg1", "in", (64, 32), "i32"), ("arg2", "out", (64, 32), "i32")],
+        "computation": "arg2 (as 32 x 64 row-major) = arg0.T: the MM2S task reads arg0 column by column "
+                       "(innermost <size = 64, stride = 32>), the S2MM task writes in order; no core",
+        "reference": lambda a, _b: (np.ascontiguousarray(a.T).reshape(64, 32),),
+        "xfail": STRIDED_TASK_BD,
+    },
+    "transpose_npu2": {
+        "file": "andrej__reconfig__transpose.mlir",
+        "device": "npu2_1col", "targets": ["npu2"], "kernels": ["transpose.o"],
+        "args": [("arg0", "in", (512, 512), "i32"), ("arg1", "out", (512, 512), "i32")],
+        "computation": "transpose_8x8 on 64 x 32 tiles that the memtile rearranges (dimensionsFromStream), "
+                       "DMA tasks with iteration dims and repeat_count = 7; its test (reconfig/test.cpp) "
+                       "only times the run, and transpose.cc is not in the corpus: no reference",
+        "reference": None,
+        "xfail": STRIDED_TASK_BD,
+    },
 }  # fmt: skip
+
+
+def _bf16_relu(a: np.ndarray) -> np.ndarray:
+    v = bf16.from_bf16(a)
+    return np.where(v > 0, a, np.uint16(0)).astype(np.uint16)
 
 
 def text(entry: dict, target: str) -> str:

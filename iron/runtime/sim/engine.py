@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from iron.mlir import ir
-from iron.runtime.sim import kernel_models
+from iron.runtime.sim import cascade, kernel_models
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.interp import Core, NotModelledOp
 from iron.runtime.sim.program import Program
@@ -66,6 +66,18 @@ def pattern_indices(base: int, dims: Dims) -> np.ndarray:
     for size, stride in dims:
         idx = idx[..., None] + np.arange(size, dtype=np.int64) * stride
     return idx.reshape(-1)
+
+
+def object_indices(base: int, dims: Dims, numel: int) -> np.ndarray:
+    """Element indices a tile DMA visits for one object of ``numel`` elements with
+    ``dims``: the outermost dimension has no wrap in the BD (as the shim's ``d2``,
+    :mod:`iron.runtime.sim.dma`), so it steps on until the object is complete. Upstream
+    relies on it: the whole_array matmul's ``C_L2L3`` memtile FIFO (mlir-aie
+    programming_examples/basic/matrix_multiplication/whole_array/build, 4fe0c68b) streams a
+    3072-element object with a 768-element pattern whose outer size 4 covers one core's tile."""
+    inner = int(np.prod([size for size, _ in dims[1:]], dtype=np.int64))
+    outer = max(dims[0][0], -(-numel // inner))
+    return pattern_indices(base, ((outer, dims[0][1]), *dims[1:]))[:numel]
 
 
 @dataclass
@@ -130,11 +142,11 @@ class Fifo:
         raw = self.bufs[j % self.depth]
         stream = _elem_view(raw, self.elem)
         if self.to_dims:
-            stream = stream[pattern_indices(0, self.to_dims) % stream.size]
+            stream = stream[object_indices(0, self.to_dims, stream.size)]
         for r in self.readers:
             dst = _elem_view(r.bufs[j % self.depth], self.elem)
             if r.dims:
-                dst[pattern_indices(0, r.dims)] = stream
+                dst[object_indices(0, r.dims, stream.size)] = stream
             else:
                 dst[:] = stream
         self.pushed += 1
@@ -205,6 +217,10 @@ class Engine:
         self._reader_of: dict[tuple[str, str], Reader] = {}
         self._channel: dict[tuple[str, str], int] = {}  # (fifo, core tile) -> its DMA channel
         self._lock0: dict[str, str] = {}  # core tile -> the FIFO whose lock is lock 0
+        tiles = prog.tiles
+        self.cascades = cascade.Cascades(
+            [((tiles[a].col, tiles[a].row), (tiles[b].col, tiles[b].row)) for a, b in prog.cascades]
+        )
         try:
             self._build(allocations)
         except NotModelledOp as e:
@@ -454,7 +470,7 @@ class Engine:
             j = r.released
             (k,) = dest.writer_acquire(0, 1)
             stream = _elem_view(r.bufs[j % src.depth], src.elem)
-            part = stream[pattern_indices(offset, dims)] if dims else stream[offset : offset + n]
+            part = stream[object_indices(offset, dims, n)] if dims else stream[offset : offset + n]
             _elem_view(dest.bufs[k % dest.depth], dest.elem)[:] = part
             start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
             proc.t = start + DMA_SETUP + dest.nbytes // DMA_BYTES_PER_CYCLE
@@ -504,7 +520,7 @@ class Engine:
             stream = _elem_view(r.bufs[j % src.depth], src.elem)
             dst = _elem_view(dest.bufs[k % dest.depth], dest.elem)
             if dims:
-                dst[pattern_indices(offset, dims)] = stream
+                dst[object_indices(offset, dims, stream.size)] = stream
             else:
                 dst[offset : offset + n] = stream
             start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
@@ -602,7 +618,9 @@ class Engine:
         for n in range(events.LOCK_SELECTION_BLOCKS):
             self._ev(proc.col, proc.row, "mem", t, 1, fmt.format(n))
 
-    def call(self, proc: Proc, symbol: str, args: list, core_link: str | None) -> None:
+    def call(self, proc: Proc, symbol: str, args: list, core_link: str | None):
+        """Run kernel ``symbol``'s model on ``args``; a generator when the kernel reads its
+        cascade (:mod:`iron.runtime.sim.cascade`: the core waits for the data), else None."""
         obj = self.prog.funcs.get(symbol) or core_link
         defines, arch = self.kernels.get(obj, ({}, self.arch)) if obj else ({}, self.arch)
         lookup = self.models or kernel_models.model_for  # at call time: tests may replace it
@@ -636,6 +654,8 @@ class Engine:
             if why not in self.tainted:
                 self.tainted.append(why)
             return
+        if isinstance(model, kernel_models.CascadeModel):
+            return cascade.run_kernel(self, proc, model, args)
         try:
             model(*args)
         except kernel_models.KernelModelError as exc:

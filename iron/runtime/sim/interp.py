@@ -16,6 +16,8 @@ then reports the device's outputs as not modelled, the trace still runs):
 * ``func.call`` to a kernel: its model (:mod:`iron.runtime.sim.kernel_models`) is
   called with numpy views of the buffers; a kernel without a model does nothing and
   taints the device's outputs (not modelled);
+* ``aie.put_cascade`` / ``aie.get_cascade`` of vectors (:mod:`iron.runtime.sim.cascade`);
+  a get waits for its bytes;
 * ``memref.load`` / ``memref.store``, ``vector.load`` / ``vector.store`` /
   ``vector.broadcast`` (element loops in Python: fine for small upstream examples);
 * ``aie.end``.
@@ -31,6 +33,7 @@ import re
 import numpy as np
 
 from iron import bf16
+from iron.runtime.sim import cascade
 from iron.runtime.sim.program import Op
 
 _NAME = r"[A-Za-z0-9_$.\-#]+"
@@ -161,7 +164,8 @@ class Core:
                 -(-a // b) if kind == "ceildivsi" else (np.trunc(np.divide(a, b)).astype(np.int64)
                                                         if isinstance(a, np.ndarray) else int(a / b)))  # fmt: skip
         elif kind in ("remsi", "remui"):
-            r = np.fmod(a, b) if isinstance(a, np.ndarray) else int(np.fmod(a, b))
+            with np.errstate(divide="ignore", invalid="ignore"):  # by 0: undefined in MLIR, 0 here
+                r = np.fmod(a, b) if isinstance(a, np.ndarray) else int(np.fmod(a, b))
         elif kind == "shrui":
             bits = _INT_BITS.get(typ, 64)
             r = (
@@ -261,9 +265,28 @@ class Core:
         if m is None:
             raise NotModelledOp(f"not modelled: {op.line}")
         args = [self.val(a) for a in m.group(2).split(",")] if m.group(2).strip() else []
-        self.engine.call(self.proc, m.group(1), args, self.prog.link_with)
+        waits = self.engine.call(self.proc, m.group(1), args, self.prog.link_with)
         for r in op.results:
             self.env[r] = 0
+        return waits  # a generator when the kernel waits on its cascade
+
+    # ------------------------------------------------------------------ cascade
+    def put_cascade(self, op: Op):
+        """``aie.put_cascade(%v : vector<...>)``: the value's bytes onto the outgoing cascade."""
+        m = _RE_SSA.search(op.text)
+        if m is None:
+            raise NotModelledOp(f"not modelled: {op.line}")
+        cascade.put(self.engine, self.proc, np.asarray(self.val(m.group(1))))
+
+    def get_cascade(self, op: Op):
+        """``%r = aie.get_cascade() : vector<...>``: waits for that many bytes from the incoming cascade."""
+        vm = _RE_VECTOR.search(op.text)
+        if vm is None:
+            raise NotModelledOp(f"not modelled: {op.line} (a scalar cascade value)")
+        shape = tuple(int(d) for d in vm.group(1).split("x")[:-1])
+        dtype = np.dtype(_NP[vm.group(2)])
+        data = yield from cascade.get(self.engine, self.proc, int(np.prod(shape)) * dtype.itemsize)
+        self.env[op.results[0]] = data.view(dtype).reshape(shape)
 
     # ------------------------------------------------------------------ memory
     def _indexed(self, op: Op):
@@ -345,4 +368,6 @@ _HANDLERS = {
     "vector.broadcast": Core.broadcast,
     "aie.end": Core.end,
     "aie.event": Core.event,
+    "aie.put_cascade": Core.put_cascade,
+    "aie.get_cascade": Core.get_cascade,
 }

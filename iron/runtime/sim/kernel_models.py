@@ -397,6 +397,61 @@ def _add_one(inp: np.ndarray, out: np.ndarray, n: int) -> None:
         dst[:n] = src[:n] + np.int32(1)
 
 
+class CascadeModel:
+    """A kernel that reads or writes its core's cascade (``get_scd_*`` / ``put_mcd``).
+
+    ``reads``: the bytes the kernel takes from its incoming cascade; sim waits for them
+    before the call (:func:`iron.runtime.sim.cascade.run_kernel`) and hands them to ``fn``
+    as ``cascade=`` (a :class:`iron.runtime.sim.cascade.Port`: ``get(dtype, count)`` in
+    order, ``put(value)`` for what the kernel writes, sent after the call)."""
+
+    def __init__(self, fn: Callable[..., None], reads: int = 0):
+        self.fn = fn
+        self.reads = reads
+        self.__doc__ = fn.__doc__
+
+    def __call__(self, *args, cascade) -> None:
+        self.fn(*args, cascade=cascade)
+
+
+#: ``v32int32``: 32 lanes of int32 (two 512-bit cascade beats).
+_V32_INT32 = 32
+
+
+def _cascade_kernel1(*, cascade) -> None:
+    """Xilinx/mlir-aie test/npu-xrt/cascade_flows/kernel1.cc @223085c4 (lines 22-26):
+    ``v32 = undef_v32int32(); v32 = upd_elem(v32, 0, 14); put_mcd(v32)``. The undefined
+    lanes are modelled as 0."""
+    v = np.zeros(_V32_INT32, np.int32)
+    v[0] = 14
+    cascade.put(v)
+
+
+def _cascade_kernel2(*, cascade) -> None:
+    """kernel2.cc @223085c4 (lines 22-26): ``v32 = get_scd_v32int32(); v32 = upd_elem(v32, 0,
+    114); put_mcd(v32)``: lane 0 replaced, the other lanes passed on."""
+    v = cascade.get(np.int32, _V32_INT32)
+    v[0] = 114
+    cascade.put(v)
+
+
+def _cascade_kernel3(buf: np.ndarray, n: int, *, cascade) -> None:
+    """kernel3.cc @2fbe248f (lines 19-28): ``v32 = get_scd_v32int32(); for (i = 0; i < N;
+    i++) buf[i] = i == 5 ? ext_elem(v32, 0) + 100 : 0``."""
+    v = cascade.get(np.int32, _V32_INT32)
+    n = int(n)
+    _need("extern_kernel3", buf, n, "writes")
+    out = _flat(buf)
+    out[:n] = 0
+    if n > 5:
+        out[5] = np.int32(v[0] + 100)
+
+
 #: Kernels of upstream test designs (not in iron's kernel table: iron never links them),
 #: so the foreign designs that call them compute on sim.
-_UPSTREAM_TEST_KERNELS: dict[str, KernelModel] = {"add_one": _add_one}
+_UPSTREAM_TEST_KERNELS: dict[str, KernelModel] = {
+    "add_one": _add_one,
+    "extern_kernel1": CascadeModel(_cascade_kernel1),
+    "extern_kernel2": CascadeModel(_cascade_kernel2, reads=_V32_INT32 * 4),
+    "extern_kernel3": CascadeModel(_cascade_kernel3, reads=_V32_INT32 * 4),
+}

@@ -9,6 +9,7 @@ plain data:
   ``dimensionsToStream`` / ``dimensionsFromStream``);
 * ``aie.objectfifo.link`` (distribute / join with element offsets), read from the
   op text when the reader kept it opaque;
+* ``aie.cascade_flow`` (source and destination core tiles, :mod:`iron.runtime.sim.cascade`);
 * ``func.func`` declarations and the object each one's ``link_with`` names (or the
   ``link_with`` of the core that calls it, the older spelling);
 * each ``aie.core`` body as a tree of :class:`Op` (one statement each, regions
@@ -34,6 +35,7 @@ _RE_LINK = re.compile(
 _RE_FUNC = re.compile(rf"^func\.func\s+(?:private\s+)?@({_NAME})\s*\(([^)]*)\)(.*)$", re.S)
 _RE_LINK_WITH = re.compile(r'link_with\s*=\s*"([^"]*)"')
 _RE_CORE = re.compile(rf"^(?:%({_NAME})\s*=\s*)?aie\.core\s*\(\s*%({_NAME})\s*\)\s*\{{(.*)$", re.S)
+_RE_CASCADE = re.compile(rf"^aie\.cascade_flow\s*\(\s*%({_NAME})\s*,\s*%({_NAME})\s*\)\s*$")
 _RE_RESULTS = re.compile(rf"^((?:%{_NAME}(?::\d+)?\s*,\s*)*%{_NAME}(?::\d+)?)\s*=\s*(.*)$", re.S)
 
 
@@ -74,6 +76,7 @@ class Program:
     funcs: dict[str, str | None]  # kernel symbol -> object file it links (None: unnamed)
     cores: list[CoreProgram]
     device: ir.Device | None = None
+    cascades: list[tuple[str, str]] = field(default_factory=list)  # aie.cascade_flow (source, dest) tiles
     unmodelled: list[str] = field(default_factory=list)  # ops sim does not execute (first words)
 
 
@@ -105,6 +108,10 @@ def _opaque(prog: Program, text: str) -> None:
         syms = lambda s: tuple(x.strip().lstrip("@") for x in s.split(",") if x.strip())  # noqa: E731
         ints = lambda s: tuple(int(x) for x in s.split(",") if x.strip())  # noqa: E731
         prog.links.append(Link(syms(m.group(1)), syms(m.group(2)), ints(m.group(3)), ints(m.group(4))))
+        return
+    m = _RE_CASCADE.match(first)
+    if m:
+        prog.cascades.append((m.group(1), m.group(2)))
         return
     m = _RE_FUNC.match(first)
     if m:
