@@ -92,10 +92,15 @@ def offset_in_bytes(op: ir.DmaMemcpyNd, mtype: ir.MemRefType) -> int:
     return total
 
 
-def lower_memcpy(op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resolver) -> list:
+def lower_memcpy(
+    op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resolver, repeat: int | None = None
+) -> list:
+    """``repeat``: the push's repeat count when it is not ``size3 - 1`` (a DMA task's
+    ``repeat_count``)."""
     index, base, mtype = resolve(op.arg)
     fields = hardware_fields(op, mtype)
-    repeat = fields.pop("repeat_count")
+    size3_repeat = fields.pop("repeat_count")
+    repeat = size3_repeat if repeat is None else repeat
     offset = offset_in_bytes(op, mtype)
     if offset % 4:
         raise IronError(f"dma_memcpy_nd on @{op.metadata}: offset {offset} bytes is not 4-byte aligned")

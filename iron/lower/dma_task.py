@@ -23,7 +23,9 @@ the push asks for a token exactly when the task says ``issue_token`` and repeats
 forever). BD ids the design does not give are taken lowest first, skipping every BD id the
 sequence already names (its ``dma_memcpy_nd`` ids, its ``writebd``s, e.g. the trace
 drain's), as aiecc's allocator avoids BDs in use. Tasks on core or memtile DMAs, chained
-BDs, locks, other attributes and strided patterns need aiecc: one clear error names the op.
+BDs, locks and other attributes need aiecc: one clear error names the op. A BD's
+dimensions (``[<size, stride>, ...]`` or ``sizes = [...] strides = [...]``) become BD fields as
+``dma_memcpy_nd``'s do (:func:`task_pattern`, :func:`iron.lower.dma.hardware_fields`).
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ class _Task:
     issue_token: bool
     repeat_count: int
     text: str
+    dims: tuple[tuple[int, int], ...] = ()  # (size, stride) outermost first; () linear
 
 
 @dataclass(frozen=True)
@@ -330,11 +333,8 @@ class TaskLowering:
             offset, length = 0, _numel(mtype)
         else:
             raise IronError(f"{self.where}: cannot read `{_one_line(bd.text)}`")
-        if dims and not _contiguous(dims, length):
-            raise IronError(
-                f"{self.where}: `{_one_line(bd.text)}`: strided BD dimensions; iron's built-in "
-                "lowering handles contiguous transfers only (compile with aiecc)"
-            )
+        if dims and _contiguous(dims, length):
+            dims = []  # a linear transfer writes no dimensions
         bd_attrs = task_attributes_bd(bd.attrs, f"{self.where}: `{_one_line(bd.text)}`")
         attrs = task_attributes(parts.attrs, what)
         return _Task(
@@ -346,16 +346,17 @@ class TaskLowering:
             attrs["issue_token"],
             attrs["repeat_count"],
             text,
+            tuple(dims),
         )
 
     def _start(self, task: _Task) -> list:
         bd = task.bd_id if task.bd_id is not None else self._free_bd(task.alloc.column)
         self.used.setdefault(task.alloc.column, set()).add(bd)
+        sizes, strides = task_pattern(task, self.where)
         memcpy = ir.DmaMemcpyNd(
-            task.arg, (0, 0, 0, task.offset), (task.repeat_count + 1, 1, 1, task.length), (0, 0, 0),
-            task.alloc.symbol, bd, task.issue_token,
+            task.arg, (0, 0, 0, task.offset), sizes, strides, task.alloc.symbol, bd, task.issue_token,
         )  # fmt: skip
-        ops = dma.lower_memcpy(memcpy, task.alloc, self.resolve)
+        ops = dma.lower_memcpy(memcpy, task.alloc, self.resolve, repeat=task.repeat_count)
         if not task.issue_token:
             ops = _without_token(ops, task.alloc, bd, task.repeat_count)
         return ops
@@ -425,6 +426,32 @@ def _numel(mtype: str) -> int:
     for d in dims:
         n *= int(d)
     return n
+
+
+def task_pattern(task: _Task, where: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``dma_memcpy_nd`` sizes and strides of a task BD's dimensions, for
+    :func:`iron.lower.dma.hardware_fields` (mlir-aie's ``AIEDMATasksToNPU.cpp`` applies the
+    same ``getHardwareStridesWraps``): a fourth dimension with stride 0 is no BD iteration
+    (the push's ``repeat_count`` repeats the BD), and the lowest three dimensions must move
+    the BD's ``len`` ("Buffer descriptor length does not match length of transfer expressed
+    by lowest three dimensions")."""
+    if not task.dims:
+        return (1, 1, 1, task.length), (0, 0, 0)
+    if len(task.dims) > 4:
+        raise IronError(f"{where}: `{_first(task.text)}`: at most four BD dimensions (mlir-aie)")
+    dims = [(1, 0)] * (4 - len(task.dims)) + list(task.dims)
+    (s3, t3), (s2, t2), (s1, t1), (s0, t0) = dims
+    if t0 != 1:
+        raise IronError(
+            f"{where}: `{_first(task.text)}`: innermost BD stride {t0}; iron's built-in lowering "
+            "handles stride 1 there (compile with aiecc)"
+        )
+    if s0 * s1 * s2 != task.length:
+        raise IronError(
+            f"{where}: `{_first(task.text)}`: BD length {task.length} does not match the {s0 * s1 * s2} "
+            "elements of its lowest three dimensions (do not count the fourth, the repeat)"
+        )
+    return (s3 if t3 else 1, s2, s1, s0), (t3, t2, t1)
 
 
 def _contiguous(dims: list[tuple[int, int]], length: int) -> bool:

@@ -312,7 +312,8 @@ def objectfifo_text(op: ir.ObjectFifo) -> str:
         f"%{c}{_dims_text(' dimensionsFromStream', d)}" for c, d in zip(op.consumers, from_stream)
     )
     producer = f"%{op.producer}{_dims_text(' dimensionsToStream', op.dims_to_stream)}"
-    return f"aie.objectfifo @{op.name}({producer}, {{{consumers}}}, {op.depth} : i32) : !aie.objectfifo<{op.type}>"
+    attrs = f" {op.attrs}" if op.attrs else ""
+    return f"aie.objectfifo @{op.name}({producer}, {{{consumers}}}, {op.depth} : i32){attrs} : !aie.objectfifo<{op.type}>"
 
 
 def _dims_text(keyword: str, dims) -> str:

@@ -68,7 +68,7 @@ _RE_SHIM_ALLOC_NEW = re.compile(
 )
 _RE_OBJECTFIFO = re.compile(
     rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(\d+)\s*:\s*i32\s*\)\s*"
-    r":\s*!aie\.objectfifo<(.*)>$",
+    r"(\{[^{}]*\}\s*)?:\s*!aie\.objectfifo<(.*)>$",
     re.S,
 )
 _RE_FUNC_DECL = re.compile(
@@ -624,8 +624,9 @@ class _Reader:
             return None
         if any(d is None for d in from_stream):
             return None
-        fifo = ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(5)), m.group(6), None,
-                             to_stream, from_stream if any(from_stream) else ())  # fmt: skip
+        attrs = m.group(6).strip() if m.group(6) else None
+        fifo = ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(5)), m.group(7), None,
+                             to_stream, from_stream if any(from_stream) else (), attrs)  # fmt: skip
         from iron.mlir.printer import objectfifo_text
 
         if objectfifo_text(fifo) != code:
