@@ -75,6 +75,8 @@ _RE_FUNC_DECL = re.compile(
     rf'^func\.func\s+private\s+@({_NAME})\s*\((.*)\)\s*(?:attributes\s*\{{\s*link_with\s*=\s*"([^"]*)"\s*\}})?$',
     re.S,
 )
+#: The object-FIFO attribute dictionary iron reads (anything else keeps the op opaque).
+_RE_FIFO_ATTRS = re.compile(r"^\{\s*runtimeDmas\s*=\s*(true|false)\s*\}$")
 _RE_FIFO_CONSUMER = re.compile(rf"^%({_NAME})\b(.*)$", re.S)
 _RE_DIMS = re.compile(r"^(?:dimensions(?:To|From)Stream\s*\[(.*)\])?$", re.S)
 _RE_DIM = re.compile(r"<\s*size\s*=\s*(\d+)\s*,\s*stride\s*=\s*(\d+)\s*>")
@@ -625,6 +627,8 @@ class _Reader:
         if any(d is None for d in from_stream):
             return None
         attrs = m.group(6).strip() if m.group(6) else None
+        if attrs and not _RE_FIFO_ATTRS.match(attrs):
+            return None  # other attributes (transport, repeat_count, ...) change what it does: opaque
         fifo = ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(5)), m.group(7), None,
                              to_stream, from_stream if any(from_stream) else (), attrs)  # fmt: skip
         from iron.mlir.printer import objectfifo_text

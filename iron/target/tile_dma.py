@@ -6,10 +6,10 @@ DMA kinds. Sources, each named once here:
 * BD word layouts: Xilinx/mlir-aie ``lib/Dialect/AIEX/Transforms/AIEDmaToNpu.cpp`` at
   0155ebd7c8b77cd6846781dd0597a7adee9a7620, ``WriteBdToBlockWritePattern``: how an
   ``aiex.npu.writebd`` at a memtile row (8 words) or a compute-tile row (6 words) becomes
-  the BD image, field by field. Field names are the writebd attribute names. Two fields
-  mlir-aie does not write are left out on purpose, so iron writes the same words:
-  the memtile ``d2_size`` ("TODO: D2Size") and ``d3_stride``; a writebd giving them a
-  non-zero value is refused.
+  the BD image, field by field. Field names are the writebd attribute names. The memtile
+  ``d2_size`` ("TODO: D2Size") is left out on purpose, as mlir-aie leaves it out (a value
+  given is ignored, so iron writes the same words: test/Targets/NPU/npu_blockwrite_instgen.mlir
+  gives ``d2_size = 1`` and CHECKs word 4 without it).
 * BD addresses: memtile BD n at ``0xA0000 + 0x20 * n`` (48 BDs), compute-tile BD n at
   ``0x1D000 + 0x20 * n`` (16 BDs), the ``getDmaBdAddress`` offsets of mlir-aie's AIE2 target
   model; the word an address is patched or mask-written into (``getDmaBdAddressOffset``):
@@ -151,7 +151,7 @@ TILE = DmaKind(
     "tile", TILE_BD_BASE, 16, 6, _TILE_FIELDS, 0, 0x0FFFC000, 0x1DE00, 0x1DE10, 2, 4, 16, 0,
     CORE_DATA_MEMORY, True,
 )  # fmt: skip
-#: Fields mlir-aie's writebd lowering leaves out of a memtile BD (must be 0 in a writebd).
+#: Fields mlir-aie's writebd lowering leaves out of a memtile BD (ignored, as there).
 MEMTILE_UNWRITTEN = ("d2_size",)
 #: Fields a compute-tile BD does not have (memtile-only padding, d2 wrap).
 TILE_ABSENT = ("d0_zero_before", "d1_zero_before", "d2_zero_before", "d0_zero_after",
@@ -248,14 +248,12 @@ def _raw(name: str, value: int, f: BdField, kind: DmaKind) -> int:
 def pack_bd(kind: DmaKind, **fields: int) -> tuple[int, ...]:
     """BD words of writebd-style field values (missing ones 0). A compute tile's
     ``buffer_offset`` is in bytes (mlir-aie divides it by 4), a memtile's in words."""
-    absent = MEMTILE_UNWRITTEN if kind is MEMTILE else TILE_ABSENT
-    extra = sorted(k for k in fields if k in absent and fields[k])
-    if extra:
-        raise IronError(
-            f"aiex.npu.writebd: a {kind.name} BD has no {', '.join(extra)} (mlir-aie writes none)"
-        )
+    if kind is TILE:
+        extra = sorted(k for k in fields if k in TILE_ABSENT and fields[k])
+        if extra:
+            raise IronError(f"aiex.npu.writebd: a compute-tile BD has no {', '.join(extra)}")
     known = {f.name for f in kind.fields}
-    unknown = sorted(set(fields) - known - set(absent) - set(SHIM_ONLY))
+    unknown = sorted(set(fields) - known - set(TILE_ABSENT) - set(MEMTILE_UNWRITTEN) - set(SHIM_ONLY))
     if unknown:
         raise IronError(f"unknown {kind.name} BD field(s) {unknown}; valid fields: {sorted(known)}")
     words = [0] * kind.words
