@@ -19,7 +19,11 @@ Object FIFOs (``aie.objectfifo``, mlir-aie ``AIEObjectFifoStatefulTransform.cpp`
   the link offset inside the memtile buffer); ``dimensionsFromStream`` of a consumer
   is its S2MM write pattern (for a join source, relative to its offset in the
   memtile buffer). The shim end of a FIFO moves the bytes of its host BDs, in the
-  BD's address order (:func:`iron.runtime.sim.dma.byte_indices`);
+  BD's address order (:func:`iron.runtime.sim.dma.byte_indices`): a pattern on a FIFO's shim
+  end is refused before anything is built, as mlir-aie's verifier refuses it
+  (:mod:`iron.mlir.check`). Patterns are pinned on upstream's
+  objectFifo-stateful-transform lit test nd_dma_multiple_consumers_AIE2.mlir (the BD
+  ``dims`` equal the FIFO's); one that does not cover the whole object is not modelled;
 * ``aie.objectfifo.link``: distribute (one source, its object split at the dest
   offsets, each dest FIFO fed independently) and join (each source writes its part
   of the dest object at its offset; the object is complete when every part is).
@@ -169,6 +173,17 @@ class Proc:
     wait: str = ""  # what it waits for when blocked (for messages)
 
 
+def _check_cover(fifo: str, what: str, dims: Dims, numel: int) -> None:
+    """A pattern must visit as many elements as the object holds: the hardware's behaviour
+    past a shorter pattern (the BD ``len`` is the object's) is not modelled."""
+    n = int(np.prod([size for size, _stride in dims])) if dims else numel
+    if n != numel:
+        raise NotModelledOp(
+            f"object FIFO @{fifo}: its {what} {list(dims)} visits {n} of the object's {numel} elements; "
+            "a pattern that does not cover the object is not modelled"
+        )
+
+
 def _fifo_type(op: ir.ObjectFifo) -> ir.MemRefType:
     from iron.mlir.reader import _memref
 
@@ -217,7 +232,12 @@ class Engine:
         tiles = prog.tiles
         for name, op in prog.fifos.items():
             f = Fifo(op, _fifo_type(op))
-            f.to_dims = op.dims_to_stream if tiles[op.producer].row != SHIM_ROW else ()
+            for what, dims in (
+                ("dimensionsToStream", op.dims_to_stream),
+                *(("dimensionsFromStream", d) for d in op.dims_from_stream),
+            ):
+                _check_cover(name, what, dims, f.type.numel)
+            f.to_dims = op.dims_to_stream  # never on a shim producer: iron.mlir.check refuses it
             self.fifos[name] = f
         for lk in prog.links:
             unknown = [n for n in (*lk.sources, *lk.dests) if n not in self.fifos]
