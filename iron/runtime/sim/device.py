@@ -29,12 +29,16 @@ Op semantics:
   silently: its data or trace never moves).
 * A pushed task follows its BD chain (``use_next_bd``) to its end; a chain that
   loops or spans several host buffers is a :class:`SimError`.
+* Writes to memtile / compute-tile registers (rows >= 1) also reach their DMAs
+  (:mod:`.tile_dma`: Start_Queue pushes, Ctrl resets; BDs read at use). A SYNC on such a
+  tile consumes a token of that channel, with the same forever-check.
 * SYNC consumes a task-complete token of its channel; if none can ever come
   (the awaited task never completes), :class:`SimError` instead of a hang, naming
   what every blocked agent of the design waits for.
 * MASKPOLL must already hold (sim has no concurrent agent that could change it).
 
-Data rule: sim **runs the design** (:mod:`.engine`). A PDI load builds an
+Data rule: sim **runs the design** (:mod:`.engine` for object FIFOs, links and cores;
+:mod:`.tile_dma` for the DMAs the runtime sequence programs on memtiles and compute tiles). A PDI load builds an
 engine from the payload's MLIR (:mod:`.program`): its object FIFOs, links,
 cores and kernel models. Whenever the control code waits (a SYNC that has no
 token yet) and at the end of every kernel, the engine runs every agent until
