@@ -138,8 +138,8 @@ DESIGNS: dict[str, dict] = {
         "args": [("arg0", "in", (4096,), "i32"), ("arg1", "in", (4096,), "i32"), ("arg2", "out", (4096,), "i32")],
         "computation": "arg2 = arg0 through the memtile (hand-written writebd/write32 on shim and memtile, packet flows)",
         "trace_events": _SHIM_TASK_EVENTS,
-        # passthrough_dmas/test.cpp@0429335f: bo_inA filled with i + 1, bo_out checked against
-        # i + 1 (the PASS loop): output equals input; bo_inB is never read
+        # passthrough_dmas/test.cpp@0429335f lines 130-133 fill bo_inA (arg0) with i + 1,
+        # lines 154-159 check bo_out (arg2) against i + 1: output equals input; bo_inB unread
         "reference": lambda a, _b: (a.copy(),),
         "xfail": None,
     },
@@ -149,7 +149,7 @@ DESIGNS: dict[str, dict] = {
         "args": [("arg0", "in", (4096,), "i32"), ("arg1", "in", (4096,), "i32"), ("arg2", "out", (4096,), "i32")],
         "computation": "arg2 = arg0 through the memtile (runtime DMAs: memtile BD chains written by the sequence)",
         "trace_events": _SHIM_TASK_EVENTS,
-        # the same example folder's test.cpp@0429335f: output equals input
+        # the same example folder's test.cpp@0429335f (lines 130-133, 154-159): output = input
         "reference": lambda a, _b: (a.copy(),),
         "xfail": None,
     },

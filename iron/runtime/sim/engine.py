@@ -173,15 +173,18 @@ class Proc:
     wait: str = ""  # what it waits for when blocked (for messages)
 
 
-def _check_cover(fifo: str, what: str, dims: Dims, numel: int) -> None:
-    """A pattern must visit as many elements as the object holds: the hardware's behaviour
-    past a shorter pattern (the BD ``len`` is the object's) is not modelled."""
-    n = int(np.prod([size for size, _stride in dims])) if dims else numel
-    if n != numel:
-        raise NotModelledOp(
-            f"object FIFO @{fifo}: its {what} {list(dims)} visits {n} of the object's {numel} elements; "
-            "a pattern that does not cover the object is not modelled"
-        )
+def _check_cover(op: ir.ObjectFifo, numel: int) -> None:
+    """Each pattern of a FIFO must visit as many elements as the object holds: the hardware's
+    behaviour past a shorter pattern (the BD ``len`` is the object's) is not modelled."""
+    named = [("dimensionsToStream", op.dims_to_stream)]
+    named += [("dimensionsFromStream", d) for d in op.dims_from_stream]
+    for what, dims in named:
+        n = int(np.prod([size for size, _stride in dims])) if dims else numel
+        if n != numel:
+            raise NotModelledOp(
+                f"object FIFO @{op.name}: its {what} {list(dims)} visits {n} of the object's {numel} "
+                "elements; a pattern that does not cover the object is not modelled"
+            )
 
 
 def _fifo_type(op: ir.ObjectFifo) -> ir.MemRefType:
@@ -232,11 +235,7 @@ class Engine:
         tiles = prog.tiles
         for name, op in prog.fifos.items():
             f = Fifo(op, _fifo_type(op))
-            for what, dims in (
-                ("dimensionsToStream", op.dims_to_stream),
-                *(("dimensionsFromStream", d) for d in op.dims_from_stream),
-            ):
-                _check_cover(name, what, dims, f.type.numel)
+            _check_cover(op, f.type.numel)
             f.to_dims = op.dims_to_stream  # never on a shim producer: iron.mlir.check refuses it
             self.fifos[name] = f
         for lk in prog.links:
