@@ -7,9 +7,11 @@ offset), and a push of the BD on the channel's task queue; a wait becomes an
 ``aiex.npu.sync`` on the channel.
 
 Sizes and strides become BD fields as ``getHardwareStridesWraps``
-(``lib/Dialect/AIEX/IR/AIEXDialect.cpp``) computes them, in 32-bit words: ``d0_size
+(``lib/Dialect/AIEX/IR/AIEXDialect.cpp``; the arithmetic is ``encodeHardwareStridesWraps``
+in ``include/aie/Dialect/AIEX/Utils/BdLowering.h``) computes them, in 32-bit words: ``d0_size
 = size0 * bytes / 4``, ``dN_stride = strideN * bytes / 4 - 1`` (0 where the size is
-1, or for ``d0`` when the elements are narrower than a word), ``iteration_size =
+1, and for ``d0`` when ``stride0 * bytes`` is under a word or the elements are wider than
+one), ``iteration_size =
 size3 - 1`` and ``iteration_stride = stride3 * bytes / 4 - 1`` when ``stride3 > 0``
 (with ``stride3 = 0`` the repeat is the push's repeat count only), ``buffer_length =
 d0_size * size1 * size2``; a linear transfer (``[1, 1, 1, n][0, 0, 0, 1]``) writes
@@ -41,14 +43,19 @@ def hardware_fields(op: ir.DmaMemcpyNd, mtype: ir.MemRefType) -> dict[str, int]:
     elem = ir.ELEMENT_BYTES[mtype.dtype]
     s3, s2, s1, s0 = op.sizes
     t3, t2, t1 = op.strides
-    t0 = 1
+    t0 = op.inner_stride
     if min(op.sizes) <= 0:
         raise IronError(f"{where}: sizes {list(op.sizes)} must be positive")
     if s0 * elem % 4:
         raise IronError(
             f"{where}: {s0} elements of {elem} bytes is not a multiple of 4 bytes (shim BDs move words)"
         )
-    linear = (s1, s2, s3) == (1, 1, 1) and (t1, t2, t3) == (0, 0, 0)
+    if t0 != 1 and (t0 * elem % 4 or elem > 4):
+        # verifyStridesWraps: a stride must be whole words; wider elements copy every byte
+        raise IronError(
+            f"{where}: innermost stride {t0} of {elem}-byte elements is not a whole number of words"
+        )
+    linear = (s1, s2, s3) == (1, 1, 1) and (t1, t2, t3) == (0, 0, 0) and t0 == 1
     f = {"d0_size": 0, "d0_stride": 0, "d1_size": 0, "d1_stride": 0, "d2_stride": 0}
     f.update(iteration_size=0, iteration_stride=0)
     words = lambda stride: stride * elem // 4  # noqa: E731
@@ -59,7 +66,7 @@ def hardware_fields(op: ir.DmaMemcpyNd, mtype: ir.MemRefType) -> dict[str, int]:
             if i and stride * elem % 4:
                 raise IronError(f"{where}: stride {i} of {stride} elements is not a multiple of 4 bytes")
         f["d0_size"] = s0 * elem // 4
-        f["d0_stride"] = 0 if t0 * elem < 4 else words(t0) - 1
+        f["d0_stride"] = 0 if t0 * elem < 4 or elem > 4 else words(t0) - 1
         f["d1_size"] = s1
         f["d1_stride"] = words(t1) - 1 if s1 > 1 else 0
         f["d2_stride"] = words(t2) - 1 if s2 > 1 else 0
@@ -92,10 +99,15 @@ def offset_in_bytes(op: ir.DmaMemcpyNd, mtype: ir.MemRefType) -> int:
     return total
 
 
-def lower_memcpy(op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resolver) -> list:
+def lower_memcpy(
+    op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resolver, repeat: int | None = None
+) -> list:
+    """``repeat``: the push's repeat count when it is not ``size3 - 1`` (a DMA task's
+    ``repeat_count``)."""
     index, base, mtype = resolve(op.arg)
     fields = hardware_fields(op, mtype)
-    repeat = fields.pop("repeat_count")
+    size3_repeat = fields.pop("repeat_count")
+    repeat = size3_repeat if repeat is None else repeat
     offset = offset_in_bytes(op, mtype)
     if offset % 4:
         raise IronError(f"dma_memcpy_nd on @{op.metadata}: offset {offset} bytes is not 4-byte aligned")

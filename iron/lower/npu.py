@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from iron.errors import IronError
 from iron.mlir import ir, txn
-from iron.target import registers, shim_dma
+from iron.target import registers, shim_dma, tile_dma
 from iron.target.geometry import SHIM_ROW
 
 # writebd attributes that shim BDs do not have (memtile-only padding); must be 0.
@@ -23,13 +23,20 @@ def _address(op) -> int:
 
 
 def _writebd(op: ir.WriteBd, pdi_ids, arch: str) -> txn.BlockWrite:
-    if op["row"] != SHIM_ROW:
-        raise IronError(
-            f"aiex.npu.writebd at column {op['column']} row {op['row']}: iron lowers shim BDs (row 0) only"
-        )
-    # Like mlir-aie's writebd -> blockwrite pattern: address only, tile word 0.
-    address = registers.tile_address(op["column"], SHIM_ROW, shim_dma.bd_address(op["bd_id"]))
-    return txn.BlockWrite(address, bd_image(op, arch))
+    # Like mlir-aie's writebd -> blockwrite pattern: the BD's word 0 address, every word of
+    # the tile kind's BD (8 shim / memtile, 6 compute tile; iron.target.tile_dma).
+    col, row = op["column"], op["row"]
+    try:
+        if row == SHIM_ROW:
+            return txn.BlockWrite(
+                registers.tile_address(col, row, shim_dma.bd_address(op["bd_id"])), bd_image(op, arch)
+            )
+        kind = tile_dma.kind_of_row(row)
+        fields = {k: v for k, v in op.fields.items() if k not in ("bd_id", "column", "row")}
+        words = tile_dma.pack_bd(kind, **fields)
+        return txn.BlockWrite(registers.tile_address(col, row, tile_dma.bd_address(kind, op["bd_id"])), words)
+    except IronError as exc:
+        raise IronError(f"aiex.npu.writebd at column {col} row {row} (BD {op['bd_id']}): {exc}") from None
 
 
 def _load_pdi(op: ir.LoadPdi, pdi_ids: dict[str, int], arch: str) -> txn.LoadPdi:

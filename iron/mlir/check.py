@@ -7,7 +7,8 @@ mlir-aie's verifiers refuse these before lowering (``lib/Dialect/AIE/IR/AIEDiale
 with its tolerant reader (:mod:`iron.mlir.reader`), so :func:`check_module` applies them
 itself: every tile inside its device's columns and rows (:mod:`iron.target.geometry`), every
 core on a compute tile, every tile named by a core, packet flow, object FIFO or shim
-allocation defined once. :func:`iron.build` and ``iron trace wire`` call it, so nothing
+allocation defined once, no ``dimensionsToStream`` / ``dimensionsFromStream`` on an object
+FIFO's shim end (``ObjectFifoCreateOp::verify``). :func:`iron.build` and ``iron trace wire`` call it, so nothing
 invalid is lowered, stored in the cache, or handed to sim.
 """
 
@@ -18,7 +19,14 @@ import re
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.mlir.decl import NAME
-from iron.target.geometry import FIRST_COMPUTE_ROW, TARGETS, device_columns, target_for_device, tile_kind
+from iron.target.geometry import (
+    FIRST_COMPUTE_ROW,
+    SHIM_ROW,
+    TARGETS,
+    device_columns,
+    target_for_device,
+    tile_kind,
+)
 
 #: ``[%c = ]aie.core(%tile)`` at the start of an op kept verbatim.
 _RE_CORE = re.compile(rf"(?:%{NAME}\s*=\s*)?aie\.core\s*\(\s*%({NAME})\s*\)")
@@ -79,10 +87,30 @@ def check_device(dev: ir.Device, where: str = "design") -> None:
             tile(op.source.tile, f"aie.packet_flow({op.id}) source")
             tile(op.dest.tile, f"aie.packet_flow({op.id}) dest")
         elif isinstance(op, ir.ObjectFifo):
-            tile(op.producer, f"aie.objectfifo @{op.name}")
-            for c in op.consumers:
-                tile(c, f"aie.objectfifo @{op.name}")
+            _check_fifo(name, op, tile)
         elif isinstance(op, ir.ShimDmaAllocation) and not 0 <= op.column < columns:
             raise DesignCheckError(
                 f"{name}: aie.shim_dma_allocation @{op.symbol} at column {op.column}; columns 0 to {columns - 1}"
+            )
+
+
+def _check_fifo(name: str, op: ir.ObjectFifo, tile) -> None:
+    """An object FIFO's tiles exist, and no data layout transformation sits on a shim end:
+    mlir-aie's ``ObjectFifoCreateOp::verify`` (lib/Dialect/AIE/IR/AIEDialect.cpp at
+    49edccc8ce7b7e2de2aa60adeb11de6eabd24407, "data layout transformations on shim tiles are
+    handled by runtime operations"; lit test test/dialect/AIE/objectfifo_invalid_shim_dims.mlir
+    at 1351c7a5fbce6b925c5570838246c597904a99d6) refuses both with these messages."""
+    what = f"aie.objectfifo @{op.name}"
+    if tile(op.producer, what).row == SHIM_ROW and op.dims_to_stream:
+        raise DesignCheckError(
+            f"{name}: {what}: `dimensionsToStream` data layout transformations are not supported on shim "
+            "tile producers (mlir-aie's verifier; the runtime sequence's BD dimensions set the shim's pattern)"
+        )
+    from_stream = op.dims_from_stream or ((),) * len(op.consumers)
+    for c, dims in zip(op.consumers, from_stream):
+        if tile(c, what).row == SHIM_ROW and dims:
+            raise DesignCheckError(
+                f"{name}: {what}: `dimensionsFromStreamPerConsumer` data layout transformations are not "
+                "supported on shim tile consumers (mlir-aie's verifier; the runtime sequence's BD dimensions "
+                "set the shim's pattern)"
             )

@@ -11,6 +11,8 @@ SSA values are referred to by name without the ``%``.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -120,6 +122,14 @@ class ObjectFifo:
     dims_to_stream: tuple[tuple[int, int], ...] = ()
     #: ``dimensionsFromStream`` per consumer (same order as ``consumers``; ``()``: none).
     dims_from_stream: tuple[tuple[tuple[int, int], ...], ...] = ()
+    #: the attribute dictionary after the operands, verbatim (``{runtimeDmas = true}``)
+    attrs: str | None = None
+
+    @property
+    def runtime_dmas(self) -> bool:
+        """``{runtimeDmas = true}``: the runtime sequence programs this FIFO's memtile DMA
+        (upstream passthrough_dmas/unrolled_repeat_pass.mlir); see README "Foreign designs"."""
+        return bool(self.attrs) and re.search(r"\bruntimeDmas\s*=\s*true\b", self.attrs) is not None
 
 
 @dataclass
@@ -369,10 +379,11 @@ class DmaMemcpyNd:
     arg: str
     offsets: tuple[int, int, int, int]
     sizes: tuple[int, int, int, int]
-    strides: tuple[int, int, int]  # the innermost stride is implicitly 1
+    strides: tuple[int, int, int]  # outer three; the innermost is ``inner_stride``
     metadata: str
     id: int
     issue_token: bool = False
+    inner_stride: int = 1
 
 
 @dataclass

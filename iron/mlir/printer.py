@@ -312,7 +312,8 @@ def objectfifo_text(op: ir.ObjectFifo) -> str:
         f"%{c}{_dims_text(' dimensionsFromStream', d)}" for c, d in zip(op.consumers, from_stream)
     )
     producer = f"%{op.producer}{_dims_text(' dimensionsToStream', op.dims_to_stream)}"
-    return f"aie.objectfifo @{op.name}({producer}, {{{consumers}}}, {op.depth} : i32) : !aie.objectfifo<{op.type}>"
+    attrs = f" {op.attrs}" if op.attrs else ""
+    return f"aie.objectfifo @{op.name}({producer}, {{{consumers}}}, {op.depth} : i32){attrs} : !aie.objectfifo<{op.type}>"
 
 
 def _dims_text(keyword: str, dims) -> str:
@@ -347,17 +348,17 @@ def _memcpy_text(op: ir.DmaMemcpyNd, scope: dict) -> str:
         raise IronError(f"aiex.npu.dma_memcpy_nd: %{op.arg} is not a sequence argument or view in scope")
     if len(op.offsets) != 4 or len(op.sizes) != 4 or len(op.strides) != 3:
         raise IronError(
-            "aiex.npu.dma_memcpy_nd: needs 4 offsets, 4 sizes and 3 strides (innermost stride is 1)"
+            "aiex.npu.dma_memcpy_nd: needs 4 offsets, 4 sizes and 3 outer strides (the innermost is inner_stride)"
         )
     what = "aiex.npu.dma_memcpy_nd"
     offs = ", ".join(str(_check(v, f"{what}.offsets", _I64)) for v in op.offsets)
     sizes = ", ".join(str(_check(v, f"{what}.sizes", _I64)) for v in op.sizes)
-    strides = ", ".join(str(_check(v, f"{what}.strides", _I64)) for v in op.strides)
+    strides = ", ".join(str(_check(v, f"{what}.strides", _I64)) for v in (*op.strides, op.inner_stride))
     attrs = f"id = {_check(op.id, f'{what}.id', _I64)} : i64"
     if op.issue_token:
         attrs += ", issue_token = true"
     attrs += f", metadata = @{op.metadata}"
-    return f"{what}(%{op.arg}[{offs}][{sizes}][{strides}, 1]) {{{attrs}}} : {typ}"
+    return f"{what}(%{op.arg}[{offs}][{sizes}][{strides}]) {{{attrs}}} : {typ}"
 
 
 def _view_lines(view: ir.View, scope: dict) -> list[str]:

@@ -68,13 +68,15 @@ _RE_SHIM_ALLOC_NEW = re.compile(
 )
 _RE_OBJECTFIFO = re.compile(
     rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(\d+)\s*:\s*i32\s*\)\s*"
-    r":\s*!aie\.objectfifo<(.*)>$",
+    r"(\{[^{}]*\}\s*)?:\s*!aie\.objectfifo<(.*)>$",
     re.S,
 )
 _RE_FUNC_DECL = re.compile(
     rf'^func\.func\s+private\s+@({_NAME})\s*\((.*)\)\s*(?:attributes\s*\{{\s*link_with\s*=\s*"([^"]*)"\s*\}})?$',
     re.S,
 )
+#: The object-FIFO attribute dictionary iron reads (anything else keeps the op opaque).
+_RE_FIFO_ATTRS = re.compile(r"^\{\s*runtimeDmas\s*=\s*(true|false)\s*\}$")
 _RE_FIFO_CONSUMER = re.compile(rf"^%({_NAME})\b(.*)$", re.S)
 #: ``dimensionsToStream`` / ``dimensionsFromStream``; ``toStream`` / ``fromStream`` is the older
 #: spelling (e.g. generated whole_array matmul MLIR in mlir-aie's build folders, 2024); iron prints today's.
@@ -628,8 +630,11 @@ class _Reader:
             return None
         if any(d is None for d in from_stream):
             return None
-        fifo = ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(5)), m.group(6), None,
-                             to_stream, from_stream if any(from_stream) else ())  # fmt: skip
+        attrs = m.group(6).strip() if m.group(6) else None
+        if attrs and not _RE_FIFO_ATTRS.match(attrs):
+            return None  # other attributes (transport, repeat_count, ...) change what it does: opaque
+        fifo = ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(5)), m.group(7), None,
+                             to_stream, from_stream if any(from_stream) else (), attrs)  # fmt: skip
         from iron.mlir.printer import objectfifo_text
 
         if objectfifo_text(fifo) != code:
@@ -758,11 +763,7 @@ class _Reader:
             return None
         arg = m.group(1)
         offs, sizes, strides = (self.int_list(m.group(k)) for k in (2, 3, 4))
-        if (
-            None in (offs, sizes, strides)
-            or not (len(offs) == len(sizes) == len(strides) == 4)
-            or strides[3] != 1
-        ):
+        if None in (offs, sizes, strides) or not (len(offs) == len(sizes) == len(strides) == 4):
             return None
         if arg not in self.seq.scope:
             return None
@@ -776,7 +777,7 @@ class _Reader:
         token = attrs.get("issue_token", "false")
         if token not in ("true", "false", ""):
             raise _Err(f"{op}: issue_token must be true or false, got {token!r}", "issue_token")
-        return ir.DmaMemcpyNd(arg, offs, sizes, strides[:3], meta, bd, token in ("true", ""))
+        return ir.DmaMemcpyNd(arg, offs, sizes, strides[:3], meta, bd, token in ("true", ""), strides[3])
 
     # ------------------------------------------------------------ npu ops
     def declared(self, cls, operands: list[str], attrs: dict, op: str):

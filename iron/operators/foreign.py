@@ -5,7 +5,8 @@ Python API prints) becomes a :class:`ForeignOperator` that :func:`iron.build` an
 :class:`iron.Sequence` accept like the built-in operators:
 
 * its arguments are the runtime sequence's signature; an argument moved by an MM2S
-  shim transfer is an input, by an S2MM one an output, by both ``inout``; an
+  shim transfer is an input, by an S2MM one an output, by both ``inout`` (a hand-written
+  shim BD counts through its ``address_patch`` and the Task_Queue write that pushes it); an
   argument no transfer moves is an input (the caller still binds a buffer to it);
 * its data streams are its ``dma_memcpy_nd`` ops and shim DMA tasks
   (``dma_configure_task_for`` ...) with the object FIFO or ``shim_dma_allocation``
@@ -40,7 +41,8 @@ from iron.mlir import ir, legacy, objectfifo
 from iron.mlir.printer import print_device
 from iron.mlir.reader import parse
 from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
-from iron.target.geometry import target_for_device
+from iron.target import registers, shim_dma
+from iron.target.geometry import SHIM_ROW, target_for_device
 
 #: Activity of a foreign design's traced tiles on sim unless ``activity=`` says otherwise.
 DEFAULT_ACTIVITY = Activity(invocations=8, cycles=256, vector_fraction=0.3, stall_fraction=0.2)
@@ -455,6 +457,8 @@ def _streams(dev: ir.Device, seq: ir.RuntimeSequence, origin: str):
         d = "in" if alloc.direction == "MM2S" else "out"
         directions[index] = d if directions.get(index, d) == d else "inout"
 
+    for index, d in _patched_directions(seq).items():
+        directions[index] = d if directions.get(index, d) == d else "inout"
     for op in seq.body:
         if isinstance(op, ir.DmaMemcpyNd):
             add(op.arg, op.metadata, f"aiex.npu.dma_memcpy_nd(%{op.arg} ...)")
@@ -472,6 +476,29 @@ def _streams(dev: ir.Device, seq: ir.RuntimeSequence, origin: str):
                         index = names[arg]
                         directions[index] = d if directions.get(index, d) == d else "inout"
     return streams, directions
+
+
+def _patched_directions(seq: ir.RuntimeSequence) -> dict[int, str]:
+    """{arg index: direction} of hand-written shim BDs: an ``address_patch`` binds an argument
+    to a shim BD, the Task_Queue write that pushes that BD says the direction."""
+    bd_arg: dict[tuple[int, int], int] = {}
+    out: dict[int, str] = {}
+    queues = {
+        shim_dma.task_queue(d, c): d for d in shim_dma.DIRECTIONS for c in range(shim_dma.SHIM_DMA_CHANNELS)
+    }
+    for op in seq.body:
+        if isinstance(op, ir.AddressPatch):
+            col, row, off = registers.split_address(op.addr)
+            bd = shim_dma.bd_of_address_low(off) if row == SHIM_ROW else None
+            if bd is not None:
+                bd_arg[col, bd] = op.arg_idx
+        elif isinstance(op, ir.Write32) and (op.row or 0) == SHIM_ROW:
+            d = queues.get(op.address & registers.OFFSET_MASK)
+            index = bd_arg.get((op.column or 0, shim_dma.unpack_task_queue(op.value)["start_bd"]))
+            if d is not None and index is not None:
+                word = "in" if d == "mm2s" else "out"
+                out[index] = word if out.get(index, word) == word else "inout"
+    return out
 
 
 __all__ = ["ForeignObject", "ForeignOperator", "ForeignDesignError", "from_mlir", "rebuild"]

@@ -21,19 +21,16 @@ import numpy as np
 
 from iron import bf16
 
-#: Missing pieces named by the xfail reasons (so the lead can flip them after a merge).
-STRIDED_TASK_BD = (
-    "strided BDs in DMA tasks (iron/lower/dma_task.py lowers contiguous task BDs only; "
-    "strided dma_memcpy_nd is lowered by iron/lower/dma.py)"
-)
-MEMTILE_BDS = (
-    "memtile DMA BDs in the runtime sequence (writebd at row 1: iron/lower/npu.py lowers shim BDs only)"
-)
-RUNTIME_DMAS_FIFO = (
-    "object FIFOs with an attribute dictionary ({runtimeDmas = true}) stay opaque in iron's reader, so their "
-    "shim end is unknown; then memtile DMA BDs in the runtime sequence"
-)
-
+#: Trace events for the designs without a compute tile (iron traces compute tiles by default):
+#: the drain shim's DMA task events, which their shim channels raise.
+_SHIM_TASK_EVENTS = {
+    "shim": [
+        "DMA_S2MM_0_START_TASK",
+        "DMA_S2MM_0_FINISHED_TASK",
+        "DMA_MM2S_0_START_TASK",
+        "DMA_MM2S_0_FINISHED_TASK",
+    ]
+}
 
 #: matrix_vector/Makefile@061bc4a0: build/mv_${m}x${k}.o with -DBIT_WIDTH=8 -DDIM_M=${m}
 #: -DDIM_K=${k}, m = k = 32.
@@ -121,10 +118,12 @@ DESIGNS: dict[str, dict] = {
         "file": "hunhoffe__iron_ext_mlir__MVMul.mlir",
         "device": "npu1_4col", "targets": ["npu1"], "kernels": ["mv_32x32.o"],
         "args": [("arg0", "in", (288, 288), "i16"), ("arg1", "in", (288,), "i16"), ("arg2", "out", (288,), "i32")],
-        "computation": "arg2 = arg0 @ arg1 (DMA tasks with repeat_count = 8)",
+        "computation": "arg2 = arg0 @ arg1 (DMA tasks with repeat_count = 8, strided task BDs)",
+        # matrix_multiplication/matrix_vector/test.cpp@05349c0d lines 15-18: A and B int16,
+        # C and the accumulator int32; it includes ../test.cpp, whose reference is C = A @ B
         "reference": lambda a, b: ((a.astype(np.int32) @ b.astype(np.int32)).astype(np.int32),),
         "kernel_defines": {"mv_32x32.o": _MV_DEFINES},
-        "xfail": STRIDED_TASK_BD,
+        "xfail": None,
     },
     "matmul_single_core": {
         "file": "mlir-aie__programming_examples__basic__matrix_multiplication__single_core__build__aie_256x256x256_32x32x32.mlir",
@@ -145,19 +144,23 @@ DESIGNS: dict[str, dict] = {
     "passthrough_memtile_bds": {
         "file": "mlir-aie__programming_examples__basic__passthrough_dmas__aie.mlir",
         "device": "npu1_1col", "targets": ["npu1"], "kernels": [],
-        "args": [("arg0", "in", (4096,), "i32"), ("arg1", "in", (4096,), "i32"), ("arg2", "in", (4096,), "i32")],
+        "args": [("arg0", "in", (4096,), "i32"), ("arg1", "in", (4096,), "i32"), ("arg2", "out", (4096,), "i32")],
         "computation": "arg2 = arg0 through the memtile (hand-written writebd/write32 on shim and memtile, packet flows)",
-        "reference": None,
-        "xfail": MEMTILE_BDS,
-        "aiecc_input_xfail": False,
+        "trace_events": _SHIM_TASK_EVENTS,
+        # passthrough_dmas/test.cpp@0429335f lines 130-133 fill bo_inA (arg0) with i + 1,
+        # lines 154-159 check bo_out (arg2) against i + 1: output equals input; bo_inB unread
+        "reference": lambda a, _b: (a.copy(),),
+        "xfail": None,
     },
     "passthrough_memtile_tasks": {
         "file": "mlir-aie__programming_examples__basic__passthrough_dmas__unrolled_repeat_pass.mlir",
         "device": "npu1_1col", "targets": ["npu1"], "kernels": [],
         "args": [("arg0", "in", (4096,), "i32"), ("arg1", "in", (4096,), "i32"), ("arg2", "out", (4096,), "i32")],
         "computation": "arg2 = arg0 through the memtile (runtime DMAs: memtile BD chains written by the sequence)",
-        "reference": None,
-        "xfail": RUNTIME_DMAS_FIFO,
+        "trace_events": _SHIM_TASK_EVENTS,
+        # the same example folder's test.cpp@0429335f (lines 130-133, 154-159): output = input
+        "reference": lambda a, _b: (a.copy(),),
+        "xfail": None,
     },
     "cascade_flows": {
         "file": "mlir-aie__test__npu-xrt__cascade_flows__aie.mlir",
@@ -220,7 +223,7 @@ DESIGNS: dict[str, dict] = {
         "computation": "arg2 (as 32 x 64 row-major) = arg0.T: the MM2S task reads arg0 column by column "
                        "(innermost <size = 64, stride = 32>), the S2MM task writes in order; no core",
         "reference": lambda a, _b: (np.ascontiguousarray(a.T).reshape(64, 32),),
-        "xfail": STRIDED_TASK_BD,
+        "xfail": None,
     },
     "transpose_npu2": {
         "file": "andrej__reconfig__transpose.mlir",
@@ -230,7 +233,7 @@ DESIGNS: dict[str, dict] = {
                        "DMA tasks with iteration dims and repeat_count = 7; its test (reconfig/test.cpp) "
                        "only times the run, and transpose.cc is not in the corpus: no reference",
         "reference": None,
-        "xfail": STRIDED_TASK_BD,
+        "xfail": None,
     },
 }  # fmt: skip
 

@@ -88,10 +88,49 @@ def test_writebd_blockwrite_tile_word_is_zero_as_upstream():
     assert ws[4:8] == [0x1, 0, (3 << 25) | 0x1D0C0, 0x30]
 
 
-def test_memtile_writebd_is_rejected():
-    bd = ir.WriteBd({"bd_id": 6, "column": 3, "row": 1, "buffer_length": 1, "valid_bd": 1})
-    with pytest.raises(IronError):
-        npu.lower_ops([bd], PDI_IDS, "npu1")
+def test_memtile_writebd_lowers_to_upstreams_eight_words():
+    # npu_blockwrite_instgen.mlir @ 0df98817: this writebd at column 3 row 1 (a memtile);
+    # CHECK: 061A00C0 (memtile BD 6 at 0xA00C0) / 00000030 (8 words) / 00000001 00580002
+    # 000C0005 00100007 00000009 00000000 059A000C 84038201 (d2_size = 1 is not written).
+    fields = dict(
+        bd_id=6, buffer_length=1, buffer_offset=2, column=3, row=1, d0_stride=5, d0_size=6,
+        d1_stride=7, d1_size=8, d2_size=1, d2_stride=9, iteration_current=11,
+        iteration_stride=12, iteration_size=13, lock_acq_enable=1, lock_acq_id=1,
+        lock_acq_val=2, lock_rel_id=3, lock_rel_val=4, next_bd=5, use_next_bd=1, valid_bd=1,
+    )  # fmt: skip
+    ws = lower_words([ir.WriteBd(fields)], "npu1", 4)
+    assert ws[4:8] == [0x1, 0, 0x061A00C0, 0x30]
+    assert ws[8:16] == hexwords("00000001 00580002 000C0005 00100007 00000009 00000000 059A000C 84038201")
+
+
+def test_memtile_and_tile_bd_lock_values_as_upstream_lowers_them():
+    # unrolled_repeat_pass.mlir @ ef798b0d: memtile BD 0 with lock_acq_id = 64,
+    # lock_acq_val = 127 (the 7-bit -1 of AcquireGreaterEqual 1), lock_rel_id = 65,
+    # lock_rel_val = 1, next_bd = 1, use_next_bd = 1, length 1024. Word 7 by the field
+    # positions of AIEDmaToNpu.cpp @ 0155ebd7 (valid [31], rel value [30:24], rel id [23:16],
+    # acq enable [15], acq value [14:8], acq id [7:0]): 0x80000000 | 1 << 24 | 65 << 16 |
+    # 1 << 15 | 127 << 8 | 64; word 1: next [25:20], use_next [19].
+    memtile = dict(
+        bd_id=0, buffer_length=1024, column=0, row=1, lock_acq_enable=1, lock_acq_id=64,
+        lock_acq_val=127, lock_rel_id=65, lock_rel_val=1, next_bd=1, use_next_bd=1, valid_bd=1,
+    )  # fmt: skip
+    (op,) = npu.lower_ops([ir.WriteBd(memtile)], PDI_IDS, "npu1")
+    assert op.data == (0x400, 0x00180000, 0, 0, 0, 0, 0, 0x8141FF40)
+    # dma_task_with_locks.mlir test 7: lock_acq_val = -2 is the same register bits as 126
+    (neg,) = npu.lower_ops([ir.WriteBd({**memtile, "lock_acq_val": -2})], PDI_IDS, "npu1")
+    (raw,) = npu.lower_ops([ir.WriteBd({**memtile, "lock_acq_val": 126})], PDI_IDS, "npu1")
+    assert neg.data == raw.data
+    # A compute-tile BD (6 words): buffer_offset in bytes -> Base_Address [27:14] in words,
+    # length [13:0]; word 5: next [30:27], use_next [26], valid [25], rel value [24:18],
+    # rel id [16:13], acq enable [12], acq value [11:5], acq id [3:0].
+    tile = dict(bd_id=0, buffer_length=1024, buffer_offset=0x1000, column=0, row=2, lock_acq_enable=1,
+                lock_acq_val=1, lock_rel_id=1, lock_rel_val=1, valid_bd=1)  # fmt: skip
+    (op,) = npu.lower_ops([ir.WriteBd(tile)], PDI_IDS, "npu1")
+    assert op.address == 0x21D000 and len(op.data) == 6
+    assert op.data[0] == (0x400 << 14) | 1024
+    assert op.data[5] == 1 << 25 | 1 << 18 | 1 << 13 | 1 << 12 | 1 << 5
+    with pytest.raises(IronError, match="compute-tile BD has no d0_zero_before"):
+        npu.lower_ops([ir.WriteBd({**tile, "d0_zero_before": 1})], PDI_IDS, "npu1")
 
 
 def test_address_patch_is_ddr_patch_64bit_arg_plus():

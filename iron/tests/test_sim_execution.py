@@ -66,6 +66,26 @@ def test_iteration_and_repeat_words_equal_upstream():
     assert rep[-1].value == pushes[1] and shim_dma.unpack_task_queue(pushes[1])["repeat"] == 3
 
 
+def test_innermost_stride_is_encoded_as_upstream_encodes_it():
+    """``encodeHardwareStridesWraps`` (mlir-aie include/aie/Dialect/AIEX/Utils/BdLowering.h):
+    ``d0_stride = stride0 * bytes / 4 - 1``, 0 when ``stride0 * bytes`` is under a word or the
+    elements are wider than a word; verifyStridesWraps refuses a stride of partial words. The
+    transposing corpus designs (designs.py: matrix_transpose_dma) run it end to end."""
+    alloc = ir.ShimDmaAllocation("md", "MM2S", 0, 0)
+
+    def d0_stride(inner, dtype):
+        t1 = max(1, 4 // ir.ELEMENT_BYTES[dtype])  # d1 steps a whole word
+        op = ir.DmaMemcpyNd("arg0", (0, 0, 0, 0), (1, 1, 32, 64), (0, 0, t1), "md", 0, inner_stride=inner)
+        typ = lambda _a: (0, 0, ir.MemRefType((2048,), dtype))  # noqa: E731
+        return dma.lower_memcpy(op, alloc, typ)[0].fields["d0_stride"]
+
+    assert d0_stride(32, "i32") == 31  # 32 words apart
+    assert d0_stride(8, "i16") == 3  # 16 bytes apart: 4 words
+    assert d0_stride(1, "i32") == 0
+    with pytest.raises(IronError, match="innermost stride 3"):
+        d0_stride(3, "i8")
+
+
 # --------------------------------------------------------------------------- an executed design
 PERM = "[<size = 2, stride = 1>, <size = 4, stride = 2>]"  # memtile reads 0,2,4,6,1,3,5,7 of its part
 

@@ -6,7 +6,8 @@ Two checks over iron's source outside ``iron/target/`` and ``iron/tests/``:
   two: hex is how register offsets, field layouts and device limits get written, so
   one outside the tables is a fact with a second home;
 * no int literal, in any base, equal to a register offset of
-  ``iron/target/registers.py`` or ``iron/target/shim_dma.py`` (>= 0x1000): the literals
+  ``iron/target/registers.py``, ``iron/target/shim_dma.py`` or ``iron/target/tile_dma.py``
+  (>= 0x1000): the literals
   of those tables and every offset their functions give (each BD word, each channel
   register, each Event_Broadcast).
 
@@ -20,11 +21,15 @@ import io
 import tokenize
 from pathlib import Path
 
-from iron.target import registers, shim_dma
+from iron.target import registers, shim_dma, tile_dma
 
 IRON = Path(__file__).resolve().parents[1]
 TABLES = ("target", "tests")  # folders of iron/ the checks skip
-REGISTER_TABLES = (IRON / "target" / "registers.py", IRON / "target" / "shim_dma.py")
+REGISTER_TABLES = (
+    IRON / "target" / "registers.py",
+    IRON / "target" / "shim_dma.py",
+    IRON / "target" / "tile_dma.py",
+)
 SMALLEST_OFFSET = 0x1000
 
 
@@ -79,6 +84,10 @@ def register_offsets() -> set[int]:
     for d in shim_dma.DIRECTIONS:
         for c in range(shim_dma.SHIM_DMA_CHANNELS):
             found |= {shim_dma.channel_ctrl(d, c), shim_dma.task_queue(d, c), shim_dma.channel_status(d, c)}
+    for kind in (tile_dma.MEMTILE, tile_dma.TILE):
+        found |= set(tile_dma.channel_registers(kind))
+        for bd in range(kind.bd_count):
+            found |= {tile_dma.bd_address(kind, bd) + 4 * w for w in range(kind.words)}
     return {v for v in found if v >= SMALLEST_OFFSET and not _mask_or_power(v)}
 
 
@@ -101,7 +110,7 @@ def test_no_register_offset_outside_target():
     offsets = register_offsets()
     found = [hit for path in _sources() for hit in register_literals(path, offsets)]
     assert not found, (
-        "register offsets belong to iron/target/registers.py or shim_dma.py (use their names); found:\n"
+        "register offsets belong to iron/target/registers.py, shim_dma.py or tile_dma.py (use their names); found:\n"
         + "\n".join(found)
     )
 

@@ -29,12 +29,16 @@ Op semantics:
   silently: its data or trace never moves).
 * A pushed task follows its BD chain (``use_next_bd``) to its end; a chain that
   loops or spans several host buffers is a :class:`SimError`.
+* Writes to memtile / compute-tile registers (rows >= 1) also reach their DMAs
+  (:mod:`.tile_dma`: Start_Queue pushes, Ctrl resets; BDs read at use). A SYNC on such a
+  tile consumes a token of that channel, with the same forever-check.
 * SYNC consumes a task-complete token of its channel; if none can ever come
   (the awaited task never completes), :class:`SimError` instead of a hang, naming
   what every blocked agent of the design waits for.
 * MASKPOLL must already hold (sim has no concurrent agent that could change it).
 
-Data rule: sim **runs the design** (:mod:`.engine`). A PDI load builds an
+Data rule: sim **runs the design** (:mod:`.engine` for object FIFOs, links and cores;
+:mod:`.tile_dma` for the DMAs the runtime sequence programs on memtiles and compute tiles). A PDI load builds an
 engine from the payload's MLIR (:mod:`.program`): its object FIFOs, links,
 cores and kernel models. Whenever the control code waits (a SYNC that has no
 token yet) and at the end of every kernel, the engine runs every agent until
@@ -70,6 +74,8 @@ from iron.runtime.sim import trace_unit as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
 from iron.runtime.sim.program import program
+from iron.runtime.sim.tile_dma import TileDmas
+from iron.runtime.sim.tile_dma import name_of as tile_dma_name
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.memory import HostBuffer
 from iron.target import events, registers, shim_dma
@@ -140,6 +146,7 @@ class SimDevice:
         self.streams: dict[ChannelKey, list[tuple[int, str]]] = {}
         self.tiles: list[tuple[int, int]] = []
         self.engine: Engine | None = None
+        self.tile_dmas: TileDmas | None = None  # memtile / compute-tile DMAs at register level
         if payload is not None and payload.mlir:
             self.engine = self._engine(payload)
         if payload is not None:
@@ -159,6 +166,10 @@ class SimDevice:
             raise SimError(f"{where}: {e}") from None
         fifo_allocs = {name: allocs[name] for name in prog.fifos if name in allocs}
         kernels = {name: (dict(defines), arch) for name, _src, arch, defines in payload.kernels}
+        try:
+            self.tile_dmas = TileDmas(self, prog)
+        except IronError as e:
+            raise SimError(f"{where}: {e}") from None
         return Engine(self, prog, fifo_allocs, kernels, self.kernel_models)
 
     def channel(self, key: ChannelKey) -> Channel:
@@ -265,6 +276,8 @@ class SimDevice:
         if row == SHIM_ROW and off in QUEUE_REGISTERS:
             self._push(i, op, col, *QUEUE_REGISTERS[off], value)
             return
+        if row != SHIM_ROW and self.tile_dmas is not None:
+            self.tile_dmas.store(col, row, off, value & 0xFFFFFFFF, f"op #{i} of {self._kernel!r}")
         kind = tu.register_kind(row, off)
         if kind is not None and off == registers.TRACE_REGISTERS[kind].event_generate:
             self._generate(col, row, kind, value & registers.event_mask(kind))
@@ -369,7 +382,8 @@ class SimDevice:
         key = (op.column, direction, op.channel)
         where = f"kernel {self._kernel!r}: {_op_text(i, op)}"
         if op.row != SHIM_ROW:
-            raise SimError(f"{where}: sim models SYNC on shim channels only")
+            self._sync_tile(where, (op.column, op.row, direction, op.channel))
+            return
         ch = self.channel(key)
         if ch.tokens == 0:
             self._advance(force=True)
@@ -382,9 +396,29 @@ class SimDevice:
             )
         else:
             why = "no queued task will issue a task-complete token"
-        if self.engine is not None and self.engine.blocked():
-            why += "; blocked: " + ", ".join(self.engine.blocked()[:8])
-        raise SimError(f"{where} waits on {ch.name} forever: {why}")
+        raise SimError(f"{where} waits on {ch.name} forever: {why}{self._blocked()}")
+
+    def _sync_tile(self, where: str, key) -> None:
+        """SYNC on a memtile / compute-tile channel: one task-complete token of it."""
+        if self.tile_dmas is None:
+            raise SimError(f"{where}: no design is loaded whose DMA could issue a token")
+        chan = self.tile_dmas.channel(key)
+        if chan.tokens == 0:
+            self._advance(force=True)
+        if chan.tokens > 0:
+            chan.tokens -= 1
+            return
+        why = (
+            "its active task stays active" if chan.task else "no queued task will issue a task-complete token"
+        )
+        raise SimError(f"{where} waits on {tile_dma_name(key)} forever: {why}{self._blocked()}")
+
+    def _blocked(self) -> str:
+        """ "; blocked: ..." listing what every stuck agent and DMA channel waits for."""
+        stuck = (self.engine.blocked() if self.engine else []) + (
+            self.tile_dmas.blocked() if self.tile_dmas else []
+        )
+        return "; blocked: " + ", ".join(stuck[:8]) if stuck else ""
 
     # ------------------------------------------------------------------ PDI
     def _load_pdi(self, i: int, op: txn.LoadPdi) -> None:
@@ -489,7 +523,11 @@ class SimDevice:
         eng = self.engine
         if eng is None:
             return
-        eng.advance()
+        moved = True
+        while moved:  # the FIFO-level engine and the register-level DMAs, until neither moves
+            moved = eng.advance()
+            if self.tile_dmas is not None:
+                moved = self.tile_dmas.advance() or moved
         if force and eng.tainted:
             for key in set(eng.shim_channels) | set(self.streams):  # data channels, never the trace's
                 ch = self.channels.get(key)
@@ -503,7 +541,10 @@ class SimDevice:
         if eng.calls and not eng.first_call:
             eng.first_call = eng.calls[0]
         eng.calls = []
-        self._record(eng.drain_events())
+        events = eng.drain_events()
+        for unit, evs in (self.tile_dmas.drain_events() if self.tile_dmas else {}).items():
+            events.setdefault(unit, []).extend(evs)
+        self._record(events)
         self.now = max(self.now, eng.clock())
 
     def _record(self, events: dict) -> None:

@@ -19,7 +19,11 @@ Object FIFOs (``aie.objectfifo``, mlir-aie ``AIEObjectFifoStatefulTransform.cpp`
   the link offset inside the memtile buffer); ``dimensionsFromStream`` of a consumer
   is its S2MM write pattern (for a join source, relative to its offset in the
   memtile buffer). The shim end of a FIFO moves the bytes of its host BDs, in the
-  BD's address order (:func:`iron.runtime.sim.dma.byte_indices`);
+  BD's address order (:func:`iron.runtime.sim.dma.byte_indices`): a pattern on a FIFO's shim
+  end is refused before anything is built, as mlir-aie's verifier refuses it
+  (:mod:`iron.mlir.check`). Patterns are pinned on upstream's
+  objectFifo-stateful-transform lit test nd_dma_multiple_consumers_AIE2.mlir (the BD
+  ``dims`` equal the FIFO's); one that does not cover the whole object is not modelled;
 * ``aie.objectfifo.link``: distribute (one source, its object split at the dest
   offsets, each dest FIFO fed independently) and join (each source writes its part
   of the dest object at its offset; the object is complete when every part is).
@@ -42,7 +46,7 @@ from iron.runtime.sim import cascade, kernel_models
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.interp import Core, NotModelledOp
 from iron.runtime.sim.program import Program
-from iron.target import events
+from iron.target import events, tile_dma
 from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
 
 DMA_BYTES_PER_CYCLE = 4
@@ -70,9 +74,10 @@ def pattern_indices(base: int, dims: Dims) -> np.ndarray:
 
 def object_indices(base: int, dims: Dims, numel: int) -> np.ndarray:
     """Element indices a tile DMA visits for one object of ``numel`` elements with
-    ``dims``: the outermost dimension has no wrap in the BD (as the shim's ``d2``,
-    :mod:`iron.runtime.sim.dma`), so it steps on until the object is complete. Upstream
-    relies on it: the whole_array matmul's ``C_L2L3`` memtile FIFO (mlir-aie
+    ``dims``. A pattern with every dimension its BD has (:attr:`iron.target.tile_dma.DmaKind.
+    pattern_dims`; :func:`_check_cover` admits no other short one) has no wrap on the
+    outermost, so it steps on until the object is complete. Upstream relies on it: the
+    whole_array matmul's ``C_L2L3`` memtile FIFO (mlir-aie
     programming_examples/basic/matrix_multiplication/whole_array/build, 4fe0c68b) streams a
     3072-element object with a 768-element pattern whose outer size 4 covers one core's tile."""
     inner = int(np.prod([size for size, _ in dims[1:]], dtype=np.int64))
@@ -181,6 +186,24 @@ class Proc:
     wait: str = ""  # what it waits for when blocked (for messages)
 
 
+def _check_cover(op: ir.ObjectFifo, numel: int, tiles: dict) -> None:
+    """Each pattern of a FIFO must visit as many elements as the object holds, unless it has
+    every dimension its tile's BD has (the outermost then steps until the BD's length, the
+    object's, is moved: :func:`object_indices`). The hardware's behaviour past another short
+    pattern (a wrapped outermost dimension) is not modelled."""
+    named = [("dimensionsToStream", op.dims_to_stream, op.producer)]
+    named += [("dimensionsFromStream", d, c) for d, c in zip(op.dims_from_stream, op.consumers)]
+    for what, dims, tile in named:
+        n = int(np.prod([size for size, _stride in dims])) if dims else numel
+        row = tiles[tile].row if tile in tiles else MEMTILE_ROW
+        full = row != SHIM_ROW and len(dims) == tile_dma.kind_of_row(row).pattern_dims
+        if n != numel and not full:
+            raise NotModelledOp(
+                f"object FIFO @{op.name}: its {what} {list(dims)} visits {n} of the object's {numel} "
+                "elements; a pattern that does not cover the object is not modelled"
+            )
+
+
 def _fifo_type(op: ir.ObjectFifo) -> ir.MemRefType:
     from iron.mlir.reader import _memref
 
@@ -233,7 +256,8 @@ class Engine:
         tiles = prog.tiles
         for name, op in prog.fifos.items():
             f = Fifo(op, _fifo_type(op))
-            f.to_dims = op.dims_to_stream if tiles[op.producer].row != SHIM_ROW else ()
+            _check_cover(op, f.type.numel, tiles)
+            f.to_dims = op.dims_to_stream  # never on a shim producer: iron.mlir.check refuses it
             self.fifos[name] = f
         for lk in prog.links:
             unknown = [n for n in (*lk.sources, *lk.dests) if n not in self.fifos]

@@ -15,7 +15,12 @@ plain data:
 * each ``aie.core`` body as a tree of :class:`Op` (one statement each, regions
   nested), which :mod:`iron.runtime.sim.interp` interprets.
 
-Everything else in the device (buffers, locks, hand-written DMA programs, flows) is
+* the stream routes (``aie.flow``, ``aie.packet_flow``) and ``aie.lock`` ids with their
+  initial values, which the register-level DMAs of memtiles and compute tiles use
+  (:mod:`iron.runtime.sim.tile_dma`); ``{runtimeDmas = true}`` object FIFOs and their links
+  are kept apart for it (:attr:`Program.runtime_fifos`), the FIFO-level engine never sees them.
+
+Everything else in the device (hand-written ``aie.mem`` / ``aie.memtile_dma`` programs, ...) is
 listed in :attr:`Program.unmodelled`: the design still runs its control path and
 trace, its outputs are not modelled.
 """
@@ -67,6 +72,24 @@ class CoreProgram:
     link_with: str | None = None  # core-level link_with (older designs)
 
 
+@dataclass(frozen=True)
+class Port:
+    """One end of a stream route: ``%tile, DMA : 0``."""
+
+    tile: str
+    bundle: str
+    channel: int
+
+
+@dataclass(frozen=True)
+class Route:
+    """``aie.flow`` (``packet_id`` None) or one ``aie.packet_flow`` source and its dests."""
+
+    source: Port
+    dests: tuple[Port, ...]
+    packet_id: int | None = None
+
+
 @dataclass
 class Program:
     target: str
@@ -78,6 +101,11 @@ class Program:
     device: ir.Device | None = None
     cascades: list[tuple[str, str]] = field(default_factory=list)  # aie.cascade_flow (source, dest) tiles
     unmodelled: list[str] = field(default_factory=list)  # ops sim does not execute (first words)
+    #: ``{runtimeDmas = true}`` FIFOs (their memtile DMA is the sequence's: iron.runtime.sim.tile_dma)
+    runtime_fifos: dict[str, ir.ObjectFifo] = field(default_factory=dict)
+    runtime_links: list[Link] = field(default_factory=list)
+    routes: list[Route] = field(default_factory=list)  # the design's aie.flow / aie.packet_flow
+    locks: dict[tuple[str, int], int] = field(default_factory=dict)  # (tile, lock id) -> init (aie.lock)
 
 
 def program(mlir: str, where: str = "<pdi>") -> Program:
@@ -88,9 +116,12 @@ def program(mlir: str, where: str = "<pdi>") -> Program:
     prog = Program(dev.target, tiles, {}, [], {}, [], dev)
     for op in dev.body:
         if isinstance(op, ir.ObjectFifo):
-            prog.fifos[op.name] = op
+            (prog.runtime_fifos if op.runtime_dmas else prog.fifos)[op.name] = op
         elif isinstance(op, ir.ObjectFifoLink):
             prog.links.append(Link(op.sources, op.dests, op.source_offsets, op.dest_offsets))
+        elif isinstance(op, ir.PacketFlow):
+            src, dst = (Port(e.tile, e.bundle, e.channel) for e in (op.source, op.dest))
+            prog.routes.append(Route(src, (dst,), op.id))
         elif isinstance(op, ir.FuncDecl):
             prog.funcs[op.name] = op.link_with
         elif isinstance(op, ir.Core):
@@ -98,11 +129,44 @@ def program(mlir: str, where: str = "<pdi>") -> Program:
             prog.cores.append(CoreProgram(op.tile, t.col, t.row, parse_body(op.body)))
         elif isinstance(op, ir.Opaque):
             _opaque(prog, op.text)
+    runtime = set(prog.runtime_fifos)
+    prog.runtime_links = [lk for lk in prog.links if runtime & {*lk.sources, *lk.dests}]
+    prog.links = [lk for lk in prog.links if lk not in prog.runtime_links]
     return prog
+
+
+_PORT = rf"%({_NAME})\s*,\s*\"?(\w+)\"?\s*:\s*(\d+)"
+_RE_FLOW = re.compile(rf"^aie\.flow\s*\(\s*{_PORT}\s*,\s*{_PORT}\s*\)$")
+_RE_PACKET_FLOW = re.compile(r"^aie\.packet_flow\s*\(\s*(0x[0-9a-fA-F]+|\d+)\s*\)")
+_RE_PACKET_END = re.compile(rf"aie\.packet_(source|dest)\s*<\s*{_PORT}\s*>")
+_RE_LOCK = re.compile(rf"^%{_NAME}\s*=\s*aie\.lock\s*\(\s*%({_NAME})\s*,\s*(\d+)\s*\)\s*(\{{.*\}})?")
+_RE_INIT = re.compile(r"\binit\s*=\s*(-?\d+)")
+_RE_BUFFER = re.compile(rf"^%{_NAME}\s*=\s*aie\.buffer\s*\(")
+
+
+def _route_or_lock(prog: Program, first: str) -> bool:
+    """Reads an ``aie.flow``, an ``aie.packet_flow`` or an ``aie.lock`` with its id; True if it was one.
+    ``aie.buffer`` needs nothing here (DMA BDs carry the addresses)."""
+    port = lambda m, i: Port(m.group(i), m.group(i + 1), int(m.group(i + 2)))  # noqa: E731
+    if m := _RE_FLOW.match(" ".join(first.split())):
+        prog.routes.append(Route(port(m, 1), (port(m, 4),)))
+    elif m := _RE_PACKET_FLOW.match(first):
+        ends = list(_RE_PACKET_END.finditer(first))
+        sources = [port(e, 2) for e in ends if e.group(1) == "source"]
+        dests = tuple(port(e, 2) for e in ends if e.group(1) == "dest")
+        prog.routes += [Route(src, dests, int(m.group(1), 0)) for src in sources]
+    elif m := _RE_LOCK.match(first):
+        init = _RE_INIT.search(m.group(3) or "")
+        prog.locks[m.group(1), int(m.group(2))] = int(init.group(1)) if init else 0
+    else:
+        return bool(_RE_BUFFER.match(first))
+    return True
 
 
 def _opaque(prog: Program, text: str) -> None:
     first = text.strip()
+    if _route_or_lock(prog, first):
+        return
     m = _RE_LINK.match(" ".join(first.split()))
     if m:
         syms = lambda s: tuple(x.strip().lstrip("@") for x in s.split(",") if x.strip())  # noqa: E731
