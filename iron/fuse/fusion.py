@@ -196,20 +196,20 @@ def fuse(
         own_size = getattr(seq.steps[i], "trace_size", None)  # Step(trace_size=), else host_config
         if own_size is None and options.enabled:
             own_size = _host_config_size(op, target)
-        size = options.size_at(i, own_size)
+        slice_size = options.size_at(i, own_size)
         # A foreign design whose kept trace is already lowered (its own register writes and
         # drain) gets none of iron's; a kept aie.trace configuration iron lowers itself.
-        traced = options.selects(i, cls) and getattr(op, "traceable", True) and size > 0
+        traced = options.selects(i, cls) and getattr(op, "traceable", True) and slice_size > 0
         if traced:
-            site_sizes[i] = size
-        key = (op, traced, size if traced else 0)  # the drain BD's length is per size
+            site_sizes[i] = slice_size
+        key = (op, traced, slice_size if traced else 0)  # the drain BD's length is per size
         if key not in devices:
             symbol = f"op{len(devices)}_{cls}"
             devices[key] = symbol
             design = op.design(target)
             design.device.symbol = symbol
             if traced:
-                traced_designs[symbol] = instrument(design, replace(options, size=size), target)
+                traced_designs[symbol] = instrument(design, replace(options, size=slice_size), target)
                 design = traced_designs[symbol].design
             designs[symbol] = design
             operators[symbol] = op
