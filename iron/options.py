@@ -845,24 +845,23 @@ def resolve(
         )
     if trace is not None and not isinstance(trace, bool):
         raise OptionError(f"trace={trace!r}: expected True, False or None")
-    picked = {"out_dir": TRACE_OPTIONS["out_dir"].pick(given.get("out_dir"), env)}
-    _check_directory(picked["out_dir"][1], picked["out_dir"][0])
-    untraced = TraceOptions(out_dir=picked["out_dir"][0])
+    out_dir, out_origin = TRACE_OPTIONS["out_dir"].pick(given.get("out_dir"), env)
+    _check_directory(out_origin, out_dir)
     if trace is False:
-        return untraced
-    size, origin = TRACE_OPTIONS["size"].pick(given.get("size"), env)
-    picked["size"] = (size or (DEFAULT_TRACE_SIZE if trace else 0), origin)
-    if picked["size"][0] == 0:
-        return untraced
+        return TraceOptions(out_dir=out_dir)
+    size, size_origin = TRACE_OPTIONS["size"].pick(given.get("size"), env)
+    size = size or (DEFAULT_TRACE_SIZE if trace else 0)
+    if size == 0:
+        return TraceOptions(out_dir=out_dir)
+    picked = {"out_dir": (out_dir, out_origin), "size": (size, size_origin)}
     defaults = {"ntiles": _int("default_ntiles", default_ntiles, minimum=1)}
     for name, row in TRACE_OPTIONS.items():
         if name not in picked:
             picked[name] = row.pick(given.get(name), env, defaults.get(name, _UNSET))
-    fields = {TRACE_OPTIONS[n].field: value for n, (value, _origin) in picked.items()}
+    rows = [(TRACE_OPTIONS[name], value, origin) for name, (value, origin) in picked.items()]
+    fields = {row.field: value for row, value, _origin in rows}
     # Only what came from the environment: the rest is named by its keyword (TraceOptions.origin).
-    origins = tuple(
-        sorted((TRACE_OPTIONS[n].field, o) for n, (_v, o) in picked.items() if o.startswith("IRON_"))
-    )
+    origins = tuple(sorted((row.field, origin) for row, _value, origin in rows if origin == row.env))
     options = TraceOptions(**fields, origins=origins)
     _check_together(options)
     return options
