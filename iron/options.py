@@ -1,37 +1,27 @@
-"""Trace options: the one place that reads and validates every ``IRON_*`` variable.
+"""Options: the one place that declares, reads and validates every ``IRON_*`` variable.
 
-Explicit arguments win over the environment. Every invalid value raises
-:class:`~iron.errors.OptionError` naming the variable (or argument), the value
-and what is accepted.
+:data:`OPTIONS` declares each option once: its name, environment variable,
+:func:`iron.build` keyword, command-line flag, parser, default, doc line and where it
+applies. :func:`resolve` (trace options -> :class:`TraceOptions`),
+:func:`from_build_kwargs`, :func:`cache_dir`, :func:`debug_sources`,
+:func:`backend_choice`, :func:`device_choice` and :func:`toolchain_dirs` read it;
+README's "Options" table is :func:`markdown_table` (``python docs/options_table.py``
+rewrites it; ``iron/tests/test_readme.py`` checks it).
 
-==================  ===================  ==============================================
-option              environment          meaning
-==================  ===================  ==============================================
-size                IRON_TRACE_SIZE      bytes of trace buffer per traced call site;
-                                         0 or unset = untraced
-ntiles              IRON_TRACE_NTILES    compute tiles traced per design (default 1)
-events              IRON_TRACE_EVENTS    events per unit kind, e.g.
-                                         ``INSTR_EVENT_0,LOCK_STALL`` (core) or
-                                         ``core=INSTR_EVENT_0;mem=DMA_S2MM_0_FINISHED_BD``
-select              IRON_TRACE_OP        call sites to trace: comma-separated indices
-                                         (``0,2``), ``op<N>`` or operator names
-trace_mode          IRON_TRACE_MODE      mode of core units: ``event-time`` (default) or
-                                         ``event-pc``; other units stay event-time
-out_dir             IRON_TRACE_DIR       where tests and the CLI write decoded traces
-sizes               IRON_TRACE_SIZES     per call-site bytes, ``0:4096,2:8192`` (override
-                                         ``iron.Step(..., trace_size=N)`` and ``size``)
-start / stop        IRON_TRACE_START     when units start / stop, as ``aie.trace.start/stop``:
-                    IRON_TRACE_STOP      ``broadcast=N``, ``TRUE``, ``NONE``, ``USER_EVENT_<n>``
-units               IRON_TRACE_UNITS     units at chosen tiles, ``core(0,2),mem(0,2),memtile(0,1),
-                                         shim(0,0)`` (design-relative columns; replaces ntiles)
-ports               IRON_TRACE_PORTS     stream-switch port each PORT_*_<n> slot watches, as
-                                         ``aie.trace.port<n>``: ``core=0:North:1:S2MM,1:DMA:0:MM2S;
-                                         memtile=0:DMA:2:S2MM`` (S2MM = master, MM2S = slave)
-cache_dir           IRON_CACHE_DIR       build cache location (see iron.artifact.cache)
-sources             IRON_DEBUG_SOURCES   1: embed design sources in artifacts (debug_sources)
-backend             IRON_BACKEND         build with ``auto`` | ``builtin`` | ``aiecc`` (backend_choice)
-device              IRON_DEVICE          run on ``auto`` | ``sim`` | ``xrt`` (device_choice)
-==================  ===================  ==============================================
+Precedence, for every option: an explicit argument (not None) wins over the
+environment, the environment over the default. An empty variable counts as unset,
+except for the numbers ``IRON_TRACE_SIZE`` and ``IRON_TRACE_NTILES``, where it is
+an error (a stray ``IRON_TRACE_SIZE=`` would otherwise untrace silently). A trace
+option is read only when the build is traced (``trace`` and the size say so), so a
+bad ``IRON_TRACE_EVENTS`` never breaks an untraced build. The bytes of one call site
+come from, first to last: ``trace_sizes`` / ``IRON_TRACE_SIZES``, the step's own
+``iron.Step(..., trace_size=N)``, a foreign design's ``aie.trace.host_config``
+``buffer_size``, then ``trace_size`` / ``IRON_TRACE_SIZE``
+(:meth:`TraceOptions.size_at`). A call site is traced when ``select`` /
+``IRON_TRACE_OP`` names it (:meth:`TraceOptions.selects`) and its size is not 0.
+
+Every invalid value raises :class:`~iron.errors.OptionError` naming the variable (or
+argument), the value and what is accepted.
 """
 
 from __future__ import annotations
@@ -41,7 +31,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping
 
 from iron.errors import OptionError
 from iron.limits import IntegerError, parse_int
@@ -129,9 +119,11 @@ class TraceOptions:
     origins: tuple[tuple[str, str], ...] = field(default=(), compare=False)
 
     def origin(self, option: str) -> str:
-        """``"IRON_TRACE_NTILES"`` when ``option`` came from the environment, else the
-        argument name (``"ntiles"``): what an error about the value should name."""
-        return dict(self.origins).get(option, option)
+        """What an error about field ``option`` should name: its variable
+        (``"IRON_TRACE_SIZE"``) when the value came from the environment, else the
+        keyword that sets it (``"trace_size"``)."""
+        given = dict(self.origins).get(option)
+        return given or next((o.argument for o in OPTIONS if o.field == option), option)
 
     @property
     def enabled(self) -> bool:
@@ -157,15 +149,16 @@ class TraceOptions:
                 return True
         return False
 
-    def size_at(self, index: int, step_size: int | None = None) -> int:
+    def size_at(self, index: int, own_size: int | None = None) -> int:
         """Trace bytes of call site ``index`` (0: untraced there): ``sizes``, else the
-        step's own ``trace_size`` (:class:`iron.fuse.fusion.Step`), else ``size``."""
+        site's own size (``iron.Step(trace_size=)`` or a design's ``host_config``, given
+        as ``own_size``), else ``size``."""
         if not self.enabled:
             return 0
         per_site = dict(self.sizes)
         if index in per_site:
             return per_site[index]
-        return self.size if step_size is None else step_size
+        return self.size if own_size is None else own_size
 
     def check_sites(self, sites: list[tuple[int, str]], where: str = "the sequence") -> None:
         """Refuse a selection that names call sites wrongly: ``op<N>_<Name>`` where call
@@ -212,173 +205,6 @@ class TraceOptions:
         return out
 
 
-def resolve(
-    trace: bool | None = None,
-    *,
-    size: int | None = None,
-    ntiles: int | None = None,
-    events: Mapping[str, list[str]] | list[str] | str | None = None,
-    select: list[int | str] | str | None = None,
-    out_dir: str | os.PathLike | None = None,
-    env: Mapping[str, str] | None = None,
-    default_ntiles: int = 1,
-    trace_mode: str | None = None,
-    sizes: Mapping[int, int] | str | None = None,
-    start: str | None = None,
-    stop: str | None = None,
-    units: list | str | None = None,
-    ports: Mapping | list | str | None = None,
-) -> TraceOptions:
-    """Build :class:`TraceOptions` from explicit arguments and the environment.
-
-    ``trace=None`` follows ``IRON_TRACE_SIZE`` (unset or 0: untraced);
-    ``trace=False`` is untraced whatever the environment says; ``trace=True``
-    traces with ``size``, else ``IRON_TRACE_SIZE``, else
-    :data:`DEFAULT_TRACE_SIZE`. Explicit arguments always win. ``default_ntiles``
-    applies when neither ``ntiles`` nor ``IRON_TRACE_NTILES`` is given.
-    ``trace_mode`` (else ``IRON_TRACE_MODE``) is the mode of core units:
-    ``event-time`` (default) or ``event-pc``.
-
-    ``sizes`` (``IRON_TRACE_SIZES``): per call-site bytes, ``{0: 4096}`` or ``"0:4096,2:8192"``.
-    ``start`` / ``stop`` (``IRON_TRACE_START`` / ``IRON_TRACE_STOP``): ``"broadcast=N"``
-    (N in 0..15), ``"TRUE"`` (start at once), ``"NONE"`` (never), ``"USER_EVENT_<n>"``
-    (iron raises it on every traced module); ``event=<"NAME">`` is read too.
-    ``units`` (``IRON_TRACE_UNITS``): ``"core(0,2),shim(0,0)"`` or ``[("core", 0, 2)]``.
-    ``ports`` (``IRON_TRACE_PORTS``): the stream-switch port slot n of a kind's units
-    watches, ``"core=0:North:1:S2MM,1:DMA:0:MM2S;memtile=0:DMA:2:S2MM"`` (no ``kind=``:
-    core) or ``{"core": {0: ("North", 1, "S2MM")}}``; the direction is upstream's
-    (S2MM = the master port, MM2S = the slave) or ``master`` / ``slave``.
-    """
-    env = os.environ if env is None else env
-    if trace is not None and not isinstance(trace, bool):
-        raise OptionError(f"trace={trace!r}: expected True, False or None")
-    out = Path(_pick(out_dir, env, "IRON_TRACE_DIR", "out_dir") or DEFAULT_OUT_DIR)
-    if out.exists() and not out.is_dir():
-        raise OptionError(f"IRON_TRACE_DIR={str(out)!r}: exists and is not a directory")
-    if trace is False:
-        return TraceOptions(out_dir=out)
-
-    origins = {}
-    if size is not None:
-        nbytes = _size("trace_size", size)
-        origins["size"] = "trace_size"
-    elif "IRON_TRACE_SIZE" in env:
-        nbytes = _size("IRON_TRACE_SIZE", env["IRON_TRACE_SIZE"])
-        origins["size"] = "IRON_TRACE_SIZE"
-    else:
-        nbytes = 0
-        origins["size"] = "trace_size"
-    if trace is True and nbytes == 0:
-        nbytes = DEFAULT_TRACE_SIZE
-    if nbytes == 0:
-        return TraceOptions(out_dir=out)
-
-    if ntiles is not None:
-        n = _int("ntiles", ntiles, minimum=1)
-    elif "IRON_TRACE_NTILES" in env:
-        n = _int("IRON_TRACE_NTILES", env["IRON_TRACE_NTILES"], minimum=1)
-        origins["ntiles"] = "IRON_TRACE_NTILES"
-    else:
-        n = _int("ntiles", default_ntiles, minimum=1)
-
-    if events is not None:
-        ev = _events("events", events)
-    elif env.get("IRON_TRACE_EVENTS"):
-        ev = _events("IRON_TRACE_EVENTS", env["IRON_TRACE_EVENTS"])
-        origins["events"] = "IRON_TRACE_EVENTS"
-    else:
-        ev = (("core", DEFAULT_CORE_EVENTS),)
-
-    if select is not None:
-        sel = _select("select", select)
-    elif env.get("IRON_TRACE_OP"):
-        sel = _select("IRON_TRACE_OP", env["IRON_TRACE_OP"])
-        origins["select"] = "IRON_TRACE_OP"
-    else:
-        sel = None
-    per_site = _from(sizes, env, "IRON_TRACE_SIZES", "trace_sizes", _sizes, ())
-    first = _from(start, env, "IRON_TRACE_START", "trace_start", _boundary, DEFAULT_START)
-    last = _from(stop, env, "IRON_TRACE_STOP", "trace_stop", _boundary, DEFAULT_STOP)
-    _check_boundaries(first, last, start, stop, ev)
-    chosen = _from(units, env, "IRON_TRACE_UNITS", "trace_units", _units, None)
-    if chosen is not None:
-        listed = dict(ev)
-        missing = sorted({k for k, _c, _r in chosen if k not in listed})
-        if missing:
-            who = "trace_units" if units is not None else "IRON_TRACE_UNITS"
-            raise OptionError(
-                f"{who}: lists {', '.join(missing)} unit(s) but no events for that kind; "
-                f"name them in IRON_TRACE_EVENTS / events (e.g. {missing[0]}=...)"
-            )
-    selected = _from(ports, env, "IRON_TRACE_PORTS", "trace_ports", _ports, ())
-    unlisted = sorted({k for k, *_ in selected if k not in dict(ev)})
-    if unlisted:
-        who = "trace_ports" if ports is not None else "IRON_TRACE_PORTS"
-        raise OptionError(
-            f"{who}: selects ports for {', '.join(unlisted)} unit(s) but no events for that kind; "
-            f"name its PORT_* events in IRON_TRACE_EVENTS / events (e.g. {unlisted[0]}=PORT_RUNNING_0)"
-        )
-    if trace_mode is not None:
-        mode = _trace_mode("trace_mode", trace_mode)
-    elif env.get("IRON_TRACE_MODE"):
-        mode = _trace_mode("IRON_TRACE_MODE", env["IRON_TRACE_MODE"])
-    else:
-        mode = CORE_TRACE_MODES[0]
-    return TraceOptions(
-        size=nbytes, ntiles=n, events=ev, select=sel, out_dir=out, core_mode=mode,
-        sizes=per_site, start=first, stop=last, units=chosen, ports=selected,
-        origins=tuple(sorted(origins.items())),
-    )  # fmt: skip
-
-
-def from_build_kwargs(
-    trace: bool | None = None,
-    *,
-    trace_size=None,
-    ntiles=None,
-    events=None,
-    select=None,
-    trace_mode=None,
-    trace_sizes=None,
-    trace_start=None,
-    trace_stop=None,
-    trace_units=None,
-    trace_ports=None,
-    env: Mapping[str, str] | None = None,
-) -> TraceOptions:
-    """The :class:`TraceOptions` of :func:`iron.build`'s trace keywords and the environment.
-
-    The keywords are :func:`resolve`'s under the names the build API gives them
-    (``trace_size`` is ``size``, ``trace_sizes`` is ``sizes``, ``trace_start`` is
-    ``start`` ...); :func:`resolve` documents their forms and the environment
-    variables each one overrides.
-    """
-    return resolve(
-        trace, size=trace_size, ntiles=ntiles, events=events, select=select, trace_mode=trace_mode,
-        sizes=trace_sizes, start=trace_start, stop=trace_stop, units=trace_units, ports=trace_ports,
-        env=env,
-    )  # fmt: skip
-
-
-def _from(explicit, env, var, arg, parse, default):
-    """``parse(name, value)`` of the explicit argument, else of ``var``, else ``default``."""
-    if explicit is not None:
-        return parse(arg, explicit)
-    if env.get(var):
-        return parse(var, env[var])
-    return default
-
-
-def step_size(value) -> int:
-    """Validated ``trace_size`` of one :class:`iron.fuse.fusion.Step`."""
-    return _size("Step(trace_size=...)", value)
-
-
-def declared_size(name: str, value) -> int:
-    """Validated trace size a design declares itself (``name`` says where, for the error)."""
-    return _size(name, value)
-
-
 def _sizes(name: str, value) -> tuple[tuple[int, int], ...]:
     accepted = "call-site index:bytes pairs, e.g. 0:4096,2:8192 (or a dict {0: 4096})"
     if isinstance(value, str):
@@ -397,7 +223,7 @@ def _sizes(name: str, value) -> tuple[tuple[int, int], ...]:
         site = _int(f"{name} call site", index, minimum=0)
         if site in out:
             raise OptionError(f"{name}={value!r}: call site {site} given twice")
-        out[site] = _size(f"{name} (call site {site})", nbytes)
+        out[site] = site_size(f"{name} (call site {site})", nbytes)
     return tuple(sorted(out.items()))
 
 
@@ -406,7 +232,7 @@ _BOUNDARY = re.compile(r'^(?:(broadcast)\s*=\s*(\d+)|(?:event\s*=\s*)?<?\s*"?(\w
 
 def _boundary(name: str, value) -> str:
     """Canonical ``broadcast=N`` / ``event=NAME`` of one start or stop setting."""
-    accepted = "broadcast=N (N in 0..15), TRUE, NONE or USER_EVENT_<n>"
+    accepted = f"broadcast=N (N in 0..{BROADCAST_CHANNELS - 1}), TRUE, NONE or USER_EVENT_<n>"
     m = _BOUNDARY.match(str(value).strip()) if isinstance(value, str) else None
     if m is None:
         raise OptionError(f"{name}={value!r}: cannot read it; accepted: {accepted}")
@@ -421,26 +247,39 @@ def _boundary(name: str, value) -> str:
     return f"event={event}"
 
 
-def _check_boundaries(first: str, last: str, start, stop, events) -> None:
+def _check_together(options: TraceOptions) -> None:
+    """The rules between options: start and stop can both happen, a user event they name
+    exists on every traced kind, and every kind given units or ports has events."""
     from iron.target import events as event_tables
 
-    start_name = "trace_start" if start is not None else "IRON_TRACE_START"
-    stop_name = "trace_stop" if stop is not None else "IRON_TRACE_STOP"
-    if last == "event=TRUE":
-        raise OptionError(f"{stop_name}=TRUE would stop every unit the cycle it starts; accepted: "
+    start, stop = options.origin("start"), options.origin("stop")
+    if options.stop == "event=TRUE":
+        raise OptionError(f"{stop}=TRUE would stop every unit the cycle it starts; accepted: "
                           "broadcast=N, NONE or USER_EVENT_<n>")  # fmt: skip
-    if first == last and first != "event=NONE":
-        raise OptionError(f"{start_name} and {stop_name} are both {first}: a unit would stop as it starts")
-    for name, spec in ((start_name, first), (stop_name, last)):
+    if options.start == options.stop and options.start != "event=NONE":
+        raise OptionError(f"{start} and {stop} are both {options.start}: a unit would stop as it starts")
+    for name, spec in ((start, options.start), (stop, options.stop)):
         event = spec.partition("=")[2]
-        if not event.startswith("USER_EVENT_"):
-            continue
-        for kind, _names in events:
+        for kind, _names in options.events if event.startswith("USER_EVENT_") else ():
             if event not in event_tables.event_table(kind):
                 raise OptionError(
                     f"{name}={event}: {kind} modules have no {event} "
                     f"(`iron events {kind}` lists theirs); pick a user event every traced kind has"
                 )
+    events = f"{option('events').env} / {option('events').argument}"
+    listed = dict(options.events)
+    missing = sorted({k for k, _c, _r in options.units or () if k not in listed})
+    if missing:
+        raise OptionError(
+            f"{options.origin('units')}: lists {', '.join(missing)} unit(s) but no events for that kind; "
+            f"name them in {events} (e.g. {missing[0]}=...)"
+        )
+    unlisted = sorted({k for k, *_ in options.ports if k not in listed})
+    if unlisted:
+        raise OptionError(
+            f"{options.origin('ports')}: selects ports for {', '.join(unlisted)} unit(s) but no events for "
+            f"that kind; name its PORT_* events in {events} (e.g. {unlisted[0]}=PORT_RUNNING_0)"
+        )
 
 
 _UNIT = re.compile(r"\s*(\w+)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*")
@@ -555,30 +394,6 @@ def _ports(name: str, value) -> tuple[tuple[str, int, str, int, bool], ...]:
     return tuple((k, n, *port) for (k, n), port in sorted(out.items()))
 
 
-def cache_dir(explicit: str | os.PathLike | None = None, env=None) -> Path:
-    """Build cache directory: explicit, else ``IRON_CACHE_DIR``, else ``./build/iron-cache``."""
-    env = os.environ if env is None else env
-    value = _pick(explicit, env, "IRON_CACHE_DIR", "cache_dir")
-    path = Path(value) if value else Path("build") / "iron-cache"
-    if path.is_symlink() and not path.exists():  # mkdir would raise a bare FileExistsError
-        raise OptionError(
-            f"IRON_CACHE_DIR={str(path)!r}: a symlink to {os.readlink(path)!r}, which does not exist; "
-            "create that directory or point IRON_CACHE_DIR elsewhere"
-        )
-    if path.exists() and not path.is_dir():
-        raise OptionError(f"IRON_CACHE_DIR={str(path)!r}: exists and is not a directory")
-    return path
-
-
-def _pick(explicit, env, var, argument: str):
-    if explicit is not None:
-        try:
-            return os.fspath(explicit)
-        except TypeError:
-            raise OptionError(f"{argument}={explicit!r}: expected a path (str or os.PathLike)") from None
-    return env.get(var) or None
-
-
 def _as_index(value) -> int | None:
     """``value`` as a Python int if it is an integer (int, numpy integer ...), not a bool."""
     if isinstance(value, bool) or type(value).__name__ == "bool_":
@@ -611,7 +426,11 @@ def _int(name: str, value, minimum: int) -> int:
     return number
 
 
-def _size(name: str, value) -> int:
+def site_size(name: str, value) -> int:
+    """Validated trace bytes of one call site (0: untraced there): the parser of
+    ``trace_size`` / ``IRON_TRACE_SIZE``, also of a size given elsewhere
+    (``iron.Step(trace_size=)``, a design's ``aie.trace.host_config``, ``iron trace
+    wire --trace-size``); ``name`` says where, for the error."""
     nbytes = _int(name, value, minimum=0)
     accepted = (
         f"0 (untraced) or a multiple of {TRACE_SIZE_QUANTUM} bytes "
@@ -746,61 +565,370 @@ def _select(name: str, value) -> tuple[int | str | tuple[int, str], ...]:
     return tuple(out)
 
 
-# --------------------------------------------------------------------------- debug flags
-def debug_sources(explicit: bool | None = None, env=None) -> bool:
-    """Embed design sources in artifacts: explicit, else ``IRON_DEBUG_SOURCES`` (0/1)."""
-    if explicit is not None:
-        if not isinstance(explicit, bool):
-            raise OptionError(f"sources={explicit!r}: expected True or False")
-        return explicit
-    env = os.environ if env is None else env
-    value = (env.get("IRON_DEBUG_SOURCES") or "0").strip().lower()
-    if value in ("0", "", "false", "no", "off"):
-        return False
-    if value in ("1", "true", "yes", "on"):
-        return True
-    raise OptionError(f"IRON_DEBUG_SOURCES={value!r}: accepted: 0 or 1")
+def _ntiles(name: str, value) -> int:
+    return _int(name, value, minimum=1)
 
 
-# --------------------------------------------------------------------------- toolchain locations
-def toolchain_dirs(env=None) -> dict[str, Path | None]:
-    """Install folders named by mlir-aie's own variables (``PEANO_INSTALL_DIR`` for the
-    llvm-aie compiler, ``MLIR_AIE_INSTALL_DIR`` for mlir-aie); None where unset."""
-    env = os.environ if env is None else env
-    out = {}
-    for var in ("PEANO_INSTALL_DIR", "MLIR_AIE_INSTALL_DIR"):
-        value = env.get(var) or None
-        if value is not None and not Path(value).is_dir():
-            raise OptionError(f"{var}={value!r}: not a directory")
-        out[var] = Path(value) if value else None
-    return out
+def _path(name: str, value) -> Path | None:
+    """A folder's path; None for an empty one (the default then applies)."""
+    text = os.fspath(value) if isinstance(value, (str, os.PathLike)) else None
+    if not isinstance(text, str):
+        raise OptionError(f"{name}={value!r}: expected a path (str or os.PathLike)")
+    return Path(text) if text else None
 
 
-# --------------------------------------------------------------------------- where to build and run
+def _check_directory(name: str, path: Path) -> None:
+    """Refuse a folder iron would fail to create: a file, or a symlink to nothing."""
+    if path.is_symlink() and not path.exists():  # mkdir would raise a bare FileExistsError
+        raise OptionError(
+            f"{name}={str(path)!r}: a symlink to {os.readlink(path)!r}, which does not exist; "
+            f"create that directory or point {name} elsewhere"
+        )
+    if path.exists() and not path.is_dir():
+        raise OptionError(f"{name}={str(path)!r}: exists and is not a directory")
+
+
+def _install_dir(name: str, value) -> Path:
+    if not Path(value).is_dir():
+        raise OptionError(f"{name}={value!r}: not a directory")
+    return Path(value)
+
+
+_FALSE, _TRUE = ("0", "false", "no", "off"), ("1", "true", "yes", "on")
+
+
+def _flag(name: str, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = value.strip().lower() if isinstance(value, str) else None
+    if text in _FALSE or text in _TRUE:
+        return text in _TRUE
+    raise OptionError(f"{name}={value!r}: accepted: 0 or 1 (or True / False)")
+
+
+def _one_of(accepted: tuple[str, ...]):
+    """Parser of a choice among ``accepted`` (case and spaces ignored)."""
+
+    def parse(name: str, value) -> str:
+        key = value.strip().lower() if isinstance(value, str) else value
+        if key not in accepted:
+            raise OptionError(f"{name}={value!r}; accepted: {', '.join(accepted)}")
+        return key
+
+    return parse
+
+
+# --------------------------------------------------------------------------- the option table
 #: Build back ends: iron's own lowering, mlir-aie's aiecc, or the machine's choice.
 BACKENDS = ("auto", "builtin", "aiecc")
 #: Devices: iron's simulator, an NPU through XRT, or the machine's choice.
 DEVICES = ("auto", "sim", "xrt")
+_FROM_FIELD = object()  # Option.default of a trace option: TraceOptions' own field default
+_UNSET = object()  # Option.pick without a default: the row's own applies
 
 
-def _choice(explicit, env, var: str, argument: str, accepted: tuple[str, ...]) -> str:
-    if explicit is not None:
-        if explicit not in accepted:
-            raise OptionError(f"{argument}={explicit!r}; accepted: {', '.join(accepted)}")
-        return explicit
+@dataclass(frozen=True)
+class Option:
+    """One option, declared once in :data:`OPTIONS`.
+
+    ``name`` is the keyword of the function that resolves it (:func:`resolve` for trace
+    options), ``field`` the :class:`TraceOptions` field it fills (None: not a trace
+    option), ``keyword`` its :func:`iron.build` keyword (None: not one). ``parse(name,
+    value)`` validates an explicit value or the variable's text and returns the
+    canonical value (None: use the default), naming ``name`` in its errors.
+    """
+
+    name: str
+    env: str
+    parse: Callable[[str, object], object] | None  # None: read elsewhere (documented here only)
+    doc: str  # README's "meaning" cell
+    applies: str  # which calls, commands and tests follow it
+    keyword: str | None = None
+    cli: tuple[str, ...] = ()  # command-line flags that set it, "iron demo --trace-size"
+    field: str | None = None
+    default: object = _FROM_FIELD
+    shown_default: str = ""  # README's default cell when the value alone says too little
+    blank_is_unset: bool = True  # False: an empty variable is parsed (and refused)
+
+    def __post_init__(self):
+        if self.default is _FROM_FIELD:  # TraceOptions() and the table cannot disagree
+            object.__setattr__(self, "default", TraceOptions.__dataclass_fields__[self.field].default)
+
+    @property
+    def argument(self) -> str:
+        """How an error names an explicit value: the build keyword, else ``name``."""
+        return self.keyword or self.name
+
+    def pick(self, explicit, env: Mapping[str, str], default=_UNSET) -> tuple[object, str]:
+        """``(value, origin)``: ``explicit`` parsed, else the variable's text parsed, else the
+        default (``default`` when given); ``origin`` is what errors about it name."""
+        default = self.default if default is _UNSET else default
+        if explicit is not None:
+            value, origin = self.parse(self.argument, explicit), self.argument
+        elif env.get(self.env) or (self.env in env and not self.blank_is_unset):
+            value, origin = self.parse(self.env, env[self.env]), self.env
+        else:
+            return default, self.argument
+        return (default if value is None else value), origin
+
+
+_OPERATOR_CHECKS = "operator checks"
+_TRACED = f"`iron.build`, {_OPERATOR_CHECKS}"
+
+#: Every option, in README order. Trace options are resolved in this order too
+#: (``out_dir`` and ``size`` first: they decide whether the rest is read).
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "size", "IRON_TRACE_SIZE", site_size, field="size", keyword="trace_size",
+        cli=("iron demo --trace-size",), blank_is_unset=False,
+        shown_default=f"0: untraced (`trace=True`: {DEFAULT_TRACE_SIZE})",
+        applies=f"{_TRACED}, `iron demo`",
+        doc=f"bytes of trace buffer **per traced call site**. A multiple of {TRACE_SIZE_QUANTUM} (one "
+        f"packet), at most {MAX_TRACE_SIZE} (8 GiB - 32: the drain BD's length in words is an i32 in "
+        "mlir-aie's `aiex.npu.writebd`) and at most this host's physical memory / "
+        f"{HOST_BYTES_PER_TRACE_BYTE}; all call sites together must fit that host bound too, and every "
+        "slice but the last must start below 2 GiB (a trace patch's `arg_plus` is an i32). Checked "
+        "before anything is built",
+    ),
+    Option(
+        "ntiles", "IRON_TRACE_NTILES", _ntiles, field="ntiles", keyword="ntiles", blank_is_unset=False,
+        applies=f"{_TRACED}, `iron demo` (default 4 there)",
+        doc="compute tiles traced per design (more than the design has: all, with a warning)",
+    ),
+    Option(
+        "events", "IRON_TRACE_EVENTS", _events, field="events", keyword="events", applies=_TRACED,
+        shown_default="core: " + ", ".join(DEFAULT_CORE_EVENTS),
+        doc="events per unit kind: `INSTR_EVENT_0,LOCK_STALL` (core) or "
+        f"`core=...;mem=...;memtile=...;shim=...` (at most {SLOTS} each; `iron events KIND` lists the "
+        "names)",
+    ),
+    Option(
+        "select", "IRON_TRACE_OP", _select, field="select", keyword="select", applies=_TRACED,
+        shown_default="all call sites",
+        doc="call sites to trace: indices (`0,2`), `op<N>` / `op<N>_<Name>` (call site N, which must run "
+        "`<Name>`), or operator class names (`gemm`). A selection naming no call site is an error for "
+        "`iron.build` (`main`, the wrapper's device, has no units: see \"Foreign designs\"). In the "
+        "traced test suite it applies to the operator checks that follow the environment: a check whose "
+        "call sites it does not name runs untraced with an `UntracedWarning`; tests that build with "
+        "explicit options do not inherit it",
+    ),
+    Option(
+        "trace_mode", "IRON_TRACE_MODE", _trace_mode, field="core_mode", keyword="trace_mode",
+        applies=_TRACED,
+        doc="trace mode of **core** units: `event-time` (events with cycle counts) or `event-pc` "
+        "(EVENT_PC, mode 1: which slots fired at which program counter, no cycles). Memory-module, "
+        "memtile and shim units stay event-time (only the core has a mode field); recorded per unit in "
+        "the manifest, part of the cache key. sim models both: in event-pc mode its cores report PCs in "
+        "a synthetic code range per kernel (no ELF), entry at INSTR_EVENT_0 and exit at INSTR_EVENT_1",
+    ),
+    Option(
+        "out_dir", "IRON_TRACE_DIR", _path, field="out_dir", cli=("iron demo --out",),
+        shown_default=f"`./{DEFAULT_OUT_DIR}`", applies=f"{_OPERATOR_CHECKS}, `iron demo`",
+        doc="where tests and `iron demo` write decoded traces",
+    ),
+    Option(
+        "sizes", "IRON_TRACE_SIZES", _sizes, field="sizes", keyword="trace_sizes", applies=_TRACED,
+        shown_default="none",
+        doc="per call-site bytes, `0:4096,2:8192` (0: that site untraced; the keyword also takes "
+        "`{0: 4096}`). A site's size comes from, first to last: `trace_sizes`/`IRON_TRACE_SIZES`, the "
+        "step's own `iron.Step(op, *buffers, trace_size=N)`, a foreign design's "
+        "`aie.trace.host_config` `buffer_size`, then `IRON_TRACE_SIZE`. Slices stay contiguous in "
+        "program order, each its own size",
+    ),
+    Option(
+        "start", "IRON_TRACE_START", _boundary, field="start", keyword="trace_start", applies=_TRACED,
+        shown_default=f"`{DEFAULT_START}`",
+        doc="when units start, in the forms of mlir-aie's `aie.trace.start`: `broadcast=N` (the default "
+        "is raised by the drain shim at the start of each traced call), `TRUE` (start at once; iron "
+        "writes Trace_Control0 last), `NONE` (never), `USER_EVENT_<n>` (iron raises it with "
+        "Event_Generate on every traced module at the start of the call). Other events are refused: "
+        "nothing in iron raises them",
+    ),
+    Option(
+        "stop", "IRON_TRACE_STOP", _boundary, field="stop", keyword="trace_stop", applies=_TRACED,
+        shown_default=f"`{DEFAULT_STOP}`",
+        doc="when units stop, in the forms of `aie.trace.stop`: `broadcast=N` (the default is raised by "
+        "the drain shim at the end of each traced call), `NONE` (never; sim hands the unit's packets "
+        "over when the device is reconfigured or the kernel ends), `USER_EVENT_<n>` (raised at the end "
+        "of the call). Not `TRUE`, nor the start's own setting",
+    ),
+    Option(
+        "units", "IRON_TRACE_UNITS", _units, field="units", keyword="trace_units", applies=_TRACED,
+        shown_default="the first `IRON_TRACE_NTILES` compute tiles",
+        doc="units at chosen tiles: `core(0,2),mem(0,2),memtile(0,1),shim(0,0)` (design-relative "
+        "columns; each kind listed needs events in `IRON_TRACE_EVENTS`)",
+    ),
+    Option(
+        "ports", "IRON_TRACE_PORTS", _ports, field="ports", keyword="trace_ports", applies=_TRACED,
+        shown_default="core: DMA 0 S2MM, DMA 0 MM2S, DMA 1 S2MM, DMA 1 MM2S, ...; memtile: DMA n//2; "
+        "shim: none (`DEFAULT_PORTS`)",
+        doc="stream-switch port each `PORT_*_<n>` event slot watches, as mlir-aie's `aie.trace.port<n> "
+        "port = North channel = 1 direction = S2MM`: `core=0:North:1:S2MM,1:DMA:0:MM2S;"
+        "memtile=0:DMA:2:S2MM;shim=0:South:3:MM2S` (no `kind=`: core; direction `S2MM`/`master` or "
+        "`MM2S`/`slave`; bundles DMA, North, South, East, West, Core, Ctrl, FIFO, Trace where the tile "
+        "kind has them, checked against the one port table `iron/target/stream_switch.py` from "
+        "mlir-aie's `AIETargetModel.cpp`). Slots not named watch the defaults. Each unit's watched ports "
+        "are in the manifest (`ports`)",
+    ),
+    Option(
+        "cache_dir", "IRON_CACHE_DIR", _path, keyword="cache_dir", default=Path("build") / "iron-cache",
+        cli=("iron cache list --cache-dir", "iron cache clear --cache-dir"),
+        shown_default="`./build/iron-cache`", applies="`iron.build`, `iron cache`", doc="build cache",
+    ),
+    Option(
+        "sources", "IRON_DEBUG_SOURCES", _flag, keyword="sources", default=False, shown_default="0",
+        applies="`iron.build`",
+        doc="`1`: embed the design sources (and aiecc's core ELFs) in artifacts (and so in captures)",
+    ),
+    Option(
+        "backend", "IRON_BACKEND", _one_of(BACKENDS), keyword="backend", default="auto",
+        applies=f"`iron.build`, `iron.machine`; in the test suite the {_OPERATOR_CHECKS} only",
+        doc="`auto`, `builtin` (iron's lowering; sim runs it) or `aiecc` (mlir-aie's toolchain; an NPU "
+        "runs it); part of the cache key",
+    ),
+    Option(
+        "device", "IRON_DEVICE", _one_of(DEVICES), default="auto", cli=("iron demo --device",),
+        applies=f"`art.load(device)`, `iron.machine`; in the test suite the {_OPERATOR_CHECKS} only",
+        doc="`auto`, `sim` or `xrt`; `xrt` without an NPU is one error",
+    ),
+    Option(
+        "test_machine", "IRON_TEST_MACHINE", None, default="none", applies="the test suite; `.ci/run`",
+        doc="tests only: `none` (what is installed), `toolchain` (a fake mlir-aie on PATH), `npu` (that "
+        "plus a fake NPU behind `pyxrt`, iron's sim executing what XRT is handed); `.ci/run` runs the "
+        "suite on each",
+    ),
+    Option(
+        "mlir_aie_dir", "MLIR_AIE_INSTALL_DIR", _install_dir, default=None,
+        shown_default="the folder above `bin/aiecc`", applies="aiecc builds",
+        doc="mlir-aie's install folder (mlir-aie's own variable)",
+    ),
+    Option(
+        "peano_dir", "PEANO_INSTALL_DIR", _install_dir, default=None,
+        shown_default="where aiecc looks", applies="aiecc builds",
+        doc="Peano (llvm-aie)'s install folder (mlir-aie's own variable)",
+    ),
+)  # fmt: skip
+
+
+def option(name: str) -> Option:
+    """The row of :data:`OPTIONS` named ``name``."""
+    return next(o for o in OPTIONS if o.name == name)
+
+
+#: Options :func:`resolve` reads, by name (the rows that fill a TraceOptions field).
+TRACE_OPTIONS = {o.name: o for o in OPTIONS if o.field is not None}
+
+
+# --------------------------------------------------------------------------- resolving
+def resolve(
+    trace: bool | None = None, *, env: Mapping[str, str] | None = None, default_ntiles: int = 1, **given
+) -> TraceOptions:
+    """Build :class:`TraceOptions` from explicit arguments and the environment.
+
+    ``given``: values of the trace options by name (``size``, ``ntiles``, ``events``,
+    ``select``, ``trace_mode``, ``out_dir``, ``sizes``, ``start``, ``stop``, ``units``,
+    ``ports``; :data:`OPTIONS` gives each one's variable and forms). ``trace=None`` follows
+    ``IRON_TRACE_SIZE`` (unset or 0: untraced); ``trace=False`` is untraced whatever the
+    environment says; ``trace=True`` traces with ``size``, else ``IRON_TRACE_SIZE``, else
+    :data:`DEFAULT_TRACE_SIZE`. ``default_ntiles`` applies when neither ``ntiles`` nor
+    ``IRON_TRACE_NTILES`` is given. Forms: ``sizes`` ``{0: 4096}`` or ``"0:4096,2:8192"``;
+    ``start``/``stop`` ``"broadcast=N"``, ``"TRUE"``, ``"NONE"``, ``"USER_EVENT_<n>"``
+    (``event=<"NAME">`` is read too); ``units`` ``"core(0,2),shim(0,0)"`` or ``[("core", 0,
+    2)]``; ``ports`` ``"core=0:North:1:S2MM;memtile=0:DMA:2:S2MM"`` or ``{"core": {0:
+    ("North", 1, "S2MM")}}`` (S2MM = the master port, MM2S = the slave).
+    """
     env = os.environ if env is None else env
-    value = (env.get(var) or "auto").strip().lower()
-    if value not in accepted:
-        raise OptionError(f"{var}={value!r}; accepted: {', '.join(accepted)}")
-    return value
+    unknown = sorted(set(given) - set(TRACE_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"resolve() got unknown option(s) {', '.join(unknown)}; options: {', '.join(TRACE_OPTIONS)}"
+        )
+    if trace is not None and not isinstance(trace, bool):
+        raise OptionError(f"trace={trace!r}: expected True, False or None")
+    out_dir, out_origin = TRACE_OPTIONS["out_dir"].pick(given.get("out_dir"), env)
+    _check_directory(out_origin, out_dir)
+    if trace is False:
+        return TraceOptions(out_dir=out_dir)
+    size, size_origin = TRACE_OPTIONS["size"].pick(given.get("size"), env)
+    size = size or (DEFAULT_TRACE_SIZE if trace else 0)
+    if size == 0:
+        return TraceOptions(out_dir=out_dir)
+    picked = {"out_dir": (out_dir, out_origin), "size": (size, size_origin)}
+    defaults = {"ntiles": _int("default_ntiles", default_ntiles, minimum=1)}
+    for name, row in TRACE_OPTIONS.items():
+        if name not in picked:
+            picked[name] = row.pick(given.get(name), env, defaults.get(name, _UNSET))
+    rows = [(TRACE_OPTIONS[name], value, origin) for name, (value, origin) in picked.items()]
+    fields = {row.field: value for row, value, _origin in rows}
+    # Only what came from the environment: the rest is named by its keyword (TraceOptions.origin).
+    origins = tuple(sorted((row.field, origin) for row, _value, origin in rows if origin == row.env))
+    options = TraceOptions(**fields, origins=origins)
+    _check_together(options)
+    return options
+
+
+def from_build_kwargs(
+    trace: bool | None = None, *, env: Mapping[str, str] | None = None, **keywords
+) -> TraceOptions:
+    """The :class:`TraceOptions` of :func:`iron.build`'s trace keywords and the environment.
+
+    The keywords are the ``keyword`` of each trace option in :data:`OPTIONS`
+    (``trace_size`` is :func:`resolve`'s ``size``, ``trace_sizes`` its ``sizes`` ...);
+    :func:`resolve` documents their forms and precedence.
+    """
+    by_keyword = {row.keyword: name for name, row in TRACE_OPTIONS.items() if row.keyword}
+    unknown = sorted(set(keywords) - set(by_keyword))
+    if unknown:
+        raise TypeError(f"unknown build keyword(s) {', '.join(unknown)}; accepted: {', '.join(by_keyword)}")
+    return resolve(trace, env=env, **{by_keyword[k]: v for k, v in keywords.items()})
+
+
+def cache_dir(explicit: str | os.PathLike | None = None, env=None) -> Path:
+    """Build cache directory: explicit, else ``IRON_CACHE_DIR``, else ``./build/iron-cache``."""
+    path, origin = option("cache_dir").pick(explicit, os.environ if env is None else env)
+    _check_directory(origin, path)
+    return path
+
+
+def debug_sources(explicit: bool | None = None, env=None) -> bool:
+    """Embed design sources in artifacts: explicit, else ``IRON_DEBUG_SOURCES`` (0/1)."""
+    return option("sources").pick(explicit, os.environ if env is None else env)[0]
+
+
+def toolchain_dirs(env=None) -> dict[str, Path | None]:
+    """Install folders named by mlir-aie's own variables (``PEANO_INSTALL_DIR`` for the
+    llvm-aie compiler, ``MLIR_AIE_INSTALL_DIR`` for mlir-aie); None where unset."""
+    env = os.environ if env is None else env
+    return {row.env: row.pick(None, env)[0] for row in map(option, ("peano_dir", "mlir_aie_dir"))}
 
 
 def backend_choice(explicit: str | None = None, env=None) -> str:
     """Build back end asked for: explicit ``backend=``, else ``IRON_BACKEND``, else ``auto``
     (which one ``auto`` means: :func:`iron.machine`)."""
-    return _choice(explicit, env, "IRON_BACKEND", "backend", BACKENDS)
+    return option("backend").pick(explicit, os.environ if env is None else env)[0]
 
 
 def device_choice(explicit: str | None = None, env=None) -> str:
     """Device asked for: explicit ``device=``, else ``IRON_DEVICE``, else ``auto``."""
-    return _choice(explicit, env, "IRON_DEVICE", "device", DEVICES)
+    return option("device").pick(explicit, os.environ if env is None else env)[0]
+
+
+# --------------------------------------------------------------------------- README
+def markdown_table() -> str:
+    """README's options table (section "Options"), rendered from :data:`OPTIONS`."""
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    rows = [
+        "| variable | `iron.build` keyword | command line | default | meaning | applies to |",
+        "|---|---|---|---|---|---|",
+    ]
+    for o in OPTIONS:
+        keyword = f"`{o.keyword}`" if o.keyword else ""
+        default = o.shown_default or f"`{o.default}`"
+        flags = ", ".join(f"`{flag}`" for flag in o.cli)
+        rows.append(
+            f"| `{o.env}` | {keyword} | {cell(flags)} | {cell(default)} | {cell(o.doc)} | {o.applies} |"
+        )
+    return "\n".join(rows) + "\n"

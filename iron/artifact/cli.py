@@ -81,7 +81,7 @@ def inspect_lines(art, max_ops: int | None = None) -> list[str]:
         f"target     {art.target}   dispatch {art.dispatch}   backend {art.backend}",
         f"key        {art.key}",
         f"toolchain  {art.toolchain}   iron {art.iron_version}",
-        f"traced     {'yes, ' + str(art.trace_size) + ' bytes' if art.traced else 'no'}",
+        f"traced     {'yes, ' + str(art.trace_total_size) + ' bytes' if art.traced else 'no'}",
         "buffers:",
     ]
     for n, t in art.buffers.items():

@@ -456,8 +456,9 @@ class Artifact:
         return self.manifest is not None
 
     @property
-    def trace_size(self) -> int:
-        """Total bytes of the trace buffer (0 when untraced)."""
+    def trace_total_size(self) -> int:
+        """Bytes of the whole trace buffer, every slice (0 when untraced); not the per-site
+        ``trace_size`` the build was given."""
         return self.manifest.total_size if self.manifest else 0
 
     @classmethod

@@ -29,7 +29,7 @@ from iron.artifact.schema import TRACE_BUFFER, Kernel, KernelArg, kernel_name
 from iron.design import ArgSpec, Design, Operator
 from iron.errors import IronError, OptionError
 from iron.mlir import ir
-from iron.options import TraceOptions, declared_size
+from iron.options import TraceOptions, site_size
 from iron.target.geometry import Target, device_columns, get_target
 from iron.target.xclbin import MAX_HOST_BUFFERS
 from iron.instrument import layout
@@ -69,10 +69,8 @@ class Step(tuple):
     trace_size: int | None
 
     def __new__(cls, op, *buffers: str, trace_size: int | None = None):
-        from iron.options import step_size
-
         step = super().__new__(cls, (op, *buffers))
-        step.trace_size = None if trace_size is None else step_size(trace_size)
+        step.trace_size = None if trace_size is None else site_size("Step(trace_size=...)", trace_size)
         return step
 
     def __repr__(self) -> str:
@@ -195,23 +193,23 @@ def fuse(
     site_sizes: dict[int, int] = {}
     for i, (op, *_names) in enumerate(seq.steps):
         cls = op_name(op)
-        step_size = getattr(seq.steps[i], "trace_size", None)
-        if step_size is None and options.enabled:
-            step_size = _declared_size(op, target)
-        size = options.size_at(i, step_size)
+        own_size = getattr(seq.steps[i], "trace_size", None)  # Step(trace_size=), else host_config
+        if own_size is None and options.enabled:
+            own_size = _host_config_size(op, target)
+        slice_size = options.size_at(i, own_size)
         # A foreign design whose kept trace is already lowered (its own register writes and
         # drain) gets none of iron's; a kept aie.trace configuration iron lowers itself.
-        traced = options.selects(i, cls) and getattr(op, "traceable", True) and size > 0
+        traced = options.selects(i, cls) and getattr(op, "traceable", True) and slice_size > 0
         if traced:
-            site_sizes[i] = size
-        key = (op, traced, size if traced else 0)  # the drain BD's length is per size
+            site_sizes[i] = slice_size
+        key = (op, traced, slice_size if traced else 0)  # the drain BD's length is per size
         if key not in devices:
             symbol = f"op{len(devices)}_{cls}"
             devices[key] = symbol
             design = op.design(target)
             design.device.symbol = symbol
             if traced:
-                traced_designs[symbol] = instrument(design, replace(options, size=size), target)
+                traced_designs[symbol] = instrument(design, replace(options, size=slice_size), target)
                 design = traced_designs[symbol].design
             designs[symbol] = design
             operators[symbol] = op
@@ -277,7 +275,7 @@ def _refuse_wrapper_selection(options: TraceOptions, sites: list[CallSite]) -> N
         )
 
 
-def _declared_size(op, target: Target) -> int | None:
+def _host_config_size(op, target: Target) -> int | None:
     """Trace bytes a foreign design that keeps its ``aie.trace`` configuration asks for in
     its ``aie.trace.host_config`` (None: no such design, or no host_config). Below
     ``trace_sizes`` and ``Step(trace_size=)``, above the global size."""
@@ -287,7 +285,7 @@ def _declared_size(op, target: Target) -> int | None:
     size = host_buffer_size(design.device.sequence(design.sequence))
     if size is None:
         return None
-    return declared_size(f"aie.trace.host_config buffer_size of {op_name(op)}", size)
+    return site_size(f"aie.trace.host_config buffer_size of {op_name(op)}", size)
 
 
 def op_name(op) -> str:

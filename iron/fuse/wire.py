@@ -42,7 +42,7 @@ from iron.fuse.fusion import (
 from iron.mlir import ir
 from iron.mlir.check import check_module
 from iron.mlir.reader import parse
-from iron.options import TraceOptions, declared_size
+from iron.options import TraceOptions, site_size
 from iron.target.geometry import device_columns, target_for_device
 from iron.instrument import codegen, layout
 from iron.instrument.declarative import host_buffer_size, is_trace_op, strip_trace_ops
@@ -77,7 +77,7 @@ def _wrapper(module: ir.Module, filename: str) -> tuple[ir.Device, ir.RuntimeSeq
 
 def _host_size(seq: ir.RuntimeSequence, where: str) -> int | None:
     """The validated ``aie.trace.host_config`` buffer size of ``seq`` (None: it has none),
-    checked as :func:`iron.build` checks a design's own (:func:`iron.options.declared_size`):
+    checked as :func:`iron.build` checks a design's own (:func:`iron.options.site_size`):
     a size that is negative, not a multiple of 32 or beyond a BD is refused, never dropped."""
     from iron.errors import OptionError
 
@@ -90,7 +90,7 @@ def _host_size(seq: ir.RuntimeSequence, where: str) -> int | None:
             raise WireError(f"{where}: cannot read the buffer size of {configs[0].text.strip()!r}")
         return None
     try:
-        return declared_size(f"{where}: aie.trace.host_config buffer_size", size)
+        return site_size(f"{where}: aie.trace.host_config buffer_size", size)
     except OptionError as exc:
         raise WireError(str(exc)) from None
 
@@ -103,13 +103,13 @@ def wire(
     ``trace_size`` traces runs whose callee has no ``host_config`` of its own;
     ``options`` (a :class:`TraceOptions`) chooses units and events (its ``size`` is
     ignored). Sizes are validated as :func:`iron.build` validates them
-    (:func:`iron.options.declared_size`); the wired module is checked against its
+    (:func:`iron.options.site_size`); the wired module is checked against its
     target before anything is returned (:func:`iron.mlir.check.check_module`).
     """
     from iron.errors import OptionError
 
     try:
-        trace_size = declared_size("trace_size", trace_size)
+        trace_size = site_size("trace_size", trace_size)
     except OptionError as exc:
         raise WireError(str(exc)) from None
     module = parse(text, filename, legacy=True)  # old core syntax would reach aiecc verbatim

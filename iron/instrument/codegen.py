@@ -165,16 +165,17 @@ def program_sequence(
     units: list[TraceUnit],
     col: int,
     channel: int,
-    size: int,
+    slice_size: int,
     start_spec: str = DEFAULT_START,
     stop_spec: str = DEFAULT_STOP,
 ) -> int:
     """Give ``sequence`` a trailing trace argument and the register program of ``units``
     draining through shim ``col`` S2MM ``channel`` (one more sequence of a device that
-    :func:`instrument` already routed). Returns the trace argument's index."""
+    :func:`instrument` already routed). ``slice_size``: bytes of the trace argument, one call
+    site's slice. Returns the trace argument's index."""
     trace_arg = layout.appended_trace_arg(len(sequence.args))
-    sequence.args.append(ir.Argument(fresh_arg_name(sequence), ir.MemRefType((size,), "i8")))
-    start = _unit_program(units, start_spec) + _drain_program(col, trace_arg, size, channel)
+    sequence.args.append(ir.Argument(fresh_arg_name(sequence), ir.MemRefType((slice_size,), "i8")))
+    start = _unit_program(units, start_spec) + _drain_program(col, trace_arg, slice_size, channel)
     start += _raise(start_spec, units, col, events.user_event("shim", START_USER_EVENT), timer=True)
     stop = _raise(stop_spec, units, col, events.user_event("shim", STOP_USER_EVENT), timer=False)
     sequence.body[:0] = start
@@ -392,7 +393,7 @@ def port_fields(unit: TraceUnit) -> list[tuple[int, bool]]:
     return fields
 
 
-def _drain_program(col: int, trace_arg: int, size: int, channel: int = TRACE_CHANNEL) -> list:
+def _drain_program(col: int, trace_arg: int, slice_size: int, channel: int = TRACE_CHANNEL) -> list:
     """Shim S2MM channel 1 writes the packets into the trace argument through BD 15.
 
     Field for field what today's aiecc emits (``shared/external/xdna-emu-vecscalar-hw/
@@ -402,7 +403,7 @@ def _drain_program(col: int, trace_arg: int, size: int, channel: int = TRACE_CHA
     bd = ir.WriteBd(
         {
             "bd_id": TRACE_BD,
-            "buffer_length": size // 4,  # the BD counts 32-bit words
+            "buffer_length": slice_size // 4,  # the BD counts 32-bit words
             "burst_length": TRACE_BURST,
             "column": col,
             "enable_packet": 1,

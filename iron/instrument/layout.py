@@ -40,8 +40,8 @@ _PER_SLICE = -1
 @dataclass(frozen=True)
 class SliceSpan:
     site: int  # call-site index
-    offset: int  # bytes into the trace buffer
-    size: int
+    offset: int  # bytes into the trace buffer: the drain patch's ``arg_plus`` under fused dispatch
+    size: int  # bytes of this slice (the call site's trace size, TraceOptions.size_at)
 
 
 def appended_trace_arg(n_args: int) -> int:
@@ -90,13 +90,13 @@ def expected_patches(manifest, slices: list) -> list[tuple[int, int]]:
     return [(slices[0].arg_index, 0)]
 
 
-def slice_layout(traced_sites: list[int], trace_size: int | Mapping[int, int]) -> list[SliceSpan]:
-    """One contiguous slice per traced call site, in program order; ``trace_size`` is
-    every slice's size or a map call site -> size."""
+def slice_layout(traced_sites: list[int], slice_size: int | Mapping[int, int]) -> list[SliceSpan]:
+    """One contiguous slice per traced call site, in program order; ``slice_size`` is
+    every slice's bytes or a map call site -> bytes."""
     sites = sorted(traced_sites)
     if len(set(sites)) != len(sites):
         raise ValueError(f"call sites listed twice: {traced_sites}")
-    sizes = trace_size if isinstance(trace_size, Mapping) else dict.fromkeys(sites, trace_size)
+    sizes = slice_size if isinstance(slice_size, Mapping) else dict.fromkeys(sites, slice_size)
     spans, offset = [], 0
     for site in sites:
         spans.append(SliceSpan(site, offset, sizes[site]))
@@ -105,6 +105,7 @@ def slice_layout(traced_sites: list[int], trace_size: int | Mapping[int, int]) -
 
 
 def total_size(spans: list[SliceSpan]) -> int:
+    """Bytes of the whole trace buffer (``Manifest.total_size``): every slice, end to end."""
     return max((s.offset + s.size for s in spans), default=0)
 
 

@@ -68,7 +68,7 @@ class Slice:
     device: str
     sequence: str
     offset: int  # bytes from the start of the trace buffer
-    size: int
+    size: int  # bytes of this slice: the call site's trace size (iron.options.TraceOptions.size_at)
     units: list[TraceUnit] = field(default_factory=list)
     kernel: str = ""  # kernel whose control code drains into this slice
     arg_index: int = -1  # that kernel's trace argument (separate dispatch binds a sub-buffer there)
@@ -87,7 +87,7 @@ class Manifest:
     clock_mhz: float
     kernel: str  # "<device>:<sequence>" of the dispatched kernel
     trace_arg_index: int
-    total_size: int
+    total_size: int  # bytes of the whole trace buffer: every slice (iron.instrument.layout.total_size)
     slices: list[Slice] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)  # synthetic name -> text
     schema: int = SCHEMA_VERSION

@@ -1,9 +1,29 @@
-"""TraceOptions: environment parsing, precedence and every bad-input error."""
+"""Options: the one table, environment parsing, precedence and every bad-input error."""
+
+import dataclasses
+import inspect
+import re
+from pathlib import Path
 
 import pytest
 
+import iron
 from iron.errors import OptionError
-from iron.options import DEFAULT_CORE_EVENTS, DEFAULT_TRACE_SIZE, MAX_TRACE_SIZE, cache_dir, resolve
+from iron.options import (
+    DEFAULT_CORE_EVENTS,
+    DEFAULT_TRACE_SIZE,
+    MAX_TRACE_SIZE,
+    OPTIONS,
+    TRACE_OPTIONS,
+    TraceOptions,
+    backend_choice,
+    cache_dir,
+    debug_sources,
+    device_choice,
+    from_build_kwargs,
+    resolve,
+    toolchain_dirs,
+)
 
 
 def test_unset_or_zero_is_untraced():
@@ -96,3 +116,187 @@ def test_default_ntiles_yields_to_environment_and_argument():
     assert resolve(size=64, default_ntiles=4, env={}).ntiles == 4
     assert resolve(size=64, default_ntiles=4, env={"IRON_TRACE_NTILES": "2"}).ntiles == 2
     assert resolve(size=64, ntiles=3, default_ntiles=4, env={"IRON_TRACE_NTILES": "2"}).ntiles == 3
+
+
+# --------------------------------------------------------------------------- the option table
+# Values in the forms README documents, with what each must resolve to (written by hand).
+SAMPLES = {
+    # name: (variable text, its value, explicit argument, its value)
+    "size": ("4096", 4096, 8192, 8192),
+    "ntiles": ("2", 2, 3, 3),
+    "events": ("LOCK_STALL", (("core", ("LOCK_STALL",)),), ["INSTR_VECTOR"], (("core", ("INSTR_VECTOR",)),)),
+    "select": ("1", (1,), [0, "gemm"], (0, "gemm")),
+    "trace_mode": ("event_pc", "event-pc", "event-time", "event-time"),
+    "out_dir": ("from-env", Path("from-env"), Path("given"), Path("given")),
+    "sizes": ("0:64", ((0, 64),), {1: 128}, ((1, 128),)),
+    "start": ("broadcast=3", "broadcast=3", "NONE", "event=NONE"),
+    "stop": ("USER_EVENT_1", "event=USER_EVENT_1", "none", "event=NONE"),
+    "units": ("core(0,2)", (("core", 0, 2),), [("core", 1, 3)], (("core", 1, 3),)),
+    "ports": (
+        "0:DMA:1:S2MM",
+        (("core", 0, "DMA", 1, True),),
+        {"core": {1: ("North", 1, "MM2S")}},
+        (("core", 1, "North", 1, False),),
+    ),
+}
+
+
+def test_every_trace_option_has_a_sample_and_a_field():
+    assert sorted(SAMPLES) == sorted(TRACE_OPTIONS)
+    fields = [f.name for f in dataclasses.fields(TraceOptions) if f.name != "origins"]
+    assert sorted(o.field for o in TRACE_OPTIONS.values()) == sorted(fields)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_explicit_beats_environment_beats_default(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    row, (text, from_env, explicit, from_arg) = TRACE_OPTIONS[name], SAMPLES[name]
+    field = row.field
+    traced = {} if name == "size" else {"size": 64}
+    opts = resolve(env={row.env: text}, **traced)
+    assert (getattr(opts, field), opts.origin(field)) == (from_env, row.env)
+    opts = resolve(env={row.env: text}, **traced, **{name: explicit})
+    assert (getattr(opts, field), opts.origin(field)) == (from_arg, row.argument)
+    opts = resolve(True, env={})
+    assert getattr(opts, field) == (DEFAULT_TRACE_SIZE if name == "size" else getattr(TraceOptions(), field))
+    assert opts.origin(field) == row.argument
+
+
+def test_build_keywords_are_the_resolve_options():
+    opts = from_build_kwargs(True, trace_sizes="0:64", trace_start="NONE", trace_ports="0:DMA:1:S2MM", env={})
+    assert (opts.sizes, opts.start, opts.ports) == (((0, 64),), "event=NONE", (("core", 0, "DMA", 1, True),))
+    with pytest.raises(TypeError, match="trace_sise"):
+        from_build_kwargs(True, trace_sise=64, env={})
+    with pytest.raises(TypeError, match="sise"):
+        resolve(True, sise=64, env={})
+
+
+def test_empty_variables():
+    # Numbers: an empty variable is refused (a stray IRON_TRACE_SIZE= must not untrace silently).
+    with pytest.raises(OptionError, match="IRON_TRACE_SIZE='': not an integer"):
+        resolve(env={"IRON_TRACE_SIZE": ""})
+    with pytest.raises(OptionError, match="IRON_TRACE_NTILES='': not an integer"):
+        resolve(env={"IRON_TRACE_SIZE": "64", "IRON_TRACE_NTILES": ""})
+    # Everything else: unset.
+    env = {v: "" for v in ("IRON_TRACE_EVENTS", "IRON_TRACE_OP", "IRON_TRACE_MODE", "IRON_TRACE_SIZES",
+                           "IRON_TRACE_START", "IRON_TRACE_STOP", "IRON_TRACE_UNITS", "IRON_TRACE_PORTS")}  # fmt: skip
+    assert resolve(size=64, env=env) == resolve(size=64, env={})
+    assert (backend_choice(env={"IRON_BACKEND": ""}), device_choice(env={"IRON_DEVICE": ""})) == (
+        "auto",
+        "auto",
+    )
+    assert not debug_sources(env={"IRON_DEBUG_SOURCES": ""})
+    assert cache_dir(env={"IRON_CACHE_DIR": ""}) == Path("build") / "iron-cache"
+
+
+def test_untraced_builds_do_not_read_the_trace_options():
+    bad = {"IRON_TRACE_EVENTS": "NO_SUCH_EVENT", "IRON_TRACE_NTILES": "zero", "IRON_TRACE_UNITS": "gpu(0,0)"}
+    assert not resolve(env=bad).enabled
+    assert not resolve(False, env={**bad, "IRON_TRACE_SIZE": "lots"}).enabled
+    with pytest.raises(OptionError, match="IRON_TRACE_NTILES='zero'"):
+        resolve(True, env=bad)
+
+
+@pytest.mark.parametrize(
+    "kwargs, env, fragment",
+    [
+        ({"units": "mem(0,2)"}, {}, "trace_units: lists mem unit(s) but no events for that kind"),
+        ({}, {"IRON_TRACE_UNITS": "mem(0,2)"}, "IRON_TRACE_UNITS: lists mem unit(s)"),
+        ({"ports": "memtile=0:DMA:2:S2MM"}, {}, "trace_ports: selects ports for memtile unit(s)"),
+        ({}, {"IRON_TRACE_PORTS": "memtile=0:DMA:2:S2MM"}, "IRON_TRACE_PORTS: selects ports for memtile"),
+        ({"stop": "TRUE"}, {}, "trace_stop=TRUE would stop every unit the cycle it starts"),
+        ({}, {"IRON_TRACE_STOP": "TRUE"}, "IRON_TRACE_STOP=TRUE would stop"),
+        ({"start": "broadcast=14"}, {}, "trace_start and trace_stop are both broadcast=14"),
+        (
+            {},
+            {"IRON_TRACE_START": "broadcast=7", "IRON_TRACE_STOP": "broadcast=07"},
+            "IRON_TRACE_START and IRON_TRACE_STOP are both broadcast=7",
+        ),
+        ({"start": "NONE"}, {"IRON_TRACE_STOP": "NONE"}, None),
+    ],
+)
+def test_rules_between_options_name_where_each_value_came_from(kwargs, env, fragment):
+    if fragment is None:
+        assert resolve(size=64, env=env, **kwargs).stop == "event=NONE"
+        return
+    with pytest.raises(OptionError) as err:
+        resolve(size=64, env=env, **kwargs)
+    assert fragment in str(err.value)
+
+
+def test_other_options_follow_the_same_precedence(tmp_path):
+    assert backend_choice("aiecc", env={"IRON_BACKEND": "builtin"}) == "aiecc"
+    assert backend_choice(env={"IRON_BACKEND": " Builtin "}) == "builtin"
+    assert device_choice(env={}) == "auto"
+    with pytest.raises(OptionError, match=r"IRON_DEVICE='gpu'; accepted: auto, sim, xrt"):
+        device_choice(env={"IRON_DEVICE": "gpu"})
+    with pytest.raises(OptionError, match=r"device='gpu'; accepted: auto, sim, xrt"):
+        device_choice("gpu", env={"IRON_DEVICE": "sim"})
+    assert debug_sources(True, env={"IRON_DEBUG_SOURCES": "0"}) and debug_sources(
+        env={"IRON_DEBUG_SOURCES": "1"}
+    )
+    with pytest.raises(OptionError, match=r"IRON_DEBUG_SOURCES='maybe': accepted: 0 or 1"):
+        debug_sources(env={"IRON_DEBUG_SOURCES": "maybe"})
+    assert cache_dir(tmp_path / "a", env={"IRON_CACHE_DIR": str(tmp_path / "b")}) == tmp_path / "a"
+    with pytest.raises(OptionError, match=r"cache_dir=3: expected a path"):
+        cache_dir(3, env={})
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(OptionError, match="PEANO_INSTALL_DIR=.*: not a directory"):
+        toolchain_dirs(env={"PEANO_INSTALL_DIR": str(tmp_path / "f")})
+    assert toolchain_dirs(env={"MLIR_AIE_INSTALL_DIR": str(tmp_path)}) == {
+        "PEANO_INSTALL_DIR": None,
+        "MLIR_AIE_INSTALL_DIR": tmp_path,
+    }
+
+
+def test_each_option_is_declared_once():
+    for values in (
+        [o.name for o in OPTIONS],
+        [o.env for o in OPTIONS],
+        [o.keyword for o in OPTIONS if o.keyword],
+        [flag for o in OPTIONS for flag in o.cli],
+    ):
+        assert len(values) == len(set(values)), values
+
+
+def test_iron_build_keywords_are_the_tables():
+    # iron.build's own keywords that no variable sets: the trace switch, target and dispatch.
+    params = set(inspect.signature(iron.build).parameters) - {"op_or_sequence", "trace", "target", "dispatch"}
+    assert params == {o.keyword for o in OPTIONS if o.keyword}
+
+
+def test_command_line_flags_exist():
+    import argparse
+
+    from iron.cli import parser
+
+    for o in OPTIONS:
+        for flag in o.cli:
+            first, *commands, option = flag.split()
+            assert first == "iron"
+            p = parser()
+            for command in commands:
+                sub = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction))
+                p = sub.choices[command]
+            assert option in p._option_string_actions, flag
+
+
+def test_only_iron_options_reads_iron_variables():
+    root = Path(iron.__file__).parent
+    reads = re.compile(r"""(environ\.get\(|environ\[|getenv\(|env\.get\(|env\[)\s*["']IRON_""")
+    found = [
+        f"{p.relative_to(root)}:{i}"
+        for p in root.rglob("*.py")
+        if "tests" not in p.relative_to(root).parts and p.name != "options.py"
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if reads.search(line)
+    ]
+    assert found == []
+
+
+def test_readme_names_no_undeclared_variable():
+    # IRON_FAKE_PDI_DIR passes data between two test fakes (iron/tests/fake_toolchain/aiebu.py).
+    internal = {"IRON_FAKE_PDI_DIR"}
+    readme = (Path(iron.__file__).parents[1] / "README.md").read_text()
+    named = set(re.findall(r"\bIRON_[A-Z][A-Z_]*[A-Z]\b", readme)) - internal
+    assert named <= {o.env for o in OPTIONS}

@@ -1,6 +1,7 @@
 """The README's Python example runs as written (so the docs cannot drift from the API)."""
 
 import re
+import runpy
 from pathlib import Path
 
 import numpy as np
@@ -29,3 +30,16 @@ def test_python_example_runs(tmp_path, monkeypatch, capsys):
     assert "1:SiLU#0 ok ['core(0,2)']" in out
     assert (tmp_path / "gemm.json").exists() and (tmp_path / "gemm.capture.npz").exists()
     assert scope["y"].shape == (4096,) and scope["c"].shape == (64, 64)
+
+
+def test_options_table_is_the_option_declarations():
+    """README's "Options" table is what ``iron.options.OPTIONS`` renders (``python
+    docs/options_table.py`` rewrites it): a change to either side alone fails here."""
+    from iron.options import markdown_table
+
+    script = runpy.run_path(str(README.parent / "docs" / "options_table.py"))
+    text = README.read_text(encoding="utf-8")
+    assert markdown_table() in text.split("## Options", 1)[1].split("\n## ", 1)[0]
+    assert (
+        script["rewritten"](text) == text
+    ), "README's options table is stale: run python docs/options_table.py"
