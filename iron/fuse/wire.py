@@ -118,10 +118,45 @@ def wire(
     wdev, wseq = _wrapper(module, filename)
     match_widths(module, wdev)  # aiex.configure's verifier: one device type (issue 25)
     target = target_for_device(wdev.target)
+    sites, body = _split_runs(module, wseq, trace_size, filename)
+    own = _host_size(wseq, f"{filename}: @{wdev.symbol}::@{wseq.name}")
+    spans = _spans(own, sites)
+    if not spans:
+        return Wired(module, None, kernel_name(wdev.symbol, wseq.name))
+    traced = _instrument_callees(module, sites, options, target)
+    trace_arg = layout.wrapper_trace_arg(len(wseq.args))
+    trace_name = codegen.fresh_arg_name(wseq)  # the name instrument() gives it, too
+    wseq.body = _windowed(body, sites, spans, trace_name)
+    total = layout.total_size(list(spans.values()))
+    wrapper_units = _trace_wrapper(module, wdev, wseq, own, trace_name, total, options, target)
+    if runs_reset(wseq.body):
+        module.devices.insert(module.devices.index(wdev), ir.Device(wdev.target, RESET_DEVICE))
+    module.foreign = {d.symbol for d in module.devices if d is not wdev}
+    kernel = kernel_name(wdev.symbol, wseq.name)
+    slices = _slices(wdev, wseq, sites, spans, traced, wrapper_units, kernel, trace_arg)
+    manifest = Manifest(
+        target=target.name,
+        columns=max(device_columns(d.target) for d in module.devices),
+        column_offset=target.column_offset,
+        clock_mhz=target.clock_mhz,
+        kernel=kernel,
+        trace_arg_index=trace_arg,
+        total_size=total,
+        slices=slices,
+    )
+    return Wired(module, manifest, kernel)
 
-    # Call sites in program order; a configure block with several runs is split into one
-    # configure per run (iron's rule needs a reconfiguration between two of them).
-    sites: list[tuple[CallSite, ir.Run, list]] = []
+
+#: A call site of the wrapper: its record, its ``aiex.run`` and its trace size (0: untraced).
+Site = tuple[CallSite, ir.Run, int]
+#: The span key of the wrapper's own units (call sites are keyed by their index).
+WRAPPER = "wrapper"
+
+
+def _split_runs(module: ir.Module, wseq: ir.RuntimeSequence, trace_size: int, filename: str):
+    """Call sites in program order and the wrapper body with one ``aiex.configure`` per run
+    (iron's rule needs a reconfiguration between two runs of one configure block)."""
+    sites: list[Site] = []
     body: list = []
     for op in wseq.body:
         if not isinstance(op, ir.Configure):
@@ -134,26 +169,28 @@ def wire(
                 callee = module.device(op.device).sequence(inner.sequence)
                 size = _host_size(callee, f"{filename}: @{op.device}::@{inner.sequence}") or trace_size
                 site = CallSite(len(sites), None, f"{op.device}::{inner.sequence}", size > 0, 0)
-                block = ir.Configure(op.device, pending)
                 sites.append((site, inner, size))
-                body.append(block)
+                body.append(ir.Configure(op.device, pending))
                 pending = []
         if pending:
             raise WireError(f"{filename}: aiex.configure @{op.device} ends with ops after its last aiex.run")
+    return sites, body
 
-    own = _host_size(wseq, f"{filename}: @{wdev.symbol}::@{wseq.name}")
-    spans, offset = {}, 0
-    if own:
-        spans["wrapper"] = (0, own)
-        offset = own
-    for site, _run, size in sites:
-        if site.traced:
-            spans[site.index] = (offset, size)
-            offset += size
-    if not spans:
-        return Wired(module, None, kernel_name(wdev.symbol, wseq.name))
 
-    # Instrument each traced callee sequence once (its size is its host_config's or trace_size).
+def _spans(own: int | None, sites: list[Site]) -> dict:
+    """Each traced run's slice (and the wrapper's own, first), laid out by
+    :func:`iron.instrument.layout.slice_layout` in manifest order: the wrapper's units take
+    slice 0 when it has them, as upstream's ``-aie-fuse-trace-buffers`` places them."""
+    keys = ([WRAPPER] if own else []) + [site.index for site, _run, _size in sites if site.traced]
+    sizes = {k: (own if k == WRAPPER else sites[k][2]) for k in keys}
+    order = dict(enumerate(keys))
+    laid = layout.slice_layout(list(order), {i: sizes[k] for i, k in order.items()})
+    return {order[span.site]: span for span in laid}
+
+
+def _instrument_callees(module: ir.Module, sites: list[Site], options, target) -> dict:
+    """Instrument each traced callee sequence once (its size is its host_config's or
+    ``trace_size``); another sequence of an instrumented device shares its units and flows."""
     traced: dict[str, codegen.TracedDesign] = {}
     routed: dict[str, codegen.TracedDesign] = {}  # device symbol -> its first instrumentation
     for site, run, size in sites:
@@ -161,7 +198,7 @@ def wire(
             continue
         dev_sym = site.device.split("::")[0]
         dev = module.device(dev_sym)
-        if dev_sym in routed:  # another sequence of a routed device: same units and flows
+        if dev_sym in routed:
             first = routed[dev_sym]
             flow = next(f for f in dev.packet_flows if f.id == first.units[0].packet_id)
             codegen.program_sequence(
@@ -174,13 +211,14 @@ def wire(
         td = codegen.instrument(Design(dev, [], run.sequence), _sized(options, size), target)
         _adopt(module, dev, td, run.sequence)
         traced[site.device] = routed[dev_sym] = td
+    return traced
 
-    # The wrapper: trace argument after the data arguments, a window per traced run.
-    trace_arg = layout.wrapper_trace_arg(len(wseq.args))
-    trace_name = codegen.fresh_arg_name(wseq)  # the name instrument() gives it, too
+
+def _windowed(body: list, sites: list[Site], spans: dict, trace_name: str) -> list:
+    """The wrapper body with each traced run handed the window of its slice, and a
+    reconfiguration between consecutive runs of one traced device (:mod:`iron.fuse.fusion`)."""
     out: list = []
-    plain = [s for s, _r, _z in sites]
-    prev = _previous_dispatch_site(plain)
+    prev = _previous_dispatch_site([s for s, _r, _z in sites])
     for op in body:
         if not isinstance(op, ir.Configure):
             out.append(op)
@@ -189,69 +227,52 @@ def wire(
         if _needs_reset(prev, site, True):
             out.append(ir.Configure(RESET_DEVICE, []))
         if site.traced:
-            off, size = spans[site.index]
-            view = ir.View(f"trace{site.index}", trace_name, off, ir.MemRefType((size,), "i8"))
+            span = spans[site.index]
+            view = ir.View(f"trace{site.index}", trace_name, span.offset, ir.MemRefType((span.size,), "i8"))
             op.body.insert(len(op.body) - 1, view)
             run.args.append(view.name)
             run.types.append(view.type)
         out.append(op)
         prev = site
-    wseq.body = out
-    total = ir.MemRefType((offset,), "i8")
-    wrapper_units = []
-    if own:  # the wrapper's own units drain into the front of the buffer
-        strip_trace_ops(wdev)
-        td = codegen.instrument(Design(wdev, [], wseq.name), _sized(options, own), target)
-        wrapper_units = td.units
-        _adopt(module, wdev, td, wseq.name)
-        wseq = wdev.sequence(wseq.name)
-        wseq.args[-1] = ir.Argument(trace_name, total)
-    else:
-        wseq.args.append(ir.Argument(trace_name, total))
-    if runs_reset(out):
-        module.devices.insert(module.devices.index(wdev), ir.Device(wdev.target, RESET_DEVICE))
-    module.foreign = {d.symbol for d in module.devices if d is not wdev}
+    return out
 
-    kernel = kernel_name(wdev.symbol, wseq.name)
-    slices = []
-    if own:
-        slices.append(
-            Slice(0, wdev.symbol, 0, wdev.symbol, wseq.name, 0, own, wrapper_units, kernel, trace_arg)
+
+def _trace_wrapper(module, wdev, wseq, own, trace_name, total, options, target) -> list:
+    """Append the trace argument of ``total`` bytes to the wrapper; when the wrapper has
+    units of its own, instrument it so they drain into the front of the buffer."""
+    typ = ir.MemRefType((total,), "i8")
+    if not own:
+        wseq.args.append(ir.Argument(trace_name, typ))
+        return []
+    strip_trace_ops(wdev)
+    td = codegen.instrument(Design(wdev, [], wseq.name), _sized(options, own), target)
+    _adopt(module, wdev, td, wseq.name)
+    wdev.sequence(wseq.name).args[-1] = ir.Argument(trace_name, typ)
+    return td.units
+
+
+def _slices(wdev, wseq, sites: list[Site], spans: dict, traced: dict, wrapper_units, kernel, trace_arg):
+    """The manifest's slices: the wrapper's own first, then each traced run in program order."""
+    out = []
+    shift = 1 if WRAPPER in spans else 0  # call-site slices follow the wrapper's own
+    if WRAPPER in spans:
+        span = spans[WRAPPER]
+        out.append(
+            Slice(0, wdev.symbol, 0, wdev.symbol, wseq.name, 0, span.size, wrapper_units, kernel, trace_arg)
         )
     calls: dict[str, int] = {}
     for site, run, _size in sites:
         if not site.traced:
             continue
         dev_sym = site.device.split("::")[0]
-        off, size = spans[site.index]
-        index = site.index + (1 if own else 0)
+        span = spans[site.index]
         units = [copy.deepcopy(u) for u in traced[site.device].units]
-        slices.append(
-            Slice(
-                index,
-                dev_sym,
-                calls.get(dev_sym, 0),
-                dev_sym,
-                run.sequence,
-                off,
-                size,
-                units,
-                kernel,
-                trace_arg,
-            )
-        )
+        out.append(
+            Slice(site.index + shift, dev_sym, calls.get(dev_sym, 0), dev_sym, run.sequence, span.offset, span.size,
+                  units, kernel, trace_arg)
+        )  # fmt: skip
         calls[dev_sym] = calls.get(dev_sym, 0) + 1
-    manifest = Manifest(
-        target=target.name,
-        columns=max(device_columns(d.target) for d in module.devices),
-        column_offset=target.column_offset,
-        clock_mhz=target.clock_mhz,
-        kernel=kernel,
-        trace_arg_index=trace_arg,
-        total_size=offset,
-        slices=slices,
-    )
-    return Wired(module, manifest, kernel)
+    return out
 
 
 def layout_quantum() -> int:
