@@ -33,6 +33,7 @@ A core that waits on an acquire shows a LOCK_STALL for the wait.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -62,10 +63,32 @@ def _elem_view(raw: np.ndarray, nbytes: int) -> np.ndarray:
 
 def pattern_indices(base: int, dims: Dims) -> np.ndarray:
     """Element indices a ``(size, stride)`` access pattern (outermost first) visits from ``base``."""
-    idx = np.full((), base, dtype=np.int64)
+    idx = _pattern(tuple(dims))
+    return idx + base if base else idx
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern(dims: Dims) -> np.ndarray:
+    # A design streams every object of a FIFO with one pattern: built once, read-only.
+    idx = np.zeros((), dtype=np.int64)
     for size, stride in dims:
         idx = idx[..., None] + np.arange(size, dtype=np.int64) * stride
-    return idx.reshape(-1)
+    idx = idx.reshape(-1)
+    idx.flags.writeable = False
+    return idx
+
+
+def object_pattern(dims: Dims, n: int) -> np.ndarray:
+    """Element order in which a producer DMA with ``dimensionsToStream`` ``dims`` reads an
+    ``n``-element object. A 4-D pattern's outermost size is not in the BD (a memtile BD has
+    no D3 wrap field): the DMA keeps stepping that dimension until the BD's length, the
+    object, is moved. Upstream's whole-array GEMM relies on it (one core's C pattern on
+    the column's joined C object, ``whole_array_iron.py``)."""
+    idx = pattern_indices(0, dims)
+    if len(dims) == 4 and 0 < idx.size < n and n % idx.size == 0:
+        inner = idx.size // dims[0][0]
+        idx = pattern_indices(0, ((n // inner, dims[0][1]), *dims[1:]))
+    return idx
 
 
 @dataclass
@@ -130,7 +153,7 @@ class Fifo:
         raw = self.bufs[j % self.depth]
         stream = _elem_view(raw, self.elem)
         if self.to_dims:
-            stream = stream[pattern_indices(0, self.to_dims) % stream.size]
+            stream = stream[object_pattern(self.to_dims, stream.size) % stream.size]
         for r in self.readers:
             dst = _elem_view(r.bufs[j % self.depth], self.elem)
             if r.dims:
