@@ -118,6 +118,7 @@ def check(tl: Tiling, op: str) -> None:
             f"{op}: cores_per_column={tl.rows} is not a multiple of columns={tl.columns}: A's row tiles "
             "enter through min(columns, cores_per_column) shims, each carrying the same number of them"
         )
+    # Memtile DMA channels need no check: at most a_rows + 2 (<= 6) MM2S and rows + 2 (<= 6) S2MM.
     ib, ob = ir.ELEMENT_BYTES[tl.dtype], ir.ELEMENT_BYTES[tl.out]
     l1 = DEPTH * ((tl.m * tl.k + tl.k * tl.n) * ib + tl.m * tl.n * ob)
     if l1 > CORE_DATA_MEMORY - CORE_STACK:
