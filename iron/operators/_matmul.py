@@ -108,7 +108,7 @@ def check(tl: Tiling, op: str) -> None:
     """Refuse what upstream's asserts, the L1 and memtile memories or the shim BDs refuse."""
     for name, dim, tile, how in (
         ("M", tl.M, tl.m * tl.rows, f"m * cores_per_column = {tl.m} * {tl.rows}"),
-        ("K", tl.K, tl.k, f"k = {tl.k}"),
+        ("K", tl.K, tl.k, "k"),
         ("N", tl.N, tl.n * tl.columns, f"n * columns = {tl.n} * {tl.columns}"),
     ):
         if dim % tile:
