@@ -39,7 +39,7 @@ def _builds(out: dict, tmp: Path) -> None:
         "demo": demo_sequence(),
         "add": ElementwiseAdd(16, tile_size=16),
         "relu": ReLU(32, tile_size=32),  # the smallest the kernels' contracts allow (issue 22)
-        "gemm": GEMM(16, 8, 16, tile_m=16),
+        "gemm": GEMM(16, 8, 16, m=16, k=8, n=16),
         "softmax": Softmax(1, 32),
         "rmsnorm": RMSNorm(1, 16),
     }

@@ -3,8 +3,8 @@
 :class:`Operator` is the one description of that contract (``iron/operators`` and
 docs/ARCHITECTURE.md point here). An operator says which runtime-sequence
 arguments it takes (:class:`ArgSpec`), builds one complete ``aie.device``
-(:class:`Design`), computes its outputs in numpy (sim and the tests compare
-against it) and describes its workload for sim's trace model (:class:`Activity`).
+(:class:`Design`) and computes its outputs in numpy (sim's executed outputs are
+compared against it).
 Fusion keys devices by operator, so operators are hashable: built-in ones are
 frozen dataclasses (compared by value, serialized by :func:`operator_params`),
 foreign ones (:mod:`iron.operators.foreign`) compare by identity.
@@ -95,21 +95,6 @@ class Stream:
     symbol: str
 
 
-@dataclass(frozen=True)
-class Activity:
-    """Workload of one compute tile for sim's trace model (not cycle-accurate).
-
-    ``invocations`` kernel calls of ``cycles`` each (bracketed by INSTR_EVENT_0/1),
-    ``vector_fraction`` of kernel time in vector instructions, ``stall_fraction``
-    of it stalled on memory/locks/streams.
-    """
-
-    invocations: int
-    cycles: int
-    vector_fraction: float = 0.5
-    stall_fraction: float = 0.1
-
-
 @dataclass
 class Design:
     """An operator's aie.device plus the facts iron needs about it.
@@ -161,10 +146,7 @@ class Operator(Protocol):
     * ``reference(*inputs)``: the outputs, one array (or a tuple of them) per written
       argument in ``arg_spec()`` order, from one array per read argument; bf16 data
       is uint16 bit patterns (:mod:`iron.bf16`). It only checks: sim computes outputs by
-      executing the design.
-    * ``activity(target)``: an :class:`Activity` workload description. sim no longer
-      reads it (trace events come from the executed design); it stays in the contract
-      until the next interface change removes it.
+      executing the design, and its trace events are those of the executed design.
 
     Optional, read with ``getattr`` and these defaults:
 
@@ -183,7 +165,10 @@ class Operator(Protocol):
       and ``iron demo`` (built-in operators have it);
     * ``reference_ulps`` (0): bf16 ulps an executed output may differ from
       ``reference`` (kernels that accumulate in float32 in their own order), which
-      :func:`iron.testing.matches_reference` allows.
+      :func:`iron.testing.matches_reference` allows;
+    * ``reference_scale(*inputs)``: one float array per written argument, the magnitude
+      at which those ulps are counted where it exceeds the values themselves (a kernel
+      that rounds partial results, such as a GEMM tiled over K: the largest partial sum).
     """
 
     def arg_spec(self) -> list[ArgSpec]: ...
@@ -191,8 +176,6 @@ class Operator(Protocol):
     def design(self, target) -> Design: ...
 
     def reference(self, *inputs: np.ndarray): ...
-
-    def activity(self, target) -> Activity: ...
 
 
 class NotModelledError(IronError):

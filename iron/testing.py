@@ -104,16 +104,34 @@ def example_inputs(seq: Sequence, seed: int = 0) -> dict[str, np.ndarray]:
 
 def reference(seq: Sequence, inputs: dict[str, np.ndarray]) -> tuple:
     """Outputs of a sequence by chaining every step's numpy reference."""
-    env = dict(inputs)
+    env, _ = _chain(seq, inputs, scales=False)
+    return tuple(env[n] for n in seq.outputs)
+
+
+def reference_scales(seq: Sequence, inputs: dict[str, np.ndarray]) -> tuple:
+    """Per output of the sequence, the magnitude at which its bf16 ulps are counted (see
+    :func:`matches_reference`): the ``reference_scale`` of the step that wrote it last,
+    from that step's reference inputs, or None (the values themselves) when that step
+    declares none."""
+    _, scales = _chain(seq, inputs, scales=True)
+    return tuple(scales.get(n) for n in seq.outputs)
+
+
+def _chain(seq: Sequence, inputs: dict, scales: bool) -> tuple[dict, dict]:
+    env, scale = dict(inputs), {}
     for op, *names in seq.steps:
         specs = op.arg_spec()
         # A step may view a buffer with another shape of the same size (see iron.fuse.fusion).
         args = [np.reshape(env[n], s.shape) for n, s in zip(names, specs) if s.reads]
-        outs = op.reference(*args)
-        outs = outs if isinstance(outs, tuple) else (outs,)
-        for n, v in zip([n for n, s in zip(names, specs) if s.writes], outs):
+        outs = _as_tuple(op.reference(*args))
+        written = [n for n, s in zip(names, specs) if s.writes]
+        declared = _as_tuple(op.reference_scale(*args)) if scales and hasattr(op, "reference_scale") else ()
+        for i, (n, v) in enumerate(zip(written, outs)):
             env[n] = v
-    return tuple(env[n] for n in seq.outputs)
+            scale.pop(n, None)
+            if i < len(declared):
+                scale[n] = declared[i]
+    return env, scale
 
 
 def reference_ulps(seq: Sequence) -> int:
@@ -124,10 +142,12 @@ def reference_ulps(seq: Sequence) -> int:
     return sum(int(getattr(op, "reference_ulps", 0)) for op, *_names in seq.steps)
 
 
-def matches_reference(got, want, ulps: int = 0) -> bool:
+def matches_reference(got, want, ulps: int = 0, scale=None) -> bool:
     """``got`` equals ``want`` bitwise, or, for bf16 data (uint16 bit patterns) with
     ``ulps`` > 0, each element is within ``ulps`` bf16 units in the last place of the
-    larger magnitude of the pair (NaN only where the reference has NaN)."""
+    largest magnitude of the pair and of ``scale`` (an array of the same size, e.g. an
+    operator's ``reference_scale``; None: the pair only). NaN only where the reference
+    has NaN."""
     g = np.ascontiguousarray(got)
     w = np.ascontiguousarray(np.asarray(want).astype(g.dtype, copy=False).reshape(g.shape))
     if same_bits(g, w):
@@ -138,7 +158,10 @@ def matches_reference(got, want, ulps: int = 0) -> bool:
     if not np.array_equal(np.isnan(gf), np.isnan(wf)):
         return False
     ok = ~np.isnan(wf)
-    big = np.maximum(np.abs(gf), np.abs(wf))[ok]
+    big = np.maximum(np.abs(gf), np.abs(wf))
+    if scale is not None:
+        big = np.maximum(big, np.abs(np.asarray(scale, np.float64)).reshape(big.shape))
+    big = big[ok]
     ulp = np.exp2(np.floor(np.log2(np.maximum(big, np.finfo(np.float32).tiny))) - 7)  # bf16: 7 fraction bits
     return bool(np.all(np.abs(gf[ok] - wf[ok]) <= ulps * ulp))
 
@@ -201,8 +224,9 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
         outputs = _as_tuple(runner(*ordered))
     on = f"on {where.device} ({where.backend} build)"
     ulps = reference_ulps(seq)
-    for name, got, want in zip(seq.outputs, outputs, expected):
-        if not matches_reference(got, want, ulps):
+    scales = reference_scales(seq, named) if ulps else (None,) * len(expected)
+    for name, got, want, scale in zip(seq.outputs, outputs, expected, scales):
+        if not matches_reference(got, want, ulps, scale):
             within = f" by more than {ulps} bf16 ulp(s)" if ulps else ""
             raise CheckError(
                 f"{seq.name} {on}: output {name!r} differs from the reference{within}: "
@@ -258,6 +282,7 @@ __all__ = [
     "first_difference",
     "matches_reference",
     "reference_ulps",
+    "reference_scales",
     "reference",
     "same_bits",
 ]

@@ -143,7 +143,7 @@ def as_sequence(op_or_sequence) -> Sequence:
         return op_or_sequence
     if not isinstance(op_or_sequence, Operator):
         raise FuseError(
-            f"expected an operator (iron.design.Operator: arg_spec, design, reference, activity) or a "
+            f"expected an operator (iron.design.Operator: arg_spec, design, reference) or a "
             f"Sequence, got {type(op_or_sequence).__name__}"
         )
     specs = op_or_sequence.arg_spec()
@@ -304,7 +304,7 @@ def _buffer_types(seq: Sequence) -> dict[str, ir.MemRefType]:
         if not isinstance(op, Operator):
             raise FuseError(
                 f"step {i}: {type(op).__name__} is no operator (iron.design.Operator: arg_spec, design, "
-                "reference, activity)"
+                "reference)"
             )
         specs = op.arg_spec()
         if len(names) != len(specs):

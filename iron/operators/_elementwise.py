@@ -8,11 +8,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from iron.design import Activity, ArgSpec, Design, KernelObject
+from iron.design import ArgSpec, Design, KernelObject
 from iron.errors import IronError
 from iron.operators import _checks
 from iron.bf16 import from_bf16, to_bf16
-from iron.operators._cost import elementwise_activity
 from iron.operators._dataflow import Call, Dataflow, Port, Scalar, build_design
 from iron.target import kernels as ktable
 from iron.target.geometry import get_target
@@ -69,7 +68,6 @@ class Elementwise:
     OUTPUT: ClassVar[str] = "y"
     DTYPES: ClassVar[tuple[str, ...]] = ("bf16",)
     KERNEL: ClassVar[str] = ""  # key in iron.target.kernels
-    OPS_PER_ELEMENT: ClassVar[int] = 1  # vector ops per element, for the activity model
 
     def __post_init__(self):
         op = type(self).__name__
@@ -151,11 +149,6 @@ class Elementwise:
             self.cores_per_column,
         )
         return build_design(flow, target)
-
-    def activity(self, target) -> Activity:
-        return elementwise_activity(
-            get_target(target), self.iterations(), self.tile_size, self.OPS_PER_ELEMENT
-        )
 
     def reference(self, *inputs) -> tuple[np.ndarray, ...]:
         specs = self.arg_spec()[: len(self.INPUTS)]

@@ -6,13 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from iron.design import Activity
 from iron.operators import _checks
-from iron.operators._cost import elementwise_activity
 from iron.operators._dataflow import Dataflow, build_design
 from iron.operators._elementwise import kernel_object, kernel_source, lane_step
 from iron.target import kernels as ktable
-from iron.target.geometry import get_target
 
 
 @dataclass(frozen=True)
@@ -26,7 +23,6 @@ class RowWise:
     cores_per_column: int = 1
 
     KERNEL: ClassVar[str] = ""  # key in iron.target.kernels
-    OPS_PER_ELEMENT: ClassVar[int] = 4
 
     def __post_init__(self):
         op = type(self).__name__
@@ -59,6 +55,3 @@ class RowWise:
             self.cores_per_column,
         )
         return build_design(flow, target)
-
-    def activity(self, target) -> Activity:
-        return elementwise_activity(get_target(target), self.iterations(), self.cols, self.OPS_PER_ELEMENT)

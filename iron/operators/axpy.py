@@ -23,7 +23,6 @@ class AXPY(Elementwise):
     INPUTS = ("x", "y")
     OUTPUT = "out"
     KERNEL = "axpy"
-    OPS_PER_ELEMENT = 2
 
     def __post_init__(self):
         super().__post_init__()

@@ -17,9 +17,9 @@ What iron changes when it builds the design untraced: the device symbol (fusion 
 every device ``op<i>_<name>``), SSA value names, comments and the spelling the printer
 normalises (see README, "Foreign designs"). Everything else is printed as read.
 
-On sim a foreign design runs its control path and its trace; its traced tiles follow
-a generic activity model (``activity=`` replaces it). Without ``reference`` (a numpy
-function ``reference(*inputs) -> outputs``) sim cannot know what its cores compute:
+On sim a foreign design runs its control path and its trace (the events of what it
+executed). Without ``reference`` (a numpy function ``reference(*inputs) -> outputs``)
+sim cannot know what its cores compute:
 the outputs it writes, and everything computed from them, come back as
 :class:`iron.design.NotModelled` values that raise one clear error when used.
 """
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from iron.design import Activity, ArgSpec, Design, NotModelledError, Stream
+from iron.design import ArgSpec, Design, NotModelledError, Stream
 from iron import limits
 from iron.errors import IronError
 from iron.mlir import ir, legacy, objectfifo
@@ -44,8 +44,6 @@ from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
 from iron.target import registers, shim_dma
 from iron.target.geometry import SHIM_ROW, target_for_device
 
-#: Activity of a foreign design's traced tiles on sim unless ``activity=`` says otherwise.
-DEFAULT_ACTIVITY = Activity(invocations=8, cycles=256, vector_fraction=0.3, stall_fraction=0.2)
 #: ``existing_trace=`` values: what to do with a trace configuration the design already has.
 EXISTING_TRACE = ("keep", "replace")
 
@@ -87,7 +85,6 @@ class ForeignOperator:
     streams: tuple[Stream, ...]
     origin: str  # file:line:column of its aie.device
     reference_fn: Callable | None = None
-    activity_model: Activity = DEFAULT_ACTIVITY
     existing_trace: str = "keep"
     trace_config: tuple[str, ...] = ()  # the design's own trace ops, verbatim (first lines)
     kernel_objects: tuple["ForeignObject", ...] = ()  # what its link_with names resolve to
@@ -141,18 +138,13 @@ class ForeignOperator:
             )
         return self.reference_fn(*inputs)
 
-    def activity(self, target) -> Activity:
-        return self.activity_model
-
     def payload_params(self) -> dict:
         """What sim's PDI payload carries to rebuild this operator without the Python object."""
-        a = self.activity_model
         return {
             "name": self.name,
             "digest": self.digest,
             "sequence": self.sequence,
             "args": [[s.name, s.direction, list(s.shape), s.dtype] for s in self.args],
-            "activity": [a.invocations, a.cycles, a.vector_fraction, a.stall_fraction],
         }
 
 
@@ -167,10 +159,7 @@ def rebuild(params: dict) -> ForeignOperator:
     if live is not None:
         return live
     args = tuple(ArgSpec(n, d, tuple(shape), t) for n, d, shape, t in params["args"])
-    inv, cycles, vec, stall = params["activity"]
-    return ForeignOperator(
-        params["name"], "", params["sequence"], args, (), "<payload>", None, Activity(inv, cycles, vec, stall)
-    )
+    return ForeignOperator(params["name"], "", params["sequence"], args, (), "<payload>", None)
 
 
 def from_mlir(
@@ -179,7 +168,6 @@ def from_mlir(
     sequence: str | None = None,
     name: str | None = None,
     reference: Callable | None = None,
-    activity: Activity | None = None,
     device: str | None = None,
     existing_trace: str = "keep",
     objects=None,
@@ -192,7 +180,7 @@ def from_mlir(
     ``aie.device`` / runtime sequence when the design has several. ``name`` names the
     operator (default: the device symbol, else the file stem). ``reference``: numpy
     function of the inputs returning the outputs (one per ``out``/``inout``
-    argument), for sim. ``activity``: sim's workload for its traced tiles.
+    argument), which checks what sim computes.
     ``existing_trace``: a design that already configures trace either keeps it
     (``"keep"``: a traced build lowers its ``aie.trace`` ops into the call site's slice,
     with its own units and host_config size; an already lowered trace stays as it is and
@@ -237,8 +225,6 @@ def from_mlir(
         for i, a in enumerate(seq.args)
     )
     op_name = _SYMBOL.sub("_", name or dev.symbol or Path(filename).stem or "design")
-    if activity is not None and not isinstance(activity, Activity):
-        raise ForeignDesignError(f"activity={activity!r}: expected an iron.design.Activity")
     if reference is not None and not callable(reference):
         raise ForeignDesignError(f"reference={reference!r}: expected a function of the inputs")
     printed = print_device(dev)
@@ -246,7 +232,7 @@ def from_mlir(
     defines = _kernel_defines(kernel_defines, found, origin)
     op = ForeignOperator(
         op_name, printed, seq.name, args, tuple(streams), origin, reference,
-        activity or DEFAULT_ACTIVITY, existing_trace, tuple(trace_ops), found,
+        existing_trace, tuple(trace_ops), found,
         tuple(str(n) for n in translated), defines,
     )  # fmt: skip
     _LIVE[op.digest] = op

@@ -6,12 +6,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from iron.design import Activity, ArgSpec, Design
+from iron.design import ArgSpec, Design
 from iron.errors import IronError
 from iron.operators import _checks
 from iron.bf16 import from_bf16, to_bf16
-from iron.operators._cost import matmul_activity
-from iron.operators._dataflow import Call, Dataflow, Port, build_design
+from iron.operators import _matmul
 from iron.operators._elementwise import kernel_object, kernel_source, random_values
 from iron.target import kernels as ktable
 from iron.target.geometry import get_target
@@ -24,19 +23,22 @@ OUT_DTYPES = {k: v[0] for k, v in ktable.MM_COMBOS.items()}
 class GEMM:
     """``C = A @ B``: A is ``M x K``, B ``K x N``, row-major on the host.
 
-    M is split over ``columns`` (one contiguous block of rows each) and over the
-    ``cores_per_column`` cores of a column in blocks of ``tile_m`` rows. Every column
-    reads all of B once; each core keeps it in L1 and computes each of its ``tile_m x N``
-    row blocks of C with one ``zero_<out>`` and one ``matmul_<in>_<out>`` call, the kernel
-    compiled with its L1 tile: ``DIM_M = tile_m``, ``DIM_K = K``, ``DIM_N = N``.
+    Tiled as upstream's matmul designs (``single_core_iron.py``, ``whole_array_iron.py``;
+    :mod:`iron.operators._matmul` builds the device): the L1 tile is ``m x k`` of A, ``k x n``
+    of B and ``m x n`` of C, and mm.cc is compiled for it (``DIM_M/K/N = m/k/n``). Each
+    core zeroes a C tile, accumulates ``K / k`` ``matmul_<in>_<out>`` calls into it, one
+    per A and B tile, and hands it back; ``columns x cores_per_column`` cores share the
+    ``(M / m) x (N / n)`` C tiles (core ``(c, r)``: row tiles ``r``, ``r + cores_per_column``,
+    ...; column tiles ``c``, ``c + columns``, ...). Defaults ``m, k, n = 64, 64, 32`` are
+    upstream's.
 
     mm.cc reads A and B and writes C as ``r x s`` / ``s x t`` / ``r x t`` micro-tiles
-    stored tile-major. The memtile DMAs block them the way upstream's single-core design
-    (``single_core_iron.py``) does with upstream's ``mm_stream_dims``: A and B on the
-    memtile -> core FIFOs, C back to row-major on the memtile -> shim FIFO. ``dtype`` is
-    the input type: ``bf16`` (C bf16, f32 accumulation) or ``i16`` (C i32, exact).
-    ``tile_m`` and the shapes must satisfy the kernel's static_asserts for the target
-    (iron.target.kernels.MICRO_TILES); others are refused with the reason.
+    stored tile-major; the memtile DMAs block them with upstream's ``mm_stream_dims``.
+    ``dtype`` is the input type: ``bf16`` (C bf16, f32 accumulation inside a call) or
+    ``i16`` (C i32, exact). Refused at construction, with the limit named: tiles that do
+    not divide the shape, tile sizes mm.cc's static_asserts reject on either architecture
+    (iron.target.kernels.MICRO_TILES), L1 or memtile buffers that do not fit, transfers a
+    shim BD cannot describe.
     """
 
     M: int
@@ -45,27 +47,54 @@ class GEMM:
     dtype: str = "bf16"
     columns: int = 1
     cores_per_column: int = 1
-    tile_m: int = 16
+    m: int = 64
+    k: int = 64
+    n: int = 32
 
     def __post_init__(self):
         op = type(self).__name__
-        for name in ("M", "K", "N", "tile_m"):
+        for name in ("M", "K", "N", "m", "k", "n"):
             _checks.positive_int(op, name, getattr(self, name))
         _checks.one_of(op, "dtype", self.dtype, tuple(OUT_DTYPES))
         _checks.common(op, self.columns, self.cores_per_column)
-        rows = self.columns * self.cores_per_column * self.tile_m
-        _checks.multiple_of(op, "M", self.M, rows, f"columns * cores_per_column * tile_m = {rows}")
         # the static_asserts of both architectures' kernels: an operator builds for either
         for arch in ktable.RUNTIME_DIRS:
-            why = ktable.mm_check(arch, self.dtype, self.tile_m, self.K, self.N)
+            why = ktable.mm_check(arch, self.dtype, self.m, self.k, self.n)
             if why is not None:
-                raise IronError(f"{op}: tile_m={self.tile_m}, K={self.K}, N={self.N}: {why}")
+                raise IronError(f"{op}: m={self.m}, k={self.k}, n={self.n}: {why}")
+        _matmul.check(self.tiling(), op)
+
+    def tiling(self) -> _matmul.Tiling:
+        return _matmul.Tiling(
+            self.M, self.K, self.N, self.m, self.k, self.n,
+            self.columns, self.cores_per_column, self.dtype, self.out_dtype,
+        )  # fmt: skip
 
     @property
     def reference_ulps(self) -> int:
-        """bf16 ulps C may differ from :meth:`reference` (float64, rounded once): mm.cc
-        accumulates in float32 in its own order (see iron.runtime.sim.kernel_models)."""
-        return 2 if self.dtype == "bf16" else 0
+        """bf16 ulps C may differ from :meth:`reference` (float64, rounded once), counted at
+        :meth:`reference_scale`: mm.cc accumulates in float32 in its own order within a call
+        and stores C as bf16 after each of the ``K / k`` calls (each rounding at most half an
+        ulp of a partial sum); see iron.runtime.sim.kernel_models."""
+        return self.K // self.k // 2 + 2 if self.dtype == "bf16" else 0
+
+    def reference_scale(self, A, B) -> tuple[np.ndarray, ...]:
+        """Per element of C, the largest magnitude of its partial sums after each of the
+        ``K / k`` kernel calls (float64): the values mm.cc rounds to bf16 on the way, so
+        :attr:`reference_ulps` counts ulps of this magnitude (of the result itself when
+        ``K == k``)."""
+        a = self._floats(A).reshape(self.M, self.K)
+        b = self._floats(B).reshape(self.K, self.N)
+        partial = np.zeros((self.M, self.N))
+        scale = np.zeros((self.M, self.N))
+        for s in range(0, self.K, self.k):
+            partial += a[:, s : s + self.k] @ b[s : s + self.k]
+            np.maximum(scale, np.abs(partial), out=scale)
+        return (scale,)
+
+    def _floats(self, x) -> np.ndarray:
+        x = np.asarray(x)
+        return from_bf16(x).astype(np.float64) if self.dtype == "bf16" else x.astype(np.float64)
 
     @property
     def out_dtype(self) -> str:
@@ -79,48 +108,27 @@ class GEMM:
         ]
 
     def iterations(self) -> int:
-        """Row blocks (kernel invocations) per core."""
-        return self.M // (self.columns * self.cores_per_column * self.tile_m)
+        """C tiles (each ``K / k`` kernel calls) per core."""
+        return self.tiling().tiles_per_core
 
     def kernel_defines(self) -> dict[str, object]:
         """``-D`` values mm.cc needs: its tile (= the L1 tile) and the one type pair to instantiate."""
-        return {"DIM_M": self.tile_m, "DIM_K": self.K, "DIM_N": self.N, ktable.MM_COMBOS[self.dtype][1]: 1}
+        return {"DIM_M": self.m, "DIM_K": self.k, "DIM_N": self.n, ktable.MM_COMBOS[self.dtype][1]: 1}
 
     def kernel_sources(self, target) -> list[str]:
         return [kernel_source(target, "mm")]
 
     def stream_dims(self, target) -> dict[str, tuple[tuple[int, int], ...]]:
-        """The memtile ``dimensionsToStream`` of A (per core), B and C (a column's joined rows)."""
+        """The memtile ``dimensionsToStream`` of A, B (memtile -> cores) and C (memtile -> shim)."""
         mt = ktable.micro_tile(ktable.ARCH[get_target(target).name], self.dtype)
-        per_core = ktable.mm_stream_dims(self.tile_m, self.K, self.N, mt)
-        joined = ktable.mm_stream_dims(self.tile_m * self.cores_per_column, self.K, self.N, mt)
-        return {"A": per_core["A"], "B": per_core["B"], "C": joined["C"]}
+        return ktable.mm_stream_dims(self.m, self.k, self.n, mt)
 
     def design(self, target) -> Design:
-        dims = self.stream_dims(target)
-        ports = (
-            Port(0, "A", (self.tile_m, self.K), dims=dims["A"]),
-            Port(1, "B", (self.K, self.N), broadcast=True, dims=dims["B"]),
-            Port(2, "C", (self.tile_m, self.N), dims=dims["C"]),
-        )
-        matmul = ktable.entry(f"matmul_{self.dtype}_{self.out_dtype}")[1]
-        zero = ktable.entry(f"zero_{self.out_dtype}")[1]
-        calls = (Call(zero.symbol, ("C",)), Call(matmul.symbol, ("A", "B", "C")))
-        flow = Dataflow(
-            "GEMM",
-            tuple(self.arg_spec()),
-            ports,
-            calls,
-            self.iterations(),
-            kernel_object(target, "mm", self.kernel_defines()),
-            self.columns,
-            self.cores_per_column,
-        )
-        return build_design(flow, target)
-
-    def activity(self, target) -> Activity:
-        macs = self.tile_m * self.K * self.N
-        return matmul_activity(get_target(target), self.iterations(), macs, self.dtype)
+        kernel = kernel_object(target, "mm", self.kernel_defines())
+        try:
+            return _matmul.build(self.tiling(), self.arg_spec(), kernel, target)
+        except IronError as e:
+            raise IronError(f"{type(self).__name__}: {e}") from None
 
     def reference(self, A, B) -> tuple[np.ndarray, ...]:
         A = np.asarray(A).reshape(self.M, self.K)

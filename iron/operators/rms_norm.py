@@ -28,7 +28,6 @@ class RMSNorm(RowWise):
     eps: float = 1e-6
 
     KERNEL = "weighted_rms_norm"
-    OPS_PER_ELEMENT = 3
 
     def __post_init__(self):
         super().__post_init__()

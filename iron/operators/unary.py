@@ -31,7 +31,6 @@ class SiLU(Elementwise):
     """``y = x * sigmoid(x)`` (bf16; tile_size a multiple of 32)."""
 
     KERNEL = "silu"
-    OPS_PER_ELEMENT = 4
 
     def _apply(self, x):
         return x / (np.float32(1) + np.exp(-x))
@@ -43,7 +42,6 @@ class GELU(Elementwise):
     (bf16; tile_size a multiple of 32)."""
 
     KERNEL = "gelu"
-    OPS_PER_ELEMENT = 6
 
     def _apply(self, x):
         k = np.float32(np.sqrt(2.0 / np.pi))

@@ -23,7 +23,11 @@ Sources, read file by file in Xilinx/mlir-aie (path@commit):
   ``activation/gelu.cc``@e36f8909, ``activation/softmax.cc``@7b269d6b,
   ``datamovement/axpy.cc``@082f3815, ``norm/rms_norm_aie2p.h``@07c639b6,
   ``linalg/mm.cc``@082f3815, ``linalg/mm_aie2.h``@087517df, ``linalg/mm_aie2p.h``@0f7f898c,
-  ``zero/zero.cc``@454559bf, ``common/zero.h``@0e1c42fc, ``common/lut_kernel.cc``@087517df.
+  ``zero/zero.cc``@454559bf, ``common/zero.h``@0e1c42fc, ``common/lut_kernel.cc``@087517df;
+  the per-arch headers ``activation/gelu.cc`` and ``softmax.cc`` include:
+  ``activation/gelu_aie2.h``@2703b6e1, ``activation/gelu_aie2p.h``@07c639b6,
+  ``activation/softmax_aie2.h``@7b715438, ``activation/softmax_aie2p.h``@4c200318 (the line
+  ranges each sim model follows are in :mod:`iron.runtime.sim.kernel_models`).
 * arch: ``aie2p/mm.cc``@01dd7737 (exports ``zero_<t>`` beside ``matmul_<in>_<out>``),
   ``aie2/mm.cc``@08e404a3, ``generic/passThrough.cc``@1351c7a5 (``BIT_WIDTH`` unset takes
   the 32-bit branch), ``generic/axpy.cc``@8b5f00b9, ``aie2p/relu.cc``@63c63bba.

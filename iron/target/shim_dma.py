@@ -100,6 +100,73 @@ ADDRESS_LOW_WORD = _FIELDS["buffer_offset"].word
 ADDRESS_HIGH_WORD = _FIELDS["address_high"].word
 BD_DEFAULTS: dict[str, int] = {"axcache": 2}
 
+#: Limits of the BD's dimension fields (mlir-aie ``AIEXDialect.cpp`` ``verifyStridesWraps``;
+#: the D0/D1 wrap fields are 10 bits, steps 20 bits, the iteration wrap 6 bits, above).
+WRAP_MAX = (1 << 10) - 1
+STEP_MAX = 1 << 20
+ITER_MAX = 1 << 6
+
+
+def transfer_fields(sizes, strides, elem: int, where: str, inner_stride: int = 1) -> dict[str, int]:
+    """The ``writebd`` dimension fields and ``repeat_count`` of a 4-D shim transfer, as
+    mlir-aie's ``getHardwareStridesWraps`` (``AIEXDialect.cpp``; the arithmetic is
+    ``encodeHardwareStridesWraps`` in ``include/aie/Dialect/AIEX/Utils/BdLowering.h``)
+    computes them.
+
+    ``sizes`` (4) and ``strides`` (3, outer) count elements of ``elem`` bytes, outermost
+    first; ``inner_stride`` is the innermost. In 32-bit words: ``d0_size = size0 * elem / 4``,
+    ``dN_stride = strideN * elem / 4 - 1`` (0 where the size is 1, and for ``d0`` when
+    ``stride0 * elem`` is under a word or the elements are wider than one; a stride of
+    partial words is refused, as ``verifyStridesWraps`` refuses it), ``iteration_size = size3 - 1`` and ``iteration_stride = stride3 * elem / 4
+    - 1`` when ``stride3 > 0`` (with ``stride3 = 0`` the repeat is the push's repeat count
+    only), ``buffer_length = d0_size * size1 * size2``; a linear transfer (``[1, 1, 1, n]
+    [0, 0, 0, 1]``) writes no dimensions. A value the fields cannot hold raises an
+    :class:`IronError` that starts with ``where`` and names the limit."""
+    s3, s2, s1, s0 = sizes
+    t3, t2, t1 = strides
+    t0 = inner_stride
+    if min(sizes) <= 0:
+        raise IronError(f"{where}: sizes {list(sizes)} must be positive")
+    if s0 * elem % 4:
+        raise IronError(
+            f"{where}: {s0} elements of {elem} bytes is not a multiple of 4 bytes (shim BDs move words)"
+        )
+    if t0 != 1 and (t0 * elem % 4 or elem > 4):
+        raise IronError(
+            f"{where}: innermost stride {t0} of {elem}-byte elements is not a whole number of words"
+        )
+    linear = (s1, s2, s3) == (1, 1, 1) and (t1, t2, t3) == (0, 0, 0) and t0 == 1
+    f = {"d0_size": 0, "d0_stride": 0, "d1_size": 0, "d1_stride": 0, "d2_stride": 0}
+    f.update(iteration_size=0, iteration_stride=0)
+    words = lambda stride: stride * elem // 4  # noqa: E731
+    if not linear:
+        for i, (size, stride) in enumerate(((s0, t0), (s1, t1), (s2, t2))):
+            if size > 1 and stride < 1:
+                raise IronError(f"{where}: stride {i} must be a positive integer (size {size})")
+            if i and stride * elem % 4:
+                raise IronError(f"{where}: stride {i} of {stride} elements is not a multiple of 4 bytes")
+        f["d0_size"] = s0 * elem // 4
+        f["d0_stride"] = 0 if t0 * elem < 4 or elem > 4 else words(t0) - 1
+        f["d1_size"] = s1
+        f["d1_stride"] = words(t1) - 1 if s1 > 1 else 0
+        f["d2_stride"] = words(t2) - 1 if s2 > 1 else 0
+        if f["d0_size"] > WRAP_MAX or f["d1_size"] > WRAP_MAX:
+            raise IronError(f"{where}: size 0 or 1 exceeds the BD's [0:{WRAP_MAX}] wrap range")
+        if max(f["d1_stride"], f["d2_stride"]) > STEP_MAX:
+            raise IronError(f"{where}: a stride exceeds the BD's [1:{STEP_MAX}] step range")
+    if s3 > 1:
+        if s3 - 1 > ITER_MAX:
+            raise IronError(f"{where}: size 3 = {s3} exceeds the BD's [1:{ITER_MAX}] iteration range")
+        if t3 < 0:
+            raise IronError(f"{where}: stride 3 must be non-negative")
+        if t3 > 0:
+            f["iteration_size"] = s3 - 1
+            f["iteration_stride"] = words(t3) - 1
+    f["buffer_length"] = s0 * elem // 4 * s1 * s2
+    f["repeat_count"] = s3 - 1
+    return f
+
+
 # Burst length in bytes -> 2-bit encoding, per device family.
 BURST_ENCODING: dict[str, dict[int, int]] = {
     "npu1": {64: 0, 128: 1, 256: 2},

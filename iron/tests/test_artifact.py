@@ -622,7 +622,7 @@ def test_kernels_compiled_with_peano_and_placed_where_aiecc_links(tmp_path, fake
     flags, the GEMM's tile defines), every link_with object in aiecc's cwd (the fake fails
     otherwise), and a second build takes the objects from the cache."""
     runs, inputs = fake_aiecc("legacy")
-    small, big = GEMM(M=32, K=32, N=32), GEMM(M=64, K=64, N=64, tile_m=32)
+    small, big = GEMM(M=32, K=32, N=32, m=16, k=32, n=32), GEMM(M=64, K=64, N=64, m=32, k=32, n=64)
     seq = Sequence(
         "two_gemms", [(small, "a", "b", "c"), (big, "x", "y", "z")], ["a", "b", "x", "y"], ["c", "z"]
     )
@@ -630,7 +630,7 @@ def test_kernels_compiled_with_peano_and_placed_where_aiecc_links(tmp_path, fake
     logged = [json.loads(line) for line in (tmp_path / "clang.log").read_text().splitlines()]
     compiles = [a for a in logged if "-c" in a]  # the others: --version, -E (symbol check)
     assert len(compiles) == 2  # one object per distinct (kernel, arch, defines)
-    for argv, (m, k) in zip(compiles, ((16, 32), (32, 64))):
+    for argv, (m, k, n) in zip(compiles, ((16, 32, 32), (32, 32, 64))):
         assert argv[0].endswith("aie_kernels/aie2p/mm.cc") and argv[1:3] == ["-c", "-o"]
         # issue 22: upstream's cxx_core_compile_command (older layout: no -Werror=undef pair)
         assert argv[5:12] == [
@@ -641,7 +641,7 @@ def test_kernels_compiled_with_peano_and_placed_where_aiecc_links(tmp_path, fake
         assert argv[-4:] == [
             f"-DDIM_K={k}",
             f"-DDIM_M={m}",
-            f"-DDIM_N={k}",
+            f"-DDIM_N={n}",
             "-Dbf16_bf16_ONLY=1",
         ]  # the L1 tile
         assert any(a.endswith("aie_runtime_lib/AIE2P") for a in argv)

@@ -3,9 +3,9 @@
 The fakes (iron/tests/fake_toolchain) stand for upstream: stub sources with upstream's
 ``extern "C"`` signatures that ``#error`` like the real ones, a preprocessing fake
 clang++ that records what each object defines, and a link check that fails like the core
-link. Expected flag lists and GEMM blockings are copied from upstream text
-(``python/utils/compile/utils.py``@b37b11df ``cxx_core_compile_command``; the
-single-core matmul example's generated MLIR in iron/tests/data/upstream_kernels).
+link. Expected flag lists are copied from upstream text (``python/utils/compile/utils.py``
+@b37b11df ``cxx_core_compile_command``); GEMM's design against upstream's generated matmul
+designs is iron/tests/test_gemm_upstream.py.
 """
 
 from __future__ import annotations
@@ -73,11 +73,15 @@ def ops(tile: int) -> list:
         ),
         Softmax(2, tile // 8),
         RMSNorm(2, tile // 8),
-        GEMM(32, 32, 32, tile_m=16) if tile == 1024 else GEMM(64, 64, 32, tile_m=32, columns=2),
         (
-            GEMM(32, 32, 32, "i16", tile_m=16)
+            GEMM(32, 32, 32, m=16, k=32, n=32)
             if tile == 1024
-            else GEMM(32, 64, 64, "i16", tile_m=8, cores_per_column=2)
+            else GEMM(64, 64, 64, columns=2, m=32, k=32, n=32)
+        ),
+        (
+            GEMM(32, 32, 32, "i16", m=16, k=32, n=32)
+            if tile == 1024
+            else GEMM(32, 64, 64, "i16", cores_per_column=2, m=8, k=32, n=32)
         ),
     ]
     return out
@@ -121,7 +125,7 @@ UPSTREAM_FLAGS = [
 
 def test_compile_command_is_upstreams(tmp_path, install):
     root = install("family")
-    r = K.recipe(GEMM(32, 32, 32).design("npu2").kernels[0], root)
+    r = K.recipe(GEMM(32, 32, 32, m=16, k=32, n=32).design("npu2").kernels[0], root)
     argv = K.compile_command(r, tmp_path / "mm.o", root / "peano", root)
     assert argv[1:6] == [
         str(root / "aie_kernels/linalg/mm.cc"),
@@ -151,7 +155,7 @@ def test_compile_command_is_upstreams(tmp_path, install):
         "-Dbf16_bf16_ONLY=1",
     ]
     old = install("arch")
-    r = K.recipe(GEMM(32, 32, 32).design("npu2").kernels[0], old)
+    r = K.recipe(GEMM(32, 32, 32, m=16, k=32, n=32).design("npu2").kernels[0], old)
     argv = K.compile_command(r, tmp_path / "mm.o", old / "peano", old)
     assert argv[1] == str(old / "aie_kernels/aie2p/mm.cc")
     assert "-Werror=undef" not in argv and "-D__AIE_API_AIE_ADF_HPP__" in argv
@@ -277,42 +281,11 @@ def test_entries_by_tile_and_refusals():
 
 def test_gemm_refuses_what_the_static_asserts_reject():
     with pytest.raises(IronError, match=r"mm.cc's bf16 4x8x4 kernel on aie2 static_asserts DIM_M % 16 == 0"):
-        GEMM(8, 16, 16, tile_m=8)  # fine on aie2p (m % 8), rejected on aie2
+        GEMM(8, 16, 16, m=8, k=16, n=16)  # fine on aie2p (m % 8), rejected on aie2
     with pytest.raises(IronError, match=r"DIM_N=8 is not a multiple of 16"):
-        GEMM(16, 16, 8)
-    g = GEMM(64, 64, 32, tile_m=16)
-    assert g.kernel_defines() == {"DIM_M": 16, "DIM_K": 64, "DIM_N": 32, "bf16_bf16_ONLY": 1}  # the L1 tile
-
-
-def _fifo_dims(text: str) -> dict[str, list[tuple[int, int]]]:
-    out = {}
-    for name, dims in re.findall(r"aie\.objectfifo @(\w+)\(%\w+ dimensionsToStream \[([^\]]*)\]", text):
-        out[name] = [tuple(map(int, p)) for p in re.findall(r"<size = (\d+), stride = (\d+)>", dims)]
-    return out
-
-
-def test_gemm_blocking_matches_upstream_single_core():
-    """Upstream's generated single-core design (m = k = n = 32, mmul 4x8x8): the memtile
-    transforms of A, B and C equal iron's for the same tile and micro-tile."""
-    up = (DATA / "single_core_256x256x256_32x32x32.mlir").read_text()
-    dims = _fifo_dims(up)
-    mine = kt.mm_stream_dims(32, 32, 32, kt.MicroTile(4, 8, 8, 16, 16))
-    assert [tuple(x) for x in mine["A"]] == dims["memA"]
-    assert [tuple(x) for x in mine["B"]] == dims["memB"]
-    assert [tuple(x) for x in mine["C"]] == dims["outC"]
-    # iron's GEMM on npu2 (i16 4x4x8) with the same tile: same places, depth 2, zero + matmul
-    g = GEMM(64, 32, 32, "i16", tile_m=32)
-    text = print_module(ir.Module([g.design("npu2").device]))
-    got = _fifo_dims(text)
-    mt = kt.micro_tile("aie2p", "i16")
-    expect = kt.mm_stream_dims(32, 32, 32, mt)
-    assert got == {"A_c0_0": list(expect["A"]), "B_c0_all": list(expect["B"]), "C_c0": list(expect["C"])}
-    assert expect["A"] == ((8, 128), (8, 4), (4, 32), (4, 1))  # hand: (m/r, r*k), (k/s, s), (r, k), (s, 1)
-    assert re.findall(r"func\.call @(\w+)", up) == ["zero_i32", "matmul_i8_i32"]
-    assert re.findall(r"func\.call @(\w+)", text) == ["zero_i32", "matmul_i16_i32"]
-    assert "@A_c0_0(%tile_0_1 dimensionsToStream" in text and re.search(
-        r"@C_c0_0\(%tile_0_2, \{%tile_0_1\}, 2 : i32\)", text
-    )
+        GEMM(16, 16, 8, m=16, k=16, n=8)
+    g = GEMM(64, 64, 32, m=16, k=32, n=32)
+    assert g.kernel_defines() == {"DIM_M": 16, "DIM_K": 32, "DIM_N": 32, "bf16_bf16_ONLY": 1}  # the L1 tile
 
 
 def test_cores_loop_forever_like_upstream_workers():
@@ -363,7 +336,11 @@ def test_fused_build_compiles_checks_and_links(tmp_path, aiecc_with_link, layout
     from iron import Sequence, build
 
     aiecc_with_link(layout)
-    gemm, silu, copy = GEMM(16, 32, 32), SiLU(512, tile_size=256), MemCopy(512, tile_size=256)
+    gemm, silu, copy = (
+        GEMM(16, 32, 32, m=16, k=32, n=32),
+        SiLU(512, tile_size=256),
+        MemCopy(512, tile_size=256),
+    )
     seq = Sequence(
         "k", [(gemm, "a", "b", "c"), (silu, "x", "y"), (copy, "y", "z")], ["a", "b", "x"], ["c", "z"]
     )

@@ -20,7 +20,7 @@ from iron.tests.test_operators import _id, _ops
 SMALLEST = [
     ElementwiseAdd(16, tile_size=16),
     ReLU(32, tile_size=32),
-    GEMM(16, 8, 16, tile_m=16),
+    GEMM(16, 8, 16, m=16, k=8, n=16),
     Softmax(1, 32),
     RMSNorm(1, 16),
 ]
@@ -43,7 +43,7 @@ def test_every_operator_inside_one_fused_sequence(check_operator, target):
     """All ten operators chained (GEMM and Softmax reshape buffers), ReLU twice in a row."""
     n = 256
     ops = {type(op).__name__: op for op in _ops(1, 1)}
-    gemm = GEMM(16, 16, 16, tile_m=16)
+    gemm = GEMM(16, 16, 16, m=16, k=16, n=16)
     soft, norm = Softmax(8, 32), RMSNorm(8, 32)
     relu = ReLU(n, tile_size=32)
     add, mul = ElementwiseAdd(n, tile_size=32), ElementwiseMul(n, tile_size=32)

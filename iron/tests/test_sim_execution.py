@@ -228,7 +228,7 @@ def test_row_major_stream_into_the_blocked_matmul_model_is_wrong():
                     op.dims_to_stream = ()
             return d
 
-    good = GEMM(32, 32, 32, dtype="i16")
+    good = GEMM(32, 32, 32, dtype="i16", m=32, k=16, n=32)  # two accumulating calls per C tile
     testing.check_operator(good, target="npu2")  # blocked: equal to A @ B
     bad = RowMajorA(**{f.name: getattr(good, f.name) for f in dataclasses.fields(good)})
     with pytest.raises(testing.CheckError):
@@ -327,7 +327,7 @@ def test_the_pdi_payload_carries_the_device_and_its_kernel_objects(tmp_path):
     from iron.operators import GEMM
     from iron.runtime.sim.program import program
 
-    op = GEMM(16, 32, 32, dtype="i16", tile_m=16)
+    op = GEMM(16, 32, 32, dtype="i16", m=16, k=32, n=32)
     art = iron.build(op, target="npu2", cache_dir=tmp_path)
     (payload,) = [p for p in art.pdis.values() if p.operator]
     prog = program(payload.mlir)

@@ -28,6 +28,7 @@ Register layout: :mod:`iron.target.shim_dma` (the one table of those offsets).
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -101,6 +102,13 @@ def pattern_of(bd: dict) -> tuple[int, ...]:
 
 def byte_indices(offset: int, length: int, repeat: int, pattern: tuple[int, ...]) -> np.ndarray:
     """Byte offsets a BD of ``length`` bytes at ``offset`` visits over ``1 + repeat`` runs."""
+    rel = _relative_indices(length, repeat, tuple(pattern))
+    return rel + offset if offset else rel
+
+
+@functools.lru_cache(maxsize=16)
+def _relative_indices(length: int, repeat: int, pattern: tuple[int, ...]) -> np.ndarray:
+    # Designs push the same BD shape again and again (a GEMM's B on every block): built once.
     d0, s0, d1, s1, s2, wrap, step, current = pattern
     words = length // 4
     k = np.arange(words, dtype=np.int64)
@@ -110,8 +118,10 @@ def byte_indices(offset: int, length: int, repeat: int, pattern: tuple[int, ...]
         w = (k % d0) * s0 + (k // d0 % d1) * s1 + (k // (d0 * d1)) * s2
     runs = np.arange(1 + repeat, dtype=np.int64)
     it = (current + runs) % wrap if wrap > 1 else np.zeros_like(runs)
-    base = offset + it * step * 4
-    return (base[:, None, None] + w[None, :, None] * 4 + np.arange(4)[None, None, :]).reshape(-1)
+    base = it * step * 4
+    idx = (base[:, None, None] + w[None, :, None] * 4 + np.arange(4)[None, None, :]).reshape(-1)
+    idx.flags.writeable = False
+    return idx
 
 
 @dataclass

@@ -37,6 +37,7 @@ A core that waits on an acquire shows a LOCK_STALL for the wait.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -66,10 +67,19 @@ def _elem_view(raw: np.ndarray, nbytes: int) -> np.ndarray:
 
 def pattern_indices(base: int, dims: Dims) -> np.ndarray:
     """Element indices a ``(size, stride)`` access pattern (outermost first) visits from ``base``."""
-    idx = np.full((), base, dtype=np.int64)
+    idx = _pattern(tuple(dims))
+    return idx + base if base else idx
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern(dims: Dims) -> np.ndarray:
+    # A design streams every object of a FIFO with one pattern: built once, read-only.
+    idx = np.zeros((), dtype=np.int64)
     for size, stride in dims:
         idx = idx[..., None] + np.arange(size, dtype=np.int64) * stride
-    return idx.reshape(-1)
+    idx = idx.reshape(-1)
+    idx.flags.writeable = False
+    return idx
 
 
 def object_indices(base: int, dims: Dims, numel: int) -> np.ndarray:

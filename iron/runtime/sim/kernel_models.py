@@ -14,7 +14,10 @@ and raises :class:`KernelModelError` where the kernel would touch memory outside
 buffer it was handed.
 
 Every model reads its facts (fixed counts, vector steps, loop rounding, micro-tiles)
-from :mod:`iron.target.kernels` and names the upstream function it follows. bf16
+from :mod:`iron.target.kernels` and names the upstream function it follows, as
+``path@commit lines a-b`` in Xilinx/mlir-aie's ``aie_kernels/`` (the family layout, whose
+functions the older per-arch files share; each file and commit is in the source list of
+:mod:`iron.target.kernels`). bf16
 results are rounded once to nearest-even from float32 (``iron.bf16.to_bf16``). The
 kernels accumulate in float32 in their own order and some approximate (LUT / polynomial
 tanh and exp), so against a float64 numpy reference a bf16 output may differ by a few
@@ -106,14 +109,28 @@ def _unary_bf16(fn) -> Callable:
 
 
 def _relu(v):
+    """``max(x, 0)``: ``relu`` of eltwise/relu_aie2.h@e36f8909 lines 22-36 (``F = n / 32``
+    vectors; entries ``bf16_relu`` line 40, ``relu_bf16_size`` lines 42-45) and
+    ``relu_vectorized_bf16`` of eltwise/relu_aie2p.h@bd4db3b1 lines 20-39 (``i < n; i +=
+    32``; entries lines 43-50)."""
     return np.where(v > 0, v, np.float32(0))
 
 
 def _silu(v):
+    """``x * 0.5 * (1 + tanh(x / 2))`` (= ``x * sigmoid(x)``): activation/silu.cc@082f3815,
+    ``silu_impl`` lines 38-76 (aie2p; ``i < n; i += lanes``), ``silu_aie2`` lines 78-96
+    (aie2: ``lut_map_bf16``, tanh from the LUT), ``silu_tanh_approx_bf16`` lines 98-110,
+    entries ``silu_bf16`` / ``silu_bf16_size`` lines 114-122."""
     return v / (np.float32(1) + np.exp(-v))
 
 
 def _gelu(v):
+    """The tanh form ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``: activation/gelu.cc
+    @e36f8909 includes gelu_aie2.h@2703b6e1 (``gelu_v16`` lines 21-37, which first clamps x
+    at -8, where the result is already -0 in bf16; ``gelu_tanh_approx_bf16`` lines 39-49 via
+    ``lut_map_bf16``; ``gelu_bf16_size`` lines 58-61) or gelu_aie2p.h@07c639b6
+    (``gelu_tanh_approx`` lines 25-45, ``gelu_tanh_approx_bf16`` lines 49-76, step 32;
+    ``gelu_bf16_size`` lines 107-110)."""
     k = np.float32(np.sqrt(2.0 / np.pi))
     return np.float32(0.5) * v * (np.float32(1) + np.tanh(k * (v + np.float32(0.044715) * v * v * v)))
 
@@ -121,8 +138,11 @@ def _gelu(v):
 # --------------------------------------------------------------------------- models
 def _eltwise_bf16(op):
     """``eltwise_{add,mul}_bf16_vector`` (fixed 1024: ``eltwise_vadd``/``eltwise_vmul``) and
-    ``*_size`` (``eltwise_vadd_size``: vector body then a scalar tail, exact count) of
-    eltwise/add.cc / mul.cc@082f3815. The sum/product is formed in float32 and rounded once."""
+    ``*_size`` (``eltwise_vadd_size``: vector body then a scalar tail, exact count):
+    eltwise/add.cc@082f3815 lines 63-100 (``eltwise_vadd``), 104-152 (``eltwise_vadd_size``),
+    entries 160-167; eltwise/mul.cc@082f3815 lines 42-81 (``eltwise_vmul``), 85-132
+    (``eltwise_vmul_size``), entries 140-147. The sum/product is formed in float32 and
+    rounded once."""
 
     def make(src, e, defines, arch):
         def model(a, b, c, *size):
@@ -139,8 +159,8 @@ def _eltwise_bf16(op):
 
 
 def _eltwise_int(src, e, defines, arch):
-    """iron's own ``eltwise_{add,mul}_{i16,i32}_vector`` (iron/kernels/eltwise_int.cc):
-    ``size`` elements, wrapping."""
+    """iron's own ``eltwise_{add,mul}_{i16,i32}_vector`` (iron/kernels/eltwise_int.cc lines
+    10-32): ``size`` elements, wrapping."""
     op = "add" if "_add_" in e.symbol else "mul"
 
     def model(a, b, c, size):
@@ -155,12 +175,14 @@ def _eltwise_int(src, e, defines, arch):
 
 
 def _passthrough(src, e, defines, arch):
-    """``passThroughLine(in, out, lineWidth)`` of eltwise/passThrough.cc@65ef34ee and
-    generic/passThrough.cc@1351c7a5 (``passThrough_aie``): ``for (j = 0; j < lineWidth;
-    j += N)`` copies one 64-byte vector per step, N = 64 / element bytes, the element type
-    set by ``BIT_WIDTH``. Without ``BIT_WIDTH`` the older source takes the 32-bit branch
-    (the current one does not compile): modelled as 32-bit, so a bf16 tile copies twice
-    its bytes and the model refuses it."""
+    """``passThroughLine(in, out, lineWidth)`` of eltwise/passThrough.cc@65ef34ee
+    (``passThrough_aie`` lines 22-38; ``passThroughLine`` lines 49-51, 60-62, 71-73 for
+    BIT_WIDTH 8, 16, 32) and generic/passThrough.cc@1351c7a5 (lines 20-37; 43-45, 54-56,
+    65-67): ``for (j = 0; j < lineWidth; j += N)`` copies one 64-byte vector per step,
+    N = 64 / element bytes, the element type set by ``BIT_WIDTH``. Without ``BIT_WIDTH``
+    the older source takes the 32-bit branch (its ``#else // 32``, line 63; the current one
+    ``#error`` s, lines 42-45): modelled as 32-bit, so a bf16 tile copies twice its bytes
+    and the model refuses it."""
     bits = int(defines.get("BIT_WIDTH", "32"))
     if bits not in (8, 16, 32):
         raise KernelModelError(f"passThroughLine: BIT_WIDTH={bits}; the source accepts 8, 16 or 32")
@@ -181,9 +203,10 @@ def _passthrough(src, e, defines, arch):
 
 
 def _saxpy(src, e, defines, arch):
-    """``saxpy(x, y, a, z, n)`` of datamovement/axpy.cc@082f3815: ``a`` broadcast as bf16,
-    ``z = a * x + y`` accumulated in float32, n / 64 whole steps of 64 elements (the rest
-    untouched)."""
+    """``saxpy(x, y, a, z, n)`` of datamovement/axpy.cc@082f3815 lines 22-76 (aie2: lines
+    25-51, 16-lane macs, ``n / 64 * 4`` steps; aie2p: lines 52-73, ``n / 64`` steps of 64):
+    ``a`` broadcast as bf16, ``z = a * x + y`` accumulated in float32, n / 64 whole steps of
+    64 elements (the rest untouched)."""
 
     def model(x, y, a, z, n):
         touched, _ = _span(e, arch, int(n))
@@ -198,7 +221,10 @@ def _saxpy(src, e, defines, arch):
 
 
 def _softmax(src, e, defines, arch):
-    """``softmax_bf16(in, out, n)`` (activation/softmax.cc@7b269d6b): softmax over the
+    """``softmax_bf16(in, out, n)``: activation/softmax.cc@7b269d6b includes softmax_aie2.h
+    @7b715438 (``softmax_simple_bf16`` lines 16-91, ``n / 16`` vectors, exp from the LUT;
+    entry lines 161-169) or softmax_aie2p.h@4c200318 (``softmax_simple_bf16`` lines 38-128,
+    ``n / 32`` vectors, exp2 of ``x * log2e``; entry lines 292-297): softmax over the
     ``n // lanes`` whole vectors it walks (the rest untouched), max-subtracted, float32."""
 
     def model(x, y, n):
@@ -214,8 +240,9 @@ def _softmax(src, e, defines, arch):
 
 
 def _weighted_rms_norm(src, e, defines, arch):
-    """iron's own ``weighted_rms_norm(x, w, y, cols, eps)`` (iron/kernels/weighted_rms_norm.cc):
-    float32 sum of squares, ``y = x * invsqrt(mean + eps) * w``, one bf16 rounding."""
+    """iron's own ``weighted_rms_norm(x, w, y, cols, eps)`` (iron/kernels/weighted_rms_norm.cc
+    lines 8-34): float32 sum of squares, ``y = x * invsqrt(mean + eps) * w``, one bf16
+    rounding."""
 
     def model(x, w, y, cols, eps):
         n = int(cols)
@@ -235,12 +262,17 @@ def _dims(symbol: str, defines: Mapping[str, str], names: tuple[str, ...]) -> tu
 
 
 def _mm(src, e, defines, arch):
-    """mm.cc (linalg/mm_aie2.h@087517df, mm_aie2p.h@0f7f898c): ``matmul_<in>_<out>`` is
-    ``C += A @ B`` on one DIM_M x DIM_K x DIM_N block whose operands are stored as
-    micro-tiles, tile-major (``matmul_vectorized_2x2_mmul``: A tile (z, i) at
-    ``pA + (z * colA + i) * r * s``, B tile (i, j) at ``pB + (i * colB + j) * s * t``, C
-    tile (z, j) at ``pC + (z * colB + j) * r * t``, each tile row-major). ``zero_<t>``
-    (older mm.cc ``zero_vectorized<T, DIM_M, DIM_N>``) zeroes DIM_M * DIM_N elements."""
+    """linalg/mm.cc@082f3815 includes mm_aie2.h@087517df or mm_aie2p.h@0f7f898c:
+    ``matmul_<in>_<out>`` is ``C += A @ B`` on one DIM_M x DIM_K x DIM_N block whose
+    operands are stored as micro-tiles, tile-major (``matmul_vectorized_2x2_mmul``,
+    mm_aie2.h lines 76-237, mm_aie2p.h lines 94-291: A tile (z, i) at ``pA + (z * colA +
+    i) * r * s``, B tile (i, j) at ``pB + (i * colB + j) * s * t``, C tile (z, j) at ``pC +
+    (z * colB + j) * r * t``, each tile row-major; C is loaded, accumulated in the mmul's
+    accumulator and stored back as ``T_out``, so a bf16 C is rounded once per call). The
+    micro-tile wrappers static_assert the divisibility (mm_aie2p.h lines 335-350
+    ``matmul_vectorized_4x4x8_i16_i32``, 352-368 ``matmul_vectorized_4x8x8_bf16_bf16``).
+    ``zero_<t>`` (older mm.cc ``zero_vectorized<T, DIM_M, DIM_N>``) zeroes DIM_M * DIM_N
+    elements."""
     m, k, n = _dims(e.symbol, defines, ("DIM_M", "DIM_K", "DIM_N"))
     if e.symbol.startswith("zero_"):
         return _zero(e.symbol, m * n)
@@ -278,17 +310,18 @@ def _zero(symbol: str, count: int) -> KernelModel:
 
 
 def _zero_tile(symbol: str, defines: Mapping[str, str]) -> KernelModel:
-    """``zero(ZERO_TYPE *)`` of zero/zero.cc@454559bf: ``zero_vectorized<ZERO_TYPE,
-    TILE_SIZE, 1>``, TILE_SIZE elements."""
+    """``zero(ZERO_TYPE *)`` of zero/zero.cc@454559bf lines 10-18: ``zero_vectorized<ZERO_TYPE,
+    TILE_SIZE, 1, false>`` (common/zero.h@0e1c42fc lines 45-68: ``M * N`` elements), so
+    TILE_SIZE elements."""
     if "TILE_SIZE" not in defines:
         raise KernelModelError("zero: compiled without TILE_SIZE (zero/zero.cc does not compile without it)")
     return _zero(symbol, int(defines["TILE_SIZE"]))
 
 
 _MAKERS = {
-    "relu": _unary_bf16(_relu),  # relu_vectorized_bf16 / relu: max(x, 0)
-    "silu": _unary_bf16(_silu),  # silu_impl: x * 0.5 * (1 + tanh(x / 2))
-    "gelu": _unary_bf16(_gelu),  # gelu_tanh_approx_bf16: the tanh form
+    "relu": _unary_bf16(_relu),
+    "silu": _unary_bf16(_silu),
+    "gelu": _unary_bf16(_gelu),
     "softmax": _softmax,
     "add": _eltwise_bf16("add"),
     "mul": _eltwise_bf16("mul"),
