@@ -293,6 +293,94 @@ def test_pftrace_parses_back_to_the_golden_events(tmp_path):
     assert len(begins["mlir-aie"]) == 4  # one per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation
 
 
+def test_pftrace_field_table_is_perfettos():
+    """iron encodes the descriptor packets itself (no protobuf import): every field
+    number, wire type and enum value it uses is the one of the ``perfetto`` package's
+    protos (the external reference)."""
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+    from iron.trace.export import pftrace as T
+
+    for message, fields in T.PROTO.items():
+        desc = getattr(pb, message).DESCRIPTOR
+        for name, (number, kind) in fields.items():
+            fd = desc.fields_by_name[name]
+            assert fd.number == number, (message, name)
+            if kind == "varint":
+                assert fd.type in (fd.TYPE_UINT64, fd.TYPE_UINT32, fd.TYPE_INT32, fd.TYPE_ENUM), (
+                    message,
+                    name,
+                )
+            elif kind == "string":
+                assert fd.type == fd.TYPE_STRING, (message, name)
+            else:
+                assert fd.message_type.name == kind, (message, name)
+    assert (T.TYPE_SLICE_BEGIN, T.TYPE_SLICE_END) == (
+        pb.TrackEvent.TYPE_SLICE_BEGIN,
+        pb.TrackEvent.TYPE_SLICE_END,
+    )
+    assert T.SEQ_INCREMENTAL_STATE_CLEARED == pb.TracePacket.SEQ_INCREMENTAL_STATE_CLEARED
+    assert T.EXPLICIT == pb.TrackDescriptor.EXPLICIT
+
+
+def test_pftrace_packets_are_the_bytes_protobuf_writes(monkeypatch):
+    """Every packet of the native traces of the golden captures (one and two slices, the
+    bound's note, the metadata) is what the ``perfetto`` package's protos serialize for
+    the same fields: the writer with each descriptor packet built and serialized by
+    protobuf writes the same file."""
+    import io
+
+    from google.protobuf import json_format
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+    from iron.tests.golden import TEST1, TEST2
+    from iron.trace.export import bound
+    from iron.trace.export import pftrace as T
+
+    def by_protobuf(f, packet: dict) -> None:
+        trace = pb.Trace()
+        trace.packet.append(json_format.ParseDict(packet, pb.TracePacket()))
+        f.write(trace.SerializeToString())
+
+    for decoded in (_golden_decoded(TEST1), _golden_decoded(TEST2), _two_slices_of_two_cores()):
+        for limit in (None, 100):  # 100: the bound's note too
+            out = []
+            for writer in (T._write_packet, by_protobuf):
+                monkeypatch.setattr(T, "_write_packet", writer)
+                if limit:
+                    monkeypatch.setattr(bound, "default_interval_limit", lambda slices: limit)
+                buf = io.BytesIO()
+                decoded.write(buf, "pftrace")
+                out.append(buf.getvalue())
+                monkeypatch.undo()
+            assert out[0] == out[1]
+            assert pb.Trace.FromString(out[0]).SerializeToString() == out[0]
+            assert len(out[0]) > 1000
+
+
+def test_pftrace_is_written_without_protobuf(tmp_path):
+    """Writing the native trace imports no protobuf module (about 0.2 s and 8 MiB)."""
+    from iron.tests.golden import TEST1
+
+    code = f"""
+import sys
+from iron.cli import main
+args = ["trace", "decode", {str(TEST1 / "trace.txt")!r}, "--mlir", {str(TEST1 / "aie.mlir")!r}]
+assert main(args + ["--format", "pftrace", "-o", "t.pftrace"]) == 0
+print([m for m in sys.modules if m.startswith(("google", "perfetto"))])
+"""
+    root = Path(__file__).resolve().parents[2]
+    res = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0 and res.stdout.split() == ["[]"], (res.stdout, res.stderr)
+    assert (tmp_path / "t.pftrace").stat().st_size > 1000
+
+
 def test_compiled_renderer_writes_the_same_files(monkeypatch):
     """Perfetto JSON and the native trace of the golden captures: the compiled
     renderer (big traces) writes the bytes of the vectorized one (checked above
