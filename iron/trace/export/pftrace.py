@@ -24,12 +24,10 @@ the ``perfetto`` package's protos and serialize it again to the same bytes).
 
 from __future__ import annotations
 
-import numpy as np
-
 from iron.trace.decode import DecodedSlice
 from iron.trace.export.bound import IntervalBudget
 from iron.trace.export.perfetto import Track, process_name, track_stream
-from iron.trace.export.textout import Choice, Varint, output_method, render, varint, varint_size
+from iron.trace.export.textout import Choice, Varint, output_method, render, scaled, varint, varint_size
 from iron.trace.export.timeline import slice_spans
 
 #: The messages and fields iron writes: message -> field -> (field number, type); a type
@@ -172,8 +170,8 @@ def write_pftrace(
             for item in track_stream(du, operator, method, budget=budget):
                 if not isinstance(item, Track):
                     begin, end = item
-                    tb = np.rint((offset + begin) * ns_per_cycle).astype(np.uint64)
-                    te = np.rint((offset + end) * ns_per_cycle).astype(np.uint64)
+                    tb = scaled(begin, offset, ns_per_cycle, method)
+                    te = scaled(end, offset, ns_per_cycle, method)
                     f.write(ev.rows(tb, te, method))
                     continue
                 uuid += 1
