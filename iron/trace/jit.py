@@ -263,8 +263,10 @@ def jit(pyfunc):
 
 #: What the kernels name of numpy, as plain Python: fixed-width integer casts are
 #: Python's integers (the small inputs :data:`PLAIN_BYTES` admits never reach 2**63),
-#: arrays are lists.
-PLAIN_NP = types.SimpleNamespace(int64=int, uint64=int, uint8=int, zeros=lambda n, dtype=None: [0] * n)
+#: rounding halves to even is ``round``, arrays are lists.
+PLAIN_NP = types.SimpleNamespace(
+    int64=int, uint64=int, uint8=int, rint=round, zeros=lambda n, dtype=None: [0] * n
+)
 _PLAIN: dict = {}
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from iron.trace.decode import DecodedSlice
 from iron.trace.export.bound import IntervalBudget
 from iron.trace.export.perfetto import Track, process_name, track_stream
-from iron.trace.export.textout import Choice, Varint, output_method, render, scaled, varint, varint_size
+from iron.trace.export.textout import Varint, output_method, render, varint
 from iron.trace.export.timeline import slice_spans
 
 #: The messages and fields iron writes: message -> field -> (field number, type); a type
@@ -111,24 +111,22 @@ class _EventBytes:
         event = tag("TracePacket", "track_event")
         self.after_b = seq_field + event + varint(len(body_b)) + body_b
         self.after_e = seq_field + event + varint(len(body_e)) + body_e
-        # packet length = timestamp key + its varint + the rest; one byte while < 128
-        self.len_b = [varint(len(self.ts) + k + len(self.after_b)) for k in range(11)]
-        self.len_e = [varint(len(self.ts) + k + len(self.after_e)) for k in range(11)]
+        # packet length = timestamp key + its varint (k bytes) + the rest, then the key:
+        # what goes before a timestamp of k bytes
+        self.head_b = [varint(len(self.ts) + k + len(self.after_b)) + self.ts for k in range(11)]
+        self.head_e = [varint(len(self.ts) + k + len(self.after_e)) + self.ts for k in range(11)]
 
-    def rows(self, t_begin, t_end, method: str = "numpy"):
-        """Begin and end packets of each interval, in order."""
+    def rows(self, begin, end, offset: int, ns_per_cycle: float, method: str = "numpy"):
+        """Begin and end packets of each interval, in order: timestamps
+        ``round((offset + cycle) * ns_per_cycle)``."""
         return render(
-            len(t_begin),
+            len(begin),
             [
                 self.packet,
-                Choice(varint_size(t_begin), self.len_b),
-                self.ts,
-                Varint(t_begin),
+                Varint(begin, offset, ns_per_cycle, self.head_b),
                 self.after_b,
                 self.packet,
-                Choice(varint_size(t_end), self.len_e),
-                self.ts,
-                Varint(t_end),
+                Varint(end, offset, ns_per_cycle, self.head_e),
                 self.after_e,
             ],
             method,
@@ -170,9 +168,7 @@ def write_pftrace(
             for item in track_stream(du, operator, method, budget=budget):
                 if not isinstance(item, Track):
                     begin, end = item
-                    tb = scaled(begin, offset, ns_per_cycle, method)
-                    te = scaled(end, offset, ns_per_cycle, method)
-                    f.write(ev.rows(tb, te, method))
+                    f.write(ev.rows(begin, end, offset, ns_per_cycle, method))
                     continue
                 uuid += 1
                 seq += 1

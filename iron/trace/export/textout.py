@@ -44,10 +44,25 @@ class Fixed:
 
 
 class Varint:
-    """Per row, ``value`` (non-negative) as a protobuf base-128 varint."""
+    """Per row, ``value`` (non-negative) as a protobuf base-128 varint. With ``offset``
+    and ``factor``: of ``round((offset + value) * factor)`` (halves to even, as
+    ``np.rint``: cycles to time units). ``sized``: strings, one of which goes before the
+    varint, chosen by its byte count (``sized[k]`` for a k-byte varint, e.g. a length
+    that counts it). The compiled renderer does both in its one pass."""
 
-    def __init__(self, value):
-        self.value = value
+    def __init__(self, value, offset: int = 0, factor: float = 1.0, sized: list[bytes] | None = None):
+        self.value, self.offset, self.factor = value, offset, factor
+        self.sized = [bytes(s) for s in sized] if sized is not None else None
+
+    @property
+    def scaled(self) -> bool:
+        return self.offset != 0 or self.factor != 1.0
+
+    def pieces(self) -> list:
+        """The same bytes as a Choice (when sized) and a plain Varint: what the numpy path renders."""
+        v = np.rint((self.offset + self.value) * self.factor).astype(np.int64) if self.scaled else self.value
+        head = [Choice(varint_size(v), self.sized)] if self.sized is not None else []
+        return head + [Varint(v)]
 
 
 def varint_size(value):
@@ -115,6 +130,7 @@ def render(n: int, pieces: list, method: str = "numpy"):
         return b"" if method == "plain" else np.zeros(0, np.uint8)
     if method in ("numba", "plain"):
         return _render_compiled(n, pieces, method)
+    pieces = [q for p in pieces for q in (p.pieces() if isinstance(p, Varint) else [p])]
     plan, width = [], 0
     for p in pieces:
         if isinstance(p, (bytes, bytearray)):
@@ -209,7 +225,7 @@ def render_method(nbytes: int) -> str:
 def _fold_constants(pieces: list) -> list:
     """The same rows in fewer pieces: runs of constant bytes joined, and each
     joined into the strings of a neighbouring :class:`Choice` (the one before
-    it, else the one after)."""
+    it, else the one after) or of a sized :class:`Varint` after it."""
     out: list = []
     for p in pieces:
         if isinstance(p, (bytes, bytearray)) and out and isinstance(out[-1], (bytes, Choice)):
@@ -221,6 +237,8 @@ def _fold_constants(pieces: list) -> list:
             )
         elif isinstance(p, Choice) and out and isinstance(out[-1], bytes):
             out[-1] = Choice(p.index, [out[-1] + s for s in p.strings])
+        elif isinstance(p, Varint) and p.sized is not None and out and isinstance(out[-1], bytes):
+            out[-1] = Varint(p.value, p.offset, p.factor, [out[-1] + s for s in p.sized])
         else:
             out.append(bytes(p) if isinstance(p, bytearray) else p)
     return out
@@ -237,8 +255,10 @@ def _render_compiled(n: int, pieces: list, method: str = "numba"):
     table); ``method`` "plain": all of them lists, the kernel run as plain Python."""
     pieces = _fold_constants(pieces)
     plain = method == "plain"
-    kinds, args = [0] * len(pieces), [0] * len(pieces)  # the program: kind, first string / decimal places
-    vals = [0] * (len(pieces) * n) if plain else np.zeros(len(pieces) * n, np.int64)  # piece p: [p*n, p*n+n)
+    m = len(pieces)
+    # the program, per piece: kind, first string (-1: none) / decimal places, a Varint's offset and factor
+    kinds, args, offsets, factors = [0] * m, [0] * m, [0] * m, [1.0] * m
+    vals = [0] * (m * n) if plain else np.zeros(m * n, np.int64)  # piece p's values: [p*n, p*n+n)
     strings: list[bytes] = []
     width = 0
     for i, p in enumerate(pieces):
@@ -257,8 +277,12 @@ def _render_compiled(n: int, pieces: list, method: str = "numba"):
             vals[row] = p.value
             width += 20 + p.places
         elif isinstance(p, Varint):
-            kinds[i] = _P_VARINT
-            vals[row] = p.value if plain else np.asarray(p.value, np.uint64).view(np.int64)  # read unsigned
+            kinds[i], args[i], offsets[i], factors[i] = _P_VARINT, -1, p.offset, float(p.factor)
+            if p.sized is not None:
+                args[i] = len(strings)
+                strings.extend(p.sized)
+                width += max(len(s) for s in p.sized)
+            vals[row] = p.value if plain else _int64_bits(p.value)
             width += 10
         else:
             kinds[i] = _P_INT
@@ -269,19 +293,28 @@ def _render_compiled(n: int, pieces: list, method: str = "numba"):
     table = b"".join(strings) or b"\0"
     if plain:
         out = bytearray(n * width)
-        k = kernel(_render_rows, method)(kinds, args, vals, table, offs, lens, POW10, out)
+        k = kernel(_render_rows, method)(kinds, args, offsets, factors, vals, table, offs, lens, POW10, out)
         return out[:k]
-    kinds, args, offs, lens = (np.array(a, np.int64) for a in (kinds, args, offs, lens))
+    kinds, args, offsets, offs, lens = (np.array(a, np.int64) for a in (kinds, args, offsets, offs, lens))
+    factors = np.array(factors, np.float64)
     out = np.empty(n * width, np.uint8)
-    k = jit(_render_rows)(kinds, args, vals, np.frombuffer(table, np.uint8), offs, lens, _pow10(), out)
+    table = np.frombuffer(table, np.uint8)
+    k = jit(_render_rows)(kinds, args, offsets, factors, vals, table, offs, lens, _pow10(), out)
     return out[:k]
 
 
-def _render_rows(kinds, args, vals, table, offs, lens, pow10, out):
+def _int64_bits(values):
+    """Varint values for the compiled renderer: int64, unsigned 64-bit values by their bits."""
+    values = np.asarray(values)
+    return values.view(np.int64) if values.dtype == np.uint64 else values.astype(np.int64, copy=False)
+
+
+def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, out):
     """Compiled :func:`render` (numba): row by row, piece by piece, bytes written
     in place; returns the bytes written. Piece ``p`` is of kind ``kinds[p]``
-    (:data:`_P_STR` ...) with ``args[p]`` (its first string in ``table`` / decimal
-    places); its value in row ``r`` is ``vals[p * n + r]``."""
+    (:data:`_P_STR` ...) with ``args[p]`` (its first string in ``table``, -1 for a
+    Varint without one / decimal places) and, a Varint, ``offsets[p]`` and
+    ``factors[p]``; its value in row ``r`` is ``vals[p * n + r]``."""
     npieces = len(kinds)
     n = len(vals) // npieces
     k = 0
@@ -289,8 +322,20 @@ def _render_rows(kinds, args, vals, table, offs, lens, pow10, out):
         for p in range(npieces):
             kind = kinds[p]
             v = vals[p * n + r]
-            if kind == 0:  # a string of the table
+            s = -1  # the string of the table written first
+            if kind == 0:
                 s = args[p] + v
+            elif kind == 3:
+                if offsets[p] != 0 or factors[p] != 1.0:  # cycles to time units, halves to even
+                    v = np.int64(np.rint((offsets[p] + v) * factors[p]))
+                if args[p] >= 0:  # the string chosen by the varint's byte count
+                    size = 1
+                    u = np.uint64(v)
+                    while u >= 128:
+                        u = u >> np.uint64(7)
+                        size += 1
+                    s = args[p] + size
+            if s >= 0:
                 o = offs[s]
                 ln = lens[s]
                 if ln <= 8:  # short strings: a plain loop beats a slice copy's setup
@@ -299,7 +344,7 @@ def _render_rows(kinds, args, vals, table, offs, lens, pow10, out):
                 else:
                     out[k : k + ln] = table[o : o + ln]
                 k += ln
-            elif kind == 3:  # varint of the unsigned 64 bits
+            if kind == 3:  # varint of the unsigned 64 bits
                 u = np.uint64(v)
                 while u >= 128:
                     out[k] = np.uint8((u & np.uint64(0x7F)) | np.uint64(0x80))
@@ -307,7 +352,7 @@ def _render_rows(kinds, args, vals, table, offs, lens, pow10, out):
                     k += 1
                 out[k] = np.uint8(u)
                 k += 1
-            else:
+            elif kind != 0:
                 places = args[p] if kind == 2 else 0
                 whole = v // pow10[places]
                 frac = v - whole * pow10[places]
