@@ -160,6 +160,49 @@ def test_expanding_repeats_are_written_by_the_numpy_path(monkeypatch, tmp_path):
     assert jit.plain_output(jit.PLAIN_INTERVALS) and not jit.plain_output(jit.PLAIN_INTERVALS + 1)
 
 
+def _tiled_test1(kib: int) -> list[int]:
+    """test1's packets (the words before its zero padding) repeated to ``kib`` KiB:
+    about 0.36 intervals per byte (``benchmarks/bench_decode.py``'s reference input)."""
+    from iron.trace.words import parse_text
+
+    words = parse_text((TEST1 / "trace.txt").read_bytes(), plain=True)
+    used = words[: (max(i for i, w in enumerate(words) if w) + 1) // 8 * 8]
+    return [used[i % len(used)] for i in range(kib * 256)]
+
+
+def test_a_dense_small_input_goes_to_numpy_early(monkeypatch, tmp_path):
+    """64 KiB of test1's packets hold about 23,000 intervals: the plain decode projects
+    its count over the unit's bytes and gives up within the first chunks; the event
+    outputs are the numpy path's, the summary stays plain."""
+    from iron.instrument.mlir_config import manifest_from_mlir
+    from iron.trace import jit
+    from iron.trace.capture import decode_manifest
+    from iron.trace.export import summary
+
+    words = _tiled_test1(64)
+    positions, real = [], summary.compiled_scan
+
+    def spy(data, accumulate, chunk, method, progress):
+        def seen(pos):
+            positions.append((pos, len(data)))
+            progress(pos)
+
+        return real(data, accumulate, chunk, method, seen if progress else None)
+
+    monkeypatch.setattr(summary, "compiled_scan", spy)
+    manifest = manifest_from_mlir((TEST1 / "aie.mlir").read_text(), 4 * len(words))
+    with pytest.raises(jit.PlainOverflow):
+        decode_manifest(manifest, words, analyze=summary.summarize_counting, method="plain")
+    assert positions and positions[-1][0] < positions[-1][1] // 8, positions  # given up early
+    monkeypatch.undo()
+    src = tmp_path / "tiled.txt"
+    src.write_text("".join(f"{w:08x}\n" for w in words))
+    config = ["--mlir", str(TEST1 / "aie.mlir")]
+    got, methods = _cli_outputs(monkeypatch, tmp_path, src, config, plain=True)
+    want, _ = _cli_outputs(monkeypatch, tmp_path, src, config, plain=False)
+    assert methods == {"plain", "numpy"} and got == want
+
+
 # --------------------------------------------------------------------------- generated streams
 _FRAME_BYTES = [
     0x00,
@@ -286,7 +329,8 @@ def test_plain_packet_table_is_the_numpy_one(words):
     st.integers(0, 20),
 )
 def test_plain_text_reader_is_the_numpy_one(words, form, bad, at):
-    """The same words from any spacing and prefix, the same error for a bad word."""
+    """The same words from any spacing and prefix (found by it: "0x0 0x0 " read as one
+    bad fixed-width line), the same error for a bad word."""
     from iron.trace.words import TraceInputError, parse_text
 
     text = "".join(form.format(w) for w in words)
@@ -304,6 +348,16 @@ def test_plain_text_reader_is_the_numpy_one(words, form, bad, at):
     assert results[0] == results[1]
     if bad is None:
         assert results[0] == words
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_text_words_of_nine_byte_lines_that_are_not_fixed_width(plain):
+    """Whitespace-separated words whose text happens to have a newline every 9th byte
+    are still words (they were refused as one bad fixed-width word)."""
+    from iron.trace.words import parse_text
+
+    assert list(map(int, parse_text(b"0x0 0x0 ", "t", plain))) == [0, 0]
+    assert list(map(int, parse_text(b"1234 678\nabcdef01\n", "t", plain))) == [0x1234, 0x678, 0xABCDEF01]
 
 
 def test_plain_kernel_is_the_compiled_kernel_code():

@@ -166,7 +166,7 @@ def test_compiled_scan_in_tiny_chunks_is_the_numpy_parse(monkeypatch):
         ops, timer, diag = D.parse_stream(data, "numpy")
         for chunk in (1, 2, 3, 17):
             for method in ("numba", "plain"):  # plain: the same scan as Python over bytes, lists out
-                monkeypatch.setattr(scan.compiled_scan, "__defaults__", (chunk, method))
+                monkeypatch.setattr(scan.compiled_scan, "__defaults__", (chunk, method, None))
                 parts = []
                 got = scan.compiled_scan(
                     bytes(data) if method == "plain" else data,

@@ -225,15 +225,7 @@ def _decode(args) -> int:
     words, manifest = _load(args, plain)
     # Units keep no ops: the writers parse one unit at a time again (memory: one unit's
     # arrays); the first scan also counts each slot's intervals for them.
-    decoded = decode_manifest(
-        manifest, words, colshift=args.colshift, analyze=summarize_counting, method=_method(words)
-    )
-    if _method(words) == "plain" and not _plain_events(decoded):
-        from iron.trace.jit import np
-
-        decoded = decode_manifest(
-            manifest, np.array(words, np.uint32), colshift=args.colshift, analyze=summarize_counting
-        )
+    decoded = _decode_events(manifest, words, args.colshift, summarize_counting)
     _attach(decoded, args)
     every = getattr(args, "all_intervals", False)
     dropped = 0
@@ -259,6 +251,23 @@ def _decode(args) -> int:
         raise IronError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     _note_bound(decoded, dropped)
     return 0
+
+
+def _decode_events(manifest, words, colshift, analyze):
+    """``words`` decoded for the event outputs: plainly when they are a list (a small
+    INPUT) and their units hold few enough intervals (:func:`_plain_events`), else with numpy."""
+    from iron.trace.capture import decode_manifest
+    from iron.trace.jit import PlainOverflow, np
+
+    if _method(words) == "plain":
+        try:
+            decoded = decode_manifest(manifest, words, colshift=colshift, analyze=analyze, method="plain")
+            if _plain_events(decoded):
+                return decoded
+        except PlainOverflow:
+            pass
+        words = np.array(words, np.uint32)
+    return decode_manifest(manifest, words, colshift=colshift, analyze=analyze)
 
 
 def _plain_events(decoded) -> bool:

@@ -78,9 +78,11 @@ COLD_COMPILED_BYTES = 16 << 20
 PLAIN_BYTES = 160 << 10
 #: ... unless their units hold more intervals than this (all slots), which the event
 #: outputs (Perfetto, mlir-aie) would write: plain Python writes about 10 us per interval,
-#: so past about this many numpy's import pays off. A few bytes of Repeat frames may
-#: stand for millions of intervals.
-PLAIN_INTERVALS = 1 << 13
+#: numpy about 1.5 us after its import, and a plain decode given up (:class:`PlainOverflow`,
+#: raised as soon as the count passes this) costs about 50 ms more: past about this many
+#: numpy is faster (measured Dec 2026, README "Measured"). A few bytes of Repeat frames
+#: may stand for millions of intervals.
+PLAIN_INTERVALS = 1 << 14
 CACHE_DIR = Path("~/.cache/iron/numba").expanduser()
 #: Kernels compiled when the package was built (absent in a source checkout).
 SHIPPED_DIR = Path(__file__).resolve().parent / "_kernels"
@@ -228,6 +230,11 @@ def numba_without_extras():
 def plain_input(nbytes: int) -> bool:
     """Whether a decode of ``nbytes`` raw bytes runs as plain Python (:data:`PLAIN_BYTES`)."""
     return nbytes < PLAIN_BYTES
+
+
+class PlainOverflow(Exception):
+    """A plain decode met more intervals than :data:`PLAIN_INTERVALS` (raised as soon as
+    one unit's scan does): the caller decodes with numpy instead."""
 
 
 def plain_output(intervals: int) -> bool:

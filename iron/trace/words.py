@@ -125,18 +125,20 @@ def parse_text(data: bytes | str, name: str = "<text>", plain: bool = False):
     if n and data[-1:] != b"\n":
         data += b"\n"
         n += 1
+    # (8 characters and a newline each, all hex digits: else the words are read as tokens,
+    # so "0x0 0x0 " is two words, not one bad one)
     fast = n % 9 == 0 and data[8::9] == b"\n" * (n // 9)
     if plain:
-        toks = [data[i : i + 8] for i in range(0, n, 9)] if fast else _tokens(data, name)
+        toks = [data[i : i + 8] for i in range(0, n, 9)] if fast else []
+        if not fast or any(t.translate(None, HEX_DIGITS) for t in toks):
+            toks = _tokens(data, name)
         for i, t in enumerate(toks):
             if t.translate(None, HEX_DIGITS):
                 raise TraceInputError(f"{name}: word {i + 1} is not hexadecimal")
         return [int(t, 16) for t in toks]
-    if fast:
-        digits = np.frombuffer(data, dtype=np.uint8).reshape(-1, 9)[:, :8]
-    else:
-        digits = np.frombuffer(b"".join(_tokens(data, name)), dtype=np.uint8).reshape(-1, 8)
-    vals = _hex_table()[digits]
+    vals = _hex_table()[np.frombuffer(data, dtype=np.uint8).reshape(-1, 9)[:, :8]] if fast else None
+    if vals is None or (vals == 255).any():
+        vals = _hex_table()[np.frombuffer(b"".join(_tokens(data, name)), dtype=np.uint8).reshape(-1, 8)]
     if (vals == 255).any():
         line = int(np.flatnonzero((vals == 255).any(axis=1))[0])
         raise TraceInputError(f"{name}: word {line + 1} is not hexadecimal")

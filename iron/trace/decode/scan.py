@@ -194,13 +194,14 @@ CHUNK_OPS = 1 << 14
 
 
 def compiled_scan(
-    data, accumulate, chunk_ops: int = CHUNK_OPS, method: str = "numba"
+    data, accumulate, chunk_ops: int = CHUNK_OPS, method: str = "numba", progress=None
 ) -> tuple[dict, int | None]:
     """The compiled frame scan (:func:`_scan_ops`) of one unit's bytes: calls
     ``accumulate(ops)`` with at most ``chunk_ops`` folded ops at a time, in stream
     order (views into buffers that the next chunk overwrites: an accumulator that
     keeps them asks for one chunk, ``chunk_ops >= len(data)``). A chunk never
-    splits an op from the Repeat frames folded into it. Returns (frame
+    splits an op from the Repeat frames folded into it; ``progress(byte)``, when
+    given, is told after each chunk where the scan stands. Returns (frame
     diagnostics, first Start timer). ``method`` "plain": the scan as plain Python
     over ``data`` as bytes, each chunk's ops fresh lists."""
     n = len(data)
@@ -209,6 +210,8 @@ def compiled_scan(
     counts = _new_counts(method)
     for ops in _scan_from(data, ring, counts, method=method):
         accumulate(ops)
+        if progress is not None:
+            progress(int(counts[_POS]))
     return frame_diagnostics(data, *counts[:6])
 
 
@@ -220,12 +223,13 @@ def _buffers(cap: int, method: str) -> list:
 
 
 # counts of _scan_ops: frames, unknown, truncated, Start frames, first Start offset, syncs,
-# then what one call hands the next: ops already in the buffers, the op Repeats fold into
-_HELD, _ATTACH = 6, 7
+# then what one call hands the next: ops already in the buffers, the op Repeats fold into;
+# then (set by _scan_from, not the kernel) the byte the last call stopped at
+_HELD, _ATTACH, _POS = 6, 7, 8
 
 
 def _new_counts(method: str = "numba"):
-    counts = zeros(8, "int64", method)
+    counts = zeros(9, "int64", method)
     counts[4] = counts[_ATTACH] = -1
     return counts
 
@@ -246,6 +250,7 @@ def _scan_from(data, ring: list, counts, more: bool = False, method: str = "numb
     while True:
         out = ring[0]
         k, pos = scan(data, pos, kinds, lengths, fields, *out, counts)
+        counts[_POS] = pos
         done = k < cap or pos >= n or counts[2]
         hold = more and done and counts[_ATTACH] == k - 1 and k > 0
         if k - hold:

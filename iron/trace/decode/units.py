@@ -266,6 +266,7 @@ class _Reparse:
 
     def __init__(self, words, start, nwords, method: str = "numpy"):
         self.words, self.start, self.nwords, self.plain = words, start, nwords, method == "plain"
+        self._kept: list | None = None  # plain: the ops of the first parse (small), for the later passes
 
     def __call__(self) -> Ops:
         if self.plain:
@@ -277,11 +278,12 @@ class _Reparse:
         return parse_stream(data, method)[0]
 
     def op_chunks(self, chunk_ops: int):
-        if self.plain:  # small: the unit's ops in one chunk of lists
-            data, _idle = unit_payload(self.words, self.start, self.nwords, "plain")
-            return _scan_from(
-                data, [_buffers(max(1, len(data)), "plain")], _new_counts("plain"), method="plain"
-            )
+        if self.plain:  # small: the unit's ops in one chunk of lists, parsed once
+            if self._kept is None:
+                data, _idle = unit_payload(self.words, self.start, self.nwords, "plain")
+                ring = [_buffers(max(1, len(data)), "plain")]
+                self._kept = list(_scan_from(data, ring, _new_counts("plain"), method="plain"))
+            return iter(self._kept)
         return scan_pieces(PayloadPieces(self.words, self.start, self.nwords), chunk_ops)
 
 

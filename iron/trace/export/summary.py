@@ -26,9 +26,10 @@ from iron.trace.decode import (
     ops_to_runs,
 )
 from iron.trace.decode.packets import _gather, warm_gather
+from iron.trace.decode.scan import CHUNK_OPS as SCAN_CHUNK_OPS
 from iron.trace.decode.scan import _scan_ops, compiled_scan, parse_stream, scan_pieces, warm_ops
 from iron.trace.export.ahead import ahead, reuse_after
-from iron.trace.jit import jit, kernel, np
+from iron.trace.jit import PlainOverflow, jit, kernel, np, plain_output
 
 KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
 
@@ -332,7 +333,10 @@ def summarize_unit(du: DecodedUnit, data, method: str = "auto", count: bool = Fa
     hands the folded ops a chunk at a time to the compiled :func:`_fold_figures`;
     with ``method`` "plain" the same scan and fold run as plain Python (``data``
     bytes); else the numpy frame parse and :func:`unit_figures`. ``count``: the
-    scan also counts each slot's intervals (``du.interval_counts``, not on the numpy path)."""
+    scan also counts each slot's intervals (``du.interval_counts``, not on the numpy path);
+    plain, it raises :class:`~iron.trace.jit.PlainOverflow` once they, or their count so
+    far projected over the unit's bytes, pass what a plain decode writes
+    (:func:`~iron.trace.jit.plain_output`)."""
     slots = kernel_slots(du.events)
     fold = None
     if method == "plain":
@@ -350,9 +354,17 @@ def summarize_unit(du: DecodedUnit, data, method: str = "auto", count: bool = Fa
     accumulate, counter = acc, IntervalCounter(scan) if count else None
     if counter is not None:
         accumulate = lambda ops: (acc(ops), counter(ops))  # noqa: E731
+    chunk, progress = SCAN_CHUNK_OPS, None
+    if counter is not None and scan == "plain":  # small chunks: a plain decode that will not do stops early
+
+        def progress(pos: int) -> None:
+            if not plain_output(sum(counter.counts()) * len(data) // max(pos, 1)):
+                raise PlainOverflow(du.label)  # its intervals, counted or projected, are too many
+
+        chunk = PLAIN_CHECK_OPS
     if scan == "numba":
         data = np.ascontiguousarray(data, np.uint8)
-    du.diagnostics, du.start_timer = compiled_scan(data, accumulate, method=scan)
+    du.diagnostics, du.start_timer = compiled_scan(data, accumulate, chunk, scan, progress)
     if counter is not None:
         du.interval_counts = counter.counts()
     _compiled_summary(du, acc)
@@ -379,6 +391,8 @@ def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:
     _compiled_summary(du, acc)
 
 
+#: Ops per chunk of a plain scan that counts intervals (how soon a big unit is given up).
+PLAIN_CHECK_OPS = 2048
 #: Ops per chunk the scan hands the summary's folds across threads, and chunks queued.
 AHEAD_OPS = 1 << 16
 AHEAD_DEPTH = 4
