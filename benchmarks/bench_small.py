@@ -88,7 +88,7 @@ def imports(src: Path, fmt: str, out: Path, top: int) -> tuple[list[str], list[s
         self_us, cum_us, name = (x.strip() for x in line.split(":", 1)[1].split("|"))
         if self_us.isdigit():  # not the header row
             rows.append((int(cum_us), int(self_us), name))
-    heavy = [h for h in HEAVY if any(n == h for _, _, n in rows)]
+    heavy = [h for h in HEAVY if any(n == h or n.startswith(h + ".") for _, _, n in rows)]
     rows.sort(reverse=True)
     return heavy, [f"    {c / 1e3:7.1f} ms cumulative {s / 1e3:6.1f} ms self  {n}" for c, s, n in rows[:top]]
 

@@ -77,12 +77,13 @@ COLD_COMPILED_BYTES = 16 << 20
 #: it the plain summary takes about numpy's time (measured Dec 2026, README "Measured").
 PLAIN_BYTES = 160 << 10
 #: ... unless their units hold more intervals than this (all slots), which the event
-#: outputs (Perfetto, mlir-aie) would write: plain Python writes about 10 us per interval,
-#: numpy about 1.5 us after its import, and a plain decode given up (:class:`PlainOverflow`,
-#: raised as soon as the count passes this) costs about 50 ms more: past about this many
-#: numpy is faster (measured Dec 2026, README "Measured"). A few bytes of Repeat frames
-#: may stand for millions of intervals.
-PLAIN_INTERVALS = 1 << 14
+#: outputs (Perfetto, mlir-aie) would write: plain Python writes about 10-13 us per
+#: interval, numpy about 1.5 us after its import (about 60 ms): past about this many
+#: numpy's whole process is faster (measured Dec 2026 on test1's packets tiled to
+#: 8-32 KiB, README "Measured"). A plain decode projects its count as it scans and gives
+#: up early (:class:`PlainOverflow`). A few bytes of Repeat frames may stand for millions
+#: of intervals.
+PLAIN_INTERVALS = 1 << 12
 CACHE_DIR = Path("~/.cache/iron/numba").expanduser()
 #: Kernels compiled when the package was built (absent in a source checkout).
 SHIPPED_DIR = Path(__file__).resolve().parent / "_kernels"
