@@ -12,13 +12,15 @@ loaded (numpy, numba, protobuf: a small decode should load none) and its slowest
 (``python -X importtime``, cumulative). The load average before and after is printed:
 wall times on a loaded 2-core machine are worth little, CPU times more.
 
-    python benchmarks/bench_small.py [--runs 7] [--top 8] [--tiled 64 ...]
+    python benchmarks/bench_small.py [--runs 7] [--top 8] [--tiled 64 ...] [--methods]
                                      [--baseline DIR] [--mlir-aie-parse PARSE_PY]
 
 ``--tiled KIB``: also test1's packets repeated to a KIB KiB buffer, written as mlir-aie's
 text (the ``trace_size`` range users run is 8-64 KiB), to see where the plain decode hands
 over to numpy (``iron/trace/jit.py``: ``PLAIN_BYTES``, ``PLAIN_INTERVALS``).
-``--baseline DIR``: another iron checkout (e.g. ``git archive main | tar -x -C DIR``) run in
+``--methods``: also each decode with the plain method forced (no interval bound) and with
+numpy forced (``PLAIN_BYTES = 0``), set in the child before it decodes: where the bound
+should sit. ``--baseline DIR``: another iron checkout (e.g. ``git archive main | tar -x -C DIR``) run in
 the same loop. The peer cannot run here (its parser needs mlir-aie's ``aie`` package); with
 ``--mlir-aie-parse PATH/TO/parse.py`` (and ``aie`` importable) it runs in the same loop
 instead of quoting the issue's figures.
@@ -62,9 +64,14 @@ def run_once(argv: list[str], cwd: Path = ROOT) -> tuple[float, float, float]:
     return dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # Linux: KiB
 
 
-def iron_argv(src: Path, fmt: str, out: Path) -> list[str]:
-    return [sys.executable, "-m", "iron", "trace", "decode", str(src), "--mlir", str(TEST1 / "aie.mlir"),
-            "--format", fmt, "-o", str(out)]  # fmt: skip
+def iron_argv(src: Path, fmt: str, out: Path, force: str | None = None) -> list[str]:
+    """The decode command; ``force`` "plain" / "numpy": that method whatever the input."""
+    args = ["trace", "decode", str(src), "--mlir", str(TEST1 / "aie.mlir"), "--format", fmt, "-o", str(out)]
+    if force is None:
+        return [sys.executable, "-m", "iron", *args]
+    limits = "K.PLAIN_BYTES = K.PLAIN_INTERVALS = 1 << 60" if force == "plain" else "K.PLAIN_BYTES = 0"
+    code = f"import sys, iron.trace.jit as K; {limits}; from iron.cli import main; sys.exit(main({args!r}))"
+    return [sys.executable, "-c", code]
 
 
 def peer_argv(parse_py: str, out: Path) -> list[str]:
@@ -117,6 +124,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--top", type=int, default=8, help="slowest imports listed per format (0: none)")
     ap.add_argument("--tiled", type=int, nargs="*", default=[], metavar="KIB")
+    ap.add_argument("--methods", action="store_true", help="also plain and numpy forced")
     ap.add_argument("--mlir-aie-parse", default=None, metavar="PARSE_PY")
     ap.add_argument(
         "--baseline", default=None, metavar="DIR", help="another iron checkout, run in the same loop"
@@ -129,16 +137,16 @@ def main() -> int:
             f"{k} KiB": tiled_text(k, Path(tmp)) for k in args.tiled
         }
         base = Path(args.baseline).resolve() if args.baseline else None
-        cases = [(i, fmt, ROOT) for i in inputs for fmt in FORMATS] + (
-            [(i, fmt, base) for i in inputs for fmt in FORMATS] if base else []
-        )
+        kinds = [(ROOT, None)] + ([(base, None)] if base else [])
+        kinds += [(ROOT, "plain"), (ROOT, "numpy")] if args.methods else []
+        cases = [(i, fmt, where, force) for where, force in kinds for i in inputs for fmt in FORMATS]
         samples: dict = {c: [] for c in cases}
         peer: list[tuple[float, float, float]] = []
-        for i, fmt, where in cases:  # once, unmeasured: bytecode written, caches warm
-            run_once(iron_argv(inputs[i], fmt, out), where)
+        for i, fmt, where, force in cases:  # once, unmeasured: bytecode written, caches warm
+            run_once(iron_argv(inputs[i], fmt, out, force), where)
         for _ in range(args.runs):
-            for i, fmt, where in cases:
-                samples[i, fmt, where].append(run_once(iron_argv(inputs[i], fmt, out), where))
+            for i, fmt, where, force in cases:
+                samples[i, fmt, where, force].append(run_once(iron_argv(inputs[i], fmt, out, force), where))
             if args.mlir_aie_parse:
                 peer.append(run_once(peer_argv(args.mlir_aie_parse, out)))
         if peer:
@@ -152,9 +160,11 @@ def main() -> int:
         for i in inputs:
             print(f"{i} (text capture + --mlir)")
             for fmt in FORMATS:
-                print(_row(f"iron {fmt}", samples[i, fmt, ROOT], p_sec, p_mib))
+                print(_row(f"iron {fmt}", samples[i, fmt, ROOT, None], p_sec, p_mib))
                 if base:
-                    print(_row("  baseline", samples[i, fmt, base], p_sec, p_mib))
+                    print(_row("  baseline", samples[i, fmt, base, None], p_sec, p_mib))
+                for force in ("plain", "numpy") if args.methods else ():
+                    print(_row(f"  {force} forced", samples[i, fmt, ROOT, force], p_sec, p_mib))
                 if args.top:
                     heavy, top = imports(inputs[i], fmt, out, args.top)
                     print(
