@@ -168,11 +168,7 @@ def decode_words(
     ``method`` "plain" (with ``analyze`` only): ``words`` a list, every step plain
     Python (:mod:`iron.trace.jit`; a unit in another trace mode than 0 is decoded with numpy).
     """
-    _check_method(method)
-    if method == "plain" and analyze is None:
-        raise ValueError('method="plain" keeps no ops: it needs analyze')
-    if method != "plain":
-        words = check_words(words)
+    words = _checked(words, method, analyze)
     kernels = getattr(analyze, "kernels", ops_kernels) if analyze is not None else ops_kernels
     if len(words) * 4 >= COMPILED_BYTES and method == "auto":
         # Load the compiled kernels while numpy finds the packets (the big
@@ -236,6 +232,17 @@ def decode_words(
     return DecodedSlice(
         slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift, method
     )
+
+
+def _checked(words, method: str, analyze):
+    """``words`` as :func:`decode_words` takes them for ``method`` (a list, "plain", which
+    keeps no ops, so needs ``analyze``; else a checked uint32 array)."""
+    _check_method(method)
+    if method != "plain":
+        return check_words(words)
+    if analyze is None:
+        raise ValueError('method="plain" keeps no ops: it needs analyze')
+    return words
 
 
 def _analyze_pieces(key, unit, words, start, nwords, analyze) -> tuple[DecodedUnit, int]:

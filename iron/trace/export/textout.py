@@ -310,11 +310,10 @@ def _int64_bits(values):
 
 
 def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, out):
-    """Compiled :func:`render` (numba): row by row, piece by piece, bytes written
-    in place; returns the bytes written. Piece ``p`` is of kind ``kinds[p]``
-    (:data:`_P_STR` ...) with ``args[p]`` (its first string in ``table``, -1 for a
-    Varint without one / decimal places) and, a Varint, ``offsets[p]`` and
-    ``factors[p]``; its value in row ``r`` is ``vals[p * n + r]``."""
+    """Compiled :func:`render` (numba): row by row, piece by piece, bytes written in
+    place; returns the bytes written. Piece ``p``: kind ``kinds[p]`` (:data:`_P_STR` ...),
+    ``args[p]`` (first string in ``table``, -1: none / decimal places), a Varint's
+    ``offsets[p]`` and ``factors[p]``; its value in row ``r``: ``vals[p * n + r]``."""
     npieces = len(kinds)
     n = len(vals) // npieces
     k = 0
@@ -322,22 +321,16 @@ def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, 
         for p in range(npieces):
             kind = kinds[p]
             v = vals[p * n + r]
-            s = -1  # the string of the table written first
-            if kind == 0:
-                s = args[p] + v
-            elif kind == 3:
+            s = args[p] + v if kind == 0 else -1  # the string of the table written first
+            if kind == 3:
                 if offsets[p] != 0 or factors[p] != 1.0:  # cycles to time units, halves to even
                     v = np.int64(np.rint((offsets[p] + v) * factors[p]))
-                if args[p] >= 0:  # the string chosen by the varint's byte count
-                    size = 1
-                    u = np.uint64(v)
-                    while u >= 128:
-                        u = u >> np.uint64(7)
-                        size += 1
-                    s = args[p] + size
+                size = 1  # the varint's bytes: they pick the string before it, if any
+                while size < 10 and np.uint64(v) >> np.uint64(7 * size):
+                    size += 1
+                s = args[p] + size if args[p] >= 0 else -1
             if s >= 0:
-                o = offs[s]
-                ln = lens[s]
+                o, ln = offs[s], lens[s]
                 if ln <= 8:  # short strings: a plain loop beats a slice copy's setup
                     for j in range(ln):
                         out[k + j] = table[o + j]
@@ -354,8 +347,7 @@ def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, 
                 k += 1
             elif kind != 0:
                 places = args[p] if kind == 2 else 0
-                whole = v // pow10[places]
-                frac = v - whole * pow10[places]
+                whole, frac = v // pow10[places], v % pow10[places]  # v >= 0
                 # the digits, counted first, written from the right (unsigned: no sign fixups)
                 w = np.uint64(whole)
                 nd = 1
