@@ -9,11 +9,12 @@ event-PC frames of trace mode 1 (:data:`EVENT_PC_TABLE`) are here; the decoder
 
 A packet is 8 little-endian 32-bit words: one header and 7 payload words. A
 unit's payload words, read most-significant byte first, are a stream of frames.
+
+The byte tables are ``bytes`` here (what a plain decode reads, without numpy:
+:mod:`iron.trace.jit`); their numpy forms (``KIND_OF_BYTE``, ...) are made on first use.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from iron.target.trace_unit import SLOTS  # noqa: F401  (event masks hold one bit per slot)
 
@@ -56,15 +57,27 @@ def make_header(column: int, row: int, packet_type: int, packet_id: int) -> int:
     return word
 
 
-def header_valid(words: np.ndarray) -> np.ndarray:
-    """Vectorized header check: odd parity and reserved bits zero."""
+def header_ok(word: int) -> bool:
+    """One header's check: odd parity and reserved bits zero."""
+    return word.bit_count() & 1 == 1 and word & HEADER_RESERVED == 0
+
+
+def header_valid(words):
+    """:func:`header_ok` of a numpy array of headers, vectorized."""
+    import numpy as np
+
     words = np.asarray(words, dtype=np.uint32)
     odd = (np.bitwise_count(words) & 1).astype(bool)
     return odd & ((words & np.uint32(HEADER_RESERVED)) == 0)
 
 
-def header_field(words: np.ndarray, name: str) -> np.ndarray:
+def header_field(words, name: str):
+    """Field ``name`` of a numpy array of headers (an int of an int)."""
     shift, width = HEADER_FIELDS[name]
+    if isinstance(words, int):
+        return (words >> shift) & ((1 << width) - 1)
+    import numpy as np
+
     return (np.asarray(words, dtype=np.uint32) >> np.uint32(shift)) & np.uint32((1 << width) - 1)
 
 
@@ -123,29 +136,28 @@ SYNC_BYTE = 0xFF
 START_BYTE = 0xF0
 
 
-def _byte_tables() -> tuple[np.ndarray, np.ndarray]:
-    kind = np.full(256, UNKNOWN, dtype=np.uint8)
-    length = np.ones(256, dtype=np.uint8)  # unknown bytes are skipped one at a time
-    b = np.arange(256)
+def _byte_tables() -> tuple[bytes, bytes]:
+    kind = bytearray([UNKNOWN] * 256)
+    length = bytearray([1] * 256)  # unknown bytes are skipped one at a time
     for k, _name, mask, value, nbytes in FRAME_TABLE:
-        hit = (b & mask) == value
-        if (kind[hit] != UNKNOWN).any():
-            raise AssertionError("overlapping frame patterns")
-        kind[hit] = k
-        length[hit] = nbytes
-    kind.flags.writeable = False
-    length.flags.writeable = False
-    return kind, length
+        for b in range(256):
+            if (b & mask) == value:
+                if kind[b] != UNKNOWN:
+                    raise AssertionError("overlapping frame patterns")
+                kind[b], length[b] = k, nbytes
+    return bytes(kind), bytes(length)
 
 
-#: First byte -> frame kind / frame length in bytes.
-KIND_OF_BYTE, LENGTH_OF_BYTE = _byte_tables()
+#: First byte -> frame kind / frame length in bytes (numpy forms: KIND_OF_BYTE, LENGTH_OF_BYTE).
+KIND_BYTES, LENGTH_BYTES = _byte_tables()
 
 
-def frame_word(kind: np.ndarray, value: np.ndarray, slot: np.ndarray) -> np.ndarray:
+def frame_word(kind, value, slot):
     """The big-endian word of the first 4 bytes of frames of ``kind`` (arrays or
     scalars) with the ``value`` and ``slot`` fields set (see :data:`FRAME_FIELDS`;
     the slot field of a Single frame is the slot number, of a Multiple the mask)."""
+    import numpy as np
+
     kind = np.asarray(kind)
     first = np.array([row[3] for row in FRAME_TABLE], np.uint32)[kind]
     table = np.array([FRAME_FIELDS.get(k, (0, 0, 0, 0)) for k in range(len(FRAME_TABLE))], np.uint32)
@@ -182,17 +194,33 @@ EVENT_PC_FIELDS = {"mask": (18, 8), "pc": (0, 14)}
 PC_BITS = EVENT_PC_FIELDS["pc"][1]
 
 
-def _event_pc_tables() -> tuple[np.ndarray, np.ndarray]:
-    kind = np.full(256, PC_UNKNOWN, np.uint8)
-    length = np.ones(256, np.uint8)
-    b = np.arange(256)
+def _event_pc_tables() -> tuple[bytes, bytes]:
+    kind = bytearray([PC_UNKNOWN] * 256)
+    length = bytearray([1] * 256)
     for k, mask, value, n in EVENT_PC_TABLE:
-        hit = ((b & mask) == value) & (kind == PC_UNKNOWN)
-        kind[hit], length[hit] = k, n
-    kind.flags.writeable = False
-    length.flags.writeable = False
-    return kind, length
+        for b in range(256):
+            if (b & mask) == value and kind[b] == PC_UNKNOWN:
+                kind[b], length[b] = k, n
+    return bytes(kind), bytes(length)
 
 
-#: First byte of a mode-1 frame -> its kind / its length in bytes.
-PC_KIND_OF_BYTE, PC_LENGTH_OF_BYTE = _event_pc_tables()
+#: First byte of a mode-1 frame -> its kind / its length in bytes (numpy forms: PC_KIND_OF_BYTE, ...).
+PC_KIND_BYTES, PC_LENGTH_BYTES = _event_pc_tables()
+
+#: The byte tables as read-only numpy arrays (uint8), made on first use.
+_ARRAYS = {
+    "KIND_OF_BYTE": "KIND_BYTES",
+    "LENGTH_OF_BYTE": "LENGTH_BYTES",
+    "PC_KIND_OF_BYTE": "PC_KIND_BYTES",
+    "PC_LENGTH_OF_BYTE": "PC_LENGTH_BYTES",
+}
+
+
+def __getattr__(name: str):
+    if name not in _ARRAYS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import numpy as np
+
+    table = np.frombuffer(globals()[_ARRAYS[name]], np.uint8)  # read-only: a view of bytes
+    globals()[name] = table
+    return table

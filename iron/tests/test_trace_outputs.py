@@ -76,10 +76,31 @@ def test_package_root_names_still_resolve():
 
 
 # --------------------------------------------------------------------------- text rows
-@pytest.mark.parametrize("method", ["numpy", "numba"])
+def _rendered(n, pieces, method) -> bytes:
+    """:func:`render` of ``pieces`` as bytes; "plain": arrays handed over as lists."""
+    from iron.trace.export.textout import Choice, Fixed, Varint, render
+
+    if method == "plain":
+
+        def as_list(p):
+            if isinstance(p, Choice):
+                return Choice(p.index.tolist(), p.strings)
+            if isinstance(p, Fixed):
+                return Fixed(p.value.tolist(), p.places)
+            if isinstance(p, Varint):
+                return Varint(p.value.tolist(), p.offset, p.factor, p.sized)
+            return p if isinstance(p, bytes) else p.tolist()
+
+        pieces = [as_list(p) for p in pieces]
+    if method == "numba":
+        pytest.importorskip("numba")
+    return bytes(render(n, pieces, method))
+
+
+@pytest.mark.parametrize("method", ["numpy", "numba", "plain"])
 def test_render_matches_python_formatting(method):
-    """Rows rendered from arrays (vectorized or compiled) equal Python's own
-    formatting of the same values."""
+    """Rows rendered from arrays (vectorized, compiled or the compiled kernel as plain
+    Python) equal Python's own formatting of the same values."""
     import json
     from decimal import Decimal
 
@@ -87,14 +108,12 @@ def test_render_matches_python_formatting(method):
 
     from iron.trace.export.textout import Choice, Fixed, render
 
-    if method == "numba":
-        pytest.importorskip("numba")
     rng = np.random.default_rng(1)
     edges = [10**k + d for k in range(19) for d in (-1, 0)] + [2**63 - 1]  # every digit count
     v = np.concatenate([[0, 1, 9, 10, 99, 100, 10**6, 10**12 + 7], edges, rng.integers(0, 10**13, 500)])
     names = [b"a", b"LOCK_STALL", b""]  # strings shorter and longer than 8 bytes
     pieces = [b"{", v, b",", Fixed(v, 6), b",", Choice(v % 3, names), b"}\n"]
-    got = render(len(v), pieces, method).tobytes()
+    got = _rendered(len(v), pieces, method)
 
     def fixed(x):  # shortest decimal of x / 1e6, as Decimal prints it normalized
         s = format(Decimal(int(x)).scaleb(-6).normalize(), "f")
@@ -102,22 +121,45 @@ def test_render_matches_python_formatting(method):
 
     want = "".join("{%s,%s,%s}\n" % (json.dumps(x), fixed(x), names[x % 3].decode()) for x in v.tolist())
     assert got.decode() == want
-    assert render(0, [b"x", v[:0]], method).tobytes() == b""
+    assert _rendered(0, [b"x", v[:0]], method) == b""
 
 
-@pytest.mark.parametrize("method", ["numpy", "numba"])
+@pytest.mark.parametrize("method", ["numpy", "numba", "plain"])
 def test_render_varints_are_the_protos_varints(method):
     """Varint rows equal the protobuf library's own encoding of the same values."""
     import numpy as np
     from google.protobuf.internal.encoder import _VarintBytes
 
-    from iron.trace.export.textout import Varint, render
+    from iron.trace.export.textout import Varint
 
-    if method == "numba":
-        pytest.importorskip("numba")
     v = np.array([0, 1, 127, 128, 300, 2**32 - 1, 2**35, 2**63 - 1, 2**64 - 1], np.uint64)
-    got = render(len(v), [b"<", Varint(v), b">"], method).tobytes()
+    got = _rendered(len(v), [b"<", Varint(v), b">"], method)
     assert got == b"".join(b"<" + _VarintBytes(int(x)) + b">" for x in v.tolist())
+
+
+@pytest.mark.parametrize("method", ["numpy", "numba", "plain"])
+def test_render_scaled_sized_varints(method):
+    """A Varint of ``round((offset + v) * factor)`` (Python's round: halves to even)
+    after the string its byte count picks, as protobuf encodes it; factors that give
+    exact halves, and the identity (no rounding at all, up to 2**63 - 1)."""
+    import numpy as np
+    from google.protobuf.internal.encoder import _VarintBytes
+
+    from iron.trace.export.textout import Varint
+
+    rng = np.random.default_rng(2)
+    v = np.concatenate(
+        [[0, 1, 2, 3, 5, 127, 128, 2**14, 2**21 - 1], rng.integers(0, 2**40, 300)]
+    ).astype(np.int64)
+    sized = [b"#%d:" % k for k in range(11)]
+    for offset, factor in ((0, 1.0), (7, 0.5), (3, 1.5), (1000, 1 / 1.2), (0, 1000.0)):
+        got = _rendered(len(v), [b"<", Varint(v, offset, factor, sized), b">"], method)
+        ts = [round((offset + x) * factor) for x in v.tolist()]
+        assert got == b"".join(b"<#%d:" % len(_VarintBytes(t)) + _VarintBytes(t) + b">" for t in ts), factor
+    big = np.array([2**63 - 1, 2**53 + 1], np.int64)  # unscaled: the exact integers
+    assert _rendered(2, [Varint(big, sized=sized)], method) == b"".join(
+        b"#%d:" % len(_VarintBytes(int(x))) + _VarintBytes(int(x)) for x in big.tolist()
+    )
 
 
 # --------------------------------------------------------------------------- mlir-aie JSON
@@ -291,6 +333,94 @@ def test_pftrace_parses_back_to_the_golden_events(tmp_path):
         assert len(ends[name]) == len(ts)
     assert tracks[0] == "0: mlir-aie #0" and tracks[1] == "core(0,2) kernel"
     assert len(begins["mlir-aie"]) == 4  # one per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation
+
+
+def test_pftrace_field_table_is_perfettos():
+    """iron encodes the descriptor packets itself (no protobuf import): every field
+    number, wire type and enum value it uses is the one of the ``perfetto`` package's
+    protos (the external reference)."""
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+    from iron.trace.export import pftrace as T
+
+    for message, fields in T.PROTO.items():
+        desc = getattr(pb, message).DESCRIPTOR
+        for name, (number, kind) in fields.items():
+            fd = desc.fields_by_name[name]
+            assert fd.number == number, (message, name)
+            if kind == "varint":
+                assert fd.type in (fd.TYPE_UINT64, fd.TYPE_UINT32, fd.TYPE_INT32, fd.TYPE_ENUM), (
+                    message,
+                    name,
+                )
+            elif kind == "string":
+                assert fd.type == fd.TYPE_STRING, (message, name)
+            else:
+                assert fd.message_type.name == kind, (message, name)
+    assert (T.TYPE_SLICE_BEGIN, T.TYPE_SLICE_END) == (
+        pb.TrackEvent.TYPE_SLICE_BEGIN,
+        pb.TrackEvent.TYPE_SLICE_END,
+    )
+    assert T.SEQ_INCREMENTAL_STATE_CLEARED == pb.TracePacket.SEQ_INCREMENTAL_STATE_CLEARED
+    assert T.EXPLICIT == pb.TrackDescriptor.EXPLICIT
+
+
+def test_pftrace_packets_are_the_bytes_protobuf_writes(monkeypatch):
+    """Every packet of the native traces of the golden captures (one and two slices, the
+    bound's note, the metadata) is what the ``perfetto`` package's protos serialize for
+    the same fields: the writer with each descriptor packet built and serialized by
+    protobuf writes the same file."""
+    import io
+
+    from google.protobuf import json_format
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+    from iron.tests.golden import TEST1, TEST2
+    from iron.trace.export import bound
+    from iron.trace.export import pftrace as T
+
+    def by_protobuf(f, packet: dict) -> None:
+        trace = pb.Trace()
+        trace.packet.append(json_format.ParseDict(packet, pb.TracePacket()))
+        f.write(trace.SerializeToString())
+
+    for decoded in (_golden_decoded(TEST1), _golden_decoded(TEST2), _two_slices_of_two_cores()):
+        for limit in (None, 100):  # 100: the bound's note too
+            out = []
+            for writer in (T._write_packet, by_protobuf):
+                monkeypatch.setattr(T, "_write_packet", writer)
+                if limit:
+                    monkeypatch.setattr(bound, "default_interval_limit", lambda slices: limit)
+                buf = io.BytesIO()
+                decoded.write(buf, "pftrace")
+                out.append(buf.getvalue())
+                monkeypatch.undo()
+            assert out[0] == out[1]
+            assert pb.Trace.FromString(out[0]).SerializeToString() == out[0]
+            assert len(out[0]) > 1000
+
+
+def test_pftrace_is_written_without_protobuf(tmp_path):
+    """Writing the native trace imports no protobuf module (about 0.2 s and 8 MiB)."""
+    from iron.tests.golden import TEST1
+
+    code = f"""
+import sys
+from iron.cli import main
+args = ["trace", "decode", {str(TEST1 / "trace.txt")!r}, "--mlir", {str(TEST1 / "aie.mlir")!r}]
+assert main(args + ["--format", "pftrace", "-o", "t.pftrace"]) == 0
+print([m for m in sys.modules if m.startswith(("google", "perfetto"))])
+"""
+    root = Path(__file__).resolve().parents[2]
+    res = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0 and res.stdout.split() == ["[]"], (res.stdout, res.stderr)
+    assert (tmp_path / "t.pftrace").stat().st_size > 1000
 
 
 def test_compiled_renderer_writes_the_same_files(monkeypatch):

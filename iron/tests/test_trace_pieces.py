@@ -311,7 +311,7 @@ def test_built_package_decodes_without_compiling(tmp_path):
     assert not (tmp_path / "build-home" / ".cache").exists()  # all went into the package
     code = f"""
 import iron, iron.trace.jit as K
-K.COMPILED_BYTES = K.COLD_COMPILED_BYTES = 0  # every slice takes the compiled paths
+K.COMPILED_BYTES = K.COLD_COMPILED_BYTES = K.PLAIN_BYTES = 0  # every slice takes the compiled paths
 from iron.cli import main
 for fmt in ("summary", "perfetto", "pftrace", "mlir-aie"):
     args = ["trace", "decode", {str(TEST2 / "trace.txt")!r}, "--mlir", {str(TEST2 / "aie.mlir")!r}]

@@ -25,13 +25,17 @@ def _unit(slots=(0, 1)):
 
 
 def _summaries(data: np.ndarray, unit: TraceUnit) -> list[tuple]:
+    """The summary of ``data`` by the compiled scan, by the numpy parse, and by the
+    compiled scan run as plain Python over bytes (small inputs): the first two are
+    returned (the plain one is checked equal to the compiled one here)."""
     out = []
-    for method in ("numba", "numpy"):
+    for method in ("numba", "numpy", "plain"):
         du = D.DecodedUnit(0, 0, 2, unit, packets=1, nbytes=len(data))
-        S.summarize_unit(du, data, method)
+        S.summarize_unit(du, bytes(data) if method == "plain" else data, method)
         assert len(du.ops) == 0  # nothing per frame is kept
         out.append((du.summary, du.diagnostics, du.start_timer))
-    return out
+    assert out[2] == out[0]
+    return out[:2]
 
 
 def _random_stream(rng, n: int, trial: int) -> np.ndarray:
@@ -161,16 +165,18 @@ def test_compiled_scan_in_tiny_chunks_is_the_numpy_parse(monkeypatch):
         data = _random_stream(rng, int(rng.integers(0, 700)), trial)
         ops, timer, diag = D.parse_stream(data, "numpy")
         for chunk in (1, 2, 3, 17):
-            monkeypatch.setattr(scan.compiled_scan, "__defaults__", (chunk,))
-            parts = []
-            got = scan.compiled_scan(
-                data, lambda o: parts.append([getattr(o, f).copy() for f in D.OPS_FIELDS])
-            )
-            assert got == (diag, timer), (trial, chunk)
-            assert all(len(p[0]) <= chunk for p in parts)
-            for i, f in enumerate(D.OPS_FIELDS):
-                joined = np.concatenate([p[i] for p in parts]) if parts else getattr(D.EMPTY_OPS, f)
-                assert np.array_equal(joined, getattr(ops, f)), (trial, chunk, f)
+            for method in ("numba", "plain"):  # plain: the same scan as Python over bytes, lists out
+                monkeypatch.setattr(scan.compiled_scan, "__defaults__", (chunk, method, None))
+                parts = []
+                got = scan.compiled_scan(
+                    bytes(data) if method == "plain" else data,
+                    lambda o: parts.append([np.array(getattr(o, f)) for f in D.OPS_FIELDS]),
+                )
+                assert got == (diag, timer), (trial, chunk, method)
+                assert all(len(p[0]) <= chunk for p in parts)
+                for i, f in enumerate(D.OPS_FIELDS):
+                    joined = np.concatenate([p[i] for p in parts]) if parts else getattr(D.empty_ops(), f)
+                    assert np.array_equal(joined, getattr(ops, f)), (trial, chunk, f, method)
             fast, ref = _summaries(data, unit)
             assert fast == ref, (trial, chunk)
 
@@ -202,3 +208,4 @@ def test_invocations_follow_mlir_aie_pairing_rule():
             a, b = rng.permutation(a), rng.permutation(b)
         begin, end = invocations(a, b)
         assert list(zip(begin.tolist(), end.tolist())) == rule(a.tolist(), b.tolist()), (a, b)
+        assert invocations(a.tolist(), b.tolist()) == (begin.tolist(), end.tolist())  # lists: plain

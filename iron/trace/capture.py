@@ -17,12 +17,11 @@ import os
 import re
 from functools import cached_property
 
-import numpy as np
-
 from iron.errors import IronError
 from iron.files import atomic_open, atomic_write
 from iron.instrument.manifest import Manifest, ManifestError
 from iron.trace.decode import DecodedSlice, decode_words
+from iron.trace.jit import np
 from iron.trace.words import TraceInputError, check_words, detect_format, read_bin, read_text
 
 #: What :meth:`DecodedTrace.write` writes: Perfetto JSON, Perfetto's protobuf trace, mlir-aie's JSON.
@@ -44,10 +43,12 @@ def slice_words(manifest: Manifest, words: np.ndarray, sl) -> np.ndarray:
 
 
 def decode_manifest(
-    manifest: Manifest, words: np.ndarray, *, colshift: int | None = None, analyze=None
+    manifest: Manifest, words, *, colshift: int | None = None, analyze=None, method: str = "auto"
 ) -> "DecodedTrace":
-    """Decode every slice of ``words`` (``analyze``: see :func:`decode_words`)."""
-    words = check_words(words)
+    """Decode every slice of ``words`` (``analyze``, ``method``: see :func:`decode_words`;
+    "plain" takes ``words`` as a list)."""
+    if method != "plain":
+        words = check_words(words)
     out = []
     for sl in manifest.slices:
         w = slice_words(manifest, words, sl)
@@ -58,6 +59,7 @@ def decode_manifest(
             colshift=colshift,
             slice=sl,
             analyze=analyze,
+            method=method,
         )
         if len(w) * 4 < sl.size:
             ds.diagnostics["missing_bytes"] = sl.size - len(w) * 4
@@ -265,15 +267,17 @@ def load_capture(path: str | os.PathLike) -> Capture:
     return Capture(manifest, words, core_images=images)
 
 
-def read_words(path: str | os.PathLike):
-    """Read any supported input (:func:`iron.trace.words.detect_format`): ``(words, manifest or None)``."""
+def read_words(path: str | os.PathLike, plain: bool = False):
+    """Read any supported input (:func:`iron.trace.words.detect_format`): ``(words, manifest or None)``.
+    ``plain``: the words of a text or ``.bin`` input as a list (no numpy: see
+    :data:`iron.trace.jit.PLAIN_BYTES`); a capture file's are always an array."""
     fmt = detect_format(path)
     if fmt == "capture":
         cap = load_capture(path)
         return cap.words, cap.manifest
     if fmt == "bin":
-        return read_bin(path), None
-    return read_text(path), None
+        return read_bin(path, plain), None
+    return read_text(path, plain), None
 
 
 #: What a per-slice file name takes from a slice's device and sequence: one path

@@ -76,9 +76,10 @@ def add_subcommands(subparsers, extra=()) -> None:
     sub.metavar = "{" + ",".join(sub.choices) + "}"
 
 
-def _load(args):
+def _load(args, plain: bool = False):
     """(words, manifest) from the command line; the core ELFs embedded in a capture
-    file or in ``--artifact`` go to ``args.core_images`` (see :func:`_attach`)."""
+    file or in ``--artifact`` go to ``args.core_images`` (see :func:`_attach`).
+    ``plain``: a text or ``.bin`` INPUT's words as a list (see :func:`_plain_input`)."""
     from iron import limits
     from iron.trace.capture import load_capture, read_words
     from iron.trace.words import TraceInputError, detect_format
@@ -88,7 +89,7 @@ def _load(args):
         cap = load_capture(args.input)
         words, manifest, args.core_images = cap.words, cap.manifest, cap.core_images
     else:
-        words, manifest = read_words(args.input)
+        words, manifest = read_words(args.input, plain)
     if args.mlir:
         from iron.instrument.mlir_config import manifest_from_mlir
 
@@ -185,16 +186,34 @@ def _no_gc():
             gc.enable()
 
 
+def _plain_input(args) -> bool:
+    """Whether INPUT is small enough to decode as plain Python, without numpy
+    (:data:`iron.trace.jit.PLAIN_BYTES`; a capture file needs numpy to be read)."""
+    from iron.trace import jit
+
+    try:
+        return jit.plain_input(os.path.getsize(args.input))
+    except OSError:  # reported by _load
+        return False
+
+
+def _method(words) -> str:
+    return "plain" if isinstance(words, list) else "auto"
+
+
 def _decode(args) -> int:
     from iron.trace.capture import decode_manifest
 
+    plain = _plain_input(args)
     if args.format == "summary":
         from iron.trace.export.summary import summarize_unit, summary_text
 
         _prepare(args, summarize_unit.warm, kernels=summarize_unit.kernels)
-        words, manifest = _load(args)
+        words, manifest = _load(args, plain)
         # Summaries straight from each unit's bytes: no per-frame arrays (bounded memory).
-        decoded = decode_manifest(manifest, words, colshift=args.colshift, analyze=summarize_unit)
+        decoded = decode_manifest(
+            manifest, words, colshift=args.colshift, analyze=summarize_unit, method=_method(words)
+        )
         _attach(decoded, args)
         _write(args.output, summary_text(decoded.slices))
         return 0
@@ -203,10 +222,10 @@ def _decode(args) -> int:
 
     # the payload gather, frame scan and summary fold
     _prepare(args, summarize_counting.warm, kernels=ops_kernels)
-    words, manifest = _load(args)
+    words, manifest = _load(args, plain)
     # Units keep no ops: the writers parse one unit at a time again (memory: one unit's
     # arrays); the first scan also counts each slot's intervals for them.
-    decoded = decode_manifest(manifest, words, colshift=args.colshift, analyze=summarize_counting)
+    decoded = _decode_events(manifest, words, args.colshift, summarize_counting)
     _attach(decoded, args)
     every = getattr(args, "all_intervals", False)
     dropped = 0
@@ -232,6 +251,34 @@ def _decode(args) -> int:
         raise IronError(f"{args.output}: cannot write: {exc.strerror or exc}") from None
     _note_bound(decoded, dropped)
     return 0
+
+
+def _decode_events(manifest, words, colshift, analyze):
+    """``words`` decoded for the event outputs: plainly when they are a list (a small
+    INPUT) and their units hold few enough intervals (:func:`_plain_events`), else with numpy."""
+    from iron.trace.capture import decode_manifest
+    from iron.trace.jit import PlainOverflow, np
+
+    if _method(words) == "plain":
+        try:
+            decoded = decode_manifest(manifest, words, colshift=colshift, analyze=analyze, method="plain")
+            if _plain_events(decoded):
+                return decoded
+        except PlainOverflow:
+            pass
+        words = np.array(words, np.uint32)
+    return decode_manifest(manifest, words, colshift=colshift, analyze=analyze)
+
+
+def _plain_events(decoded) -> bool:
+    """Whether a plain decode's events are few enough to write plainly too
+    (:func:`iron.trace.jit.plain_output` of its units' intervals, counted by its scan)."""
+    from iron.trace.jit import plain_output
+
+    counts = [
+        du.interval_counts for ds in decoded.slices for du in ds.units if du.interval_counts is not None
+    ]
+    return plain_output(sum(sum(c) for c in counts))
 
 
 def _note_bound(decoded, dropped: int) -> None:

@@ -21,18 +21,49 @@ scans) and caches the machine code. Three rules keep that off a user's first dec
 
 The kernels themselves live with the code they speed up (the payload gather in
 :mod:`iron.trace.decode.packets`, the frame scan in :mod:`iron.trace.decode.scan`,
-...): plain Python functions that :func:`jit` compiles on first use. This module
-imports nothing else from iron (:mod:`iron.files` only to seed the cache).
+...): plain Python functions that :func:`jit` compiles on first use.
+
+Small inputs need neither numba nor numpy. Importing numpy alone costs a whole
+process more time and memory (about 60 ms and 15 MiB) than mlir-aie's parser
+needs for the captures most users decode (8-64 KB), so ``iron trace decode``
+decodes a text or ``.bin`` input below :data:`PLAIN_BYTES` with the same kernels
+run as plain Python (:func:`plain`) over bytes and lists: the ``"plain"`` method,
+whose outputs are the numpy path's byte for byte (tested on every stored capture
+and on generated streams). Modules of the read side name numpy :data:`np`, a
+module imported on first use, so a plain decode never loads it. An input whose
+events expand past :data:`PLAIN_INTERVALS` is decoded again with numpy for the
+event outputs (:func:`plain_output`): writing them in Python would cost more than
+importing it.
+
+This module imports nothing else from iron (:mod:`iron.files` only to seed the cache).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import pickle
 import sys
 import threading
+import types
 from pathlib import Path
+
+
+class _Lazy(types.ModuleType):
+    """A module imported on first use of one of its names (then its names are copied
+    here, so later lookups cost what a module's do)."""
+
+    def __getattr__(self, name: str):
+        module = importlib.import_module(self.__name__)
+        if name not in self.__dict__:
+            self.__dict__.update(vars(module))
+        return getattr(module, name)
+
+
+#: numpy, imported on first use: the read side's modules use this name (``np``), so
+#: a plain decode (:data:`PLAIN_BYTES`) never imports it.
+np = _Lazy("numpy")
 
 #: Slices smaller than this decode with numpy (importing numba costs ~0.4 s; numpy runs ~10 MiB/s+).
 COMPILED_BYTES = 4 << 20
@@ -40,6 +71,19 @@ COMPILED_BYTES = 4 << 20
 #: ~3 s; measured Dec 2026 on 2 cores: at 16 MiB a cold compiled summary took 3.8 s and
 #: 0.21 GB, numpy 4.7-7 s and 1.2 GB; at 8 MiB numpy was faster).
 COLD_COMPILED_BYTES = 16 << 20
+#: Input files smaller than this decode from the command line with the kernels run as
+#: plain Python (:func:`plain`): no numpy, no numba. It covers a 64 KiB trace buffer in
+#: mlir-aie's text form (144 KiB), the largest ``trace_size`` users commonly run; up to
+#: it the plain summary takes about numpy's time (measured Dec 2026, README "Measured").
+PLAIN_BYTES = 160 << 10
+#: ... unless their units hold more intervals than this (all slots), which the event
+#: outputs (Perfetto, mlir-aie) would write: plain Python writes about 10-13 us per
+#: interval, numpy about 1.5 us after its import (about 60 ms): past about this many
+#: numpy's whole process is faster (measured Dec 2026 on test1's packets tiled to
+#: 8-32 KiB, README "Measured"). A plain decode projects its count as it scans and gives
+#: up early (:class:`PlainOverflow`). A few bytes of Repeat frames may stand for millions
+#: of intervals.
+PLAIN_INTERVALS = 1 << 12
 CACHE_DIR = Path("~/.cache/iron/numba").expanduser()
 #: Kernels compiled when the package was built (absent in a source checkout).
 SHIPPED_DIR = Path(__file__).resolve().parent / "_kernels"
@@ -125,9 +169,10 @@ def cached(dispatcher) -> bool:
 
 
 def choose_method(nbytes: int, kernels) -> str:
-    """ "numba" or "numpy" for a slice of ``nbytes`` (see the module docstring).
-    ``kernels``: a function returning the dispatchers the decode will call
-    (None when numba is not installed); it is only called for big slices."""
+    """ "numba" or "numpy" for a slice of ``nbytes`` (see the module docstring; the
+    command line takes "plain" below :func:`plain_input` first). ``kernels``: a function
+    returning the dispatchers the decode will call (None when numba is not installed);
+    it is only called for big slices."""
     if nbytes < COMPILED_BYTES:
         return "numpy"
     disps = kernels()
@@ -183,18 +228,72 @@ def numba_without_extras():
                 del sys.modules[name]
 
 
+def plain_input(nbytes: int) -> bool:
+    """Whether a decode of ``nbytes`` raw bytes runs as plain Python (:data:`PLAIN_BYTES`)."""
+    return nbytes < PLAIN_BYTES
+
+
+class PlainOverflow(Exception):
+    """A plain decode met more intervals than :data:`PLAIN_INTERVALS` (raised as soon as
+    one unit's scan does): the caller decodes with numpy instead."""
+
+
+def plain_output(intervals: int) -> bool:
+    """Whether a plain decode (:data:`PLAIN_BYTES`) whose units hold ``intervals`` in all
+    writes its events plainly too (else it is decoded again with numpy)."""
+    return intervals <= PLAIN_INTERVALS
+
+
+def _with_np(pyfunc, value):
+    """``pyfunc`` with the name ``np`` of its module bound to ``value`` (a new function
+    of the same code: numba reads the globals a function was made with)."""
+    g = {**pyfunc.__globals__, "np": value}
+    out = types.FunctionType(pyfunc.__code__, g, pyfunc.__name__, pyfunc.__defaults__, pyfunc.__closure__)
+    out.__qualname__, out.__doc__, out.__module__ = pyfunc.__qualname__, pyfunc.__doc__, pyfunc.__module__
+    return out
+
+
 def jit(pyfunc):
     """``pyfunc`` compiled with numba (nogil, cached on disk), or None without numba."""
     with _JIT_LOCK:
         if pyfunc not in _JIT:
             try:
                 import numba
+                import numpy
             except ImportError:
                 _JIT[pyfunc] = None
             else:
                 install_locator(numba)  # a cache that survives reinstalls
-                _JIT[pyfunc] = numba.njit(cache=True, nogil=True)(pyfunc)
+                # numba types the kernel's numpy names (np.int64, ...) from numpy itself, not :data:`np`
+                _JIT[pyfunc] = numba.njit(cache=True, nogil=True)(_with_np(pyfunc, numpy))
         return _JIT[pyfunc]
+
+
+#: What the kernels name of numpy, as plain Python: fixed-width integer casts are
+#: Python's integers (the small inputs :data:`PLAIN_BYTES` admits never reach 2**63),
+#: rounding halves to even is ``round``, arrays are lists.
+PLAIN_NP = types.SimpleNamespace(
+    int64=int, uint64=int, uint8=int, rint=round, zeros=lambda n, dtype=None: [0] * n
+)
+_PLAIN: dict = {}
+
+
+def plain(pyfunc):
+    """``pyfunc``, a kernel, to run as plain Python over bytes, bytearrays and lists
+    (its numpy names: :data:`PLAIN_NP`)."""
+    if pyfunc not in _PLAIN:
+        _PLAIN[pyfunc] = _with_np(pyfunc, PLAIN_NP)
+    return _PLAIN[pyfunc]
+
+
+def kernel(pyfunc, method: str):
+    """``pyfunc`` for ``method``: run as plain Python ("plain") or compiled (else; None without numba)."""
+    return plain(pyfunc) if method == "plain" else jit(pyfunc)
+
+
+def zeros(n: int, dtype: str, method: str):
+    """``n`` zeros for a kernel of ``method``: a list ("plain") or a numpy array of ``dtype``."""
+    return [0] * n if method == "plain" else np.zeros(n, dtype)
 
 
 def load_kernels(warmers, kernels=None, nbytes: int = 0) -> None:

@@ -3,27 +3,32 @@
 
 from __future__ import annotations
 
+import functools
 import os
+import struct
 from pathlib import Path
 
-import numpy as np
-
 from iron.errors import IronError
+from iron.trace.jit import np
 
 CAPTURE_MAGIC = b"PK\x03\x04"  # iron capture files are .npz (zip) archives
+HEX_DIGITS = b"0123456789abcdefABCDEF"
 
-_HEX = np.full(256, 255, dtype=np.uint8)
-for _i, _c in enumerate(b"0123456789abcdef"):
-    _HEX[_c] = _i
-for _i, _c in enumerate(b"ABCDEF"):
-    _HEX[_c] = 10 + _i
+
+@functools.cache
+def _hex_table():
+    """Byte -> its hex digit's value, 255 for other bytes."""
+    table = np.full(256, 255, dtype=np.uint8)
+    for i, c in enumerate(HEX_DIGITS):
+        table[c] = i if i < 16 else i - 6
+    return table
 
 
 class TraceInputError(IronError):
     """A trace input file cannot be read; the message names the file."""
 
 
-def check_words(values, name: str = "words") -> np.ndarray:
+def check_words(values, name: str = "words"):
     """``values`` as a 1-D uint32 array, refusing what a cast would silently change:
     floats, booleans and other non-integer arrays, more than one dimension, and
     integers outside 0 .. 2**32 - 1. Raises :class:`TraceInputError` naming ``name``."""
@@ -108,9 +113,10 @@ def _ascii_text(data: bytes, name: str) -> bytes:
         raise TraceInputError(f"{name}: {enc} text with characters that are not hex words") from None
 
 
-def parse_text(data: bytes | str, name: str = "<text>") -> np.ndarray:
+def parse_text(data: bytes | str, name: str = "<text>", plain: bool = False):
     """mlir-aie text trace (one hex word per line, optional 0x) -> uint32 words.
-    ASCII, UTF-8 with a byte-order mark and UTF-16 (either byte order) are read."""
+    ASCII, UTF-8 with a byte-order mark and UTF-16 (either byte order) are read.
+    ``plain``: a list of ints (no numpy: small inputs, :data:`iron.trace.jit.PLAIN_BYTES`)."""
     if isinstance(data, str):
         data = data.lstrip("\ufeff").encode("ascii", errors="replace")  # "?" is then reported as not hex
     data = _ascii_text(bytes(data), name)
@@ -119,19 +125,20 @@ def parse_text(data: bytes | str, name: str = "<text>") -> np.ndarray:
     if n and data[-1:] != b"\n":
         data += b"\n"
         n += 1
-    arr = np.frombuffer(data, dtype=np.uint8)
-    if n % 9 == 0 and (arr[8::9] == 10).all():
-        digits = arr.reshape(-1, 9)[:, :8]
-    else:
-        toks = data.split()
-        bad = [i for i, t in enumerate(toks) if len(t.removeprefix(b"0x").removeprefix(b"0X")) > 8]
-        if bad:
-            raise TraceInputError(
-                f"{name}: word {bad[0] + 1} ({toks[bad[0]][:20]!r}) is longer than 8 hex digits"
-            )
-        toks = [t.removeprefix(b"0x").removeprefix(b"0X").rjust(8, b"0") for t in toks]
-        digits = np.frombuffer(b"".join(toks), dtype=np.uint8).reshape(-1, 8)
-    vals = _HEX[digits]
+    # (8 characters and a newline each, all hex digits: else the words are read as tokens,
+    # so "0x0 0x0 " is two words, not one bad one)
+    fast = n % 9 == 0 and data[8::9] == b"\n" * (n // 9)
+    if plain:
+        toks = [data[i : i + 8] for i in range(0, n, 9)] if fast else []
+        if not fast or any(t.translate(None, HEX_DIGITS) for t in toks):
+            toks = _tokens(data, name)
+        for i, t in enumerate(toks):
+            if t.translate(None, HEX_DIGITS):
+                raise TraceInputError(f"{name}: word {i + 1} is not hexadecimal")
+        return [int(t, 16) for t in toks]
+    vals = _hex_table()[np.frombuffer(data, dtype=np.uint8).reshape(-1, 9)[:, :8]] if fast else None
+    if vals is None or (vals == 255).any():
+        vals = _hex_table()[np.frombuffer(b"".join(_tokens(data, name)), dtype=np.uint8).reshape(-1, 8)]
     if (vals == 255).any():
         line = int(np.flatnonzero((vals == 255).any(axis=1))[0])
         raise TraceInputError(f"{name}: word {line + 1} is not hexadecimal")
@@ -141,27 +148,47 @@ def parse_text(data: bytes | str, name: str = "<text>") -> np.ndarray:
     return words
 
 
-def format_text(words: np.ndarray) -> str:
+def _tokens(data: bytes, name: str) -> list[bytes]:
+    """The words of a text trace as 8 hex digits each (the 0x prefix dropped, zeros in
+    front); a word longer than that is refused. Its digits are checked by the caller."""
+    toks = data.split()
+    bad = [i for i, t in enumerate(toks) if len(t.removeprefix(b"0x").removeprefix(b"0X")) > 8]
+    if bad:
+        raise TraceInputError(
+            f"{name}: word {bad[0] + 1} ({toks[bad[0]][:20]!r}) is longer than 8 hex digits"
+        )
+    return [t.removeprefix(b"0x").removeprefix(b"0X").rjust(8, b"0") for t in toks]
+
+
+def format_text(words) -> str:
     """Inverse of :func:`parse_text` (lowercase, one word per line)."""
     return "".join(f"{int(w):08x}\n" for w in np.asarray(words, dtype=np.uint32))
 
 
-def read_bin(path: str | os.PathLike) -> np.ndarray:
+def read_bin(path: str | os.PathLike, plain: bool = False):
     """A binary file of little-endian 32-bit words, memory-mapped read-only: no
-    copy in memory, and pages are read as the decoder reaches them."""
+    copy in memory, and pages are read as the decoder reaches them. ``plain``: read
+    whole into a list of ints (small inputs, no numpy)."""
     from iron import limits
 
     size = limits.check_input(path, limits.MAX_TRACE_BYTES, "binary trace", TraceInputError)
     if size % 4:
         raise TraceInputError(f"{path}: {size} bytes is not a whole number of 32-bit words")
+    if plain:
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise TraceInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        return list(struct.unpack(f"<{len(data) // 4}I", data[: len(data) // 4 * 4]))
     if size == 0:  # mmap cannot map an empty file
         return np.zeros(0, dtype=np.uint32)
     words = np.memmap(path, dtype="<u4", mode="r")
     return words if np.little_endian else words.astype(np.uint32)
 
 
-def read_text(path: str | os.PathLike) -> np.ndarray:
-    """An mlir-aie text trace file -> uint32 words (size-checked before reading)."""
+def read_text(path: str | os.PathLike, plain: bool = False):
+    """An mlir-aie text trace file -> uint32 words (size-checked before reading;
+    ``plain``: see :func:`parse_text`)."""
     from iron import limits
 
     limits.check_input(path, limits.MAX_TEXT_BYTES, "text trace", TraceInputError)
@@ -169,4 +196,4 @@ def read_text(path: str | os.PathLike) -> np.ndarray:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise TraceInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return parse_text(data, str(path))
+    return parse_text(data, str(path), plain)

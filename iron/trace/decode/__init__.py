@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from iron.trace.decode.diagnostics import STATUSES, slice_status
 from iron.trace.decode.events import (
-    EMPTY_OPS,
+    NO_OPS,
     OP_EVENT,
     OP_REPEAT,
     OP_SYNC,
@@ -36,6 +36,7 @@ from iron.trace.decode.events import (
     Runs,
     SlotIntervals,
     bound_runs,
+    empty_ops,
     ops_to_runs,
     slot_intervals,
 )
@@ -46,7 +47,7 @@ from iron.trace.decode.mlir_aie_timing import (
 )
 from iron.trace.decode.modes import PcEvents, parse_event_pc, unit_mode
 from iron.trace.decode.packets import Packets, packet_table, segments, unit_key, unit_payload
-from iron.trace.decode.scan import FIELDS, METHODS, frame_diagnostics, frame_starts, parse_stream
+from iron.trace.decode.scan import METHODS, field_table, frame_diagnostics, frame_starts, parse_stream
 from iron.trace.decode.units import (
     INTERVALS_PER_BYTE,
     MIN_INTERVALS_PER_UNIT,
@@ -60,8 +61,7 @@ from iron.trace.decode.units import (
 
 __all__ = [
     "IntervalCounter",
-    "EMPTY_OPS",
-    "FIELDS",
+    "NO_OPS",
     "INTERVALS_PER_BYTE",
     "MAX_MLIR_AIE_RECORDS_PER_UNIT",
     "METHODS",
@@ -82,6 +82,8 @@ __all__ = [
     "bound_runs",
     "column_shift",
     "decode_words",
+    "empty_ops",
+    "field_table",
     "frame_diagnostics",
     "frame_starts",
     "mlir_aie_event_chunks",

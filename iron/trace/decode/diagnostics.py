@@ -9,8 +9,6 @@ a status (:data:`STATUSES`).
 
 from __future__ import annotations
 
-import numpy as np
-
 STATUSES = ("ok", "empty", "full", "bad_headers")
 FRAME_COUNTERS = ("frames", "unknown_frames", "truncated_frames", "start_frames", "sync_frames")
 
@@ -20,7 +18,7 @@ def no_frames() -> dict:
     return dict.fromkeys(FRAME_COUNTERS, 0)
 
 
-def slice_status(words: np.ndarray, diag: dict) -> str:
+def slice_status(words, diag: dict) -> str:
     if diag.get("used_bytes", 0) == 0:
         return "empty"
     if diag.get("bad_headers", 0):

@@ -12,10 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from iron.target import frames as F
-from iron.trace.jit import jit
+from iron.trace.jit import jit, kernel, np, zeros
 
 # Op kinds kept per unit (the frames that matter for timing).
 OP_EVENT, OP_REPEAT, OP_SYNC = 0, 1, 2
@@ -96,13 +94,23 @@ def _join(kind: np.ndarray, mask: np.ndarray, value: np.ndarray, single: np.ndar
 
 
 OPS_FIELDS = ("kind", "mask", "value", "reps", "single")
-OPS_DTYPES = (np.uint8, np.uint8, np.uint32, np.uint32, bool)  # of the fields, in order
+OPS_DTYPES = ("uint8", "uint8", "uint32", "uint32", "bool")  # of the fields, in order
 
 
 def ops_of(*columns) -> "Ops":
     """:class:`Ops` from one sequence per field (in :data:`OPS_FIELDS` order), each
     in its field's dtype (tiny inputs: warm-ups, tests)."""
     return Ops(*(np.asarray(c, dt) for c, dt in zip(columns, OPS_DTYPES)))
+
+
+def empty_ops() -> Ops:
+    """:class:`Ops` without ops, as numpy arrays."""
+    return ops_of(*([],) * len(OPS_FIELDS))
+
+
+#: :class:`Ops` without ops, without numpy (every field an empty tuple): a unit's ops
+#: until it keeps some.
+NO_OPS = Ops((), (), (), (), ())
 
 
 @dataclass
@@ -165,27 +173,27 @@ _STATE = 3 + 2 * F.SLOTS  # timer, last event's mask and cycles, per slot the op
 _ALL_SLOTS = (1 << F.SLOTS) - 1
 
 
-def _new_state() -> np.ndarray:
-    state = np.zeros(_STATE, np.int64)
-    state[3:] = -1  # no open interval
+def _new_state(method: str = "numba"):
+    state = zeros(_STATE, "int64", method)
+    state[3:] = [-1] * (_STATE - 3)  # no open interval
     return state
 
 
-_NO_OUT = np.zeros(0, np.int64)
-
-
-def _run_kernel(ops: Ops, track: int, state, k, base=None, out_b=None, out_e=None) -> None:
-    """:func:`_scan_intervals` over one chunk; with no ``out_b``/``out_e`` it only counts."""
+def _run_kernel(
+    ops: Ops, track: int, state, k, base=None, out_b=None, out_e=None, method: str = "numba"
+) -> None:
+    """:func:`_scan_intervals` over one chunk; with no ``out_b``/``out_e`` it only counts.
+    ``method``: "numba" (compiled, numpy arrays) or "plain" (Python, lists)."""
     fill = out_b is not None
-    z = _NO_OUT
-    jit(_scan_intervals)(
+    z = zeros(0, "int64", method)
+    kernel(_scan_intervals, method)(
         ops.kind,
         ops.mask,
         ops.value,
         ops.reps,
-        np.int64(track),
+        track,
         fill,
-        np.int64(F.SYNC_CYCLES),
+        F.SYNC_CYCLES,
         state,
         k,
         base if fill else k,
@@ -194,7 +202,7 @@ def _run_kernel(ops: Ops, track: int, state, k, base=None, out_b=None, out_e=Non
     )
 
 
-def _open(state: np.ndarray, slot: int) -> tuple[int, int] | None:
+def _open(state, slot: int) -> tuple[int, int] | None:
     """The interval ``slot`` still has open at the end of the ops (closed by the stream's end)."""
     b = int(state[3 + slot])
     return (b, int(state[3 + F.SLOTS + slot])) if b >= 0 else None
@@ -204,14 +212,17 @@ class IntervalCounter:
     """Counts every slot's intervals from ops handed over a chunk at a time (a
     scan's accumulator, e.g. beside the summary's in one pass)."""
 
-    def __init__(self):
-        self.state, self.k = _new_state(), np.zeros(F.SLOTS, np.int64)
+    def __init__(self, method: str = "numba"):
+        self.method = method
+        self.state, self.k = _new_state(method), zeros(F.SLOTS, "int64", method)
 
     def __call__(self, ops: Ops) -> None:
-        _run_kernel(ops, _ALL_SLOTS, self.state, self.k)
+        _run_kernel(ops, _ALL_SLOTS, self.state, self.k, method=self.method)
 
-    def counts(self) -> np.ndarray:
-        """Each slot's intervals so far (an interval still open counts)."""
+    def counts(self):
+        """Each slot's intervals so far (an interval still open counts); a list (plain) or an array."""
+        if self.method == "plain":
+            return [k + (b >= 0) for k, b in zip(self.k, self.state[3 : 3 + F.SLOTS])]
         return self.k + (self.state[3 : 3 + F.SLOTS] >= 0)
 
 
@@ -223,24 +234,27 @@ def warm_intervals() -> None:
         held_intervals([ops], [0], interval_counts([ops]))  # the filling variant
 
 
-def interval_counts(op_chunks) -> np.ndarray:
-    """Every slot's number of intervals, by one compiled pass over the ops chunks."""
-    counter = IntervalCounter()
+def interval_counts(op_chunks, method: str = "numba"):
+    """Every slot's number of intervals, by one compiled (or ``method`` "plain") pass over the ops chunks."""
+    counter = IntervalCounter(method)
     for ops in op_chunks:
         counter(ops)
     return counter.counts()
 
 
-def held_intervals(op_chunks, slots, counts) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+def held_intervals(op_chunks, slots, counts, method: str = "numba") -> dict:
     """``(begin, end)`` of each of ``slots`` (``counts``: :func:`interval_counts`), by
-    one compiled pass filling arrays of the known sizes."""
-    n = np.array([counts[s] if s in slots else 0 for s in range(F.SLOTS)], np.int64)
-    base = np.concatenate([[0], np.cumsum(n)[:-1]]).astype(np.int64)
-    out_b, out_e = np.empty(int(n.sum()), np.int64), np.empty(int(n.sum()), np.int64)
-    state, k = _new_state(), np.zeros(F.SLOTS, np.int64)
+    one compiled pass filling arrays of the known sizes (``method`` "plain": a Python
+    pass filling lists)."""
+    n = [int(counts[s]) if s in slots else 0 for s in range(F.SLOTS)]
+    base = zeros(F.SLOTS, "int64", method)
+    for s in range(1, F.SLOTS):
+        base[s] = base[s - 1] + n[s - 1]
+    out_b, out_e = zeros(sum(n), "int64", method), zeros(sum(n), "int64", method)
+    state, k = _new_state(method), zeros(F.SLOTS, "int64", method)
     track = sum(1 << s for s in slots)
     for ops in op_chunks:
-        _run_kernel(ops, track, state, k, base, out_b, out_e)
+        _run_kernel(ops, track, state, k, base, out_b, out_e, method)
     out = {}
     for s in slots:
         last = _open(state, s)
@@ -255,7 +269,7 @@ def streamed_intervals(op_chunks, slot: int):
     intervals): per chunk a counting run on a copy of the carried state sizes the
     arrays that the filling run writes."""
     state, k, base = _new_state(), np.zeros(F.SLOTS, np.int64), np.zeros(F.SLOTS, np.int64)
-    for ops in op_chunks:
+    for ops in op_chunks:  # compiled only: a plain decode holds every slot
         trial = state.copy()
         k[:] = 0
         _run_kernel(ops, 1 << slot, trial, k)
@@ -280,16 +294,17 @@ class SlotIntervals:
     every slot's intervals (unless ``counts`` are given); then a slot's intervals
     come from a pass that fills the arrays of it and of the next slots that fit
     :data:`HELD_INTERVAL_BYTES` together (slots too big are skipped), or, when the
-    slot alone does not fit, are streamed a chunk at a time."""
+    slot alone does not fit, are streamed a chunk at a time. ``method`` "plain": the
+    same passes in Python over lists (small inputs: every slot is held)."""
 
-    def __init__(self, op_chunks, counts: np.ndarray | None = None):
-        self.op_chunks = op_chunks
+    def __init__(self, op_chunks, counts=None, method: str = "numba"):
+        self.op_chunks, self.method = op_chunks, method
         # ``counts``: :func:`interval_counts` already taken (saves that pass)
-        self.counts = interval_counts(op_chunks()) if counts is None else counts
-        self._held: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.counts = interval_counts(op_chunks(), method) if counts is None else counts
+        self._held: dict = {}
 
     def _fits(self, n: int) -> bool:
-        return 16 * n <= HELD_INTERVAL_BYTES
+        return self.method == "plain" or 16 * n <= HELD_INTERVAL_BYTES
 
     def _hold_from(self, slot: int) -> None:
         """One pass filling ``slot`` and the next slots (skipping those streamed)
@@ -303,13 +318,16 @@ class SlotIntervals:
                 break
             group.append(s)
             total += n
-        self._held.update(held_intervals(self.op_chunks(), group, self.counts))
+        self._held.update(held_intervals(self.op_chunks(), group, self.counts, self.method))
 
-    def begins(self, slot: int) -> np.ndarray:
+    def _none(self):
+        return zeros(0, "int64", self.method)
+
+    def begins(self, slot: int):
         """``slot``'s interval begins, all at once (8 bytes per interval); its
         intervals stay held for :meth:`chunks` when they fit."""
         if not self.counts[slot]:
-            return np.zeros(0, np.int64)
+            return self._none()
         if slot not in self._held and self._fits(int(self.counts[slot])):
             self._hold_from(slot)
         if slot in self._held:
@@ -319,22 +337,24 @@ class SlotIntervals:
     def chunks(self, slot: int):
         """``slot``'s ``(begin, end)`` arrays in order, a piece at a time."""
         if not self.counts[slot]:
-            return [(np.zeros(0, np.int64), np.zeros(0, np.int64))]
+            return [(self._none(), self._none())]
         if slot not in self._held and self._fits(int(self.counts[slot])):
             self._hold_from(slot)
         if slot in self._held:
             return [self._held.pop(slot)]
         return streamed_intervals(self.op_chunks(), slot)
 
-    def __call__(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+    def __call__(self, slot: int):
         """``slot``'s intervals whole."""
         parts = list(self.chunks(slot))
+        if self.method == "plain":
+            return [x for b, _ in parts for x in b], [x for _, e in parts for x in e]
         return np.concatenate([b for b, _ in parts]), np.concatenate([e for _, e in parts])
 
 
-def slot_intervals(ops: Ops, slot: int) -> tuple[np.ndarray, np.ndarray]:
-    """``ops_to_runs(ops).intervals(slot)`` by compiled passes (:class:`SlotIntervals`)."""
-    return SlotIntervals(lambda: [ops])(slot)
+def slot_intervals(ops: Ops, slot: int, method: str = "numba"):
+    """``ops_to_runs(ops).intervals(slot)`` by compiled (or plain) passes (:class:`SlotIntervals`)."""
+    return SlotIntervals(lambda: [ops], method=method)(slot)
 
 
 def _scan_intervals(kind, mask, value, reps, track, fill, sync_cycles, state, k, base, out_b, out_e):
@@ -344,11 +364,11 @@ def _scan_intervals(kind, mask, value, reps, track, fill, sync_cycles, state, k,
     :data:`_STATE`) carries the timer, the last event and the open intervals from
     one chunk to the next; ``k[s]`` counts the intervals of slot ``s`` closed,
     written (``fill``) at ``out_b/out_e[base[s] + k[s]]``."""
-    nslot = k.shape[0]
+    nslot = len(k)
     timer = state[0]
     b_mask = state[1]  # the last event (an orphan Repeat replays it)
     b_cyc = state[2]
-    for i in range(kind.shape[0]):
+    for i in range(len(kind)):
         kd = kind[i]
         if kd == OP_SYNC:
             timer += sync_cycles
@@ -391,9 +411,6 @@ def _scan_intervals(kind, mask, value, reps, track, fill, sync_cycles, state, k,
     state[1] = b_mask
     state[2] = b_cyc
     return 0
-
-
-EMPTY_OPS = ops_of(*([],) * len(OPS_FIELDS))
 
 
 # --------------------------------------------------------------------------- iron's timing model

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from iron.target import frames as F
 from iron.trace.decode.events import OP_EVENT, OP_REPEAT, OP_SYNC, OPS_FIELDS, Ops, ops_of
-from iron.trace.jit import jit
+from iron.trace.jit import jit, kernel, np, zeros
 from iron.trace.words import TraceInputError
 
 #: mlir-aie records one unit may expand to; past it decoding to that format is refused
@@ -77,9 +75,10 @@ def mlir_aie_event_stream(op_chunks, method: str = "numpy"):
     piece), as ``(ts, phase, slot)`` chunks. A chunk may open with Repeat frames
     of the previous chunk's last event (an OP_REPEAT of their own): replayed
     frame by frame, they give the events of the folded replay. ``method``
-    "numba": the same events by one compiled pass (:func:`_mlir_aie_scan`)."""
-    if method == "numba":
-        yield from _compiled_stream(op_chunks)
+    "numba": the same events by one compiled pass (:func:`_mlir_aie_scan`);
+    "plain": that pass as plain Python (lists)."""
+    if method in ("numba", "plain"):
+        yield from _compiled_stream(op_chunks, method)
         return
     st = _MlirAieState()
     for ops in op_chunks:
@@ -178,23 +177,24 @@ def _mlir_aie_chunk(ops: Ops, st: _MlirAieState) -> tuple[np.ndarray, np.ndarray
 # --------------------------------------------------------------------------- compiled
 #: Events one call of :func:`_mlir_aie_scan` writes at most (unless one op needs more).
 EVENTS_PER_CALL = 1 << 18
+PLAIN_EVENTS_PER_CALL = 1 << 12  # the same, plain (lists: allocating them costs more)
 # What the compiled scan carries from one call to the next (indices into its state):
 # timer, whether an event frame was seen, that frame's mask / cycles / Single flag,
 # the last Single frame's mask, the slots left begun, replay records of this chunk.
 _TIMER, _HAS, _BMASK, _BCYC, _BSINGLE, _SMASK, _ACTIVE, _EXPANDED = range(8)
 
 
-def _compiled_stream(op_chunks):
+def _compiled_stream(op_chunks, method: str = "numba"):
     """:func:`mlir_aie_event_stream` by :func:`_mlir_aie_scan`, ``EVENTS_PER_CALL``
-    events (or the one op that needs more) at a time."""
-    scan = jit(_mlir_aie_scan)
-    st = np.zeros(8, np.int64)
-    cap = EVENTS_PER_CALL
+    events (or the one op that needs more) at a time (``method`` "plain": lists)."""
+    scan = kernel(_mlir_aie_scan, method)
+    st = zeros(8, "int64", method)
+    cap = base = PLAIN_EVENTS_PER_CALL if method == "plain" else EVENTS_PER_CALL
     for ops in op_chunks:
         st[_EXPANDED] = 0  # the limit counts per chunk of ops, as the vectorized path does
         i, n = 0, len(ops)
         while i < n:
-            out = (np.empty(cap, np.int64), np.empty(cap, np.uint8), np.empty(cap, np.uint8))
+            out = _event_buffers(cap, method)
             i, k, need = scan(
                 ops.kind,
                 ops.mask,
@@ -210,7 +210,14 @@ def _compiled_stream(op_chunks):
                 raise _too_many()
             if k:
                 yield out[0][:k], out[1][:k], out[2][:k]
-            cap = max(EVENTS_PER_CALL, need)  # the next op alone may need more
+            cap = max(base, need)  # the next op alone may need more
+
+
+def _event_buffers(cap: int, method: str) -> tuple:
+    """Buffers of ``cap`` events (ts, phase, slot) for :func:`_mlir_aie_scan`."""
+    if method == "plain":
+        return [0] * cap, [0] * cap, [0] * cap
+    return np.empty(cap, np.int64), np.empty(cap, np.uint8), np.empty(cap, np.uint8)
 
 
 def warm_mlir_aie() -> None:
@@ -231,8 +238,8 @@ def _mlir_aie_scan(kind, mask, value, reps, single, i, st, limit, o_ts, o_ph, o_
     ``o_*`` arrays. ``st`` carries the state between calls. Returns ``(next op,
     events written, events the next op may need)``; need -1: the replays of
     this chunk (``st[_EXPANDED]``) would pass ``limit``."""
-    n = kind.shape[0]
-    cap = o_ts.shape[0]
+    n = len(kind)
+    cap = len(o_ts)
     timer, has, bmask, bcyc, bsingle = st[_TIMER], st[_HAS], st[_BMASK], st[_BCYC], st[_BSINGLE]
     smask, active, expanded = st[_SMASK], st[_ACTIVE], st[_EXPANDED]
     # an op's first events (at most 4 masks: its frame's ends and begins, its first replay's)

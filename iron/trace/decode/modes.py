@@ -14,13 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from iron.instrument.manifest import TraceUnit
 from iron.target import frames as F
 from iron.target.trace_modes import EVENT_PC, MODES, start_frame_mode
 from iron.trace.decode.diagnostics import no_frames
 from iron.trace.decode.scan import _frame_starts_doubling, _start_timer
+from iron.trace.jit import np
 
 
 def unit_mode(unit: TraceUnit | None, data: np.ndarray) -> tuple[int, dict]:

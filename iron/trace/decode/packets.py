@@ -10,16 +10,18 @@
    (packet type, column, row); its payload words are concatenated in order.
 
 Formats (header fields, marker words): :mod:`iron.target.frames`.
+
+Both steps are vectorized over the slice (numpy); small inputs (the "plain"
+method, :mod:`iron.trace.jit`) take the same rules in one pass over the words
+(:func:`_segments_plain`, :func:`_packets_plain`), the gather as plain Python.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from iron.target import frames as F
-from iron.trace.jit import jit
+from iron.trace.jit import jit, kernel, np
 
 SCAN_BLOCK = 1 << 20  # words per block of the buffer-wide scans (bounds their temporaries)
 
@@ -101,6 +103,24 @@ class Packets:
         groups.sort(key=lambda g: g[0])
         return {_key_tuple(int(key[g[0]])): g for g in groups}
 
+    def unit_packets(self, rows) -> tuple:
+        """``(start, words)`` of the packets ``rows`` (one unit's, from :meth:`units`)."""
+        return self.start[rows], self.words[rows]
+
+
+class PlainPackets(Packets):
+    """:class:`Packets` as lists (the "plain" method: no numpy)."""
+
+    def units(self) -> dict[tuple[int, int, int], list[int]]:
+        groups: dict[int, list[int]] = {}
+        for i, k in enumerate(self.key):
+            if k >= 0:
+                groups.setdefault(k, []).append(i)
+        return {_key_tuple(k): rows for k, rows in groups.items()}  # first appearance order
+
+    def unit_packets(self, rows) -> tuple:
+        return [self.start[i] for i in rows], [self.words[i] for i in rows]
+
 
 #: The header fields a unit key packs, most significant first, and their widths.
 _KEY_FIELDS = ("packet_type", "column", "row")
@@ -123,9 +143,12 @@ def _key_tuple(k: int) -> tuple[int, int, int]:
     return tuple(reversed(out))
 
 
-def packet_table(words: np.ndarray) -> Packets:
+def packet_table(words, method: str = "numpy") -> Packets:
     """Segments, packet headers and the unit of every packet (step 2), vectorized
-    over the whole slice: no copy of the payload is made here."""
+    over the whole slice: no copy of the payload is made here. ``method`` "plain":
+    ``words`` a list, the table :class:`PlainPackets` made in one Python pass."""
+    if method == "plain":
+        return _packets_plain(words)
     words = np.ascontiguousarray(words, dtype=np.uint32)
     segs, diag = segments(words)
     diag.update(
@@ -168,6 +191,70 @@ def packet_table(words: np.ndarray) -> Packets:
     return Packets(start.astype(_offset_dtype(len(words))), nw, key, diag)
 
 
+def _segments_plain(words: list) -> tuple[list[tuple[int, int]], dict]:
+    """:func:`segments` in one pass over a list of words (small inputs)."""
+    diag = {"segments": 0, "skipped_segments": 0, "used_words": 0}
+    n = len(words)
+    runs, i = [], 0  # the runs of zero words [zs, ze)
+    while i < n:
+        if words[i]:
+            i += 1
+            continue
+        j = i
+        while j < n and not words[j]:
+            j += 1
+        runs.append((i, j))
+        i = j
+    if runs == [(0, n)]:  # all zeros (or nothing)
+        return [], diag
+    used = runs[-1][0] if runs and runs[-1][1] == n else n  # trailing zeros are dropped
+    diag["used_words"] = used
+    cuts = [(zs, ze) for zs, ze in runs if ze - zs >= F.SEGMENT_GAP_WORDS and zs < used]
+    bounds = zip([0] + [ze for _, ze in cuts], [zs for zs, _ in cuts] + [used])
+    out = []
+    for s, e in ((s, e) for s, e in bounds if e > s):
+        for c in range(s, e - 2):  # cut after the first end marker followed by two zero words
+            if words[c] == F.END_MARKER and not words[c + 1] and not words[c + 2]:
+                e = c + 1
+                break
+        if e - s < 2 or words[s] == 0:
+            diag["skipped_segments"] += 1
+            continue
+        out.append((s, e))
+    diag["segments"] = len(out)
+    return out, diag
+
+
+def _packets_plain(words: list) -> PlainPackets:
+    """:func:`packet_table` in one pass over a list of words (small inputs)."""
+    segs, diag = _segments_plain(words)
+    start, nwords, keys = [], [], []
+    valid = markers = 0
+    for s, e in segs:
+        key = -1  # no valid header yet in this segment
+        for p in range(s, e, F.PACKET_WORDS):
+            hdr = words[p]
+            if F.header_ok(hdr):
+                valid += 1
+                key = 0
+                for name, width in zip(_KEY_FIELDS, _KEY_WIDTHS):
+                    key = key << width | F.header_field(hdr, name)
+            elif hdr == F.END_MARKER:
+                markers += 1
+            start.append(p)
+            nwords.append(min(e - p, F.PACKET_WORDS) - 1)
+            keys.append(key)
+    diag.update(
+        packets=len(start),
+        bad_headers=len(start) - valid - markers,
+        end_marker_headers=markers,
+        orphan_packets=sum(1 for k in keys if k < 0),
+        truncated_packets=sum(1 for w in nwords if w < F.PAYLOAD_WORDS),
+        idle_words=0,
+    )
+    return PlainPackets(start, nwords, keys, diag)
+
+
 def _offset_dtype(nwords: int):
     """Word offsets as int32 below 2**31 words (8 GiB): 4 bytes less per packet
     to hold (and the one type the compiled gather is warmed with)."""
@@ -178,6 +265,10 @@ def unit_payload(words: np.ndarray, start: np.ndarray, nwords: np.ndarray, metho
     """One unit's payload as bytes in stream order (each word most significant
     byte first) with the idle words dropped: ``(uint8 array, idle words)``.
     ``start``/``nwords``: the unit's packets (see :class:`Packets`)."""
+    if method == "plain":  # lists: the gather as plain Python into a bytearray
+        out = bytearray(4 * sum(nwords))
+        k = kernel(_gather, method)(words, start, nwords, out, F.IDLE_WORD)
+        return out[:k], (len(out) - k) // 4
     nbytes = 4 * int(nwords.sum(dtype=np.int64))
     gather = jit(_gather) if method == "numba" or (method == "auto" and nbytes >= 1 << 16) else None
     if gather is None:
@@ -234,7 +325,7 @@ def _payload_numpy(words: np.ndarray, start: np.ndarray, nwords: np.ndarray):
 def _gather(words, start, nwords, out, idle):
     """Compiled :func:`unit_payload` (numba; no temporaries)."""
     k = 0
-    for p in range(start.shape[0]):
+    for p in range(len(start)):
         s = start[p]
         for j in range(1, nwords[p] + 1):
             w = words[s + j]

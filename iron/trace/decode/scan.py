@@ -10,18 +10,28 @@ Both paths give the same :class:`~iron.trace.decode.events.Ops` (Repeat frames
 folded into the op they replay). The compiled scan hands them to an accumulator
 a chunk at a time (:func:`compiled_scan`): the decoder keeps them all, the
 summary (:func:`iron.trace.export.summary.summarize_unit`) folds each chunk into
-its figures and keeps none.
+its figures and keeps none. The "plain" method runs the same scan
+(:func:`_scan_ops`) as plain Python over bytes and lists (:mod:`iron.trace.jit`).
 """
 
 from __future__ import annotations
 
-import numpy as np
+import functools
 
 from iron.target import frames as F
 from iron.trace.decode.diagnostics import no_frames
-from iron.trace.decode.events import EMPTY_OPS, OP_EVENT, OP_REPEAT, OP_SYNC, OPS_DTYPES, Ops, _join
+from iron.trace.decode.events import (
+    OP_EVENT,
+    OP_REPEAT,
+    OP_SYNC,
+    OPS_DTYPES,
+    OPS_FIELDS,
+    Ops,
+    _join,
+    empty_ops,
+)
 from iron.trace.decode.packets import _gather
-from iron.trace.jit import jit
+from iron.trace.jit import jit, kernel, np, zeros
 
 
 def frame_starts(lengths: np.ndarray, method: str = "auto") -> np.ndarray:
@@ -86,13 +96,13 @@ def parse_stream(data: np.ndarray, method: str = "auto") -> tuple[Ops, int | Non
     if method == "auto":
         method = "numba" if n >= 1 << 16 and jit(_scan_ops) is not None else "numpy"
     if n == 0:
-        return EMPTY_OPS, None, no_frames()
+        return empty_ops(), None, no_frames()
     if method == "numba":
         return _parse_numba(data)
     return _parse_numpy(data)
 
 
-METHODS = ("auto", "numpy", "numba")
+METHODS = ("auto", "numpy", "numba", "plain")
 
 
 def _check_method(method) -> None:
@@ -102,8 +112,8 @@ def _check_method(method) -> None:
         raise OptionError(f"method={method!r}: accepted: {', '.join(METHODS)}")
 
 
-def _start_timer(data: np.ndarray, pos: int) -> int:
-    return int.from_bytes(data[pos + 1 : pos + 1 + F.START_TIMER_BYTES].tobytes(), "big")
+def _start_timer(data, pos: int) -> int:
+    return int.from_bytes(bytes(data[pos + 1 : pos + 1 + F.START_TIMER_BYTES]), "big")
 
 
 def frame_diagnostics(data, frames, unknown, trunc, nstart, first_start, nsync) -> tuple[dict, int | None]:
@@ -146,74 +156,101 @@ def _parse_numpy(data: np.ndarray) -> tuple[Ops, int | None, dict]:
     return _ops_from_words(k, w), start_timer, diag
 
 
-def _field_table() -> np.ndarray:
-    """``frames.FRAME_FIELDS`` as an array for both paths: per kind (value shift,
-    value mask, slot shift, slot mask); kinds without fields are all zero."""
-    table = np.zeros((16, 4), np.int64)
+@functools.cache
+def field_table(plain: bool = False):
+    """``frames.FRAME_FIELDS`` as one flat table for the scans: per kind (16 rows of
+    4) value shift, value mask, slot shift, slot mask; kinds without fields are all
+    zero. A tuple (``plain``) or a read-only numpy array."""
+    table = [0] * 64
     for kind, (v_shift, v_width, s_shift, s_width) in F.FRAME_FIELDS.items():
-        table[kind] = (v_shift, (1 << v_width) - 1, s_shift, (1 << s_width) - 1)
-    table.flags.writeable = False
-    return table
+        table[4 * kind : 4 * kind + 4] = (v_shift, (1 << v_width) - 1, s_shift, (1 << s_width) - 1)
+    if plain:
+        return tuple(table)
+    out = np.array(table, np.int64)
+    out.flags.writeable = False
+    return out
 
 
-FIELDS = _field_table()
-_OP_OF_KIND = np.full(16, OP_SYNC, np.uint8)
-_OP_OF_KIND[: F.MULTIPLE2 + 1] = OP_EVENT
-_OP_OF_KIND[[F.REPEAT0, F.REPEAT1]] = OP_REPEAT
+@functools.cache
+def _op_of_kind():
+    """Frame kind -> the op kind it becomes."""
+    out = np.full(16, OP_SYNC, np.uint8)
+    out[: F.MULTIPLE2 + 1] = OP_EVENT
+    out[[F.REPEAT0, F.REPEAT1]] = OP_REPEAT
+    return out
 
 
-def _ops_from_words(k: np.ndarray, w: np.ndarray) -> Ops:
-    value = (w >> FIELDS[k, 0]) & FIELDS[k, 1]
+def _ops_from_words(k, w) -> Ops:
+    fields = field_table().reshape(16, 4)
+    value = (w >> fields[k, 0]) & fields[k, 1]
     single = k <= F.SINGLE2
-    slots = (w >> FIELDS[k, 2]) & FIELDS[k, 3]  # a slot number (Single) or a slot mask (Multiple)
+    slots = (w >> fields[k, 2]) & fields[k, 3]  # a slot number (Single) or a slot mask (Multiple)
     mask = np.where(single, np.uint32(1) << slots, slots)
-    return _join(_OP_OF_KIND[k], mask.astype(np.uint8), value.astype(np.uint32), single)
+    return _join(_op_of_kind()[k], mask.astype(np.uint8), value.astype(np.uint32), single)
 
 
 #: Folded ops per chunk that :func:`compiled_scan` hands to an accumulator by default.
 CHUNK_OPS = 1 << 14
 
 
-def compiled_scan(data: np.ndarray, accumulate, chunk_ops: int = CHUNK_OPS) -> tuple[dict, int | None]:
+def compiled_scan(
+    data, accumulate, chunk_ops: int = CHUNK_OPS, method: str = "numba", progress=None
+) -> tuple[dict, int | None]:
     """The compiled frame scan (:func:`_scan_ops`) of one unit's bytes: calls
     ``accumulate(ops)`` with at most ``chunk_ops`` folded ops at a time, in stream
     order (views into buffers that the next chunk overwrites: an accumulator that
     keeps them asks for one chunk, ``chunk_ops >= len(data)``). A chunk never
-    splits an op from the Repeat frames folded into it. Returns (frame
-    diagnostics, first Start timer)."""
+    splits an op from the Repeat frames folded into it; ``progress(byte)``, when
+    given, is told after each chunk where the scan stands. Returns (frame
+    diagnostics, first Start timer). ``method`` "plain": the scan as plain Python
+    over ``data`` as bytes, each chunk's ops fresh lists."""
     n = len(data)
     cap = max(1, min(chunk_ops, n))  # a stream has at most one op per byte
-    ring = [[np.empty(cap, dt) for dt in OPS_DTYPES]]
-    counts = _new_counts()
-    for ops in _scan_from(data, ring, counts):
+    ring = [_buffers(cap, method)]
+    counts = _new_counts(method)
+    for ops in _scan_from(data, ring, counts, method=method):
         accumulate(ops)
+        if progress is not None:
+            progress(int(counts[_POS]))
     return frame_diagnostics(data, *counts[:6])
 
 
+def _buffers(cap: int, method: str) -> list:
+    """One set of op buffers (one per :class:`Ops` field) of ``cap`` ops."""
+    if method == "plain":
+        return [[0] * cap for _ in OPS_FIELDS]
+    return [np.empty(cap, dt) for dt in OPS_DTYPES]
+
+
 # counts of _scan_ops: frames, unknown, truncated, Start frames, first Start offset, syncs,
-# then what one call hands the next: ops already in the buffers, the op Repeats fold into
-_HELD, _ATTACH = 6, 7
+# then what one call hands the next: ops already in the buffers, the op Repeats fold into;
+# then (set by _scan_from, not the kernel) the byte the last call stopped at
+_HELD, _ATTACH, _POS = 6, 7, 8
 
 
-def _new_counts() -> np.ndarray:
-    counts = np.zeros(8, np.int64)
-    counts[[4, _ATTACH]] = -1
+def _new_counts(method: str = "numba"):
+    counts = zeros(9, "int64", method)
+    counts[4] = counts[_ATTACH] = -1
     return counts
 
 
-def _scan_from(data: np.ndarray, ring: list, counts: np.ndarray, more: bool = False):
+def _scan_from(data, ring: list, counts, more: bool = False, method: str = "numba"):
     """Ops chunks of :func:`_scan_ops` over ``data``, each into the next buffer set
     of ``ring`` (a list of per-field buffer lists, rotated in place: views that
     the chunk ``len(ring)`` later overwrites). ``more``: bytes of the same stream
     follow, so an op that Repeat frames there could still fold into is held back,
     at the start of the next set, for the next call. Returns, as the generator's
     value, the byte the scan stopped at: ``len(data)``, or the start of a frame cut
-    by the end of ``data``."""
-    scan = jit(_scan_ops)
+    by the end of ``data``. ``method`` "plain": Python over bytes; chunks are copies."""
+    scan = kernel(_scan_ops, method)
+    plain = method == "plain"
+    kinds, lengths = (F.KIND_BYTES, F.LENGTH_BYTES) if plain else (F.KIND_OF_BYTE, F.LENGTH_OF_BYTE)
+    fields = field_table(plain)
     n, cap, pos = len(data), len(ring[0][0]), 0
     while True:
         out = ring[0]
-        k, pos = scan(data, pos, F.KIND_OF_BYTE, F.LENGTH_OF_BYTE, FIELDS, *out, counts)
+        k, pos = scan(data, pos, kinds, lengths, fields, *out, counts)
+        counts[_POS] = pos
         done = k < cap or pos >= n or counts[2]
         hold = more and done and counts[_ATTACH] == k - 1 and k > 0
         if k - hold:
@@ -254,9 +291,9 @@ def scan_pieces(pieces, chunk_ops: int = CHUNK_OPS, report: dict | None = None, 
         report.update(frame_diagnostics(data[:0], *counts[:4], -1, counts[5])[0], start_timer=start_timer)
 
 
-def _parse_numba(data: np.ndarray, compact: bool = True) -> tuple[Ops, int | None, dict]:
+def _parse_numba(data, compact: bool = True) -> tuple[Ops, int | None, dict]:
     n = len(data)
-    kept = [EMPTY_OPS]
+    kept = [empty_ops()]
     diag, start_timer = compiled_scan(data, kept.append, chunk_ops=n)
     ops = kept[-1]
     # The arrays were sized for the worst case (one op per byte): copied when
@@ -291,8 +328,8 @@ def _scan_ops(data, pos, kind_of, length_of, fields, o_kind, o_mask, o_value, o_
     offset, syncs); starts after ``counts[6]`` ops already in the buffers, Repeats
     folding into op ``counts[7]`` (-1: none), and leaves there the op the next
     Repeat would fold into. Returns ``(ops in the buffers, byte to go on from)``."""
-    n = data.shape[0]
-    cap = o_kind.shape[0]
+    n = len(data)
+    cap = len(o_kind)
     i = pos
     k = counts[6]  # ops a previous call left in the buffers (the last may take Repeats)
     frames = 0
@@ -321,9 +358,9 @@ def _scan_ops(data, pos, kind_of, length_of, fields, o_kind, o_mask, o_value, o_
             else:
                 for j in range(1, n - i):
                     w |= np.int64(data[i + j]) << (24 - 8 * j)
-            value = (w >> fields[kd, 0]) & fields[kd, 1]
+            value = (w >> fields[4 * kd]) & fields[4 * kd + 1]
             if kd <= _M2:
-                slots = (w >> fields[kd, 2]) & fields[kd, 3]
+                slots = (w >> fields[4 * kd + 2]) & fields[4 * kd + 3]
                 o_kind[k] = OP_EVENT
                 o_reps[k] = 0
                 o_mask[k] = (1 << slots) if kd <= _S2 else slots

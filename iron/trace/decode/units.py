@@ -15,25 +15,26 @@ import os
 from dataclasses import dataclass, field
 from functools import cached_property
 
-import numpy as np
-
 from iron.instrument.manifest import Slice, TraceUnit
 from iron.target import frames as F
 from iron.target.events import MODULE_KINDS
 from iron.trace.decode.diagnostics import add_unit_totals, slice_status
-from iron.trace.decode.events import EMPTY_OPS, Ops, Runs, bound_runs, ops_to_runs
+from iron.trace.decode.events import NO_OPS, Ops, Runs, bound_runs, ops_to_runs
 from iron.trace.decode.modes import decode_other_mode, unit_mode
 from iron.trace.decode.packets import PayloadPieces, packet_table, unit_payload, warm_gather
 from iron.trace.decode.scan import (
     CHUNK_OPS,
     _check_method,
     _parse_numba,
+    _scan_from,
+    _buffers,
+    _new_counts,
     ops_kernels,
     parse_stream,
     scan_pieces,
     warm_ops,
 )
-from iron.trace.jit import COMPILED_BYTES, choose_method, kernels_loaded, load_kernels_async
+from iron.trace.jit import COMPILED_BYTES, choose_method, kernels_loaded, load_kernels_async, np
 from iron.trace.words import check_words
 
 PARALLEL_BYTES = 4 << 20  # decode units on several threads above this much payload
@@ -58,7 +59,7 @@ class DecodedUnit:
     nbytes: int = 0
     frames: int = 0
     start_timer: int | None = None
-    ops: Ops = field(default_factory=lambda: EMPTY_OPS)
+    ops: Ops = field(default_factory=lambda: NO_OPS)
     diagnostics: dict = field(default_factory=dict)
     summary: dict | None = None  # filled by iron.trace.export.summary when decoding without keeping ops
     mode: int = 0  # trace mode the unit was decoded in (iron.target.trace_modes); see unit_mode
@@ -123,6 +124,7 @@ class DecodedSlice:
     config: list[TraceUnit]  # configured units
     config_columns: list[int]  # their absolute columns after the column shift
     column_shift: int = 0
+    method: str = "numpy"  # how it was decoded: "numpy", "numba" or "plain" (iron.trace.jit)
 
     @property
     def label(self) -> str:
@@ -163,16 +165,17 @@ def decode_words(
     must set the unit's ``diagnostics`` (at least frames, unknown_frames,
     truncated_frames) and ``frames``; no ops are kept (see
     :func:`iron.trace.export.summary.summarize_unit`, which computes summaries this way).
+    ``method`` "plain" (with ``analyze`` only): ``words`` a list, every step plain
+    Python (:mod:`iron.trace.jit`; a unit in another trace mode than 0 is decoded with numpy).
     """
-    words = check_words(words)
-    _check_method(method)
+    words = _checked(words, method, analyze)
     kernels = getattr(analyze, "kernels", ops_kernels) if analyze is not None else ops_kernels
     if len(words) * 4 >= COMPILED_BYTES and method == "auto":
         # Load the compiled kernels while numpy finds the packets (the big
         # numpy passes release the GIL).
         warm = getattr(analyze, "warm", warm_ops)
         load_kernels_async(warm_gather, warm, kernels=kernels, nbytes=len(words) * 4)
-    pk = packet_table(words)
+    pk = packet_table(words, "plain" if method == "plain" else "numpy")
     groups = pk.units()
     diag = pk.diagnostics
     kernels_loaded()
@@ -189,20 +192,20 @@ def decode_words(
 
     def one(key: tuple[int, int, int]) -> tuple[DecodedUnit, int]:
         rows = groups[key]
-        start, nwords = pk.start[rows], pk.words[rows]
+        start, nwords = pk.unit_packets(rows)
         if analyze is not None and method == "numba" and hasattr(analyze, "pieces"):
             return _analyze_pieces(key, by_key.get(key), words, start, nwords, analyze)
         data, idle = unit_payload(words, start, nwords, method)
         du = DecodedUnit(*key, by_key.get(key), packets=len(rows), nbytes=len(data))
         du.mode, mode_diag = unit_mode(du.unit, data)
         if du.mode != 0:  # event-PC / execution trace: their own decoders (rare, small streams)
-            decode_other_mode(du, data, mode_diag)
+            decode_other_mode(du, np.frombuffer(data, np.uint8) if method == "plain" else data, mode_diag)
             return du, idle
         if mode_diag:
             du.diagnostics.update(mode_diag)
         if analyze is not None:
             analyze(du, data, method)
-            du.reload = _Reparse(words, start, nwords)
+            du.reload = _Reparse(words, start, nwords, method)
         else:
             du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
             du.frames = du.diagnostics["frames"]
@@ -226,7 +229,20 @@ def decode_words(
     add_unit_totals(diag, done)
     status = slice_status(words, diag)
     units_out = [du for du, _ in done]
-    return DecodedSlice(slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift)
+    return DecodedSlice(
+        slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift, method
+    )
+
+
+def _checked(words, method: str, analyze):
+    """``words`` as :func:`decode_words` takes them for ``method`` (a list, "plain", which
+    keeps no ops, so needs ``analyze``; else a checked uint32 array)."""
+    _check_method(method)
+    if method != "plain":
+        return check_words(words)
+    if analyze is None:
+        raise ValueError('method="plain" keeps no ops: it needs analyze')
+    return words
 
 
 def _analyze_pieces(key, unit, words, start, nwords, analyze) -> tuple[DecodedUnit, int]:
@@ -252,12 +268,16 @@ def _analyze_pieces(key, unit, words, start, nwords, analyze) -> tuple[DecodedUn
 
 class _Reparse:
     """A unit's ops parsed again from its packets in the slice's words (see
-    :meth:`DecodedUnit.load_ops`): holds only the packet offsets, not the payload."""
+    :meth:`DecodedUnit.load_ops`): holds only the packet offsets, not the payload.
+    ``method`` "plain": lists, parsed as plain Python; else numpy arrays."""
 
-    def __init__(self, words: np.ndarray, start: np.ndarray, nwords: np.ndarray):
-        self.words, self.start, self.nwords = words, start, nwords
+    def __init__(self, words, start, nwords, method: str = "numpy"):
+        self.words, self.start, self.nwords, self.plain = words, start, nwords, method == "plain"
+        self._kept: list | None = None  # plain: the ops of the first parse (small), for the later passes
 
     def __call__(self) -> Ops:
+        if self.plain:
+            return next(self.op_chunks(0), NO_OPS)
         method = choose_method(len(self.words) * 4, ops_kernels)
         data, _idle = unit_payload(self.words, self.start, self.nwords, method)
         if method == "numba" and len(data):  # views, not copies: held briefly, a copy doubles the peak
@@ -265,6 +285,12 @@ class _Reparse:
         return parse_stream(data, method)[0]
 
     def op_chunks(self, chunk_ops: int):
+        if self.plain:  # small: the unit's ops in one chunk of lists, parsed once
+            if self._kept is None:
+                data, _idle = unit_payload(self.words, self.start, self.nwords, "plain")
+                ring = [_buffers(max(1, len(data)), "plain")]
+                self._kept = list(_scan_from(data, ring, _new_counts("plain"), method="plain"))
+            return iter(self._kept)
         return scan_pieces(PayloadPieces(self.words, self.start, self.nwords), chunk_ops)
 
 

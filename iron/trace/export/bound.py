@@ -18,8 +18,6 @@ parser record for record): its record bound across all units is
 
 from __future__ import annotations
 
-import numpy as np
-
 from iron.trace.words import TraceInputError
 from iron.trace.decode.mlir_aie_timing import MAX_MLIR_AIE_RECORDS_PER_UNIT
 from iron.trace.decode.units import INTERVALS_PER_BYTE, MIN_INTERVALS_PER_UNIT
@@ -53,8 +51,8 @@ class IntervalBudget:
         )
         return budget
 
-    def take(self, begin: np.ndarray, end: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The first intervals of ``(begin, end)`` that fit; the rest is counted as dropped."""
+    def take(self, begin, end) -> tuple:
+        """The first intervals of ``(begin, end)`` (arrays or lists) that fit; the rest is counted as dropped."""
         if self.left is None:
             return begin, end
         n = min(len(begin), self.left)

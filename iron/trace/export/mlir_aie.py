@@ -15,8 +15,6 @@ from __future__ import annotations
 import io
 import json
 
-import numpy as np
-
 from iron.target.events import MODULE_KINDS
 from iron.target.frames import SLOTS
 from iron.trace.decode import DecodedSlice
@@ -97,12 +95,7 @@ def write_mlir_aie(slices: list[DecodedSlice], f, budget: RecordBudget | None = 
                 sl = slice(a, a + ROWS)
                 rows = render(
                     len(ts[sl]),
-                    [
-                        b",\n",
-                        Choice(slot[sl], head),
-                        ts[sl],
-                        Choice(ph[sl].astype(np.int64) * SLOTS + slot[sl], tail),
-                    ],
+                    [b",\n", Choice(slot[sl], head), ts[sl], Choice(_tail_index(ph[sl], slot[sl]), tail)],
                     method,
                 )
                 if sep == b"[":  # the document's first record
@@ -113,11 +106,21 @@ def write_mlir_aie(slices: list[DecodedSlice], f, budget: RecordBudget | None = 
     f.write(b"[]\n" if sep == b"[" else b"]\n")
 
 
+def _tail_index(ph, slot):
+    """Per event, its record's tail among the ``tail`` strings (phase-major)."""
+    if isinstance(ph, list):
+        return [p * SLOTS + s for p, s in zip(ph, slot)]
+    return ph.astype("int64") * SLOTS + slot
+
+
 def _unit_events(du, method: str):
     """mlir-aie's events of a unit in chunks; compiled: its ops parsed again piece
-    by piece (memory: a chunk, not the unit's ops), on a thread ahead of the rendering."""
+    by piece (memory: a chunk, not the unit's ops), on a thread ahead of the rendering;
+    plain: the compiled pass as plain Python (a plain decode: lists)."""
     if method == "numba":
         return ahead(mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), method))
+    if method == "plain":
+        return mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), method)
     return mlir_aie_event_chunks(du.load_ops())
 
 

@@ -20,8 +20,6 @@ import io
 import json
 from typing import NamedTuple
 
-import numpy as np
-
 from iron.target.trace_unit import SLOTS
 from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals
 from iron.trace.decode.modes import slot_occurrences
@@ -29,7 +27,7 @@ from iron.trace.decode.events import bound_runs
 from iron.trace.export.ahead import ahead
 from iron.trace.export.bound import IntervalBudget
 from iron.trace.export.summary import KERNEL_END, KERNEL_START, invocations
-from iron.trace.export.textout import ROWS, Fixed, output_method, render
+from iron.trace.export.textout import ROWS, Fixed, output_method, render, scaled
 from iron.trace.export.timeline import slice_spans
 
 
@@ -45,15 +43,16 @@ def unit_tracks(
     named NONE without events has no track). ``method`` "numba": the slots'
     intervals by compiled passes over the ops parsed again piece by piece
     (:class:`iron.trace.decode.SlotIntervals`: memory bounded by a group of
-    slots' intervals, not the unit's), unless the unit keeps its runs.
+    slots' intervals, not the unit's), unless the unit keeps its runs; "plain":
+    those passes as plain Python (lists: a plain decode, :mod:`iron.trace.jit`).
 
     ``budget`` (:class:`~iron.trace.export.bound.IntervalBudget`, shared by every unit
     of the output): the chunks stop where it runs out and the rest is counted as
     dropped; the runs are bounded before they are expanded, so memory follows the
     bound, not the pulses the Repeat frames stand for."""
     budget = budget or IntervalBudget(None)
-    if method == "numba" and "runs" not in du.__dict__:
-        si = SlotIntervals(du.op_chunks, du.interval_counts)
+    if method in ("numba", "plain") and "runs" not in du.__dict__:
+        si = SlotIntervals(du.op_chunks, du.interval_counts, method)
         begins, chunks, count = si.begins, si.chunks, lambda slot: int(si.counts[slot])
     else:
         runs = du.runs_unkept()
@@ -69,7 +68,8 @@ def unit_tracks(
         first, last = names.index(KERNEL_START), names.index(KERNEL_END)
         if budget.fits(count(first)) and budget.fits(count(last)):  # begins() holds a slot whole
             begin, end = invocations(begins(first), begins(last))
-            yield 0, f"{du.label} kernel", operator or "kernel", _bounded([(begin, end + 1)], budget)
+            end = [e + 1 for e in end] if method == "plain" else end + 1
+            yield 0, f"{du.label} kernel", operator or "kernel", _bounded([(begin, end)], budget)
         else:
             budget.drop(min(count(first), count(last)))
     for slot in range(SLOTS):
@@ -199,8 +199,8 @@ def write_perfetto_json(
             for item in track_stream(du, operator, method, budget=budget):
                 if not isinstance(item, Track):
                     b, e = item
-                    ts = np.rint((offset + b) * ps_per_cycle).astype(np.int64)
-                    dur = np.rint((e - b) * ps_per_cycle).astype(np.int64)
+                    ts = scaled(b, offset, ps_per_cycle, method)
+                    dur = scaled(e, 0, ps_per_cycle, method, minus=b)
                     f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail], method))
                     continue
                 tid = ui * (SLOTS + 1) + 1 + item.index

@@ -7,83 +7,135 @@ in that order. Times are nanoseconds on the slices' shared axis
 (:mod:`iron.trace.export.timeline`).
 
 Every track has a packet sequence of its own. The sequence's first packet
-(built with the ``perfetto`` package's protos) describes the track, clears the
-sequence's incremental state, interns the track's one event name (iid 1) and
-makes the track the default of its TrackEvents. So an event packet carries only
-its timestamp, the sequence id and a TrackEvent of type SLICE_BEGIN (with the
-name iid) or SLICE_END: about 30 bytes an interval. Those packets, the bulk,
-are rendered from the interval arrays (:mod:`iron.trace.export.textout`) in chunks,
-with the field numbers taken from the protos' descriptors.
+describes the track, clears the sequence's incremental state, interns the
+track's one event name (iid 1) and makes the track the default of its
+TrackEvents. So an event packet carries only its timestamp, the sequence id and
+a TrackEvent of type SLICE_BEGIN (with the name iid) or SLICE_END: about 30
+bytes an interval. Those packets, the bulk, are rendered from the interval
+arrays (:mod:`iron.trace.export.textout`) in chunks.
+
+The protobuf wire format is simple (a key varint ``number << 3 | wire type``,
+then a varint or a length and the bytes), so the few messages iron writes are
+encoded here from :data:`PROTO`, their field numbers: the ``protobuf`` module
+(about 0.2 s and 8 MiB to import) is not needed. Fields are written in field
+number order, as protobuf's own serializers do (the tests parse the output with
+the ``perfetto`` package's protos and serialize it again to the same bytes).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
 from iron.trace.decode import DecodedSlice
 from iron.trace.export.bound import IntervalBudget
 from iron.trace.export.perfetto import Track, process_name, track_stream
-from iron.trace.export.textout import Choice, Varint, output_method, render, varint, varint_size
+from iron.trace.export.textout import Varint, output_method, render, varint
 from iron.trace.export.timeline import slice_spans
+
+#: The messages and fields iron writes: message -> field -> (field number, type); a type
+#: is "varint" (integers and enums), "string", or the name of a nested message. Source:
+#: google/perfetto ``protos/perfetto/trace/`` (``trace.proto``, ``trace_packet.proto``,
+#: ``trace_packet_defaults.proto``, ``interned_data/interned_data.proto``,
+#: ``track_event/{track_descriptor,process_descriptor,track_event}.proto``), as
+#: compiled into the ``perfetto`` Python package 0.59.1 (``perfetto_trace_pb2``),
+#: against whose descriptors the tests check every entry.
+PROTO = {
+    "Trace": {"packet": (1, "TracePacket")},
+    "TracePacket": {
+        "timestamp": (8, "varint"),
+        "trusted_packet_sequence_id": (10, "varint"),
+        "track_event": (11, "TrackEvent"),
+        "interned_data": (12, "InternedData"),
+        "sequence_flags": (13, "varint"),
+        "trace_packet_defaults": (59, "TracePacketDefaults"),
+        "track_descriptor": (60, "TrackDescriptor"),
+    },
+    "TrackDescriptor": {
+        "uuid": (1, "varint"),
+        "name": (2, "string"),
+        "process": (3, "ProcessDescriptor"),
+        "parent_uuid": (5, "varint"),
+        "child_ordering": (11, "varint"),
+        "sibling_order_rank": (12, "varint"),
+        "description": (14, "string"),
+    },
+    "ProcessDescriptor": {"pid": (1, "varint"), "process_name": (6, "string")},
+    "InternedData": {"event_names": (2, "EventName")},
+    "EventName": {"iid": (1, "varint"), "name": (2, "string")},
+    "TracePacketDefaults": {"track_event_defaults": (11, "TrackEventDefaults")},
+    "TrackEventDefaults": {"track_uuid": (11, "varint")},
+    "TrackEvent": {"type": (9, "varint"), "name_iid": (10, "varint")},
+}
+#: Enum values (same source): TrackEvent.Type, TracePacket.SequenceFlags,
+#: TrackDescriptor.ChildTracksOrdering.
+TYPE_SLICE_BEGIN, TYPE_SLICE_END = 1, 2
+SEQ_INCREMENTAL_STATE_CLEARED = 1
+EXPLICIT = 3
 
 NAME_IID = 1  # the one interned event name of a track's sequence
 
 
-def _pb():
-    # The protobuf module takes ~0.2 s to import: only when this format is written.
-    from perfetto.protos.perfetto.trace import perfetto_trace_pb2
+def tag(message: str, field: str) -> bytes:
+    """The key bytes of ``field`` of ``message``: its number and wire type (0 varint, 2 length-delimited)."""
+    number, kind = PROTO[message][field]
+    return varint(number << 3 | (0 if kind == "varint" else 2))
 
-    return perfetto_trace_pb2
 
-
-def _tag(message, field: str) -> bytes:
-    """The key bytes of ``field`` of a proto message class (wire type from its type)."""
-    fd = message.DESCRIPTOR.fields_by_name[field]
-    wire = 2 if fd.type in (fd.TYPE_MESSAGE, fd.TYPE_STRING, fd.TYPE_BYTES) else 0
-    return varint(fd.number << 3 | wire)
+def encode(message: str, fields: dict) -> bytes:
+    """The protobuf bytes of one ``message`` (a name in :data:`PROTO`) with ``fields``
+    (field name -> a non-negative int, a str, a dict for a nested message, or a list of
+    them for a repeated field), in field number order."""
+    out = bytearray()
+    for field in sorted(fields, key=lambda f: PROTO[message][f][0]):
+        kind = PROTO[message][field][1]
+        values = fields[field]
+        for value in values if isinstance(values, list) else [values]:
+            out += tag(message, field)
+            if kind == "varint":
+                if not 0 <= value < 1 << 64:
+                    raise ValueError(f"{message}.{field} = {value}: iron writes only integers 0 .. 2**64 - 1")
+                out += varint(value)
+                continue
+            body = value.encode() if kind == "string" else encode(kind, value)
+            out += varint(len(body)) + body
+    return bytes(out)
 
 
 class _EventBytes:
     """The constant bytes around the timestamps of one sequence's event packets."""
 
-    def __init__(self, pb, seq: int):
-        te = pb.TrackEvent
-        body_b = _tag(te, "type") + varint(te.TYPE_SLICE_BEGIN) + _tag(te, "name_iid") + varint(NAME_IID)
-        body_e = _tag(te, "type") + varint(te.TYPE_SLICE_END)
-        pk = pb.TracePacket
-        self.packet = _tag(pb.Trace, "packet")
-        self.ts = _tag(pk, "timestamp")
-        seq_field = _tag(pk, "trusted_packet_sequence_id") + varint(seq)
-        self.after_b = seq_field + _tag(pk, "track_event") + varint(len(body_b)) + body_b
-        self.after_e = seq_field + _tag(pk, "track_event") + varint(len(body_e)) + body_e
-        # packet length = timestamp key + its varint + the rest; one byte while < 128
-        self.len_b = [varint(len(self.ts) + k + len(self.after_b)) for k in range(11)]
-        self.len_e = [varint(len(self.ts) + k + len(self.after_e)) for k in range(11)]
+    def __init__(self, seq: int):
+        body_b = encode("TrackEvent", {"type": TYPE_SLICE_BEGIN, "name_iid": NAME_IID})
+        body_e = encode("TrackEvent", {"type": TYPE_SLICE_END})
+        self.packet = tag("Trace", "packet")
+        self.ts = tag("TracePacket", "timestamp")
+        seq_field = encode("TracePacket", {"trusted_packet_sequence_id": seq})
+        event = tag("TracePacket", "track_event")
+        self.after_b = seq_field + event + varint(len(body_b)) + body_b
+        self.after_e = seq_field + event + varint(len(body_e)) + body_e
+        # packet length = timestamp key + its varint (k bytes) + the rest, then the key:
+        # what goes before a timestamp of k bytes
+        self.head_b = [varint(len(self.ts) + k + len(self.after_b)) + self.ts for k in range(11)]
+        self.head_e = [varint(len(self.ts) + k + len(self.after_e)) + self.ts for k in range(11)]
 
-    def rows(self, t_begin: np.ndarray, t_end: np.ndarray, method: str = "numpy") -> np.ndarray:
-        """Begin and end packets of each interval, in order."""
+    def rows(self, begin, end, offset: int, ns_per_cycle: float, method: str = "numpy"):
+        """Begin and end packets of each interval, in order: timestamps
+        ``round((offset + cycle) * ns_per_cycle)``."""
         return render(
-            len(t_begin),
+            len(begin),
             [
                 self.packet,
-                Choice(varint_size(t_begin), self.len_b),
-                self.ts,
-                Varint(t_begin),
+                Varint(begin, offset, ns_per_cycle, self.head_b),
                 self.after_b,
                 self.packet,
-                Choice(varint_size(t_end), self.len_e),
-                self.ts,
-                Varint(t_end),
+                Varint(end, offset, ns_per_cycle, self.head_e),
                 self.after_e,
             ],
             method,
         )
 
 
-def _write_packet(pb, f, packet) -> None:
-    trace = pb.Trace()
-    trace.packet.append(packet)
-    f.write(trace.SerializeToString())
+def _write_packet(f, packet: dict) -> None:
+    """One TracePacket (as :func:`encode` takes it) as a ``Trace.packet`` entry."""
+    f.write(encode("Trace", {"packet": packet}))
 
 
 def write_pftrace(
@@ -95,22 +147,20 @@ def write_pftrace(
     ``all_intervals``: no bound); returns how many intervals were dropped (also in the
     first process's description)."""
     budget = IntervalBudget.for_slices(slices, bounded=not all_intervals)
-    pb = _pb()
     ns_per_cycle = 1000.0 / float(clock_mhz)
     uuid, seq = 0, 0
     method = output_method(slices)
     for si, (ds, (offset, _length)) in enumerate(zip(slices, slice_spans(slices))):
         uuid += 1
         process_uuid = uuid
-        pkt = pb.TracePacket()
-        td = pkt.track_descriptor
-        td.uuid = process_uuid
-        td.process.pid = si + 1
-        td.process.process_name = process_name(ds, si)
-        td.child_ordering = pb.TrackDescriptor.EXPLICIT
+        track = {
+            "uuid": process_uuid,
+            "process": {"pid": si + 1, "process_name": process_name(ds, si)},
+            "child_ordering": EXPLICIT,
+        }
         if meta and si == 0:
-            td.description = ", ".join(f"{k} {v}" for k, v in meta.items())
-        _write_packet(pb, f, pkt)
+            track["description"] = ", ".join(f"{k} {v}" for k, v in meta.items())
+        _write_packet(f, {"track_descriptor": track})
         rank = 0
         operator = ds.slice.operator if ds.slice else None
         for du in ds.units:
@@ -118,29 +168,31 @@ def write_pftrace(
             for item in track_stream(du, operator, method, budget=budget):
                 if not isinstance(item, Track):
                     begin, end = item
-                    tb = np.rint((offset + begin) * ns_per_cycle).astype(np.uint64)
-                    te = np.rint((offset + end) * ns_per_cycle).astype(np.uint64)
-                    f.write(ev.rows(tb, te, method))
+                    f.write(ev.rows(begin, end, offset, ns_per_cycle, method))
                     continue
                 uuid += 1
                 seq += 1
-                pkt = pb.TracePacket()
-                pkt.trusted_packet_sequence_id = seq
-                pkt.sequence_flags = pb.TracePacket.SEQ_INCREMENTAL_STATE_CLEARED
-                pkt.track_descriptor.uuid = uuid
-                pkt.track_descriptor.parent_uuid = process_uuid
-                pkt.track_descriptor.name = item.label
-                pkt.track_descriptor.sibling_order_rank = rank
-                pkt.interned_data.event_names.add(iid=NAME_IID, name=item.name)
-                pkt.trace_packet_defaults.track_event_defaults.track_uuid = uuid
-                _write_packet(pb, f, pkt)
+                _write_packet(f, _track_packet(seq, uuid, process_uuid, rank, item))
                 rank += 1
-                ev = _EventBytes(pb, seq)
+                ev = _EventBytes(seq)
     if budget.dropped:  # the bound's note: a track of its own, after every event
-        pkt = pb.TracePacket()
-        pkt.track_descriptor.uuid = uuid + 1
-        pkt.track_descriptor.name = (
-            f"iron: output bounded at {budget.limit} intervals, {budget.dropped} later intervals dropped"
-        )
-        _write_packet(pb, f, pkt)
+        note = f"iron: output bounded at {budget.limit} intervals, {budget.dropped} later intervals dropped"
+        _write_packet(f, {"track_descriptor": {"uuid": uuid + 1, "name": note}})
     return budget.dropped
+
+
+def _track_packet(seq: int, uuid: int, parent: int, rank: int, track: Track) -> dict:
+    """The first packet of a track's sequence: the track, its one interned event
+    name, the track as its TrackEvents' default; the sequence's state cleared."""
+    return {
+        "trusted_packet_sequence_id": seq,
+        "sequence_flags": SEQ_INCREMENTAL_STATE_CLEARED,
+        "track_descriptor": {
+            "uuid": uuid,
+            "parent_uuid": parent,
+            "name": track.label,
+            "sibling_order_rank": rank,
+        },
+        "interned_data": {"event_names": [{"iid": NAME_IID, "name": track.name}]},
+        "trace_packet_defaults": {"track_event_defaults": {"track_uuid": uuid}},
+    }

@@ -8,12 +8,13 @@ ignored. All times are cycles since the slice's trace start.
 
 from __future__ import annotations
 
-import numpy as np
+import bisect
+import functools
 
 from iron.target import frames as F
 from iron.target.frames import SYNC_CYCLES
 from iron.trace.decode import (
-    EMPTY_OPS,
+    NO_OPS,
     OP_EVENT,
     OP_REPEAT,
     OP_SYNC,
@@ -21,20 +22,25 @@ from iron.trace.decode import (
     DecodedUnit,
     IntervalCounter,
     Ops,
+    empty_ops,
     ops_to_runs,
 )
 from iron.trace.decode.packets import _gather, warm_gather
+from iron.trace.decode.scan import CHUNK_OPS as SCAN_CHUNK_OPS
 from iron.trace.decode.scan import _scan_ops, compiled_scan, parse_stream, scan_pieces, warm_ops
 from iron.trace.export.ahead import ahead, reuse_after
-from iron.trace.jit import jit
+from iron.trace.jit import PlainOverflow, jit, kernel, np, plain_output
 
 KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
 
 
-def invocations(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def invocations(starts, ends):
     """``(begin, end)`` cycles of the start -> end pairs (see module docstring; a
     start and an end at the same cycle: the start first). Memory: 9 bytes per
-    start beyond the result; inputs in time order (slot intervals are) are not sorted again."""
+    start beyond the result; inputs in time order (slot intervals are) are not sorted again.
+    Lists (a plain decode, :mod:`iron.trace.jit`) give lists, by the same rule."""
+    if isinstance(starts, list):
+        return _plain_invocations(starts, ends)
     starts, ends = (_in_order(np.asarray(a, np.int64)) for a in (starts, ends))
     before = np.searchsorted(ends, starts, side="left")  # ends before each start
     # a start opens an invocation when an end came since the previous start (or it is the first)
@@ -44,7 +50,20 @@ def invocations(starts: np.ndarray, ends: np.ndarray) -> tuple[np.ndarray, np.nd
     return starts[opens], ends[before[opens]]
 
 
-def _in_order(t: np.ndarray) -> np.ndarray:
+def _plain_invocations(starts: list, ends: list) -> tuple[list, list]:
+    """:func:`invocations` of lists, start by start."""
+    ends = sorted(ends)
+    begin, end, last = [], [], -1
+    for t in sorted(starts):
+        before = bisect.bisect_left(ends, t)  # ends before this start
+        if before != last and before < len(ends):
+            begin.append(t)
+            end.append(ends[before])
+        last = before
+    return begin, end
+
+
+def _in_order(t):
     return t if len(t) < 2 or bool((t[1:] >= t[:-1]).all()) else np.sort(t)
 
 
@@ -54,7 +73,18 @@ def invocation_cycles(starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return end - begin
 
 
-_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(np.float64)
+@functools.cache
+def _bits():
+    """(256, 8) float64: the slots of each mask (slot 0 first)."""
+    return np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(
+        np.float64
+    )
+
+
+def slot_cycles(hist) -> list[int]:
+    """Asserted cycles per slot from the occurrences of each mask (``hist[mask]``, 256)."""
+    counts = hist.tolist() if hasattr(hist, "tolist") else hist
+    return [sum(c for m, c in enumerate(counts) if m >> s & 1) for s in range(F.SLOTS)]
 
 
 CHUNK_OPS = 1 << 18  # ops per step of :func:`unit_figures` (bounds its memory)
@@ -65,6 +95,8 @@ def unit_figures(ops: Ops, slots: tuple[int, ...] = ()) -> dict:
     start times of their intervals, straight from the folded frames in chunks
     (no per-occurrence arrays; memory bounded by :data:`CHUNK_OPS`). Same timing
     model as :func:`iron.trace.decode.ops_to_runs`."""
+    if not len(ops):
+        ops = empty_ops()  # numpy arrays, whatever the unit held
     out = {
         "first": None,
         "last": None,
@@ -114,7 +146,7 @@ def unit_figures(ops: Ops, slots: tuple[int, ...] = ()) -> dict:
         for slot in slots:
             out["starts"][slot].append(_slot_starts(t, reps, step, mask, last, slot, prev))
         prev = (int(mask[-1]), int(last[-1]))
-    out["cycles"] = (hist @ _BITS).round().astype(np.int64)
+    out["cycles"] = (hist @ _bits()).round().astype(np.int64)
     out["starts"] = (
         {s: np.concatenate(v) if len(v) else np.zeros(0, np.int64) for s, v in out["starts"].items()}
         if slots
@@ -146,7 +178,7 @@ def _slot_starts(t, reps, step, mask, last, slot, prev) -> np.ndarray:
 def _cycles(mask: np.ndarray, count: np.ndarray) -> np.ndarray:
     """Asserted cycles per slot: each occurrence asserts its slots for one cycle."""
     hist = np.bincount(mask, weights=np.asarray(count, dtype=np.float64), minlength=256)
-    return (hist @ _BITS).round().astype(np.int64)
+    return (hist @ _bits()).round().astype(np.int64)
 
 
 def kernel_slots(names: list[str]) -> tuple[int, int] | None:
@@ -294,24 +326,47 @@ def summary_text(slices: list[DecodedSlice]) -> str:
 
 
 # --------------------------------------------------------------------------- straight from the bytes
-def summarize_unit(du: DecodedUnit, data: np.ndarray, method: str = "auto") -> None:
+def summarize_unit(du: DecodedUnit, data, method: str = "auto", count: bool = False) -> None:
     """``analyze`` hook of :func:`iron.trace.decode.decode_words`: fill ``du``'s
     frame diagnostics and ``du.summary`` from its payload bytes, keeping no
     per-frame arrays: with numba (and a big stream) the compiled frame scan
     hands the folded ops a chunk at a time to the compiled :func:`_fold_figures`;
-    else the numpy frame parse and :func:`unit_figures`."""
+    with ``method`` "plain" the same scan and fold run as plain Python (``data``
+    bytes); else the numpy frame parse and :func:`unit_figures`. ``count``: the
+    scan also counts each slot's intervals (``du.interval_counts``, not on the numpy path);
+    plain, it raises :class:`~iron.trace.jit.PlainOverflow` once they, or their count so
+    far projected over the unit's bytes, pass what a plain decode writes
+    (:func:`~iron.trace.jit.plain_output`)."""
     slots = kernel_slots(du.events)
     fold = None
-    if method == "numba" or (method == "auto" and len(data) >= 1 << 16):
+    if method == "plain":
+        fold = kernel(_fold_figures, method)
+    elif method == "numba" or (method == "auto" and len(data) >= 1 << 16):
         fold = jit(_fold_figures)
     if fold is None:
         du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
         du.frames = du.diagnostics["frames"]
         du.summary = unit_summary(du)
-        du.ops = EMPTY_OPS
+        du.ops = NO_OPS
         return
-    acc = _Figures(fold, *(slots or (-1, -1)))
-    du.diagnostics, du.start_timer = compiled_scan(np.ascontiguousarray(data, np.uint8), acc)
+    scan = "plain" if method == "plain" else "numba"
+    acc = _Figures(fold, *(slots or (-1, -1)), plain=scan == "plain")
+    accumulate, counter = acc, IntervalCounter(scan) if count else None
+    if counter is not None:
+        accumulate = lambda ops: (acc(ops), counter(ops))  # noqa: E731
+    chunk, progress = SCAN_CHUNK_OPS, None
+    if counter is not None and scan == "plain":  # small chunks: a plain decode that will not do stops early
+
+        def progress(pos: int) -> None:
+            if not plain_output(sum(counter.counts()) * len(data) // max(pos, 1)):
+                raise PlainOverflow(du.label)  # its intervals, counted or projected, are too many
+
+        chunk = PLAIN_CHECK_OPS
+    if scan == "numba":
+        data = np.ascontiguousarray(data, np.uint8)
+    du.diagnostics, du.start_timer = compiled_scan(data, accumulate, chunk, scan, progress)
+    if counter is not None:
+        du.interval_counts = counter.counts()
     _compiled_summary(du, acc)
 
 
@@ -336,6 +391,8 @@ def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:
     _compiled_summary(du, acc)
 
 
+#: Ops per chunk of a plain scan that counts intervals (how soon a big unit is given up).
+PLAIN_CHECK_OPS = 2048
 #: Ops per chunk the scan hands the summary's folds across threads, and chunks queued.
 AHEAD_OPS = 1 << 16
 AHEAD_DEPTH = 4
@@ -349,7 +406,7 @@ def _compiled_summary(du: DecodedUnit, acc: "_Figures") -> None:
     fig = {
         "first": None if first < 0 else first,
         "last": None if last < 0 else last,
-        "cycles": acc.hist @ _BITS.astype(np.int64),
+        "cycles": slot_cycles(acc.hist),
     }
     kernel = kernel_stats(acc.durations[: st[_ND]], int(st[_ZEROS])) if slots else None
     du.summary = _summary(du, fig, kernel)
@@ -362,24 +419,30 @@ _END0, _END1, _PAIR, _BEGIN, _ZEROS, _ND = range(7, 13)
 
 class _Figures:
     """The summary's accumulator of the frame scan: each chunk of folded ops
-    goes through the compiled :func:`_fold_figures`; the state, the mask
-    histogram and the invocation durations stay here between chunks."""
+    goes through the compiled :func:`_fold_figures` (``plain``: the same as plain
+    Python, on lists); the state, the mask histogram and the invocation durations
+    stay here between chunks."""
 
-    def __init__(self, fold, s0: int, s1: int):
-        self.fold, self.s0, self.s1 = fold, s0, s1
-        self.state = np.zeros(13, np.int64)
-        self.state[[_BASE_STEP]] = 1
-        self.state[[_FIRST, _LAST_FOLDED, _LAST_RUNS, _PAIR]] = -1
-        self.state[[_END0, _END1]] = -2
-        self.hist = np.zeros(256, np.int64)
-        self.durations = np.empty(0, np.int64)
+    def __init__(self, fold, s0: int, s1: int, plain: bool = False):
+        self.fold, self.s0, self.s1, self.plain = fold, s0, s1, plain
+        state = [0] * 13
+        state[_BASE_STEP] = 1
+        state[_FIRST] = state[_LAST_FOLDED] = state[_LAST_RUNS] = state[_PAIR] = -1
+        state[_END0] = state[_END1] = -2
+        self.state = state if plain else np.array(state, np.int64)
+        self.hist = [0] * 256 if plain else np.zeros(256, np.int64)
+        self.durations = [] if plain else np.empty(0, np.int64)
 
     def __call__(self, ops: Ops) -> None:
-        need = int(self.state[_ND]) + 4 * len(ops)  # an op closes at most 4 invocations
+        nd = int(self.state[_ND])
+        need = nd + 4 * len(ops)  # an op closes at most 4 invocations
         if need > len(self.durations):
-            grown = np.empty(max(need, 2 * len(self.durations)), np.int64)
-            grown[: self.state[_ND]] = self.durations[: self.state[_ND]]
-            self.durations = grown
+            if self.plain:
+                self.durations += [0] * (need - len(self.durations))
+            else:
+                grown = np.empty(max(need, 2 * len(self.durations)), np.int64)
+                grown[:nd] = self.durations[:nd]
+                self.durations = grown
         self.fold(
             ops.kind, ops.mask, ops.value, ops.reps, self.s0, self.s1, self.state, self.hist, self.durations
         )
@@ -402,11 +465,11 @@ summarize_unit.kernels = lambda: [
 ]  # ... and checks these are cached
 
 
-def summarize_counting(du: DecodedUnit, data: np.ndarray, method: str = "auto") -> None:
-    """:func:`summarize_unit` that, on the compiled path (pieces), also counts
+def summarize_counting(du: DecodedUnit, data, method: str = "auto") -> None:
+    """:func:`summarize_unit` that, on the compiled and plain paths, also counts
     each slot's intervals (``du.interval_counts``) in the same scan: the event
     writers' :class:`~iron.trace.decode.SlotIntervals` then skip their counting pass."""
-    summarize_unit(du, data, method)
+    summarize_unit(du, data, method, count=True)
 
 
 summarize_counting.pieces = lambda du, pieces: _summarize_pieces(du, pieces, count=True)
@@ -414,24 +477,30 @@ summarize_counting.warm = _warm_figures
 summarize_counting.kernels = summarize_unit.kernels
 
 
-def kernel_stats(durations: np.ndarray, zeros: int = 0) -> dict:
-    """count/min/median/max of invocation durations: ``durations`` plus
-    ``zeros`` more durations of 0 (the same figures as numpy on the joined array)."""
+def kernel_stats(durations, zeros: int = 0) -> dict:
+    """count/min/median/max of invocation durations (an array or a list):
+    ``durations`` plus ``zeros`` more durations of 0 (the same figures as numpy
+    on the joined array)."""
     n = len(durations) + zeros
     out = {"count": n}
     if not n:
         return out
     order = [(n - 1) // 2, n // 2]  # the middle element(s) of the sorted durations
-    if zeros:  # zeros sort first (durations are never negative)
-        rest = [j - zeros for j in order if j >= zeros]
-        mid = np.partition(durations, rest)[rest] if rest else np.zeros(0, np.int64)
-        mid = np.concatenate([np.zeros(2 - len(rest), np.int64), mid])
-        lo, hi = 0, int(durations.max()) if len(durations) else 0
-    else:
-        mid = np.partition(durations, order)[order]
-        lo, hi = int(durations.min()), int(durations.max())
-    out.update(min=lo, median=float(np.mean(mid)), max=hi)
+    rest = [j - zeros for j in order if j >= zeros]  # zeros sort first (durations are never negative)
+    mid = [0] * (2 - len(rest)) + _ranked(durations, rest)
+    low, high = _ranked(durations, [0, len(durations) - 1]) if len(durations) else (0, 0)
+    out.update(min=0 if zeros else low, median=(float(mid[0]) + float(mid[1])) / 2, max=high)  # numpy's mean
     return out
+
+
+def _ranked(durations, ranks: list[int]) -> list[int]:
+    """The durations of the given ranks (0: the smallest)."""
+    if not ranks:
+        return []
+    if isinstance(durations, list):
+        ordered = sorted(durations)
+        return [ordered[r] for r in ranks]
+    return np.partition(durations, ranks)[ranks].tolist()
 
 
 _SYNC_CYCLES = SYNC_CYCLES  # a plain global: numba freezes it into the kernel
@@ -465,7 +534,7 @@ def _fold_figures(kind, mask, value, reps, s0, s1, state, hist, durations):
     begin = state[_BEGIN]
     zeros = state[_ZEROS]
     nd = state[_ND]
-    for i in range(kind.shape[0]):
+    for i in range(len(kind)):
         kd = kind[i]
         if kd == OP_SYNC:
             t += _SYNC_CYCLES

@@ -5,50 +5,90 @@ row as a list of pieces: constant bytes, a choice among a few constant strings
 per row, a non-negative integer per row (decimal, or a protobuf varint), or a
 fixed-point number per row. :func:`render`
 lays out every row's bytes with vector operations (digit by digit, template
-byte by template byte), so no Python object is made per row.
+byte by template byte), so no Python object is made per row. The "plain"
+method (small outputs, :mod:`iron.trace.jit`) runs the compiled renderer's
+kernel as plain Python over lists instead.
 """
 
 from __future__ import annotations
 
-import numpy as np
+import functools
 
-from iron.trace.jit import choose_method, jit
+from iron.trace.jit import choose_method, jit, kernel, np
 
-_POW10 = 10 ** np.arange(19, dtype=np.int64)
+POW10 = tuple(10**k for k in range(19))
 _ZERO = ord("0")
 
 
-class Choice:
-    """Per row, one of a few constant strings: ``strings[index[row]]``."""
+@functools.cache
+def _pow10():
+    return np.array(POW10, np.int64)
 
-    def __init__(self, index: np.ndarray, strings: list[bytes]):
-        self.index = np.asarray(index)
+
+class Choice:
+    """Per row, one of a few constant strings: ``strings[index[row]]`` (``index``
+    an integer array, or a list for the plain renderer)."""
+
+    def __init__(self, index, strings: list[bytes]):
+        self.index = index
         self.strings = [bytes(s) for s in strings]
 
 
 class Fixed:
     """Per row, ``value / 10**places`` written in the shortest decimal form
-    (``12``, ``12.5``, ``0.055``): ``value`` is a non-negative integer array."""
+    (``12``, ``12.5``, ``0.055``): ``value`` is a non-negative integer array (or list)."""
 
-    def __init__(self, value: np.ndarray, places: int):
-        self.value = np.asarray(value, dtype=np.int64)
+    def __init__(self, value, places: int):
+        self.value = value
         self.places = places
 
 
 class Varint:
-    """Per row, ``value`` (non-negative) as a protobuf base-128 varint."""
+    """Per row, ``value`` (non-negative) as a protobuf base-128 varint. With ``offset``
+    and ``factor``: of ``round((offset + value) * factor)`` (halves to even, as
+    ``np.rint``: cycles to time units). ``sized``: strings, one of which goes before the
+    varint, chosen by its byte count (``sized[k]`` for a k-byte varint, e.g. a length
+    that counts it). The compiled renderer does both in its one pass."""
 
-    def __init__(self, value: np.ndarray):
-        self.value = np.asarray(value, dtype=np.uint64)
+    def __init__(self, value, offset: int = 0, factor: float = 1.0, sized: list[bytes] | None = None):
+        self.value, self.offset, self.factor = value, offset, factor
+        self.sized = [bytes(s) for s in sized] if sized is not None else None
+
+    @property
+    def scaled(self) -> bool:
+        return self.offset != 0 or self.factor != 1.0
+
+    def pieces(self) -> list:
+        """The same bytes as a Choice (when sized) and a plain Varint: what the numpy path renders."""
+        v = np.rint((self.offset + self.value) * self.factor).astype(np.int64) if self.scaled else self.value
+        head = [Choice(varint_size(v), self.sized)] if self.sized is not None else []
+        return head + [Varint(v)]
 
 
-def varint_size(value: np.ndarray) -> np.ndarray:
-    """Bytes of the varint of each (non-negative) value."""
+def varint_size(value):
+    """Bytes of the varint of each (non-negative) value (a list gives a list)."""
+    if isinstance(value, list):
+        return [max(1, (v.bit_length() + 6) // 7) for v in value]
     v = np.asarray(value, dtype=np.uint64)
-    return 1 + np.searchsorted(_VARINT_LIMITS, v, side="right")
+    return 1 + np.searchsorted(_varint_limits(), v, side="right")
 
 
-_VARINT_LIMITS = np.array([1 << (7 * k) for k in range(1, 10)], np.uint64)  # values needing k + 1 bytes
+@functools.cache
+def _varint_limits():
+    return np.array([1 << (7 * k) for k in range(1, 10)], np.uint64)  # values needing k + 1 bytes
+
+
+def scaled(values, offset: int, factor: float, method: str, minus=None):
+    """``round((offset + v - m) * factor)`` of each value ``v`` (and of ``minus``, ``m``,
+    when given), halves to even as ``np.rint``: cycles to integer time units. A list
+    for ``method`` "plain" (``values`` lists), else an int64 array."""
+    if method == "plain":
+        if minus is not None:
+            return [round((offset + v - m) * factor) for v, m in zip(values, minus)]
+        return [round((offset + v) * factor) for v in values]
+    if minus is not None:
+        values = values - minus
+    return np.rint((offset + values) * factor).astype(np.int64)
 
 
 def varint(n: int) -> bytes:
@@ -61,34 +101,36 @@ def varint(n: int) -> bytes:
             return bytes(out)
 
 
-def _ndigits(v: np.ndarray) -> np.ndarray:
-    return 1 + np.searchsorted(_POW10[1:], v, side="right").astype(np.int64)
+def _ndigits(v):
+    return 1 + np.searchsorted(_pow10()[1:], v, side="right").astype(np.int64)
 
 
 def _digit_columns(buf, keep, col, v, nd, width) -> None:
     """Right-aligned decimal digits of ``v`` in ``buf[:, col:col+width]``; ``keep``
     marks the ``nd`` used columns of each row."""
     for d in range(int(nd.max()) if len(nd) else 0):
-        buf[:, col + width - 1 - d] = _ZERO + (v // _POW10[d]) % 10
+        buf[:, col + width - 1 - d] = _ZERO + (v // POW10[d]) % 10
     keep[:, col : col + width] = np.arange(width) >= (width - nd)[:, None]
 
 
-def render(n: int, pieces: list, method: str = "numpy") -> np.ndarray:
+def render(n: int, pieces: list, method: str = "numpy"):
     """The bytes of ``n`` rows, each the concatenation of ``pieces`` (bytes,
     :class:`Choice`, :class:`Fixed`, :class:`Varint`, or an integer array of
-    values >= 0 written in decimal), as a uint8 array.
+    values >= 0 written in decimal), as a uint8 array (a bytearray: "plain").
 
     ``method`` "numba": one compiled pass writing each row's bytes in place
     (:func:`_render_rows`; several times faster on big outputs, see
-    :func:`render_method`); "numpy": the vectorized path below. Same bytes.
+    :func:`render_method`); "plain": that pass as plain Python over lists (small
+    outputs); "numpy": the vectorized path below. Same bytes.
 
     Numpy: every piece gets a fixed column range of its widest form in an ``n`` x width
     byte matrix, filled column-wise; a mask of the bytes each row really uses
     then packs the matrix into the text (no per-row Python, no scattered writes)."""
     if n == 0:
-        return np.zeros(0, np.uint8)
-    if method == "numba":
-        return _render_compiled(n, pieces)
+        return b"" if method == "plain" else np.zeros(0, np.uint8)
+    if method in ("numba", "plain"):
+        return _render_compiled(n, pieces, method)
+    pieces = [q for p in pieces for q in (p.pieces() if isinstance(p, Varint) else [p])]
     plan, width = [], 0
     for p in pieces:
         if isinstance(p, (bytes, bytearray)):
@@ -101,23 +143,24 @@ def render(n: int, pieces: list, method: str = "numpy") -> np.ndarray:
             for i, s in enumerate(p.strings):
                 table[i, : len(s)] = np.frombuffer(s, np.uint8)
                 used[i, : len(s)] = True
-            plan.append(("choice", (p.index, table, used), width))
+            plan.append(("choice", (np.asarray(p.index), table, used), width))
             width += w
         elif isinstance(p, Fixed):
-            whole, frac = np.divmod(p.value, _POW10[p.places])
+            whole, frac = np.divmod(np.asarray(p.value, np.int64), POW10[p.places])
             # trailing zeros of the fraction are dropped, and the point when nothing is left
             tz = np.zeros(n, np.int64)
             for d in range(1, p.places):
-                tz += (frac % _POW10[d] == 0) & (frac != 0)
+                tz += (frac % POW10[d] == 0) & (frac != 0)
             fd = np.where(frac == 0, 0, p.places - tz)
             wd = _ndigits(whole)
             w = int(wd.max())
             plan.append(("fixed", (whole, wd, w, frac, fd, p.places), width))
             width += w + 1 + p.places
         elif isinstance(p, Varint):
-            nb = varint_size(p.value)
+            value = np.asarray(p.value, np.uint64)
+            nb = varint_size(value)
             w = int(nb.max())
-            plan.append(("varint", (p.value, nb, w), width))
+            plan.append(("varint", (value, nb, w), width))
             width += w
         else:
             v = np.asarray(p, dtype=np.int64)
@@ -150,7 +193,7 @@ def render(n: int, pieces: list, method: str = "numpy") -> np.ndarray:
             keep[:, col + w] = fd > 0
             # the fraction left-aligned after the point: its first fd of `places` digits
             for d in range(places):
-                buf[:, col + w + 1 + d] = _ZERO + (frac // _POW10[places - 1 - d]) % 10
+                buf[:, col + w + 1 + d] = _ZERO + (frac // POW10[places - 1 - d]) % 10
             keep[:, col + w + 1 : col + w + 1 + places] = np.arange(places) < fd[:, None]
     return buf[keep]  # a uint8 array: files take it without another copy
 
@@ -159,13 +202,16 @@ ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
 
 
 def output_method(slices) -> str:
-    """How the streamed writers render rows for decoded ``slices``
-    (:func:`render_method` of the raw bytes decoded)."""
+    """How the streamed writers render rows for decoded ``slices``: "plain" for
+    slices decoded plain (:mod:`iron.trace.jit`), else :func:`render_method` of the raw
+    bytes decoded."""
+    if slices and all(ds.method == "plain" for ds in slices):
+        return "plain"
     return render_method(sum(int(ds.diagnostics.get("size_bytes", 0)) for ds in slices))
 
 
 # --------------------------------------------------------------------------- compiled
-# Piece kinds of the compiled renderer's program (one row of `prog` per piece).
+# Piece kinds of the compiled renderer's program (one entry of `kinds` per piece).
 _P_STR, _P_INT, _P_FIXED, _P_VARINT = 0, 1, 2, 3
 
 
@@ -179,7 +225,7 @@ def render_method(nbytes: int) -> str:
 def _fold_constants(pieces: list) -> list:
     """The same rows in fewer pieces: runs of constant bytes joined, and each
     joined into the strings of a neighbouring :class:`Choice` (the one before
-    it, else the one after)."""
+    it, else the one after) or of a sized :class:`Varint` after it."""
     out: list = []
     for p in pieces:
         if isinstance(p, (bytes, bytearray)) and out and isinstance(out[-1], (bytes, Choice)):
@@ -191,6 +237,8 @@ def _fold_constants(pieces: list) -> list:
             )
         elif isinstance(p, Choice) and out and isinstance(out[-1], bytes):
             out[-1] = Choice(p.index, [out[-1] + s for s in p.strings])
+        elif isinstance(p, Varint) and p.sized is not None and out and isinstance(out[-1], bytes):
+            out[-1] = Varint(p.value, p.offset, p.factor, [out[-1] + s for s in p.sized])
         else:
             out.append(bytes(p) if isinstance(p, bytearray) else p)
     return out
@@ -202,63 +250,94 @@ def warm_render() -> None:
         _render_compiled(1, [b"x", np.ones(1, np.int64)])
 
 
-def _render_compiled(n: int, pieces: list) -> np.ndarray:
-    """:func:`render` by :func:`_render_rows`: pieces -> (program, values, string table)."""
+def _render_compiled(n: int, pieces: list, method: str = "numba"):
+    """:func:`render` by :func:`_render_rows`: pieces -> (program, values, string
+    table); ``method`` "plain": all of them lists, the kernel run as plain Python."""
     pieces = _fold_constants(pieces)
-    prog = np.zeros((len(pieces), 2), np.int64)  # (kind, first string / decimal places)
-    vals = np.zeros((len(pieces), n), np.int64)
+    plain = method == "plain"
+    m = len(pieces)
+    # the program, per piece: kind, first string (-1: none) / decimal places, a Varint's offset and factor
+    kinds, args, offsets, factors = [0] * m, [0] * m, [0] * m, [1.0] * m
+    vals = [0] * (m * n) if plain else np.zeros(m * n, np.int64)  # piece p's values: [p*n, p*n+n)
     strings: list[bytes] = []
     width = 0
     for i, p in enumerate(pieces):
+        row = slice(i * n, i * n + n)
         if isinstance(p, (bytes, bytearray)):
-            prog[i] = (_P_STR, len(strings))
+            kinds[i], args[i] = _P_STR, len(strings)
             strings.append(bytes(p))
             width += len(p)
         elif isinstance(p, Choice):
-            prog[i] = (_P_STR, len(strings))
-            vals[i] = p.index
+            kinds[i], args[i] = _P_STR, len(strings)
+            vals[row] = p.index
             strings.extend(p.strings)
             width += max(len(s) for s in p.strings)
         elif isinstance(p, Fixed):
-            prog[i] = (_P_FIXED, p.places)
-            vals[i] = p.value
+            kinds[i], args[i] = _P_FIXED, p.places
+            vals[row] = p.value
             width += 20 + p.places
         elif isinstance(p, Varint):
-            prog[i] = (_P_VARINT, 0)
-            vals[i] = p.value.view(np.int64)  # the kernel reads the bits unsigned
+            kinds[i], args[i], offsets[i], factors[i] = _P_VARINT, -1, p.offset, float(p.factor)
+            if p.sized is not None:
+                args[i] = len(strings)
+                strings.extend(p.sized)
+                width += max(len(s) for s in p.sized)
+            vals[row] = p.value if plain else _int64_bits(p.value)
             width += 10
         else:
-            prog[i] = (_P_INT, 0)
-            vals[i] = np.asarray(p, dtype=np.int64)
+            kinds[i] = _P_INT
+            vals[row] = p if plain else np.asarray(p, dtype=np.int64)
             width += 19
-    lens = np.array([len(s) for s in strings], np.int64)
-    offs = np.concatenate([[0], np.cumsum(lens)[:-1]]).astype(np.int64)
-    table = np.frombuffer(b"".join(strings) or b"\0", np.uint8)
+    lens = [len(s) for s in strings]
+    offs = [sum(lens[:i]) for i in range(len(lens))]
+    table = b"".join(strings) or b"\0"
+    if plain:
+        out = bytearray(n * width)
+        k = kernel(_render_rows, method)(kinds, args, offsets, factors, vals, table, offs, lens, POW10, out)
+        return out[:k]
+    kinds, args, offsets, offs, lens = (np.array(a, np.int64) for a in (kinds, args, offsets, offs, lens))
+    factors = np.array(factors, np.float64)
     out = np.empty(n * width, np.uint8)
-    k = jit(_render_rows)(prog, vals, table, offs, lens, _POW10, out)
+    table = np.frombuffer(table, np.uint8)
+    k = jit(_render_rows)(kinds, args, offsets, factors, vals, table, offs, lens, _pow10(), out)
     return out[:k]
 
 
-def _render_rows(prog, vals, table, offs, lens, pow10, out):
-    """Compiled :func:`render` (numba): row by row, piece by piece, bytes written
-    in place; returns the bytes written."""
-    n = vals.shape[1]
+def _int64_bits(values):
+    """Varint values for the compiled renderer: int64, unsigned 64-bit values by their bits."""
+    values = np.asarray(values)
+    return values.view(np.int64) if values.dtype == np.uint64 else values.astype(np.int64, copy=False)
+
+
+def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, out):
+    """Compiled :func:`render` (numba): row by row, piece by piece, bytes written in
+    place; returns the bytes written. Piece ``p``: kind ``kinds[p]`` (:data:`_P_STR` ...),
+    ``args[p]`` (first string in ``table``, -1: none / decimal places), a Varint's
+    ``offsets[p]`` and ``factors[p]``; its value in row ``r``: ``vals[p * n + r]``."""
+    npieces = len(kinds)
+    n = len(vals) // npieces
     k = 0
     for r in range(n):
-        for p in range(prog.shape[0]):
-            kind = prog[p, 0]
-            v = vals[p, r]
-            if kind == 0:  # a string of the table
-                s = prog[p, 1] + v
-                o = offs[s]
-                ln = lens[s]
+        for p in range(npieces):
+            kind = kinds[p]
+            v = vals[p * n + r]
+            s = args[p] + v if kind == 0 else -1  # the string of the table written first
+            if kind == 3:
+                if offsets[p] != 0 or factors[p] != 1.0:  # cycles to time units, halves to even
+                    v = np.int64(np.rint((offsets[p] + v) * factors[p]))
+                size = 1  # the varint's bytes: they pick the string before it, if any
+                while size < 10 and np.uint64(v) >> np.uint64(7 * size):
+                    size += 1
+                s = args[p] + size if args[p] >= 0 else -1
+            if s >= 0:
+                o, ln = offs[s], lens[s]
                 if ln <= 8:  # short strings: a plain loop beats a slice copy's setup
                     for j in range(ln):
                         out[k + j] = table[o + j]
                 else:
                     out[k : k + ln] = table[o : o + ln]
                 k += ln
-            elif kind == 3:  # varint of the unsigned 64 bits
+            if kind == 3:  # varint of the unsigned 64 bits
                 u = np.uint64(v)
                 while u >= 128:
                     out[k] = np.uint8((u & np.uint64(0x7F)) | np.uint64(0x80))
@@ -266,10 +345,9 @@ def _render_rows(prog, vals, table, offs, lens, pow10, out):
                     k += 1
                 out[k] = np.uint8(u)
                 k += 1
-            else:
-                places = prog[p, 1] if kind == 2 else 0
-                whole = v // pow10[places]
-                frac = v - whole * pow10[places]
+            elif kind != 0:
+                places = args[p] if kind == 2 else 0
+                whole, frac = v // pow10[places], v % pow10[places]  # v >= 0
                 # the digits, counted first, written from the right (unsigned: no sign fixups)
                 w = np.uint64(whole)
                 nd = 1
