@@ -171,7 +171,7 @@ def count_intervals(big: Path, mlir: Path) -> int:
     """Intervals in the Perfetto outputs (slot intervals + kernel invocations)."""
     code = (
         "import sys; from pathlib import Path; import numpy as np\n"
-        "from iron.instrument.mlir_config import manifest_from_mlir\n"
+        "from iron.trace.mlir_manifest import manifest_from_mlir\n"
         "from iron.trace.capture import decode_manifest\n"
         "from iron.trace.export.perfetto import unit_tracks\n"
         "w = np.fromfile(sys.argv[1], '<u4')\n"

@@ -11,11 +11,11 @@ from __future__ import annotations
 import sys
 import time
 
-from iron.artifact import cache
-from iron.artifact.sections import pdi_ids
+from iron.builder import cache
+from iron.builder.sections import pdi_ids
 from iron.fuse.fusion import Sequence, fuse
 from iron.lower import npu
-from iron.mlir import txn
+from iron.mlir import txn_codec
 from iron.lower.materialize import kernel_ops
 from iron.mlir.printer import print_module
 from iron.operators.binary import ElementwiseAdd, ElementwiseMul
@@ -51,7 +51,9 @@ def run(n: int) -> dict[str, float]:
     for kernel in fm.kernels:
         ops = kernel_ops(fm, kernel)
         columns = device_columns(fm.module.device(kernel.device).target)
-        nbytes += len(txn.encode(txn.header_for("npu2", columns), npu.lower_ops(ops, ids, "npu2")))
+        nbytes += len(
+            txn_codec.encode(txn_codec.header_for("npu2", columns), npu.lower_ops(ops, ids, "npu2"))
+        )
     t2 = time.perf_counter()
     assert len(fm.manifest.slices) == n
     return {"fuse": t1 - t0, "key": tk - t1, "lower": t2 - tk, "bytes": nbytes}

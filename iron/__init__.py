@@ -73,9 +73,9 @@ def build(
     "fused" | "separate"; ``sources`` embeds the design sources (None:
     ``IRON_DEBUG_SOURCES``); ``backend``: ``"auto"`` | ``"builtin"`` | ``"aiecc"`` (None:
     ``IRON_BACKEND``, default ``auto``; what ``auto`` means here: :func:`machine`).
-    See :func:`iron.artifact.build.build`.
+    See :func:`iron.builder.build.build`.
     """
-    from iron.artifact.build import build as _build
+    from iron.builder.build import build as _build
     from iron.options import from_build_kwargs
 
     options = from_build_kwargs(
@@ -121,7 +121,7 @@ def machine(
     one :class:`MachineError`; so are the pairs that cannot work (``builtin`` on ``xrt``).
     """
     from iron import options as opts
-    from iron.artifact import aiecc
+    from iron.builder import aiecc
     from iron.runtime import xrt
 
     b, d = opts.backend_choice(backend, env), opts.device_choice(device, env)

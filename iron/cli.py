@@ -6,7 +6,7 @@ Subcommands::
     iron trace decode|plot ...     decode captures (iron/trace/cli.py)
     iron trace wire ...            wire the trace into a fused module (iron/fuse/cli.py)
     iron inspect ARTIFACT          show an artifact's kernels, control code and trace manifest
-    iron cache list|clear          the build cache (iron/artifact/cli.py)
+    iron cache list|clear          the build cache (iron/builder/cli.py)
     iron events [KIND]             trace event names and ids (core, mem, shim, memtile)
 
 Every subcommand registers itself with ``add_subcommands(subparsers)`` and sets
@@ -42,7 +42,7 @@ def _demo(args) -> int:
 
 def parser() -> argparse.ArgumentParser:
     from iron import __version__
-    from iron.artifact import cli as artifact_cli
+    from iron.builder import cli as artifact_cli
     from iron.fuse import cli as fuse_cli
     from iron.trace import cli as trace_cli
 

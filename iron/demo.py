@@ -47,7 +47,7 @@ def run_demo(
 ) -> int:
     """Build, run, check and write the trace outputs. Returns a process exit code."""
     from iron import machine
-    from iron.artifact.build import build
+    from iron.builder.build import build
 
     opts = iron_options.resolve(True, size=trace_size, default_ntiles=NTILES)
     out = Path(out_dir) if out_dir else opts.out_dir

@@ -15,9 +15,9 @@ Sections, all ``SHT_PROGBITS`` without flags:
 ``.iron.meta``         JSON (:func:`meta_json`): name, target, dispatch, kernels (args,
                        code section), schedule, PDI ids, buffers, inputs/outputs,
                        toolchain, iron version, cache key, source names
-``.iron.code.<n>``     control code of kernel ``n`` (TXN binary, iron.mlir.txn)
+``.iron.code.<n>``     control code of kernel ``n`` (TXN binary, iron.mlir.txn_codec)
 ``.iron.dev.<n>``      payload of PDI ``n`` (JSON, iron.artifact.pdi)
-``.iron.trace``        the trace manifest (JSON, iron.instrument.manifest), when traced
+``.iron.trace``        the trace manifest (JSON, iron.artifact.manifest), when traced
 ``.iron.src.<n>``      design sources under synthetic names (debug flag only)
 ``.iron.core.<n>``     a core ELF aiecc linked, under a synthetic name (sources flag
                        only; meta ``core_elfs``: section -> :func:`embedded_name`)
@@ -40,7 +40,7 @@ from pathlib import Path
 from iron.artifact import elf
 from iron.artifact.elf import ArtifactError, CorruptArtifactError
 from iron.artifact.pdi import DevicePayload
-from iron.instrument.manifest import Manifest, ManifestError, kernel_name  # noqa: F401 (re-exported)
+from iron.artifact.manifest import Manifest, ManifestError, kernel_name  # noqa: F401 (re-exported)
 from iron.mlir import ir
 from iron.target.geometry import TARGETS
 from iron.target.xclbin import XCLBIN_NAME_MAX

@@ -35,7 +35,7 @@ from iron.target.xclbin import MAX_HOST_BUFFERS
 from iron.instrument import layout
 from iron.instrument.codegen import TracedDesign, instrument
 from iron.instrument.declarative import host_buffer_size
-from iron.instrument.manifest import Manifest, Slice
+from iron.artifact.manifest import Manifest, Slice
 
 #: The wrapper takes mlir-aie's default device and sequence symbols (printed without a symbol),
 #: so its kernel is ``main:sequence``.

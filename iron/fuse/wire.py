@@ -46,7 +46,7 @@ from iron.options import TraceOptions, site_size
 from iron.target.geometry import device_columns, target_for_device
 from iron.instrument import codegen, layout
 from iron.instrument.declarative import host_buffer_size, is_trace_op, strip_trace_ops
-from iron.instrument.manifest import Manifest, Slice
+from iron.artifact.manifest import Manifest, Slice
 
 
 class WireError(IronError):
@@ -315,7 +315,7 @@ def write_wired(input_path, output_path, *, trace_size: int = 0) -> Wired:
         raise WireError(
             f"{input_path}: no run is traced (no aie.trace.host_config and no --trace-size); nothing to wire"
         )
-    from iron.instrument.manifest import Manifest
+    from iron.artifact.manifest import Manifest
     from iron.mlir.printer import print_module
 
     mlir = print_module(wired.module)

@@ -1,1 +1,2 @@
-"""Instrument: add the trace program to a design (codegen), lay out the slices, describe the result (manifest schema)."""
+"""Instrument: add the trace program to one design (codegen), read the ``aie.trace`` ops a design
+declares (declarative), lay out the slices and name the trace argument (layout)."""

@@ -49,7 +49,7 @@ from iron.target.trace_unit import (
     TRACE_PORT,
 )
 from iron.instrument import layout
-from iron.instrument.manifest import TraceUnit
+from iron.artifact.manifest import TraceUnit
 from iron.instrument.declarative import KeptTrace, declared_trace, design_boundary, strip_trace_ops
 from iron.instrument.resources import used_packet_ids, used_shim_resources
 

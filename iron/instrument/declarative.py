@@ -41,7 +41,7 @@ from iron.mlir.trace_ops import is_trace_op, strip_trace_ops  # noqa: F401 (this
 from iron.target import events as EV
 from iron.target import stream_switch
 from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
-from iron.instrument.manifest import TraceUnit
+from iron.artifact.manifest import TraceUnit
 from iron.target.trace_modes import mode_number
 from iron.target.trace_unit import SLOTS
 

@@ -14,7 +14,7 @@ from iron.target import registers, shim_dma
 from iron.target.geometry import SHIM_ROW
 from iron.target.trace_unit import TRACE_BD
 from iron.instrument import layout
-from iron.instrument.manifest import Manifest
+from iron.artifact.manifest import Manifest
 
 _DRAIN_WORD1 = shim_dma.bd_address_low(TRACE_BD)
 

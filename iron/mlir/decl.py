@@ -3,7 +3,7 @@
 Each op class carries one declaration (``@declare(mlir=..., txn=...)``) and the
 generic code reads it: the printer and reader (:mod:`iron.mlir.printer`,
 :mod:`iron.mlir.reader`) use ``MLIR``, the TXN encoder, decoder, range checks and
-``iron inspect``'s formatter (:mod:`iron.mlir.txn`) use ``TXN``. An op that exists
+``iron inspect``'s formatter (:mod:`iron.mlir.txn_codec`) use ``TXN``. An op that exists
 in both worlds (``aiex.npu.sync`` is the firmware's TCT op word for word) is one
 class with both. The model is xDSL's ``irdl_op_definition``, much smaller.
 
@@ -112,7 +112,7 @@ class Layout:
     remaining words (its size word then counts them). ``sizes``: the byte sizes a
     decoder accepts (default: exactly the fixed words); words past the fixed ones are
     padding. ``name``: the op as error messages name it; ``label`` and ``fmt`` (a
-    ``str.format`` template over the fields and :func:`iron.mlir.txn.format_op`'s
+    ``str.format`` template over the fields and :func:`iron.mlir.txn_codec.format_op`'s
     derived names) make its ``iron inspect`` line.
     """
 

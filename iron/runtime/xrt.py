@@ -11,7 +11,7 @@ Two flows, chosen by how the artifact was compiled:
   sequence), ``run.start()``, ``run.wait()`` == ``ERT_CMD_STATE_COMPLETED``.
   Host buffers are ``pyxrt.ext.bo(device, nbytes)``.
 * xclbin (``aiecc-xclbin``, npu1 and npu2 separate dispatch): the artifact's
-  xclbin carries one kernel per device (:mod:`iron.artifact.aiecc` links one
+  xclbin carries one kernel per device (:mod:`iron.builder.aiecc` links one
   aiecc run per device). ``device.register_xclbin(xclbin)`` once, one
   ``hw_context(device, uuid)``, then per distinct device
   ``pyxrt.kernel(ctx, schema.xclbin_kernel_name(device))``; per iron kernel an

@@ -6,7 +6,7 @@ operators ask :func:`kernel` / :func:`entry` here, the artifact layer resolves a
 fixed counts and lane widths from here.
 
 Two installed layouts of mlir-aie's ``aie_kernels/`` exist (iron detects which one from
-the files present, :func:`iron.artifact.kernels.detect_layout`):
+the files present, :func:`iron.builder.peano.detect_layout`):
 
 * ``family`` (current): ``activation/ eltwise/ linalg/ norm/ datamovement/ zero/ common/``;
   one source per kernel for both architectures, per-arch code in ``*_aie2.h`` /

@@ -5,7 +5,7 @@ The opcode numbers are Xilinx/mlir-aie ``include/aie/Runtime/TxnEncoding.h``
 own ``xaie_txn.h`` numbers opcodes >= 5 differently on older branches; mlir-aie's
 header is what the current firmware expects. The header layout is aie-rt's
 ``XAie_TxnHeader`` (``driver/src/global/xaiegbl.h``). Where each op's fields sit
-in its words is declared with the op (:mod:`iron.mlir.txn`).
+in its words is declared with the op (:mod:`iron.mlir.txn_codec`).
 """
 
 from __future__ import annotations

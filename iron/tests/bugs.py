@@ -3,8 +3,8 @@
 The switches are private hooks of the library, not keywords of its public API:
 
 * ``"own-arg-patch"``: callee trace patches are not translated to the caller's buffers
-  (``iron.artifact.build._EMULATED_BUG``, read by the lowering step of ``build``, which
-  owns the names: ``iron.artifact.build.EMULATED_BUGS``);
+  (``iron.builder.build._EMULATED_BUG``, read by the lowering step of ``build``, which
+  owns the names: ``iron.builder.build.EMULATED_BUGS``);
 * ``"stale-trace-task"``: no reconfiguration between consecutive traced calls of one
   device (``iron.fuse.fusion._RESET_BETWEEN_SAME_DEVICE``).
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 
-from iron.artifact import build as build_mod
+from iron.builder import build as build_mod
 from iron.fuse import fusion
 
 BUGS = build_mod.EMULATED_BUGS

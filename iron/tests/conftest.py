@@ -59,7 +59,7 @@ def _stage(kind: str, root) -> list:
     undo = []
     if kind == "none":
         return undo
-    from iron.artifact import aiecc, sections
+    from iron.builder import aiecc, sections
     from iron.tests.fake_toolchain import aiebu
     from iron.tests.test_artifact import install_fake_mlir_aie
 

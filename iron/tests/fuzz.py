@@ -182,7 +182,7 @@ def _write(name: str, data: bytes) -> Path:
 
 def check_manifest(data: dict) -> None:
     from iron.trace.capture import decode_manifest
-    from iron.instrument.manifest import Manifest
+    from iron.artifact.manifest import Manifest
 
     m = expect_iron_errors(Manifest.from_dict, data)
     if m is not None:  # a manifest that validates must decode, export and summarize
@@ -217,7 +217,7 @@ def check_text(data: bytes) -> None:
 def check_words(words: np.ndarray) -> None:
     """Bad words never raise (module docstring of iron.trace.decode): no IronError either."""
     from iron.trace.capture import decode_manifest
-    from iron.instrument.manifest import Manifest
+    from iron.artifact.manifest import Manifest
 
     m = Manifest.from_dict(reference()["manifest"])
     decoded = decode_manifest(m, words)
@@ -231,7 +231,7 @@ def check_words(words: np.ndarray) -> None:
 
 
 def check_artifact(data: bytes) -> None:
-    from iron.artifact.cli import inspect_lines
+    from iron.builder.cli import inspect_lines
     from iron.artifact.schema import Artifact, read_manifest
 
     path = _write("a.elf", data)
@@ -323,7 +323,7 @@ def mutated_meta(draw) -> dict:
 def check_meta(meta: dict) -> None:
     """A re-signed artifact (checksum recomputed) with ``meta``: open, inspect, load on sim."""
     from iron.artifact import elf, schema
-    from iron.artifact.cli import inspect_lines
+    from iron.builder.cli import inspect_lines
 
     sections = reference_meta()["sections"]
     try:

@@ -12,8 +12,8 @@ import pytest
 
 import iron
 from iron import options, testing
-from iron.artifact.cli import inspect_lines
-from iron.artifact.cli import main as artifact_main
+from iron.builder.cli import inspect_lines
+from iron.builder.cli import main as artifact_main
 from iron.errors import IronError, OptionError
 from iron.instrument import layout
 from iron.operators import ElementwiseAdd, ElementwiseMul, SiLU
@@ -149,7 +149,7 @@ def test_max_ops_must_not_be_negative(tmp_path, capsys):
 
 
 def test_decode_words_refuses_2d_arrays_and_unknown_methods():
-    unit = iron.instrument.manifest.TraceUnit(0, 2, "core", 0, 1, ["NONE"] * 8, [0] * 8, 1, 0)
+    unit = iron.artifact.manifest.TraceUnit(0, 2, "core", 0, 1, ["NONE"] * 8, [0] * 8, 1, 0)
     with pytest.raises(IronError, match="1-D"):
         D.decode_words(np.zeros((4, 8), np.uint32), [unit])
     with pytest.raises(OptionError, match="method='bogus': accepted: auto, numpy, numba"):

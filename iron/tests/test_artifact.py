@@ -14,13 +14,14 @@ import numpy as np
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from iron.artifact import aiecc, elf, schema, sections, toolchain
+from iron.builder import aiecc, sections, toolchain
+from iron.artifact import elf, schema
 from iron import build
 from iron.tests.bugs import build_with_bug
-from iron.artifact.cli import main as cli_main
+from iron.builder.cli import main as cli_main
 from iron.errors import IronError
 from iron.fuse.fusion import RESET_DEVICE, Sequence, fuse
-from iron.mlir import txn
+from iron.mlir import txn_codec as txn
 from iron.operators import GEMM
 from iron.operators.binary import ElementwiseAdd
 from iron.options import resolve

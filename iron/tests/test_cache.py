@@ -6,10 +6,11 @@ import time
 
 import pytest
 
-from iron.artifact import cache, elf, schema
+from iron.builder import cache
+from iron.artifact import elf, schema
 from iron.artifact.schema import Artifact
 from iron import build
-from iron.artifact.cli import main as cli_main
+from iron.builder.cli import main as cli_main
 from iron.lower import npu
 from iron.operators.binary import ElementwiseAdd
 

@@ -114,7 +114,7 @@ def test_leading_zeros_read_as_decimal_everywhere():
     from iron.instrument.declarative import _boundary_spec
 
     assert _boundary_spec({"broadcast": "08"}) == "broadcast=8"  # int("08", 0) raised here
-    from iron.instrument.upstream_meta import _fields
+    from iron.trace.upstream_slices import _fields
 
     assert _fields("offset = 08192, size = 0x20", "slice") == {"offset": 8192, "size": 32}
 
@@ -126,7 +126,7 @@ def test_huge_integer_in_mlir_is_a_syntax_error_with_position():
 
 
 def test_trace_slice_field_with_huge_integer_is_an_iron_error():
-    from iron.instrument.upstream_meta import TraceMetaError, _fields
+    from iron.trace.upstream_slices import TraceMetaError, _fields
 
     with pytest.raises(TraceMetaError):
         _fields("offset = " + "1" * 5000, "slice")
@@ -289,7 +289,7 @@ def test_core_elf_inputs_are_checked_before_reading(which, fifo, huge, tmp_path)
 # --------------------------------------------------------------------------- 4/5. iron trace wire
 from iron import cli as iron_cli  # noqa: E402
 from iron.fuse.wire import WireError, manifest_path, wire  # noqa: E402
-from iron.instrument.manifest import Manifest  # noqa: E402
+from iron.artifact.manifest import Manifest  # noqa: E402
 from iron.tests.upstream import UPSTREAM  # noqa: E402
 
 CONFIGURE_RUN = UPSTREAM / "test_trace_configure_run.mlir"
@@ -476,7 +476,7 @@ def test_damaged_meta_is_one_meta_error(artifact_sections, tmp_path, edit, messa
 # --------------------------------------------------------------------------- 9. clock bounds
 @pytest.mark.parametrize("clock", [1e-300, 0.5, 1e5, 1e6])
 def test_manifest_clock_outside_what_writers_render_is_refused(clock):
-    from iron.instrument.manifest import ManifestError
+    from iron.artifact.manifest import ManifestError
 
     data = json.loads(Manifest(target="npu1", columns=1, column_offset=1, clock_mhz=1000.0, kernel="k",
                                trace_arg_index=2, total_size=0).to_json())  # fmt: skip
@@ -487,7 +487,7 @@ def test_manifest_clock_outside_what_writers_render_is_refused(clock):
 
 
 # --------------------------------------------------------------------------- 3. one output bound
-from iron.instrument.manifest import Slice, TraceUnit  # noqa: E402
+from iron.artifact.manifest import Slice, TraceUnit  # noqa: E402
 from iron.trace.capture import decode_manifest  # noqa: E402
 from iron.trace.encode import encode_unit, interleave, packetize  # noqa: E402
 
@@ -584,7 +584,7 @@ def test_summary_to_a_gz_name_is_gzipped(tmp_path):
 
 
 def test_cache_clear_leaves_user_files_named_like_temp_files(tmp_path):
-    from iron.artifact import cache
+    from iron.builder import cache
 
     art = build(ElementwiseAdd(1024, "i32"), trace=False, cache_dir=tmp_path)
     key8 = art.path.name[-12:-4]

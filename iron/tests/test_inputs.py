@@ -12,13 +12,13 @@ import zipfile
 import numpy as np
 import pytest
 
-from iron.artifact.cli import main as artifact_main
+from iron.builder.cli import main as artifact_main
 from iron.errors import IronError
 from iron.trace import decode as D
 from iron.trace.capture import Capture, decode_manifest, load_capture
 from iron.trace.cli import main as trace_main
 from iron.trace.encode import packetize
-from iron.instrument.manifest import Manifest, ManifestError, TraceUnit
+from iron.artifact.manifest import Manifest, ManifestError, TraceUnit
 from iron.trace.words import TraceInputError, check_words
 
 from iron.tests.golden import TEST1
@@ -327,7 +327,7 @@ def test_manifest_schema_names_every_field_of_the_dataclasses():
     """A field added to the manifest without its check would make every artifact unreadable."""
     from dataclasses import fields
 
-    from iron.instrument import manifest as M
+    from iron.artifact import manifest as M
 
     for cls, spec in ((M.TraceUnit, M._UNIT), (M.Slice, M._SLICE), (M.Manifest, M._MANIFEST)):
         assert {f.name for f in fields(cls)} == set(spec), cls.__name__

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from iron.artifact import kernels as K
-from iron.artifact.toolchain import ToolchainError
+from iron.builder import peano as K
+from iron.builder.toolchain import ToolchainError
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.mlir.printer import print_module
@@ -302,7 +302,7 @@ def aiecc_with_link(tmp_path, monkeypatch, install):
     import os
     import sys
 
-    from iron.artifact import aiecc, toolchain
+    from iron.builder import aiecc, toolchain
     from iron.tests import test_artifact as ta
 
     def make(layout: str):

@@ -28,11 +28,12 @@ LAYERS = [
     ("target", ["iron.target"]),
     ("options", ["iron.options"]),
     ("mlir", ["iron.mlir"]),
+    ("artifact", ["iron.artifact"]),  # the contracts: manifest, artifact schema, ELF container, PDI payload
     ("operators", ["iron.design", "iron.operators"]),
     ("instrument", ["iron.instrument"]),
     ("fuse", ["iron.fuse"]),
     ("lower", ["iron.lower"]),
-    ("artifact", ["iron.artifact"]),
+    ("builder", ["iron.builder"]),
     ("runtime", ["iron.runtime"]),
 ]
 #: May import anything: the package facade and the programs built on the whole library.
@@ -47,19 +48,14 @@ READ_SIDE_MAY_IMPORT = [
     "iron.mlir.reader",
     "iron.mlir.names",
     "iron.mlir.trace_config",  # a lowered module's trace registers, without the IR
-    "iron.instrument.manifest",
-    # upstream's flow: the design's MLIR is the trace metadata ("decode --mlir")
-    "iron.instrument.mlir_config",
+    "iron.artifact",  # the manifest schema, section names, core-ELF naming, the container
+    # upstream's flow: the design's MLIR is the trace metadata ("decode --mlir"), its aie.trace ops
     "iron.instrument.declarative",
-    "iron.instrument.upstream_meta",
-    "iron.artifact.elf",
-    "iron.artifact.schema",  # section names, manifest and core-ELF naming of an artifact
 ]
-#: The artifact contract: what build writes and the runtime reads. It imports only what
-#: CONTRACT_MAY_IMPORT lists, so fusion (which writes the kernel records) and every later
-#: stage may import it.
-CONTRACT = ["iron.artifact.schema", "iron.artifact.elf", "iron.artifact.pdi"]
-CONTRACT_MAY_IMPORT = [*BASE, "iron.target", "iron.mlir", "iron.instrument.manifest", *CONTRACT]
+#: The contracts (``iron/artifact/``): what the build side writes and the runtime and read side
+#: read. They import only what CONTRACT_MAY_IMPORT lists, so every later stage may import them.
+CONTRACT = ["iron.artifact"]
+CONTRACT_MAY_IMPORT = [*BASE, "iron.target", "iron.mlir", *CONTRACT]
 #: The runtime reads the artifact contract only; sim also executes the op declarations
 #: (``iron.mlir``) and drives the operators it is handed (their contract, ``iron.design``);
 #: captures go to the read side.
@@ -242,8 +238,6 @@ def _allowed(importer: str, imported: str) -> bool:
     mine, theirs = _layer(importer), _layer(imported)
     if mine is None or theirs is None:
         return False
-    if _under(imported, CONTRACT) and mine >= _layer("iron.fuse"):
-        return True  # the contract sits after the manifest schema: fusion writes its schedule in it
     return theirs <= mine
 
 
@@ -342,7 +336,7 @@ def test_the_checker_sees_injected_bad_imports():
         return set(_refused(_arrows(t))) - base_refused
 
     # a facade back door: the target layer reaching the build through ``from iron import``
-    assert ("iron.target.geometry", "iron.artifact.build") in new_refusals(
+    assert ("iron.target.geometry", "iron.builder.build") in new_refusals(
         _with(tree, "iron.target.geometry", "def f():\n    from iron import build")
     )
     # the same through ``import iron`` and an attribute
@@ -377,14 +371,16 @@ def test_the_rules_catch_a_backward_arrow():
     assert not _allowed("iron.target.geometry", "iron.mlir.ir")
     assert not _allowed("iron.mlir.printer", "iron.operators.gemm")
     assert not _allowed("iron.trace.decode", "iron.fuse.fusion")
-    assert not _allowed("iron.runtime.xrt", "iron.artifact.aiecc")
+    assert not _allowed("iron.runtime.xrt", "iron.builder.aiecc")
     assert not _allowed("iron.artifact.pdi", "iron.operators")
     assert not _allowed("iron.artifact.schema", "iron.runtime.runner")
-    assert not _allowed("iron.fuse.fusion", "iron.artifact.build")
-    assert not _allowed("iron.instrument.codegen", "iron.artifact.schema")
+    assert not _allowed("iron.fuse.fusion", "iron.builder.build")
+    assert not _allowed("iron.artifact.manifest", "iron.instrument.codegen")
+    assert not _allowed("iron.instrument.codegen", "iron.builder.cache")
+    assert not _allowed("iron.trace.mlir_manifest", "iron.builder.build")
     assert _allowed("iron.fuse.fusion", "iron.artifact.schema")
     assert not _allowed("iron.lower.npu", "iron.trace.decode")
-    assert _allowed("iron.lower.verify", "iron.instrument.manifest")
+    assert _allowed("iron.lower.verify", "iron.artifact.manifest")
     assert _allowed("iron.trace.cli", "iron.artifact.elf")
 
 

@@ -1,4 +1,4 @@
-"""Golden bytes of the full lowering: iron.mlir.ir npu ops -> iron.lower.npu -> iron.mlir.txn.
+"""Golden bytes of the full lowering: iron.mlir.ir npu ops -> iron.lower.npu -> iron.mlir.txn_codec.
 
 Expected words come from mlir-aie lit tests (repo Xilinx/mlir-aie, folder
 test/Targets/NPU, commit named per test) and from mlir-aie's
@@ -10,7 +10,7 @@ import pytest
 
 from iron.errors import IronError
 from iron.lower import npu
-from iron.mlir import txn
+from iron.mlir import txn_codec as txn
 from iron.mlir import ir
 
 PDI_IDS = {"dev_a": 1, "dev_b": 2}

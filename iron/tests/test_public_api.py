@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 import iron
-from iron.artifact import build as build_mod
+from iron.builder import build as build_mod
 from iron.fuse.fusion import fuse
 from iron.operators import ElementwiseAdd
 from iron.options import TraceOptions, from_build_kwargs

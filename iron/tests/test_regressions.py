@@ -15,14 +15,14 @@ import json
 import pytest
 
 from iron import Sequence
-from iron.artifact import build as build_mod
-from iron.artifact import cache
+from iron.builder import build as build_mod
+from iron.builder import cache
 from iron import build
 from iron.lower.verify import WiringError
 from iron.mlir import ir
 from iron.operators import ElementwiseAdd
 from iron.trace import decode as D
-from iron.instrument import mlir_config
+from iron.trace import mlir_manifest as mlir_config
 from iron.trace.export import mlir_aie
 from iron.trace.cli import main
 from iron.trace.words import parse_text

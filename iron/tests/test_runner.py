@@ -177,7 +177,7 @@ def test_loading_and_running_imports_no_build_side_module(cache):
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     loaded = [m for m in out.stdout.split() if m.startswith("iron.")]
-    forbidden = ["iron.fuse", "iron.artifact.build", "iron.artifact.aiecc"]
+    forbidden = ["iron.fuse", "iron.builder.build", "iron.builder.aiecc"]
     # (iron.mlir.printer comes with iron.mlir.reader, which sim uses to re-read the PDI's device)
-    forbidden += ["iron.artifact.sections", "iron.artifact.cache"]
+    forbidden += ["iron.builder.sections", "iron.builder.cache"]
     assert not [m for m in loaded if any(m == f or m.startswith(f + ".") for f in forbidden)], loaded

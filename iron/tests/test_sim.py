@@ -14,7 +14,7 @@ import pytest
 
 from iron import build
 from iron.fuse.fusion import RESET_DEVICE
-from iron.mlir import txn
+from iron.mlir import txn_codec as txn
 from iron.operators import ElementwiseAdd, from_payload
 from iron.runtime.sim import HostMemory, SimDevice, SimError
 from iron.runtime.sim import activity

@@ -14,7 +14,7 @@ from iron.target.events import PACKET_TYPE, event_id
 from iron.trace import encode as E
 from iron.trace.capture import Capture, load_capture
 from iron.trace.cli import main
-from iron.instrument.manifest import Manifest, Slice, TraceUnit
+from iron.artifact.manifest import Manifest, Slice, TraceUnit
 from iron.options import DEFAULT_CORE_EVENTS
 from iron.trace.words import format_text
 

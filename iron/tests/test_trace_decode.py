@@ -10,11 +10,11 @@ import pytest
 from iron.trace import decode as D
 from iron.trace import encode as E
 from iron.target import frames as F
-from iron.instrument import mlir_config
+from iron.trace import mlir_manifest as mlir_config
 from iron.trace.export import mlir_aie
 from iron.trace.capture import decode_mlir_aie
 from iron.trace.cli import main
-from iron.instrument.manifest import TraceUnit
+from iron.artifact.manifest import TraceUnit
 from iron.trace.words import parse_text
 
 from iron.tests.golden import TEST1 as GOLDEN

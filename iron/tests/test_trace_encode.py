@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from iron.trace import decode as D
 from iron.trace import encode as E
 from iron.target import frames as F
-from iron.instrument.manifest import TraceUnit
+from iron.artifact.manifest import TraceUnit
 
 GAPS = st.one_of(
     st.integers(1, 20),

@@ -24,7 +24,7 @@ import pytest
 
 from iron import build
 from iron.errors import IronError, OptionError
-from iron.mlir import txn
+from iron.mlir import txn_codec as txn
 from iron.operators import ElementwiseAdd
 from iron.options import resolve
 from iron.runtime.sim import activity

@@ -28,7 +28,7 @@ BUILD_SIDE = {
     "iron.design",
     "iron.operators",
     "iron.lower",
-    "iron.artifact.build",
+    "iron.builder.build",
     "iron.runtime",
 }
 
@@ -165,7 +165,7 @@ def test_render_scaled_sized_varints(method):
 # --------------------------------------------------------------------------- mlir-aie JSON
 def _golden_decoded(folder):
     from iron.trace.capture import decode_manifest
-    from iron.instrument.mlir_config import manifest_from_mlir
+    from iron.trace.mlir_manifest import manifest_from_mlir
     from iron.trace.words import parse_text
 
     words = parse_text((folder / "trace.txt").read_bytes())
@@ -222,7 +222,7 @@ def test_compiled_mlir_aie_events_are_the_vectorized_ones(monkeypatch):
     Repeats, Event_Syncs) cut into random chunks, with output arrays so small
     that calls stop and resume mid-chunk; and both refuse the same expansions."""
     from iron.trace.decode import mlir_aie_timing as T
-    from iron.trace.decode.events import OPS_FIELDS, Ops, ops_of
+    from iron.trace.decode.timing import OPS_FIELDS, Ops, ops_of
     from iron.trace.words import TraceInputError
 
     pytest.importorskip("numba")
@@ -563,7 +563,7 @@ def _two_slices_of_two_cores():
     """Two slices, each with two core units tracing all 8 slots (test1's events,
     so each unit has a kernel track too): 2 x 2 x 9 tracks. Every slot fires at
     a cycle unique to its unit, so an event drawn on another unit's track shows."""
-    from iron.instrument.manifest import Manifest
+    from iron.artifact.manifest import Manifest
     from iron.tests.golden import TEST1_EVENTS
     from iron.trace.capture import decode_manifest
     from iron.trace.encode import encode_trace

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from iron.instrument.manifest import TraceUnit
+from iron.artifact.manifest import TraceUnit
 from iron.tests.golden import TEST1, TEST2
 
 DATA = Path(__file__).parent / "data"
@@ -19,7 +19,7 @@ FORMATS = ("perfetto", "pftrace", "mlir-aie")
 
 
 def _mlir_capture(folder):
-    from iron.instrument.mlir_config import manifest_from_mlir
+    from iron.trace.mlir_manifest import manifest_from_mlir
     from iron.trace.words import parse_text
 
     words = parse_text((folder / "trace.txt").read_bytes())
@@ -31,7 +31,7 @@ def _tiled_test1():
     _manifest, words = _mlir_capture(TEST1)
     used = words[: (np.flatnonzero(words)[-1] + 1) // 8 * 8]
     tiled = np.resize(used, 40 * len(used))
-    from iron.instrument.mlir_config import manifest_from_mlir
+    from iron.trace.mlir_manifest import manifest_from_mlir
 
     return manifest_from_mlir((TEST1 / "aie.mlir").read_text(), len(tiled) * 4), tiled
 
@@ -47,7 +47,7 @@ def _with_idle_words():
 
 
 def _xdna(name, units):
-    from iron.instrument.manifest import Manifest, Slice
+    from iron.artifact.manifest import Manifest, Slice
 
     words = np.fromfile(name, "<u4")
     size = len(words) * 4
@@ -56,7 +56,7 @@ def _xdna(name, units):
 
 
 def _vecscalar():
-    from iron.instrument.mlir_config import manifest_from_mlir
+    from iron.trace.mlir_manifest import manifest_from_mlir
 
     words = np.fromfile(DATA / "xdna-emu-vecscalar" / "trace_hw.bin", "<u4")
     mlir = (DATA / "xdna-emu-vecscalar" / "input_with_addresses.mlir").read_text()
@@ -100,7 +100,7 @@ def test_outputs_from_pieces_are_the_whole_stream_outputs(monkeypatch, pieces, c
     intervals mixes held groups and streamed slots."""
     pytest.importorskip("numba")
     from iron.trace.capture import decode_manifest
-    from iron.trace.decode import events, packets, units
+    from iron.trace.decode import timing as events, packets, units
     from iron.trace.export.summary import summarize_unit, summary_text
 
     for name, (manifest, words) in _captures():
@@ -157,7 +157,7 @@ def test_scan_of_byte_pieces_cut_inside_frames_is_the_whole_scan():
 
 def _check_byte_pieces(name, data, rng):
     from iron.trace import decode as D
-    from iron.trace.decode.events import OPS_FIELDS, SlotIntervals
+    from iron.trace.decode.timing import OPS_FIELDS, SlotIntervals
     from iron.trace.decode.scan import scan_pieces
     from iron.trace.export.summary import summarize_counting, summarize_unit
 
@@ -201,7 +201,7 @@ def test_scan_chunks_stay_intact_until_the_ring_comes_round():
     R - 1 chunks before each new one still hold what they held when handed out."""
     pytest.importorskip("numba")
     from iron.trace import decode as D
-    from iron.trace.decode.events import OPS_FIELDS
+    from iron.trace.decode.timing import OPS_FIELDS
     from iron.trace.decode.scan import scan_pieces
 
     rng = np.random.default_rng(5)
@@ -227,7 +227,7 @@ def test_given_interval_counts_save_the_counting_pass():
     parses the ops only to fill: one pass for slots that fit one group."""
     pytest.importorskip("numba")
     from iron.trace import decode as D
-    from iron.trace.decode.events import SlotIntervals, interval_counts
+    from iron.trace.decode.timing import SlotIntervals, interval_counts
 
     _manifest, words = next(c for _name, c in _captures())
     pk = D.packet_table(words)

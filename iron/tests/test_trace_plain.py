@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from iron.instrument.manifest import Manifest, Slice, TraceUnit
+from iron.artifact.manifest import Manifest, Slice, TraceUnit
 from iron.target import frames as F
 from iron.tests.golden import DATA, TEST1, TEST1_EVENTS, TEST2
 
@@ -174,7 +174,7 @@ def test_a_dense_small_input_goes_to_numpy_early(monkeypatch, tmp_path):
     """64 KiB of test1's packets hold about 23,000 intervals: the plain decode projects
     its count over the unit's bytes and gives up within the first chunks; the event
     outputs are the numpy path's, the summary stays plain."""
-    from iron.instrument.mlir_config import manifest_from_mlir
+    from iron.trace.mlir_manifest import manifest_from_mlir
     from iron.trace import jit
     from iron.trace.capture import decode_manifest
     from iron.trace.export import summary

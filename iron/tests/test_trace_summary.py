@@ -11,7 +11,7 @@ from iron.trace import decode as D
 from iron.trace import encode as E
 from iron.target import frames as F
 from iron.trace.export import summary as S
-from iron.instrument.manifest import TraceUnit
+from iron.artifact.manifest import TraceUnit
 
 pytest.importorskip("numba")
 

@@ -20,7 +20,7 @@ from iron.mlir.printer import print_module
 from iron.mlir.reader import parse
 from iron.target.geometry import get_target
 from iron import cli
-from iron.instrument.manifest import Manifest
+from iron.artifact.manifest import Manifest
 from iron.fuse.wire import WireError, manifest_path, wire
 from iron.tests.upstream import UPSTREAM
 

@@ -1,4 +1,4 @@
-"""Tests for iron.mlir.txn, the v0.1 NPU transaction binary.
+"""Tests for iron.mlir.txn_codec, the v0.1 NPU transaction binary.
 
 Golden words are the CHECK lines of mlir-aie lit tests (repo Xilinx/mlir-aie,
 folder test/Targets/NPU); each test names its file and commit. The op lists
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from iron.errors import IronError
-from iron.mlir.txn import (
+from iron.mlir.txn_codec import (
     OPCODES,
     BlockWrite,
     DdrPatch,

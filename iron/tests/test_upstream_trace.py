@@ -24,9 +24,9 @@ from iron.target.events import event_name
 from iron.trace import decode as D
 from iron.trace.capture import capture_from_mlir
 from iron.trace.cli import main
-from iron.instrument.manifest import Manifest, Slice, TraceUnit
-from iron.instrument.mlir_config import manifest_from_mlir
-from iron.instrument.upstream_meta import trace_buffer, trace_slices
+from iron.artifact.manifest import Manifest, Slice, TraceUnit
+from iron.trace.mlir_manifest import manifest_from_mlir
+from iron.trace.upstream_slices import trace_buffer, trace_slices
 from iron.trace.words import parse_text
 
 from iron.tests.golden import DATA, TEST1, TEST2

@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 from iron import Sequence
-from iron.artifact import aiecc, elf, schema
+from iron.builder import aiecc
+from iron.artifact import elf, schema
 from iron.artifact.schema import Artifact
 from iron.target.xclbin import XCLBIN_ARG_OFFSET
 from iron import build

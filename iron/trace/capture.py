@@ -19,7 +19,7 @@ from functools import cached_property
 
 from iron.errors import IronError
 from iron.files import atomic_open, atomic_write
-from iron.instrument.manifest import Manifest, ManifestError
+from iron.artifact.manifest import Manifest, ManifestError
 from iron.trace.decode import DecodedSlice, decode_words
 from iron.trace.jit import np
 from iron.trace.words import TraceInputError, check_words, detect_format, read_bin, read_text
@@ -325,8 +325,8 @@ def per_slice_paths(path, slices) -> list[str]:
 def capture_from_mlir(words, mlir_text: str, filename: str | None = None) -> Capture:
     """A :class:`Capture` of raw ``words`` configured by mlir-aie MLIR (register
     writes, ``aie.trace`` ops, upstream ``trace_slices``: see
-    :func:`iron.instrument.mlir_config.manifest_from_mlir`)."""
-    from iron.instrument.mlir_config import manifest_from_mlir
+    :func:`iron.trace.mlir_manifest.manifest_from_mlir`)."""
+    from iron.trace.mlir_manifest import manifest_from_mlir
 
     words = np.asarray(words, dtype=np.uint32).ravel()
     return Capture(manifest_from_mlir(mlir_text, len(words) * 4, filename), words)
@@ -335,7 +335,7 @@ def capture_from_mlir(words, mlir_text: str, filename: str | None = None) -> Cap
 def decode_mlir_aie(words, mlir_text: str, colshift: int | None = None) -> list[dict]:
     """Drop-in for mlir-aie's ``parse_trace(trace_buffer, mlir_module_str, colshift)``:
     the same list of Trace Event records."""
-    from iron.instrument.mlir_config import manifest_from_mlir
+    from iron.trace.mlir_manifest import manifest_from_mlir
 
     words = check_words(np.ravel(words))  # mlir-aie hands over buffers of any shape
     manifest = manifest_from_mlir(mlir_text, len(words) * 4)

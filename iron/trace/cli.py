@@ -91,12 +91,12 @@ def _load(args, plain: bool = False):
     else:
         words, manifest = read_words(args.input, plain)
     if args.mlir:
-        from iron.instrument.mlir_config import manifest_from_mlir
+        from iron.trace.mlir_manifest import manifest_from_mlir
 
         text = _read_text(args.mlir, limits.MAX_MLIR_BYTES, "MLIR file")
         manifest = manifest_from_mlir(text, len(words) * 4, args.mlir)
     elif args.manifest:
-        from iron.instrument.manifest import Manifest, ManifestError
+        from iron.artifact.manifest import Manifest, ManifestError
 
         try:
             manifest = Manifest.from_json(_read_text(args.manifest, limits.MAX_MANIFEST_BYTES, "manifest"))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 def warm_all() -> None:
     """Compile (or load) every decoder and writer kernel on tiny inputs."""
-    from iron.trace.decode import events, mlir_aie_timing, packets, scan
+    from iron.trace.decode import timing, mlir_aie_timing, packets, scan
     from iron.trace.export import summary, textout
     from iron.trace.jit import load_kernels
 
@@ -28,7 +28,7 @@ def warm_all() -> None:
             packets.warm_gather,
             scan.warm_ops,
             summary.summarize_unit.warm,
-            events.warm_intervals,
+            timing.warm_intervals,
             mlir_aie_timing.warm_mlir_aie,
             textout.warm_render,
         )

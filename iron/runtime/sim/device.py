@@ -67,10 +67,10 @@ import numpy as np
 
 from iron.artifact.pdi import DevicePayload
 from iron.errors import IronError
-from iron.mlir import txn
+from iron.mlir import txn_codec
 from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
-from iron.runtime.sim import trace_unit as tu
+from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
 from iron.runtime.sim.program import program
@@ -97,7 +97,7 @@ _QUEUE_SIZE_SHIFT = _STATUS_FIELDS["task_queue_size"][0]
 
 
 def _op_text(i: int, op) -> str:
-    return f"op #{i} {txn.describe(op)}"
+    return f"op #{i} {txn_codec.describe(op)}"
 
 
 class SimDevice:
@@ -205,7 +205,7 @@ class SimDevice:
         ``pdi``: the PDI the host loads before the stream runs (xclbin flow, where
         the kernel's control code holds no PDI load); skipped if already loaded.
         """
-        header, ops = txn.decode(control)
+        header, ops = txn_codec.decode(control)
         if header.dev_gen != self.target.dev_gen:
             raise SimError(
                 f"kernel {kernel!r}: transaction header says device generation {header.dev_gen}, "
@@ -214,7 +214,7 @@ class SimDevice:
         self._kernel, self._args, self._pdis = kernel, list(args), pdis
         self._lost_pushes: list[str] = []
         if pdi is not None:
-            self._load_pdi(-1, txn.LoadPdi(pdi))
+            self._load_pdi(-1, txn_codec.LoadPdi(pdi))
         for i, op in enumerate(ops):
             self.now += OP_CYCLES
             self._op(i, op)
@@ -230,18 +230,18 @@ class SimDevice:
         if handler is not None:  # NOOP and PREEMPT do nothing here
             handler(self, i, op)
 
-    def _write(self, i: int, op: txn.Write) -> None:
+    def _write(self, i: int, op: txn_codec.Write) -> None:
         self._store(i, op, op.address, op.value)
 
-    def _maskwrite(self, i: int, op: txn.MaskWrite) -> None:
+    def _maskwrite(self, i: int, op: txn_codec.MaskWrite) -> None:
         old = self._read(op.address)
         self._store(i, op, op.address, (old & ~op.mask) | (op.value & op.mask))
 
-    def _blockwrite(self, i: int, op: txn.BlockWrite) -> None:
+    def _blockwrite(self, i: int, op: txn_codec.BlockWrite) -> None:
         for k, word in enumerate(op.data):
             self._store(i, op, op.address + 4 * k, word)
 
-    def _maskpoll(self, i: int, op: txn.MaskPoll) -> None:
+    def _maskpoll(self, i: int, op: txn_codec.MaskPoll) -> None:
         value = self._read(op.address)
         if value & op.mask != op.value & op.mask:
             raise SimError(
@@ -286,7 +286,7 @@ class SimDevice:
             if tu.configured(self.regs[col, row], kind) and (col, row, kind) not in self.units:
                 self._event(col, row, kind, events.event_id(kind, "TRUE"), [])
 
-    def _patch(self, i: int, op: txn.DdrPatch) -> None:
+    def _patch(self, i: int, op: txn_codec.DdrPatch) -> None:
         args = self._args
         if op.arg_idx >= len(args) or args[op.arg_idx] is None:
             bound = ", ".join(f"{k} {b.name!r}" for k, b in enumerate(args) if b is not None) or "none"
@@ -377,7 +377,7 @@ class SimDevice:
                 )
         return buf, address - buf.address, bd["buffer_length"] * 4, pattern
 
-    def _sync(self, i: int, op: txn.Sync) -> None:
+    def _sync(self, i: int, op: txn_codec.Sync) -> None:
         direction = shim_dma.DIRECTION_OF_CODE.get(op.direction, "mm2s")
         key = (op.column, direction, op.channel)
         where = f"kernel {self._kernel!r}: {_op_text(i, op)}"
@@ -421,7 +421,7 @@ class SimDevice:
         return "; blocked: " + ", ".join(stuck[:8]) if stuck else ""
 
     # ------------------------------------------------------------------ PDI
-    def _load_pdi(self, i: int, op: txn.LoadPdi) -> None:
+    def _load_pdi(self, i: int, op: txn_codec.LoadPdi) -> None:
         if op.pdi_id == self.loaded:
             self.log.append(f"{self._kernel}: op #{i} LOADPDI {op.pdi_id} skipped (already loaded)")
             if self.engine is not None:
@@ -588,11 +588,11 @@ class SimDevice:
 
 #: Transaction op type -> how sim executes it (see the module docstring).
 _HANDLERS = {
-    txn.Write: SimDevice._write,
-    txn.MaskWrite: SimDevice._maskwrite,
-    txn.BlockWrite: SimDevice._blockwrite,
-    txn.DdrPatch: SimDevice._patch,
-    txn.LoadPdi: SimDevice._load_pdi,
-    txn.Sync: SimDevice._sync,
-    txn.MaskPoll: SimDevice._maskpoll,
+    txn_codec.Write: SimDevice._write,
+    txn_codec.MaskWrite: SimDevice._maskwrite,
+    txn_codec.BlockWrite: SimDevice._blockwrite,
+    txn_codec.DdrPatch: SimDevice._patch,
+    txn_codec.LoadPdi: SimDevice._load_pdi,
+    txn_codec.Sync: SimDevice._sync,
+    txn_codec.MaskPoll: SimDevice._maskpoll,
 }

@@ -87,10 +87,10 @@ def _payload(device, directory) -> bytes:
 def kernel_streams(mlir_text: str, *, drop_own_pdi: bool = False):
     """``(module, pdi ids, [(kernel, instance, nargs, txn bytes)])`` of every runtime
     sequence in aiecc's input, lowered with iron's built-in lowering."""
-    from iron.artifact.sections import pdi_ids as iron_pdi_ids
+    from iron.builder.sections import pdi_ids as iron_pdi_ids
     from iron.lower import npu
     from iron.lower.materialize import _PASSTHROUGH, _Binding, _flatten, _inline
-    from iron.mlir import ir, txn
+    from iron.mlir import ir, txn_codec
     from iron.mlir.reader import parse
     from iron.target.geometry import device_columns, target_for_device
 
@@ -108,8 +108,8 @@ def kernel_streams(mlir_text: str, *, drop_own_pdi: bool = False):
             else:
                 ops = _inline(module, device, seq, env, True)
             arch = target_for_device(device.target).name
-            header = txn.header_for(arch, device_columns(device.target))
-            code = txn.encode(header, npu.lower_ops(ops, ids, arch))
+            header = txn_codec.header_for(arch, device_columns(device.target))
+            code = txn_codec.encode(header, npu.lower_ops(ops, ids, arch))
             out.append((device.symbol or "main", seq.name or "sequence", len(seq.args), code))
     return module, ids, out
 
@@ -230,7 +230,7 @@ def device_pdi(mlir_text: str, device: str, pdi_dir=None) -> bytes:
 
 
 def recording_pdi_sections(original, directory):
-    """``iron.artifact.sections.pdi_sections`` that also leaves every device's sim payload
+    """``iron.builder.sections.pdi_sections`` that also leaves every device's sim payload
     where the fake aiecc (a child process) finds it: the harness's stand-in for the
     device programs a real PDI carries."""
 

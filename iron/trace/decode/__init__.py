@@ -9,7 +9,7 @@ record), one module per step:
    unit's payload bytes;
 3. :mod:`~iron.trace.decode.scan`: the one frame scanner, bytes -> the
    timing-relevant frames (:class:`Ops`), numpy or compiled;
-4. :mod:`~iron.trace.decode.events`: iron's timing model, ops -> runs
+4. :mod:`~iron.trace.decode.timing`: iron's timing model, ops -> runs
    ``(time, mask, count, step)``; :mod:`~iron.trace.decode.mlir_aie_timing`:
    mlir-aie's timing model, ops -> its B/E events;
 
@@ -25,7 +25,7 @@ works for each; their modules own them.
 from __future__ import annotations
 
 from iron.trace.decode.diagnostics import STATUSES, slice_status
-from iron.trace.decode.events import (
+from iron.trace.decode.timing import (
     NO_OPS,
     OP_EVENT,
     OP_REPEAT,

@@ -1,7 +1,7 @@
 """mlir-aie's timing model: one unit's folded frames -> the B/E events its parser emits.
 
 mlir-aie's ``convert_commands_to_json`` times frames differently from iron's
-model (:mod:`iron.trace.decode.events`); :mod:`iron.trace.export.mlir_aie`
+model (:mod:`iron.trace.decode.timing`); :mod:`iron.trace.export.mlir_aie`
 writes these events so that its output matches mlir-aie's record for record.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from iron.target import frames as F
-from iron.trace.decode.events import OP_EVENT, OP_REPEAT, OP_SYNC, OPS_FIELDS, Ops, ops_of
+from iron.trace.decode.timing import OP_EVENT, OP_REPEAT, OP_SYNC, OPS_FIELDS, Ops, ops_of
 from iron.trace.jit import jit, kernel, np, zeros
 from iron.trace.words import TraceInputError
 

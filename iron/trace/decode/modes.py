@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from iron.instrument.manifest import TraceUnit
+from iron.artifact.manifest import TraceUnit
 from iron.target import frames as F
 from iron.target.trace_modes import EVENT_PC, MODES, start_frame_mode
 from iron.trace.decode.diagnostics import no_frames

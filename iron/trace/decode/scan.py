@@ -6,7 +6,7 @@ frame starts is resolved by pointer doubling (numpy) or one compiled scan
 (numba, when available: much faster on big buffers). A frame cut by the end of
 the stream is dropped (counted). Field positions: ``frames.FRAME_FIELDS``.
 
-Both paths give the same :class:`~iron.trace.decode.events.Ops` (Repeat frames
+Both paths give the same :class:`~iron.trace.decode.timing.Ops` (Repeat frames
 folded into the op they replay). The compiled scan hands them to an accumulator
 a chunk at a time (:func:`compiled_scan`): the decoder keeps them all, the
 summary (:func:`iron.trace.export.summary.summarize_unit`) folds each chunk into
@@ -20,7 +20,7 @@ import functools
 
 from iron.target import frames as F
 from iron.trace.decode.diagnostics import no_frames
-from iron.trace.decode.events import (
+from iron.trace.decode.timing import (
     OP_EVENT,
     OP_REPEAT,
     OP_SYNC,

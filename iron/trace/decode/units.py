@@ -15,11 +15,11 @@ import os
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from iron.instrument.manifest import Slice, TraceUnit
+from iron.artifact.manifest import Slice, TraceUnit
 from iron.target import frames as F
 from iron.target.events import MODULE_KINDS
 from iron.trace.decode.diagnostics import add_unit_totals, slice_status
-from iron.trace.decode.events import NO_OPS, Ops, Runs, bound_runs, ops_to_runs
+from iron.trace.decode.timing import NO_OPS, Ops, Runs, bound_runs, ops_to_runs
 from iron.trace.decode.modes import decode_other_mode, unit_mode
 from iron.trace.decode.packets import PayloadPieces, packet_table, unit_payload, warm_gather
 from iron.trace.decode.scan import (

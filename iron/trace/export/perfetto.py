@@ -23,7 +23,7 @@ from typing import NamedTuple
 from iron.target.trace_unit import SLOTS
 from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals
 from iron.trace.decode.modes import slot_occurrences
-from iron.trace.decode.events import bound_runs
+from iron.trace.decode.timing import bound_runs
 from iron.trace.export.ahead import ahead
 from iron.trace.export.bound import IntervalBudget
 from iron.trace.export.summary import KERNEL_END, KERNEL_START, invocations

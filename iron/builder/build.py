@@ -1,11 +1,11 @@
 """``iron.build``: fuse, key, lower (or compile with aiecc), package, cache.
 
 Steps: :func:`iron.fuse.fusion.fuse` with the resolved options -> cache key
-(:mod:`iron.artifact.cache`) -> on a hit return at once; on a miss, under the
+(:mod:`iron.builder.cache`) -> on a hit return at once; on a miss, under the
 key's file lock: lower every kernel to a TXN binary, write one payload per
 device (the built-in PDI), the manifest and the ELF (``backend="builtin"``); or
 (``backend="aiecc"``) check aiecc's prerequisites, compile through aiecc and keep
-its output byte for byte beside iron's sections (:mod:`iron.artifact.aiecc`).
+its output byte for byte beside iron's sections (:mod:`iron.builder.aiecc`).
 Which back end ``auto`` means on this machine is decided in one place,
 :func:`iron.machine`.
 """
@@ -14,16 +14,17 @@ from __future__ import annotations
 
 from iron import options as opts_mod
 from iron import progress
-from iron.artifact import aiecc, cache, elf, schema
-from iron.artifact import toolchain as toolchain_mod
+from iron.builder import aiecc, cache
+from iron.artifact import elf, schema
+from iron.builder import toolchain as toolchain_mod
 from iron.artifact.schema import Artifact, kernel_entry
-from iron.artifact.sections import Context, manifest_json, meta_json, pdi_sections, source_texts
+from iron.builder.sections import Context, manifest_json, meta_json, pdi_sections, source_texts
 from iron.errors import IronError
 from iron.fuse.fusion import fuse
 from iron.options import TraceOptions
 from iron.lower import npu
 from iron.mlir.check import check_module
-from iron.mlir import txn
+from iron.mlir import txn_codec
 from iron.lower.materialize import kernel_ops
 from iron.lower.verify import check_wiring
 from iron.mlir.printer import print_module
@@ -115,7 +116,9 @@ def builtin_elf(ctx: Context) -> bytes:
             check_wiring(ops, fm.manifest, kernel.name)
         txn_ops = npu.lower_ops(ops, ctx.pdi_ids, fm.target.name)
         columns = device_columns(fm.module.device(kernel.device).target)
-        sections[schema.code_section(i)] = txn.encode(txn.header_for(fm.target.name, columns), txn_ops)
+        sections[schema.code_section(i)] = txn_codec.encode(
+            txn_codec.header_for(fm.target.name, columns), txn_ops
+        )
         kernels.append(kernel_entry(kernel, schema.code_section(i)))
     dev_sections, pdis = pdi_sections(ctx)
     sections.update(dev_sections)

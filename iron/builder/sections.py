@@ -1,8 +1,8 @@
 """The iron sections both back ends write (built-in lowering and aiecc).
 
-:mod:`iron.artifact.build` makes a :class:`Context` for one build and hands it to
-its back end (:func:`iron.artifact.build.builtin_elf` or
-:func:`iron.artifact.aiecc.build_elf`); each writes its own control code and
+:mod:`iron.builder.build` makes a :class:`Context` for one build and hands it to
+its back end (:func:`iron.builder.build.builtin_elf` or
+:func:`iron.builder.aiecc.build_elf`); each writes its own control code and
 takes the rest from here: every device's PDI payload, the design sources, the
 manifest and ``.iron.meta``, laid out as :mod:`iron.artifact.schema` says.
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from iron.artifact import cache, schema
+from iron.builder import cache
+from iron.artifact import schema
 from iron.artifact.pdi import payload_for
 from iron.fuse.fusion import WRAPPER_DEVICE, FusedModule
 from iron.mlir import ir

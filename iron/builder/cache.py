@@ -88,7 +88,7 @@ def cache_key(
     """The full cache key (64 hex digits) of one build.
 
     ``negative_control`` names the fixed bug a test build reproduces on purpose
-    (``iron.artifact.build._EMULATED_BUG``); None for every real build. It is
+    (``iron.builder.build._EMULATED_BUG``); None for every real build. It is
     serialized under the field name it had as a public ``build`` keyword
     (``emulate_bug``, null for real builds), so moving the switch out of the public
     API left every real build's key, and the artifact bytes that record it, unchanged.

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from iron import options
 from iron.files import atomic_write
-from iron.artifact.toolchain import ToolchainError, installed_version
+from iron.builder.toolchain import ToolchainError, installed_version
 from iron.design import KernelObject
 from iron.mlir import ir
 from iron.target import kernels as table

@@ -63,7 +63,9 @@ class Slice:
     """The region of the trace buffer written by one traced call site."""
 
     index: int  # call-site index in program order (all call sites, traced or not)
-    operator: str  # operator class name
+    #: what the call site ran, as labels show it: the operator's class name (iron.build), or the
+    #: callee device's symbol (a module wired by ``iron trace wire``, upstream's trace_slices)
+    operator: str
     call: int  # how many earlier call sites ran the same operator
     device: str
     sequence: str

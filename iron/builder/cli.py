@@ -70,7 +70,7 @@ def cmd_inspect(args, out=None) -> int:
 def inspect_lines(art, max_ops: int | None = None) -> list[str]:
     """The text ``iron inspect`` prints, as lines."""
     from iron.artifact.schema import TRACE_BUFFER
-    from iron.mlir import txn
+    from iron.mlir import txn_codec
 
     if max_ops is not None and (isinstance(max_ops, bool) or not isinstance(max_ops, int) or max_ops < 0):
         raise IronError(f"max_ops={max_ops!r}: accepted: None or an integer >= 0")
@@ -97,14 +97,14 @@ def inspect_lines(art, max_ops: int | None = None) -> list[str]:
         if not k.control:
             lines.append("  ops: in aiecc's sections (.ctrltext), not decoded here")
             continue
-        header, ops = txn.decode(k.control)
+        header, ops = txn_codec.decode(k.control)
         lines.append(
             f"  ops: {len(ops)} ({len(k.control)} bytes; TXN v{header.major}.{header.minor}, "
             f"dev_gen {header.dev_gen}, {header.columns} columns)"
         )
         shown = ops if max_ops is None else ops[:max_ops]
         for i, op in enumerate(shown):
-            lines.append(f"    {i:>4}  {txn.format_op(op)}")
+            lines.append(f"    {i:>4}  {txn_codec.format_op(op)}")
         if len(shown) < len(ops):
             lines.append(f"    ... {len(ops) - len(shown)} more")
     lines.append("PDIs:")
@@ -154,7 +154,7 @@ def manifest_lines(m) -> list[str]:
 
 # --------------------------------------------------------------------------- cache
 def cmd_cache_list(args, out=None) -> int:
-    from iron.artifact import cache
+    from iron.builder import cache
 
     out = out or sys.stdout
     listing = cache.scan(args.cache_dir)
@@ -172,7 +172,7 @@ def cmd_cache_list(args, out=None) -> int:
 
 
 def cmd_cache_clear(args, out=None) -> int:
-    from iron.artifact import cache
+    from iron.builder import cache
 
     out = out or sys.stdout
     report = cache.clear(args.cache_dir)

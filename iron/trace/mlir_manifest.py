@@ -22,7 +22,7 @@ from iron.target import geometry
 from iron.target.events import PACKET_TYPE, event_name
 from iron.target.registers import TRACE_REGISTERS, split_address, unpack_trace_control0, unpack_trace_control1
 from iron.target.trace_unit import SLOTS
-from iron.instrument.manifest import Manifest, Slice, TraceUnit, kernel_name
+from iron.artifact.manifest import Manifest, Slice, TraceUnit, kernel_name
 
 # The full reader (iron.mlir.reader, iron.mlir.ir) and the modules built on it are imported
 # where a module needs them: a lowered single-device module (what mlir-aie's parser reads)
@@ -136,7 +136,7 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
     declarative ``aie.trace`` ops.
 
     A runtime sequence with upstream's ``trace_slices`` attribute (fused trace,
-    :mod:`iron.instrument.upstream_meta`) gives one slice per entry, each with the
+    :mod:`iron.trace.upstream_slices`) gives one slice per entry, each with the
     units of its own device; otherwise one slice covers the whole buffer
     (``total_size`` bytes) with the units of every device.
 
@@ -233,7 +233,7 @@ def _trace_region(module: ir.Module, where: str):
     ``trace_slices`` when there is one (its callees carry their own, which a
     capture of the fused buffer does not use), else the first sequence that
     has the attribute; None when absent."""
-    from iron.instrument.upstream_meta import trace_buffer, trace_slices
+    from iron.trace.upstream_slices import trace_buffer, trace_slices
 
     first = None
     for dev in module.devices:
@@ -247,7 +247,7 @@ def _trace_region(module: ir.Module, where: str):
 
 def _fused_sequence(module: ir.Module, where: str):
     """(device, sequence, slices) of the first runtime sequence with ``trace_slices``, else None."""
-    from iron.instrument.upstream_meta import trace_slices
+    from iron.trace.upstream_slices import trace_slices
 
     for dev in module.devices:
         for seq in dev.sequences:

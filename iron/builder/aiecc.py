@@ -62,7 +62,8 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from iron.artifact import elf, kernels, schema, sections as sec, toolchain
+from iron.artifact import elf, schema
+from iron.builder import peano, sections as sec, toolchain
 from iron.artifact.schema import xclbin_kernel_name
 from iron.errors import IronError
 from iron.lower.materialize import materialize
@@ -109,7 +110,7 @@ def xclbin_kernel_id(index: int) -> str:
 
 
 def toolchain_identity(exe: str = EXE) -> str:
-    """The toolchain's part of the cache key (:func:`iron.artifact.toolchain.identity`)."""
+    """The toolchain's part of the cache key (:func:`iron.builder.toolchain.identity`)."""
     return toolchain.identity(exe)
 
 
@@ -321,7 +322,7 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
     no_materialize = supports("--no-materialize", exe)
     off = off_switches(exe)
     if supports("--peano", exe):  # link the cores with the Peano that compiled the kernels
-        off.append(f"--peano={kernels.find_peano()}")
+        off.append(f"--peano={peano.find_peano()}")
     if fm.dispatch not in ("fused", "separate"):
         raise AieccError(f"dispatch {fm.dispatch!r}: expected 'fused' or 'separate'")
     with tempfile.TemporaryDirectory(prefix="iron-aiecc-") as tmp:
@@ -333,8 +334,8 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
         (work / src).write_text(print_module(module))
         objects = [k for d in fm.designs.values() for k in d.kernels]
         place_foreign_objects(fm, work)  # a foreign design's own objects (missing: fails here)
-        funcs = kernels.declared_funcs(module)  # checked against each source first
-        kernels.compile_kernels(objects, work, ctx.cache_dir, ctx.status, funcs)  # where link_with resolves
+        funcs = peano.declared_funcs(module)  # checked against each source first
+        peano.compile_kernels(objects, work, ctx.cache_dir, ctx.status, funcs)  # where link_with resolves
 
         dev_sections, pdis = sec.pdi_sections(ctx)  # sim can still run the artifact
         texts = sec.source_texts(ctx)
