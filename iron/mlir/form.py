@@ -14,13 +14,13 @@ smaller::
     ^^                                      results (Form.results: "", "1" or "*")
                    ^^^^^^^^^^^^^^^^         Form.text = " %{lhs}, %{rhs}[? {flags:attr}?] : {type}"
 
-``Form.text`` is what follows the op name: ``{field}`` or ``{field:kind}`` is a field,
-``[?`` ... ``?]`` an optional group (printed when its first field is set, read when it is
-there), anything else literal text, printed as written; the reader takes any whitespace
-between tokens. Kinds: ``%`` an SSA value, ``%,`` a comma-separated list of them
-(possibly empty), ``@`` a symbol, ``int``, ``word`` (an identifier), ``attr``
-(``overflow<nsw>``), ``pairs`` (``%a = %b, %c = %d``), ``text`` (the default: balanced
-text such as a type) and ``text*`` (possibly empty). ``Form.regions`` names the fields
+``Form.text`` is what follows the op name: ``%{field}`` is an SSA value, ``@{field}`` a
+symbol, ``{field}`` or ``{field:kind}`` another field, ``[?`` ... ``?]`` an optional group
+(printed when its first field is set, read when it is there), anything else literal text,
+printed as written; the reader takes any whitespace between tokens. Kinds: ``%,`` a
+comma-separated list of SSA values (possibly empty), ``int``, ``word`` (an identifier),
+``attr`` (``overflow<nsw>``), ``pairs`` (``%a = %b, %c = %d``), ``text`` (the default:
+balanced text such as a type) and ``text*`` (possibly empty). ``Form.regions`` names the fields
 holding each region's ops: printed ``{`` ... ``}``, a later region after ``} <join> {``
 (``Form.joins``; ``scf.if``'s ``else``); an empty trailing region is not printed.
 """
@@ -83,6 +83,10 @@ def _tokens(template: str) -> tuple:
         elif template[i] == "{":
             j = template.index("}", i)
             name, _, kind = template[i + 1 : j].partition(":")
+            last = stack[-1][-1] if stack[-1] and isinstance(stack[-1][-1], str) else ""
+            if last.endswith(("%", "@")):  # ``%{x}``: an SSA value, ``@{x}``: a symbol
+                kind = last[-1]
+                stack[-1][-1] = last[:-1]
             if kind and kind not in _PATTERNS and kind not in _TEXT:
                 raise ValueError(f"form {template!r}: unknown field kind {kind!r}")
             stack[-1].append(Field(name, kind or "text"))
