@@ -1,8 +1,9 @@
 """Old mlir-aie syntax users still have, translated before aiecc sees it (or refused).
 
-Core bodies pass through iron verbatim, so a design written against an older
-mlir-aie reaches today's aiecc unchanged, and today's verifier rejects it. What has
-exactly one modern form is rewritten here, each rewrite reported as a
+iron prints a core body as it read it (:mod:`iron.mlir.body` reads the older acquire
+form too, for sim), so a design written against an older mlir-aie would reach today's
+aiecc unchanged, and today's verifier rejects it. So the text is translated here, before
+anything reads it. What has exactly one modern form is rewritten, each rewrite reported as a
 :class:`Translation` (``file:line``, old text, new text); what has none is one
 :class:`LegacySyntaxError` naming the line and what to write instead.
 

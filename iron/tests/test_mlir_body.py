@@ -177,6 +177,58 @@ def test_operator_cores_go_to_text_and_back_to_the_same_objects(op):
         assert mine and back == mine  # every field, the nested loops, and no verbatim text
 
 
+def _every_body_op() -> list:
+    """One of every declared core-body op, regions nested, optional parts both ways."""
+    m16, v16 = "memref<16xi32>", "vector<16xi32>"
+    sub = "!aie.objectfifosubview<memref<16xi32>>"
+    step = [
+        body.Acquire(("b0", "b1"), "in0", "Consume", 2, f"{m16}, {m16}"),
+        body.Load(("x",), "b0", ("i",), m16),
+        body.Binary("arith.addi", ("y",), "x", "one", "i32", "overflow<nsw>"),
+        body.Binary("arith.mulf", ("f2",), "f", "f", "f32"),
+        body.Compare("arith.cmpi", ("p",), "slt", "x", "y", "i32"),
+        body.Select(("z",), "p", "x", "y", "i32"),
+        body.Cast("arith.index_cast", ("n",), "i", "index", "i32"),
+        body.Store("z", "b1", ("i",), m16),
+        body.VectorLoad(("v",), "b0", ("c0",), m16, v16),
+        body.Broadcast(("w",), "z", "i32", v16),
+        body.VectorStore("w", "b1", ("c0",), m16, v16),
+        body.PutCascade("v", v16),
+        body.GetCascade(("g",), v16),
+        body.If("p", [body.Yield(("x",), "i32")], [body.Yield(("y",), "i32")], ("r",), "i32"),
+        body.If("p", [body.Event(1)]),
+        body.Call("func.call", "k", ("b0", "n"), f"{m16}, i32"),
+        body.Call("func.call", "nothing", (), "", "i32", ("q",)),
+        body.Event(0),
+        body.Release("in0", "Consume", 2),
+        body.Yield(("r",), "i32"),
+    ]
+    return [
+        body.constant("c0", 0, "index"),
+        body.constant("c1", 1, "index"),
+        body.Constant(("one",), "1", "i32"),
+        body.Constant(("f",), "2.500000e+00", "f32"),
+        body.Constant(("t",), "true"),
+        body.Constant(("d",), "dense<0>", v16),
+        body.For("i", "c0", "c1", "c1", step, ("acc",), (("a", "one"),), "i32"),
+        body.For("j", "c0", "c1", "c1", [], type="i32"),
+        body.Acquire(("s",), "in0", "Consume", 1, sub),
+        body.SubviewAccess(("e",), "s", 0, sub, m16),
+        ir.Opaque("aie.use_lock(%l, Acquire, 1)"),
+        body.End(),
+    ]
+
+
+def test_every_body_op_goes_to_text_and_back():
+    ops = _every_body_op()
+    assert {type(op) for op in ops} | {type(op) for op in ops[6].body} >= {
+        cls for cls in vars(body).values() if hasattr(cls, "FORM")
+    }
+    lines = print_ops(ops)
+    assert read_region(lines) == ops
+    assert "  } else {" in lines and "  scf.if %p {" in lines  # an empty else region is not printed
+
+
 # --------------------------------------------------------------------------- opaque and errors
 def test_an_op_no_form_reads_stays_one_verbatim_opaque_op_with_its_region():
     lines = [

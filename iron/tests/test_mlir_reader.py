@@ -283,6 +283,37 @@ T64 = ir.MemRefType((64,), "i32")
 T8 = ir.MemRefType((16384,), "i8")
 
 
+def _callee_sequence() -> ir.RuntimeSequence:
+    return ir.RuntimeSequence(
+        "sequence",
+        [ir.Argument("arg0", T64), ir.Argument("arg1", T64), ir.Argument("arg2", T8)],
+        [
+            ir.Write32(213200, 2038038528, 0, 2),
+            ir.Write32(0x1D20C, 0x8000000F),
+            ir.MaskWrite32(119304, 3840, 65280, 0, 0),
+            ir.BlockWrite(0x1D000, (1, 2, 3, 0xFFFFFFFF, 5, 6, 7, 8), 0, 0),
+            ir.BlockWrite(0x1D020, (7,) * 8),
+            ir.BlockWrite(0x1D040, (1, 2), symbol="named_payload"),
+            ir.WriteBd(
+                dict(
+                    bd_id=15,
+                    buffer_length=2048,
+                    enable_packet=1,
+                    packet_id=1,
+                    burst_length=64,
+                    valid_bd=1,
+                )
+            ),
+            ir.AddressPatch(0x1D1E4, 2, 8192),
+            ir.DmaMemcpyNd("arg0", (0, 0, 0, 0), (1, 1, 1, 64), (0, 0, 0), "in0", 0, True),
+            ir.DmaMemcpyNd("arg1", (0, 0, 0, 0), (1, 1, 1, 64), (0, 0, 0), "out0", 1),
+            ir.DmaWait("out0"),
+            ir.Sync(0, 0, 0, 1),
+            ir.Opaque("aiex.npu.preempt {level = 2 : ui8}"),
+        ],
+    )
+
+
 def _every_op_module() -> ir.Module:
     flow = ir.PacketFlow(1, ir.PacketEnd("tile_0_2", "Trace", 0), ir.PacketEnd("tile_0_0", "DMA", 1))
     callee = ir.Device(
@@ -297,34 +328,7 @@ def _every_op_module() -> ir.Module:
             ir.ShimDmaAllocation("out0", "S2MM", 0, 0),
             ir.MemrefGlobal("named_payload", (1, 2)),
             ir.Core("core_0_2", "tile_0_2", [body.End()], '{link_with = "k.o"}'),
-            ir.RuntimeSequence(
-                "sequence",
-                [ir.Argument("arg0", T64), ir.Argument("arg1", T64), ir.Argument("arg2", T8)],
-                [
-                    ir.Write32(213200, 2038038528, 0, 2),
-                    ir.Write32(0x1D20C, 0x8000000F),
-                    ir.MaskWrite32(119304, 3840, 65280, 0, 0),
-                    ir.BlockWrite(0x1D000, (1, 2, 3, 0xFFFFFFFF, 5, 6, 7, 8), 0, 0),
-                    ir.BlockWrite(0x1D020, (7,) * 8),
-                    ir.BlockWrite(0x1D040, (1, 2), symbol="named_payload"),
-                    ir.WriteBd(
-                        dict(
-                            bd_id=15,
-                            buffer_length=2048,
-                            enable_packet=1,
-                            packet_id=1,
-                            burst_length=64,
-                            valid_bd=1,
-                        )
-                    ),
-                    ir.AddressPatch(0x1D1E4, 2, 8192),
-                    ir.DmaMemcpyNd("arg0", (0, 0, 0, 0), (1, 1, 1, 64), (0, 0, 0), "in0", 0, True),
-                    ir.DmaMemcpyNd("arg1", (0, 0, 0, 0), (1, 1, 1, 64), (0, 0, 0), "out0", 1),
-                    ir.DmaWait("out0"),
-                    ir.Sync(0, 0, 0, 1),
-                    ir.Opaque("aiex.npu.preempt {level = 2 : ui8}"),
-                ],
-            ),
+            _callee_sequence(),
         ],
     )
     wrapper = ir.Device(
