@@ -123,18 +123,7 @@ def translate(text: str, filename: str = "<mlir>") -> tuple[str, list[Translatio
             out[n] = ""
             _rewrite(out, acq, lines, text)
             continue
-        for sub in [s for s in live if _use(s).search(line)]:
-            raise LegacySyntaxError(
-                f"{where}: `{line.strip()}` uses %{sub}, an `!aie.objectfifosubview` (line "
-                f"{live[sub]['line'] + 1}); today's acquire returns the memrefs themselves: write "
-                f"`%e0, ... = aie.objectfifo.acquire @{live[sub]['m']['fifo']}(...) : memref<...>, ...` and use "
-                "the element values instead of the subview"
-            )
-        if _RE_SUBVIEW_TYPE.search(line):
-            raise LegacySyntaxError(
-                f"{where}: `{line.strip()}`: the `!aie.objectfifosubview` type no longer exists; pass the "
-                "acquired memrefs (today's `aie.objectfifo.acquire` returns them) instead"
-            )
+        _refuse_subview_use(line, live, where)
     for acq in sorted(done + list(live.values()), key=lambda a: a["line"]):
         _rewrite(out, acq, lines, text)
         notes.append(
@@ -145,6 +134,22 @@ def translate(text: str, filename: str = "<mlir>") -> tuple[str, list[Translatio
             )
         )
     return "\n".join(out), notes
+
+
+def _refuse_subview_use(line: str, live: dict, where: str) -> None:
+    """A line that uses a live subview other than by an access, or names the subview type."""
+    for sub in [s for s in live if _use(s).search(line)]:
+        raise LegacySyntaxError(
+            f"{where}: `{line.strip()}` uses %{sub}, an `!aie.objectfifosubview` (line "
+            f"{live[sub]['line'] + 1}); today's acquire returns the memrefs themselves: write "
+            f"`%e0, ... = aie.objectfifo.acquire @{live[sub]['m']['fifo']}(...) : memref<...>, ...` and use "
+            "the element values instead of the subview"
+        )
+    if _RE_SUBVIEW_TYPE.search(line):
+        raise LegacySyntaxError(
+            f"{where}: `{line.strip()}`: the `!aie.objectfifosubview` type no longer exists; pass the "
+            "acquired memrefs (today's `aie.objectfifo.acquire` returns them) instead"
+        )
 
 
 def _rewrite(out: list[str], acq: dict, lines: list[str], text: str) -> None:
