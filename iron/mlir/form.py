@@ -331,5 +331,5 @@ def _text_ends(s: str, pos: int, empty: bool):
             if depth < 0:
                 return
         i += 1
-        if depth == 0 and not quoted and not s[i - 1].isspace() and s[pos:i].strip():
+        if depth == 0 and not quoted and not s[i - 1].isspace():  # non-blank: ends in a character
             yield i

@@ -981,28 +981,45 @@ def _statements(lines: list[str]) -> list[tuple[str, int, int]]:
     return out
 
 
-def _region(stmts: list, k: int, lines: list[str]) -> tuple[list, int, tuple | None]:
-    """Ops from ``stmts[k]`` to the end of their region: (ops, index of the closing
-    statement, that statement; None at the end of the lines)."""
+def _region(stmts: list, k: int, lines: list[str], depth: int = 0) -> tuple[list, int, tuple | None]:
+    """Ops from ``stmts[k]`` to the end of their region (``depth`` regions deep): (ops,
+    index of the closing statement, that statement; None at the end of the lines)."""
     ops: list = []
     while k < len(stmts):
         code, first, last = stmts[k]
         if code.startswith("}"):
             return ops, k, stmts[k]
-        if code.endswith("{"):
-            op, k = _region_op(stmts, k, lines)
+        if code.endswith("{") and depth >= limits.MAX_REGION_DEPTH:
+            end = _region_end(stmts, k)
+            op, k = (
+                ir.Opaque(_verbatim(lines, first, stmts[end][2] if end < len(stmts) else len(lines) - 1)),
+                end + 1,
+            )
+        elif code.endswith("{"):
+            op, k = _region_op(stmts, k, lines, depth)
         else:
             op, k = _body_op(code) or ir.Opaque(_verbatim(lines, first, last)), k + 1
         ops.append(op)
     return ops, k, None
 
 
-def _region_op(stmts: list, k: int, lines: list[str]) -> tuple[object, int]:
+def _region_end(stmts: list, k: int) -> int:
+    """Index of the ``}`` that closes the op opening regions at ``stmts[k]`` (past the end: none)."""
+    open_ = 0
+    for j in range(k, len(stmts)):
+        code = stmts[j][0]
+        open_ += code.endswith("{") - code.startswith("}")
+        if open_ == 0:
+            return j
+    return len(stmts)
+
+
+def _region_op(stmts: list, k: int, lines: list[str], depth: int) -> tuple[object, int]:
     """The op opening regions at ``stmts[k]`` and the index after its last ``}``."""
     code, first, _ = stmts[k]
     regions, joins = [], []
     while True:
-        part, k, closer = _region(stmts, k + 1, lines)
+        part, k, closer = _region(stmts, k + 1, lines, depth + 1)
         regions.append(part)
         if closer is None:  # never closed: the rest of the lines are this op's
             return ir.Opaque(_verbatim(lines, first, len(lines) - 1)), k

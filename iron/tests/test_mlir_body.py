@@ -259,6 +259,24 @@ def test_text_a_form_does_not_cover_stays_opaque():
         assert read_region([line]) == [ir.Opaque(line)], line
 
 
+def test_regions_nested_past_the_limit_stay_text_and_print_back():
+    """A hostile file's 3000 nested loops: read as objects down to MAX_REGION_DEPTH, the rest
+    one opaque op (no RecursionError in the reader, printer or comparison)."""
+    from iron.limits import MAX_REGION_DEPTH
+    from iron.mlir.printer import print_module
+
+    n = 3000
+    lines = ["scf.for %i = %a to %b step %c {"] * n + ["aie.end"] + ["}"] * n
+    text = "module {\n  aie.device(npu1_1col) {\n    %t = aie.tile(0, 2)\n    %c = aie.core(%t) {\n"
+    text += "".join(f"      {line}\n" for line in lines) + "      aie.end\n    }\n  }\n}\n"
+    (core,) = _cores(parse(text))
+    ops, depth = core.body, 0
+    while isinstance(ops[0], body.For):
+        ops, depth = ops[0].body, depth + 1
+    assert depth == MAX_REGION_DEPTH and isinstance(ops[0], ir.Opaque)
+    assert print_module(parse(text)) == text
+
+
 def test_the_printer_names_the_op_and_field_it_cannot_print():
     with pytest.raises(IronError, match=r"aie\.objectfifo\.acquire: field 'size' \(int\) cannot be '1'"):
         print_ops([body.Acquire(("b",), "of", "Consume", "1", "memref<4xi32>")])
