@@ -192,17 +192,25 @@ def _print(tokens, op) -> str:
     return "".join(parts)
 
 
+def _is_value(v) -> bool:
+    return isinstance(v, str) and _RE_IS_VALUE.fullmatch(v) is not None
+
+
+_RE_IS_VALUE, _RE_IS_NAME = re.compile(VALUE), re.compile(NAME)
+#: What a field of each kind may hold (else the printer names the op and the field).
+_VALID = {
+    "%": _is_value,
+    "@": lambda v: isinstance(v, str) and _RE_IS_NAME.fullmatch(v) is not None,
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "%,": lambda v: isinstance(v, tuple) and all(map(_is_value, v)),
+    "pairs": lambda v: isinstance(v, tuple) and all(len(p) == 2 and all(map(_is_value, p)) for p in v),
+    "text*": lambda v: isinstance(v, str),
+}
+
+
 def _field_text(op, f: Field) -> str:
     value = getattr(op, f.name)
-    ok = {
-        "%": lambda v: isinstance(v, str) and re.fullmatch(VALUE, v),
-        "@": lambda v: isinstance(v, str) and re.fullmatch(NAME, v),
-        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "%,": lambda v: isinstance(v, tuple)
-        and all(isinstance(x, str) and re.fullmatch(VALUE, x) for x in v),
-        "pairs": lambda v: isinstance(v, tuple) and all(len(p) == 2 for p in v),
-        "text*": lambda v: isinstance(v, str),
-    }.get(f.kind, lambda v: isinstance(v, str) and v.strip())
+    ok = _VALID.get(f.kind, lambda v: isinstance(v, str) and bool(v.strip()))
     if not ok(value):
         raise FormError(f"{op.name}: field {f.name!r} ({f.kind}) cannot be {value!r}")
     if f.kind == "%":
