@@ -24,6 +24,10 @@ MAX_MANIFEST_BYTES = 1 << 28  # 256 MiB
 #: Artifacts (ELF) and MLIR files; an xclbin inside an artifact is tens of MB.
 MAX_ARTIFACT_BYTES = 1 << 30
 MAX_MLIR_BYTES = 1 << 30
+#: Regions a core body nests that the reader reads as objects (iron's and upstream's designs
+#: nest 3 or 4); an op nested deeper is kept as text, so no printer, equality or sim recursion
+#: can exceed Python's stack on a hostile file.
+MAX_REGION_DEPTH = 100
 
 
 def check_input(path, limit: int, what: str, error=None) -> int:

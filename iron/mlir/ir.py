@@ -155,14 +155,28 @@ class FuncDecl:
 
 @dataclass
 class Core:
-    """``%name = aie.core(%tile) { body }``: the program of one compute tile (mlir-aie's
-    ``Worker``). ``body`` holds the region's ops as text lines, indented relative to the
-    region: iron never looks inside (FIFO acquires, releases and kernel calls are the
-    operator's business)."""
+    """``%name = aie.core(%tile) { body } {attrs}``: the program of one compute tile
+    (mlir-aie's ``Worker``).
 
-    name: str
+    ``body`` holds the region's ops: the declared core-body ops of :mod:`iron.mlir.body`
+    (regions nested) and :class:`Opaque` for any other op. ``attrs``: the attribute
+    dictionary after the region (``{link_with = "k.o"}``), verbatim. ``text``: the verbatim
+    text of a core read from a file whose spelling (comments, blank lines, indentation,
+    spacing) the generic printer would not reproduce; it is printed as is, so a foreign
+    design prints byte for byte as read (its ``body`` is still read, for sim).
+    """
+
+    name: str | None
     tile: str
-    body: list[str]
+    body: list
+    attrs: str | None = None
+    text: str | None = None
+
+    @property
+    def link_with(self) -> str | None:
+        """The object file of the core-level ``link_with`` (the older spelling), or None."""
+        m = re.search(r'\blink_with\s*=\s*"([^"]*)"', self.attrs or "")
+        return m.group(1) if m else None
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """Old mlir-aie syntax users still have, translated before aiecc sees it (or refused).
 
-Core bodies pass through iron verbatim, so a design written against an older
-mlir-aie reaches today's aiecc unchanged, and today's verifier rejects it. What has
-exactly one modern form is rewritten here, each rewrite reported as a
+iron prints a core body as it read it (:mod:`iron.mlir.body` reads the older acquire
+form too, for sim), so a design written against an older mlir-aie would reach today's
+aiecc unchanged, and today's verifier rejects it. So the text is translated here, before
+anything reads it. What has exactly one modern form is rewritten, each rewrite reported as a
 :class:`Translation` (``file:line``, old text, new text); what has none is one
 :class:`LegacySyntaxError` naming the line and what to write instead.
 
@@ -122,18 +123,7 @@ def translate(text: str, filename: str = "<mlir>") -> tuple[str, list[Translatio
             out[n] = ""
             _rewrite(out, acq, lines, text)
             continue
-        for sub in [s for s in live if _use(s).search(line)]:
-            raise LegacySyntaxError(
-                f"{where}: `{line.strip()}` uses %{sub}, an `!aie.objectfifosubview` (line "
-                f"{live[sub]['line'] + 1}); today's acquire returns the memrefs themselves: write "
-                f"`%e0, ... = aie.objectfifo.acquire @{live[sub]['m']['fifo']}(...) : memref<...>, ...` and use "
-                "the element values instead of the subview"
-            )
-        if _RE_SUBVIEW_TYPE.search(line):
-            raise LegacySyntaxError(
-                f"{where}: `{line.strip()}`: the `!aie.objectfifosubview` type no longer exists; pass the "
-                "acquired memrefs (today's `aie.objectfifo.acquire` returns them) instead"
-            )
+        _refuse_subview_use(line, live, where)
     for acq in sorted(done + list(live.values()), key=lambda a: a["line"]):
         _rewrite(out, acq, lines, text)
         notes.append(
@@ -144,6 +134,22 @@ def translate(text: str, filename: str = "<mlir>") -> tuple[str, list[Translatio
             )
         )
     return "\n".join(out), notes
+
+
+def _refuse_subview_use(line: str, live: dict, where: str) -> None:
+    """A line that uses a live subview other than by an access, or names the subview type."""
+    for sub in [s for s in live if _use(s).search(line)]:
+        raise LegacySyntaxError(
+            f"{where}: `{line.strip()}` uses %{sub}, an `!aie.objectfifosubview` (line "
+            f"{live[sub]['line'] + 1}); today's acquire returns the memrefs themselves: write "
+            f"`%e0, ... = aie.objectfifo.acquire @{live[sub]['m']['fifo']}(...) : memref<...>, ...` and use "
+            "the element values instead of the subview"
+        )
+    if _RE_SUBVIEW_TYPE.search(line):
+        raise LegacySyntaxError(
+            f"{where}: `{line.strip()}`: the `!aie.objectfifosubview` type no longer exists; pass the "
+            "acquired memrefs (today's `aie.objectfifo.acquire` returns them) instead"
+        )
 
 
 def _rewrite(out: list[str], acq: dict, lines: list[str], text: str) -> None:

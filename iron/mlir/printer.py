@@ -31,6 +31,7 @@ import re
 
 from iron.errors import IronError
 from iron.mlir import ir
+from iron.mlir.form import format_op
 
 INDENT = "  "
 _RE_SSA = re.compile(r"%([A-Za-z0-9_$.\-]+)")
@@ -95,7 +96,7 @@ def _col_row(op) -> list[tuple[str, object, str]]:
     return out
 
 
-def _opaque_lines(text: str) -> list[str]:
+def opaque_lines(text: str) -> list[str]:
     """Lines of an opaque op, dedented relative to its first line."""
     lines = text.split("\n")
     first = lines[0]
@@ -160,7 +161,7 @@ class _Printer:
         self.out.append(INDENT * depth + text)
 
     def opaque(self, depth: int, op: ir.Opaque) -> None:
-        for line in _opaque_lines(op.text):
+        for line in opaque_lines(op.text):
             self.out.append(INDENT * depth + line if line else "")
 
     # ------------------------------------------------------------------ device
@@ -202,10 +203,11 @@ class _Printer:
         self.line(depth, objectfifo_text(op))
 
     def core(self, op: ir.Core, depth: int, _bw) -> None:
-        self.line(depth, f"%{op.name} = aie.core(%{op.tile}) {{")
-        for line in op.body:
-            self.line(depth + 1, line)
-        self.line(depth, "}")
+        if op.text is not None:  # a foreign core, printed as read
+            self.opaque(depth, ir.Opaque(op.text))
+            return
+        for line in core_lines(op):
+            self.out.append(INDENT * depth + line if line else "")
 
     # ---------------------------------------------------------------- sequence
     def sequence(self, seq: ir.RuntimeSequence, depth: int, bw_symbols: dict) -> None:
@@ -279,6 +281,42 @@ _RUNTIME_OPS = {
     ir.View: _Printer.view,
     ir.Opaque: lambda p, op, depth, _scope, _bw: p.opaque(depth, op),
 }
+
+
+def core_lines(core: ir.Core) -> list[str]:
+    """A core's lines, generically from the declarations of its ops (:mod:`iron.mlir.form`):
+    ``%name = aie.core(%tile) {``, the body one indent deeper, ``}`` and its attributes."""
+    name = f"%{core.name} = " if core.name else ""
+    close = f"}} {core.attrs}" if core.attrs else "}"
+    return [f"{name}aie.core(%{core.tile}) {{", *print_ops(core.body, 1), close]
+
+
+def print_ops(ops: list, depth: int = 0) -> list[str]:
+    """Lines of core-body ops (:mod:`iron.mlir.body`, :class:`~iron.mlir.ir.Opaque` verbatim):
+    each op's line from its form, then its regions, ``{`` ... ``}`` (a later region after
+    ``} <join> {``; an empty trailing region is left out)."""
+    out: list[str] = []
+    pad = INDENT * depth
+    for op in ops:
+        if isinstance(op, ir.Opaque):
+            out += [pad + line if line else "" for line in opaque_lines(op.text)]
+            continue
+        form = getattr(type(op), "FORM", None)
+        if form is None:
+            raise IronError(f"cannot print {type(op).__name__} in a core body")
+        regions = [getattr(op, r) for r in form.regions]
+        while len(regions) > 1 and not regions[-1]:
+            regions.pop()
+        if not regions:
+            out.append(pad + format_op(op))
+            continue
+        out.append(pad + format_op(op) + " {")
+        for k, region in enumerate(regions):
+            if k:
+                out.append(f"{pad}}} {form.joins[k - 1]} {{")
+            out += print_ops(region, depth + 1)
+        out.append(pad + "}")
+    return out
 
 
 def _names_in(ops: list) -> set[str]:

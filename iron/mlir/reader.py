@@ -2,10 +2,12 @@
 
 Reads iron's own output and foreign mlir-aie files. Structured ops (devices,
 tiles, packet flows, shim DMA allocations, blockwrite globals, runtime
-sequences and their npu ops, configure/run, subview + reinterpret_cast views)
-become IR objects; every other op, including ops with regions, is kept as one
+sequences and their npu ops, configure/run, subview + reinterpret_cast views,
+cores and the ops of their bodies declared in :mod:`iron.mlir.body`) become IR
+objects; every other op, including ops with regions, is kept as one
 :class:`~iron.mlir.ir.Opaque` with its verbatim text. Comment lines outside
-opaque ops are dropped.
+opaque ops are dropped (a core whose text the printer would not give back keeps
+it verbatim: :attr:`iron.mlir.ir.Core.text`).
 
 npu ops are accepted in the attribute form (``aiex.npu.write32 {address = ..}``)
 and in the newer SSA form whose operands are ``arith.constant`` values
@@ -23,9 +25,11 @@ import re
 
 from iron import limits
 from iron.errors import IronError
+from iron.mlir import body as _body  # noqa: F401 (declares the core-body ops read_op reads)
 from iron.mlir import ir
 from iron.mlir.decl import BY_MLIR, REQUIRED
 from iron.mlir.decl import NAME as _NAME
+from iron.mlir.form import RESULT, read_op
 from iron.mlir.printer import AUTO_GLOBAL_PREFIX
 from iron.target import geometry
 
@@ -422,77 +426,91 @@ class _Reader:
 
     # -------------------------------------------------------------- containers
     def open_container(self, code: str, line: int, col: int) -> bool:
+        """Open the module, device, runtime sequence or configure block ``code`` heads; False
+        when it is none of them here (the statement is read as an op)."""
         kind = self.stack[-1].kind
         if code.startswith("module") and kind == "top":
-            m = _RE_MODULE.match(code)
-            if not m:
-                return False
-            self.module.header = " ".join(m.group(1).split())
-            self.stack.append(_Frame("module", self.module.extra, None, line, col))
-            if m.group(2):
-                self.close("}", line, col)
-            return True
+            return self.open_module(code, line, col)
         if code.startswith("aie.device") and kind in ("top", "module"):
-            m = _RE_DEVICE.match(code)
-            if not m:
-                raise self.error(f"malformed aie.device header {code!r}", line, col)
-            target = m.group(1)
-            if target not in _OTHER_TARGETS:
-                try:
-                    geometry.device_columns(target)
-                except IronError:
-                    raise self.error(
-                        f"unknown aie.device target {target!r}; accepted: npu1[_Ncol], npu2[_Ncol], "
-                        + ", ".join(_OTHER_TARGETS),
-                        line,
-                        col + code.find(target),
-                    ) from None
-            dev = ir.Device(target, m.group(2) or ir.DEFAULT_DEVICE)
-            self.module.devices.append(dev)
-            self.dev = _Dev(dev)
-            self.stack.append(_Frame("device", dev.body, dev, line, col))
-            if m.group(3) == "{}":
-                self.close("}", line, col)
-            return True
+            return self.open_device(code, line, col)
         if "runtime_sequence" in code and kind == "device":
-            m = _RE_SEQUENCE.match(code)
-            if not m:
-                return False
-            args = []
-            inner = m.group(3).strip()
-            for part in split_top(inner) if inner else []:
-                am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
-                typ = _memref(am.group(2)) if am else None
-                if typ is None and am and _RE_BAD_MEMREF.match(am.group(2)):
-                    # not MLIR (a memref size is a non-negative integer or ?): say so here,
-                    # not later as "no runtime sequence"
-                    raise self.error(
-                        f"runtime sequence argument %{am.group(1)}: {am.group(2).strip()!r} is not a memref "
-                        "type (a dimension is a non-negative integer)",
-                        line,
-                        col + code.find(am.group(2).strip()),
-                    )
-                if typ is None:
-                    return False  # scalar or unsupported arguments: keep the sequence opaque
-                args.append(ir.Argument(am.group(1), typ))
-            seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args, attributes=m.group(4))
-            self.dev.dev.body.append(seq)
-            self.seq = _Seq(seq)
-            self.stack.append(_Frame("sequence", seq.body, seq, line, col))
-            if m.group(5):
-                self.close("}", line, col)
-            return True
+            return self.open_sequence(code, line, col)
         if code.startswith("aiex.configure") and kind in ("sequence", "configure"):
-            m = _RE_CONFIGURE.match(code)
-            if not m:
-                return False
-            conf = ir.Configure(m.group(1), [])
-            self.stack[-1].body.append(conf)
-            self.stack.append(_Frame("configure", conf.body, conf, line, col))
-            if m.group(2):
-                self.close("}", line, col)
-            return True
+            return self.open_configure(code, line, col)
         return False
+
+    def open_module(self, code: str, line: int, col: int) -> bool:
+        m = _RE_MODULE.match(code)
+        if not m:
+            return False
+        self.module.header = " ".join(m.group(1).split())
+        self.stack.append(_Frame("module", self.module.extra, None, line, col))
+        if m.group(2):
+            self.close("}", line, col)
+        return True
+
+    def open_device(self, code: str, line: int, col: int) -> bool:
+        m = _RE_DEVICE.match(code)
+        if not m:
+            raise self.error(f"malformed aie.device header {code!r}", line, col)
+        target = m.group(1)
+        if target not in _OTHER_TARGETS:
+            try:
+                geometry.device_columns(target)
+            except IronError:
+                raise self.error(
+                    f"unknown aie.device target {target!r}; accepted: npu1[_Ncol], npu2[_Ncol], "
+                    + ", ".join(_OTHER_TARGETS),
+                    line,
+                    col + code.find(target),
+                ) from None
+        dev = ir.Device(target, m.group(2) or ir.DEFAULT_DEVICE)
+        self.module.devices.append(dev)
+        self.dev = _Dev(dev)
+        self.stack.append(_Frame("device", dev.body, dev, line, col))
+        if m.group(3) == "{}":
+            self.close("}", line, col)
+        return True
+
+    def open_sequence(self, code: str, line: int, col: int) -> bool:
+        m = _RE_SEQUENCE.match(code)
+        if not m:
+            return False
+        args = []
+        inner = m.group(3).strip()
+        for part in split_top(inner) if inner else []:
+            am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
+            typ = _memref(am.group(2)) if am else None
+            if typ is None and am and _RE_BAD_MEMREF.match(am.group(2)):
+                # not MLIR (a memref size is a non-negative integer or ?): say so here,
+                # not later as "no runtime sequence"
+                raise self.error(
+                    f"runtime sequence argument %{am.group(1)}: {am.group(2).strip()!r} is not a memref "
+                    "type (a dimension is a non-negative integer)",
+                    line,
+                    col + code.find(am.group(2).strip()),
+                )
+            if typ is None:
+                return False  # scalar or unsupported arguments: keep the sequence opaque
+            args.append(ir.Argument(am.group(1), typ))
+        seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args, attributes=m.group(4))
+        self.dev.dev.body.append(seq)
+        self.seq = _Seq(seq)
+        self.stack.append(_Frame("sequence", seq.body, seq, line, col))
+        if m.group(5):
+            self.close("}", line, col)
+        return True
+
+    def open_configure(self, code: str, line: int, col: int) -> bool:
+        m = _RE_CONFIGURE.match(code)
+        if not m:
+            return False
+        conf = ir.Configure(m.group(1), [])
+        self.stack[-1].body.append(conf)
+        self.stack.append(_Frame("configure", conf.body, conf, line, col))
+        if m.group(2):
+            self.close("}", line, col)
+        return True
 
     def close(self, code: str, line: int, col: int) -> None:
         if len(self.stack) == 1:
@@ -510,7 +528,7 @@ class _Reader:
         body = self.stack[-1].body
         op = None
         if kind == "device":
-            op = self.device_op(code)
+            op = self.device_op(code, text)
         elif kind in ("sequence", "configure"):
             op = self.runtime_op(code, text)
             if op is _DONE:
@@ -532,9 +550,31 @@ class _Reader:
                 return reader(self, code)
         return None
 
-    def device_op(self, code: str):
+    def device_op(self, code: str, text: str = ""):
         """A structured op of a device body, or None (kept opaque)."""
+        if code.startswith(("%", "aie.core")) and _RE_CORE.match(code.split("\n", 1)[0]):
+            return self.core(text)
         return self.read_op(_DEVICE_OPS, code)
+
+    def core(self, text: str):
+        """``[%c = ]aie.core(%tile) { ... } [{attrs}]``: an :class:`~iron.mlir.ir.Core` whose body
+        is read op by op (:func:`read_region`); the verbatim ``text`` is kept when the generic
+        printer would not give it back (comments, blank lines, other indentation or spacing)."""
+        lines = text.split("\n")
+        head = _RE_CORE.match(_code(lines[0].strip()))
+        tail = _code(lines[-1].strip())
+        if head is None or len(lines) < 2 or not tail.startswith("}"):
+            return None
+        attrs = tail[1:].strip() or None
+        if attrs is not None and not (attrs.startswith("{") and attrs.endswith("}")):
+            return None
+        core = ir.Core(head.group(1), head.group(2), read_region(lines[1:-1]), attrs)
+        from iron.mlir.printer import core_lines, opaque_lines
+
+        if core_lines(core) != opaque_lines(text):
+            core.text = text
+        self.note_opaque(ir.Opaque(text))
+        return core
 
     def device_value(self, code: str):
         """``%x = ...`` in a device body: a tile (constants are noted and kept verbatim)."""
@@ -886,6 +926,129 @@ class _Reader:
 
 
 _DONE = object()  # statement() already appended the op
+
+
+# ------------------------------------------------------------------ core bodies
+#: ``[%c = ]aie.core(%tile) {``: the first line of a core.
+_RE_CORE = re.compile(rf"^(?:%({_NAME})\s*=\s*)?aie\.core\s*\(\s*%({_NAME})\s*\)\s*\{{\s*$")
+#: ``%a, %b:2 = name rest`` of a core-body op.
+_RE_BODY_OP = re.compile(
+    rf"^(?:(%{RESULT}(?:\s*,\s*%{RESULT})*)\s*=\s*)?([A-Za-z_][\w.$]*)(?=[\s(]|$)(.*)$", re.S
+)
+#: ``} else {``: a closing brace that opens the next region of the same op.
+_RE_JOIN = re.compile(r"^\}\s*(\w+)\s*\{$")
+
+
+def read_region(lines: list[str]) -> list:
+    """The ops of a region's lines (without its own braces): each op its form declares
+    (:mod:`iron.mlir.body`, regions nested) as that op, any other as an
+    :class:`~iron.mlir.ir.Opaque` with its verbatim lines (an op with regions whole)."""
+    stmts = _statements(lines)
+    ops: list = []
+    k = 0
+    while k < len(stmts):
+        part, k, closer = _region(stmts, k, lines)
+        ops += part
+        if closer is not None:  # a '}' that closes nothing: kept as text
+            ops.append(ir.Opaque(_verbatim(lines, closer[1], closer[2])))
+            k += 1
+    return ops
+
+
+def _statements(lines: list[str]) -> list[tuple[str, int, int]]:
+    """``(code, first line, last line)`` per statement: a line, or lines joined while a
+    bracket is open; a line opening a region (ending in ``{``) and one starting with ``}``
+    end a statement."""
+    out: list[tuple[str, int, int]] = []
+    parts: list[str] = []
+    first = depth = 0
+    for i, raw in enumerate(lines):
+        code = _code(raw.strip())
+        if not code:
+            continue
+        if not parts:
+            first, depth = i, 0
+            if code.startswith("}"):
+                out.append((code, i, i))
+                continue
+        parts.append(code)
+        depth += _depth(code)
+        if depth <= 0 or (depth == 1 and code.endswith("{")):
+            out.append((" ".join(parts), first, i))
+            parts = []
+    if parts:
+        out.append((" ".join(parts), first, len(lines) - 1))
+    return out
+
+
+def _region(stmts: list, k: int, lines: list[str], depth: int = 0) -> tuple[list, int, tuple | None]:
+    """Ops from ``stmts[k]`` to the end of their region (``depth`` regions deep): (ops,
+    index of the closing statement, that statement; None at the end of the lines)."""
+    ops: list = []
+    while k < len(stmts):
+        code, first, last = stmts[k]
+        if code.startswith("}"):
+            return ops, k, stmts[k]
+        if code.endswith("{") and depth >= limits.MAX_REGION_DEPTH:
+            end = _region_end(stmts, k)
+            op, k = (
+                ir.Opaque(_verbatim(lines, first, stmts[end][2] if end < len(stmts) else len(lines) - 1)),
+                end + 1,
+            )
+        elif code.endswith("{"):
+            op, k = _region_op(stmts, k, lines, depth)
+        else:
+            op, k = _body_op(code) or ir.Opaque(_verbatim(lines, first, last)), k + 1
+        ops.append(op)
+    return ops, k, None
+
+
+def _region_end(stmts: list, k: int) -> int:
+    """Index of the ``}`` that closes the op opening regions at ``stmts[k]`` (past the end: none)."""
+    open_ = 0
+    for j in range(k, len(stmts)):
+        code = stmts[j][0]
+        open_ += code.endswith("{") - code.startswith("}")
+        if open_ == 0:
+            return j
+    return len(stmts)
+
+
+def _region_op(stmts: list, k: int, lines: list[str], depth: int) -> tuple[object, int]:
+    """The op opening regions at ``stmts[k]`` and the index after its last ``}``."""
+    code, first, _ = stmts[k]
+    regions, joins = [], []
+    while True:
+        part, k, closer = _region(stmts, k + 1, lines, depth + 1)
+        regions.append(part)
+        if closer is None:  # never closed: the rest of the lines are this op's
+            return ir.Opaque(_verbatim(lines, first, len(lines) - 1)), k
+        m = _RE_JOIN.match(closer[0])
+        if m is None:
+            break
+        joins.append(m.group(1))
+    op = _body_op(code[:-1], regions, joins) if closer[0] == "}" else None
+    return op or ir.Opaque(_verbatim(lines, first, closer[2])), k + 1
+
+
+def _body_op(code: str, regions: tuple = (), joins: tuple = ()):
+    """The declared op ``code`` spells (iron.mlir.form.read_op), or None."""
+    m = _RE_BODY_OP.match(code.strip())
+    if m is None:
+        return None
+    results = tuple(r.strip()[1:] for r in m.group(1).split(",")) if m.group(1) else ()
+    return read_op(m.group(2), results, m.group(3), tuple(regions), tuple(joins))
+
+
+def _verbatim(lines: list[str], first: int, last: int) -> str:
+    """Lines ``first..last`` as one op's text, dedented relative to its first line."""
+    lead = len(lines[first]) - len(lines[first].lstrip())
+    out = [lines[first].strip()]
+    for line in lines[first + 1 : last + 1]:
+        line = line.rstrip()
+        out.append(line[min(lead, len(line) - len(line.lstrip())) :])
+    return "\n".join(out)
+
 
 #: (op-name prefix, reader) of the structured ops of a device body, tried in order.
 _DEVICE_OPS = (

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from iron.design import ArgSpec, Design, KernelObject, Stream
 from iron.errors import IronError
-from iron.mlir import ir
+from iron.mlir import body, ir
 from iron.target.geometry import (
     CORE_DATA_MEMORY,
     CORE_STACK,
@@ -127,26 +127,26 @@ def build_design(flow: Dataflow, target) -> Design:
     cols, cores = range(flow.columns), range(flow.cores)
     ins, outs = _directions(flow)
 
-    body: list = _func_decls(flow)
+    device_ops: list = _func_decls(flow)
     shims = [ir.Tile(f"tile_{c}_{SHIM_ROW}", c, SHIM_ROW) for c in cols]
     mems = [ir.Tile(f"tile_{c}_{MEMTILE_ROW}", c, MEMTILE_ROW) for c in cols]
     computes = [
         ir.Tile(f"tile_{c}_{FIRST_COMPUTE_ROW + k}", c, FIRST_COMPUTE_ROW + k) for k in cores for c in cols
     ]
-    body += shims + mems + computes
+    device_ops += shims + mems + computes
 
     # Shim transfers name the shim <-> memtile FIFO of their column and port.
     allocs = {(c, p.name): _fifo(p, c) for c in cols for p in flow.ports}
     streams = [Stream(p.arg, allocs[c, p.name]) for p in flow.ports for c in cols]
 
     for c in cols:
-        body += _fifos(flow, ins, outs, c)
+        device_ops += _fifos(flow, ins, outs, c)
     for c in cols:
         for k in cores:
-            body.append(_core(flow, c, k))
+            device_ops.append(_core(flow, c, k))
 
-    body.append(_sequence(flow, ins, outs, allocs))
-    device = ir.Device(target.device_name(flow.columns), None, body)
+    device_ops.append(_sequence(flow, ins, outs, allocs))
+    device = ir.Device(target.device_name(flow.columns), None, device_ops)
     return Design(device=device, streams=streams, kernels=[flow.kernel])
 
 
@@ -210,7 +210,7 @@ def _bytes(flow: Dataflow, p: Port) -> int:
     return ir.MemRefType(tuple(p.shape), flow.specs[p.arg].dtype).nbytes
 
 
-# --------------------------------------------------------------------------- text
+# --------------------------------------------------------------------------- names and ops
 def _fifo(p: Port, c: int) -> str:
     """Shim <-> memtile FIFO of port ``p`` in column ``c``."""
     return f"{p.name}_c{c}"
@@ -281,57 +281,48 @@ def _format_scalar(s: Scalar) -> str:
 
 
 def _core(flow: Dataflow, c: int, k: int) -> ir.Core:
+    """Core ``k`` of column ``c``: its constants, then the outer loop (broadcast buffers
+    acquired per run) around ``iterations`` of acquire, call the kernel(s), release."""
     row = FIRST_COMPUTE_ROW + k
     ports = {p.name: p for p in flow.ports}
-    body = [
-        "%c0 = arith.constant 0 : index",
-        "%c1 = arith.constant 1 : index",
-        f"%c{flow.iterations} = arith.constant {flow.iterations} : index" if flow.iterations > 1 else None,
-    ]
-    body = [b for b in body if b]
+    upper = f"c{flow.iterations}" if flow.iterations > 1 else "c1"
+    ops: list = [body.constant("c0", 0, "index"), body.constant("c1", 1, "index")]
+    if flow.iterations > 1:
+        ops.append(body.constant(upper, flow.iterations, "index"))
     scalars: dict[Scalar, str] = {}
-    for call in flow.calls:
-        for o in call.operands:
-            if isinstance(o, Scalar) and o not in scalars:
-                scalars[o] = name = f"%s{len(scalars)}"
-                body.append(f"{name} = arith.constant {_format_scalar(o)} : {o.type}")
+    for o in (o for call in flow.calls for o in call.operands if isinstance(o, Scalar)):
+        if o not in scalars:
+            scalars[o] = f"s{len(scalars)}"
+            ops.append(body.constant(scalars[o], _format_scalar(o), o.type))
+    ops.append(body.constant("cmax", RUN_FOREVER, "index"))
 
-    def acquire(p: Port, indent: str) -> list[str]:
+    def mode(p: Port) -> str:
+        return "Produce" if flow.specs[p.arg].writes else "Consume"
+
+    def acquire(p: Port) -> body.Acquire:
         # today's acquire returns the buffers themselves (mlir-aie PR #3553; aie_test1.mlir)
-        mode = "Produce" if flow.specs[p.arg].writes else "Consume"
-        typ = _port_type(flow, p)
-        return [f"{indent}%buf_{p.name} = aie.objectfifo.acquire @{_core_fifo(p, c, k)}({mode}, 1) : {typ}"]
+        return body.acquire(f"buf_{p.name}", _core_fifo(p, c, k), mode(p), _port_type(flow, p))
 
-    def release(p: Port, indent: str) -> str:
-        mode = "Produce" if flow.specs[p.arg].writes else "Consume"
-        return f"{indent}aie.objectfifo.release @{_core_fifo(p, c, k)}({mode}, 1)"
+    def release(p: Port) -> body.Release:
+        return body.release(_core_fifo(p, c, k), mode(p))
+
+    def call(step: Call) -> body.Call:
+        args = [scalars[o] if isinstance(o, Scalar) else f"buf_{o}" for o in step.operands]
+        types = [o.type if isinstance(o, Scalar) else _port_type(flow, ports[o]) for o in step.operands]
+        return body.call(step.func, args, types)
 
     once = [p for p in flow.ports if p.broadcast]
     each = [p for p in flow.ports if not p.broadcast]
-    body.append(f"%cmax = arith.constant {RUN_FOREVER} : index")
-    body.append("scf.for %run = %c0 to %cmax step %c1 {")
-    for p in once:
-        body += acquire(p, "  ")
-    upper = f"%c{flow.iterations}" if flow.iterations > 1 else "%c1"
-    body.append(f"  scf.for %i = %c0 to {upper} step %c1 {{")
-    for p in each:
-        body += acquire(p, "    ")
-    for call in flow.calls:
-        args = [scalars[o] if isinstance(o, Scalar) else f"%buf_{o}" for o in call.operands]
-        types = [o.type if isinstance(o, Scalar) else _port_type(flow, ports[o]) for o in call.operands]
-        body.append(f"    func.call @{call.func}({', '.join(args)}) : ({', '.join(types)}) -> ()")
-    body += [release(p, "    ") for p in each]
-    body.append("  }")
-    body += [release(p, "  ") for p in once]
-    body.append("}")
-    body.append("aie.end")
-    return ir.Core(f"core_{c}_{row}", f"tile_{c}_{row}", body)
+    tile = [*map(acquire, each), *map(call, flow.calls), *map(release, each)]
+    run = [*map(acquire, once), body.loop("i", "c0", upper, "c1", tile), *map(release, once)]
+    ops += [body.loop("run", "c0", "cmax", "c1", run), body.End()]
+    return ir.Core(f"core_{c}_{row}", f"tile_{c}_{row}", ops)
 
 
 # --------------------------------------------------------------------------- runtime sequence
 def _sequence(flow: Dataflow, ins: list[Port], outs: list[Port], allocs) -> ir.RuntimeSequence:
     args = [ir.Argument(f"arg{i}", s.type) for i, s in enumerate(flow.specs)]
-    body: list = []
+    seq_ops: list = []
     for c in range(flow.columns):
         bd_ids = iter(DATA_BD_IDS)
         # Outputs first so their S2MM tasks are queued before data arrives.
@@ -342,7 +333,7 @@ def _sequence(flow: Dataflow, ins: list[Port], outs: list[Port], allocs) -> ir.R
             else:
                 n = spec.type.numel // flow.columns
                 offset = c * n
-            body.append(
+            seq_ops.append(
                 ir.DmaMemcpyNd(
                     arg=args[p.arg].name,
                     offsets=(0, 0, 0, offset),
@@ -355,5 +346,5 @@ def _sequence(flow: Dataflow, ins: list[Port], outs: list[Port], allocs) -> ir.R
             )
     for c in range(flow.columns):
         for p in outs:
-            body.append(ir.DmaWait(allocs[c, p.name]))
-    return ir.RuntimeSequence(ir.DEFAULT_SEQUENCE, args, body)
+            seq_ops.append(ir.DmaWait(allocs[c, p.name]))
+    return ir.RuntimeSequence(ir.DEFAULT_SEQUENCE, args, seq_ops)

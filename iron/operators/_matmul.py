@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from iron.design import ArgSpec, Design, KernelObject, Stream
 from iron.errors import IronError
-from iron.mlir import ir
+from iron.mlir import body, ir
 from iron.operators._dataflow import DATA_BD_IDS, RUN_FOREVER, SPLIT_DEPTH, memref
 from iron.target import kernels as kt
 from iron.target import shim_dma
@@ -203,21 +203,21 @@ def build(tl: Tiling, specs: list[ArgSpec], kernel: KernelObject, target) -> Des
     mt = kt.micro_tile(kernel.arch, tl.dtype)
     dims = kt.mm_stream_dims(tl.m, tl.k, tl.n, mt)
     cols = range(tl.columns)
-    body: list = _func_decls(tl, kernel)
-    body += [ir.Tile(_tile(c, SHIM_ROW), c, SHIM_ROW) for c in cols]
-    body += [ir.Tile(_tile(c, MEMTILE_ROW), c, MEMTILE_ROW) for c in cols]
-    body += [
+    device_ops: list = _func_decls(tl, kernel)
+    device_ops += [ir.Tile(_tile(c, SHIM_ROW), c, SHIM_ROW) for c in cols]
+    device_ops += [ir.Tile(_tile(c, MEMTILE_ROW), c, MEMTILE_ROW) for c in cols]
+    device_ops += [
         ir.Tile(_tile(c, FIRST_COMPUTE_ROW + r), c, FIRST_COMPUTE_ROW + r)
         for r in range(tl.rows)
         for c in cols
     ]
-    body += _a_fifos(tl, dims["A"]) + _b_fifos(tl, dims["B"]) + _c_fifos(tl, dims["C"])
-    body += [_core(tl, c, r) for r in range(tl.rows) for c in cols]
-    body.append(_sequence(tl, specs))
+    device_ops += _a_fifos(tl, dims["A"]) + _b_fifos(tl, dims["B"]) + _c_fifos(tl, dims["C"])
+    device_ops += [_core(tl, c, r) for r in range(tl.rows) for c in cols]
+    device_ops.append(_sequence(tl, specs))
     streams = [Stream(0, a_shim_fifo(i)) for i in range(tl.a_shims)]
     streams += [Stream(1, b_shim_fifo(c)) for c in cols] + [Stream(2, c_shim_fifo(c)) for c in cols]
     return Design(
-        device=ir.Device(target.device_name(tl.columns), None, body), streams=streams, kernels=[kernel]
+        device=ir.Device(target.device_name(tl.columns), None, device_ops), streams=streams, kernels=[kernel]
     )
 
 
@@ -293,30 +293,30 @@ def _core(tl: Tiling, c: int, r: int) -> ir.Core:
     t = _types(tl)
     zero, matmul = _symbols(tl)
     a, b, cc = a_core_fifo(r), b_core_fifo(c), c_core_fifo(c, r)
-    body = [
-        "%c0 = arith.constant 0 : index",
-        "%c1 = arith.constant 1 : index",
-        f"%ctiles = arith.constant {tl.tiles_per_core} : index",
-        f"%ksteps = arith.constant {tl.k_steps} : index",
-        f"%cmax = arith.constant {RUN_FOREVER} : index",
-        "scf.for %run = %c0 to %cmax step %c1 {",
-        "  scf.for %tile = %c0 to %ctiles step %c1 {",
-        f"    %buf_C = aie.objectfifo.acquire @{cc}(Produce, 1) : {t['C']}",
-        f"    func.call @{zero}(%buf_C) : ({t['C']}) -> ()",
-        "    scf.for %step = %c0 to %ksteps step %c1 {",
-        f"      %buf_A = aie.objectfifo.acquire @{a}(Consume, 1) : {t['A']}",
-        f"      %buf_B = aie.objectfifo.acquire @{b}(Consume, 1) : {t['B']}",
-        f"      func.call @{matmul}(%buf_A, %buf_B, %buf_C) : ({t['A']}, {t['B']}, {t['C']}) -> ()",
-        f"      aie.objectfifo.release @{a}(Consume, 1)",
-        f"      aie.objectfifo.release @{b}(Consume, 1)",
-        "    }",
-        f"    aie.objectfifo.release @{cc}(Produce, 1)",
-        "  }",
-        "}",
-        "aie.end",
+    step = [
+        body.acquire("buf_A", a, "Consume", t["A"]),
+        body.acquire("buf_B", b, "Consume", t["B"]),
+        body.call(matmul, ["buf_A", "buf_B", "buf_C"], [t["A"], t["B"], t["C"]]),
+        body.release(a, "Consume"),
+        body.release(b, "Consume"),
+    ]
+    tile = [
+        body.acquire("buf_C", cc, "Produce", t["C"]),
+        body.call(zero, ["buf_C"], [t["C"]]),
+        body.loop("step", "c0", "ksteps", "c1", step),
+        body.release(cc, "Produce"),
+    ]
+    ops = [
+        body.constant("c0", 0, "index"),
+        body.constant("c1", 1, "index"),
+        body.constant("ctiles", tl.tiles_per_core, "index"),
+        body.constant("ksteps", tl.k_steps, "index"),
+        body.constant("cmax", RUN_FOREVER, "index"),
+        body.loop("run", "c0", "cmax", "c1", [body.loop("tile", "c0", "ctiles", "c1", tile)]),
+        body.End(),
     ]
     row = FIRST_COMPUTE_ROW + r
-    return ir.Core(f"core_{c}_{row}", _tile(c, row), body)
+    return ir.Core(f"core_{c}_{row}", _tile(c, row), ops)
 
 
 def _memcpy(arg: str, transfer, fifo: str, bd: int, token: bool = False) -> ir.DmaMemcpyNd:
@@ -330,19 +330,19 @@ def _sequence(tl: Tiling, specs: list[ArgSpec]) -> ir.RuntimeSequence:
     each block but the first, wait for the previous block's C in every column."""
     args = [ir.Argument(f"arg{i}", s.type) for i, s in enumerate(specs)]
     a_shim = {tl.a_column(i): i for i in range(tl.a_shims)}
-    body: list = []
+    seq_ops: list = []
     for block, first in enumerate(range(0, tl.row_groups, GROUP_ROWS)):
         groups = min(GROUP_ROWS, tl.row_groups - first)
         for c in range(tl.columns):
             bd = iter(DATA_BD_IDS[GROUP_BD_BASES[block % 2] :])
-            body.append(_memcpy("arg2", c_transfer(tl, c, first, groups), c_shim_fifo(c), next(bd), True))
+            seq_ops.append(_memcpy("arg2", c_transfer(tl, c, first, groups), c_shim_fifo(c), next(bd), True))
             for g in range(first, first + groups):
                 if c in a_shim:
-                    body.append(
+                    seq_ops.append(
                         _memcpy("arg0", a_transfer(tl, g, a_shim[c]), a_shim_fifo(a_shim[c]), next(bd))
                     )
-                body.append(_memcpy("arg1", b_transfer(tl, c), b_shim_fifo(c), next(bd)))
+                seq_ops.append(_memcpy("arg1", b_transfer(tl, c), b_shim_fifo(c), next(bd)))
         if block:
-            body += [ir.DmaWait(c_shim_fifo(c)) for c in range(tl.columns)]
-    body += [ir.DmaWait(c_shim_fifo(c)) for c in range(tl.columns)]
-    return ir.RuntimeSequence(ir.DEFAULT_SEQUENCE, args, body)
+            seq_ops += [ir.DmaWait(c_shim_fifo(c)) for c in range(tl.columns)]
+    seq_ops += [ir.DmaWait(c_shim_fifo(c)) for c in range(tl.columns)]
+    return ir.RuntimeSequence(ir.DEFAULT_SEQUENCE, args, seq_ops)

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from iron.mlir import ir
+from iron.mlir.printer import print_ops
 from iron.operators import GEMM
 from iron.target import kernels as kt
 
@@ -124,7 +125,9 @@ def mine(op: GEMM, target: str) -> dict:
         for lk in dev.body
         if isinstance(lk, ir.ObjectFifoLink)
     ]
-    cores = {tiles[c.tile]: _core_steps("\n".join(c.body)) for c in dev.body if isinstance(c, ir.Core)}
+    cores = {
+        tiles[c.tile]: _core_steps("\n".join(print_ops(c.body))) for c in dev.body if isinstance(c, ir.Core)
+    }
     seq = []
     for o in dev.sequence(ir.DEFAULT_SEQUENCE).body:
         if isinstance(o, ir.DmaMemcpyNd):

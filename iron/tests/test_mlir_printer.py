@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from iron.errors import IronError
-from iron.mlir import ir
+from iron.mlir import body, ir
 from iron.mlir.printer import print_device, print_module, print_op
 from iron.tests.upstream import canon, check_lines, source_lines
 
@@ -261,7 +261,30 @@ def test_func_decl_and_core_match_upstream_text():
     # aie_test1.mlir (aiecc's own output, test/parse-trace/test1): the kernel declaration with
     # today's func-level link_with, then the core of tile (0, 2) with its region, byte for byte
     golden = _upstream_block("aie_test1.mlir", "func.func private")
-    region = [line[6:] for line in golden[2:-1]]  # the region's ops, relative to the region
+    vec, one = "memref<1024xi16>", "memref<1xi32>"
+    tile = [
+        body.acquire("3", "in", "Consume", vec),
+        body.acquire("5", "out", "Produce", vec),
+        body.constant("c1024_i32", 1024, "i32"),
+        body.call("vector_scalar_mul_vector", ["3", "5", "1", "c1024_i32"], [vec, vec, one, "i32"]),
+        body.release("in", "Consume"),
+        body.release("out", "Produce"),
+    ]
+    run = [
+        body.acquire("1", "infactor", "Consume", one),
+        body.constant("c0_0", 0, "index"),
+        body.constant("c4", 4, "index"),
+        body.constant("c1_1", 1, "index"),
+        body.loop("arg1", "c0_0", "c4", "c1_1", tile),
+        body.release("infactor", "Consume"),
+    ]
+    region = [
+        body.constant("c0", 0, "index"),
+        body.constant("c9223372036854775807", 2**63 - 1, "index"),
+        body.constant("c1", 1, "index"),
+        body.loop("arg0", "c0", "c9223372036854775807", "c1", run),
+        body.End(),
+    ]
     dev = ir.Device(
         "npu1_1col",
         None,

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from iron.mlir import ir
+from iron.mlir import body, ir
 from iron.mlir.printer import print_module
 from iron.mlir.reader import MlirSyntaxError, parse
 from iron.tests.golden import TEST1
@@ -58,8 +58,7 @@ def test_golden_structure(golden):
     }  # fmt: skip
     assert sum(bd.fields.values()) == 15 + 8192 + 1 + 1 + 64 + 1  # every other field is 0
     assert [op for op in seq.body if isinstance(op, ir.AddressPatch)] == [ir.AddressPatch(119268, 4, 0)]
-    opaque_dev = [op.text.split("\n")[0] for op in dev.body if isinstance(op, ir.Opaque)]
-    assert [t.split()[0] for t in opaque_dev] == ["%core_0_2"]
+    assert not [op for op in dev.body if isinstance(op, ir.Opaque)]  # the core is read too
     assert [op for op in dev.body if isinstance(op, ir.FuncDecl)][0].name == "vector_scalar_mul_vector"
     fifos = [(f.name, f.producer, f.consumers) for f in dev.body if isinstance(f, ir.ObjectFifo)]
     assert fifos == [
@@ -67,8 +66,31 @@ def test_golden_structure(golden):
         ("in", "shim_noc_tile_0_0", ("tile_0_2",)),
         ("out", "tile_0_2", ("shim_noc_tile_0_0",)),
     ]
-    core = next(op for op in dev.body if isinstance(op, ir.Opaque) and op.text.startswith("%core"))
-    assert core.text.endswith('} {link_with = "scale.o"}') and core.text.count("\n") == 23
+    (core,) = [op for op in dev.body if isinstance(op, ir.Core)]
+    assert (core.name, core.tile, core.attrs, core.link_with, core.text) == (
+        "core_0_2", "tile_0_2", '{link_with = "scale.o"}', "scale.o", None  # printed back generically
+    )  # fmt: skip
+    # the file's lines 19-40, op by op (the pre-2026 acquire form with subview.access)
+    c0, cmax, c1, run, end = core.body
+    assert (c0, cmax, end) == (
+        body.constant("c0", 0, "index"),
+        body.constant("c9223372036854775807", 2**63 - 1, "index"),
+        body.End(),
+    )
+    assert (run.iv, run.lower, run.upper, run.step) == ("arg0", "c0", "c9223372036854775807", "c1")
+    factor, factor_buf, *_consts, tile, release = run.body
+    assert factor == body.Acquire(("0",), "infactor", "Consume", 1, "!aie.objectfifosubview<memref<1xi32>>")
+    assert factor.subview and factor_buf == body.SubviewAccess(
+        ("1",), "0", 0, "!aie.objectfifosubview<memref<1xi32>>", "memref<1xi32>"
+    )
+    assert release == body.Release("infactor", "Consume", 1)
+    call = tile.body[5]
+    assert (call.callee, call.args, call.result_types) == (
+        "vector_scalar_mul_vector",
+        ("3", "5", "1", "c1024_i32"),
+        "()",
+    )
+    assert call.arg_types == "memref<1024xi16>, memref<1024xi16>, memref<1xi32>, i32"
     opaque_seq = [op.text for op in seq.body if isinstance(op, ir.Opaque)]
     assert len(opaque_seq) == 9 and opaque_seq[0].startswith("%0 = aiex.dma_configure_task_for @in {")
     assert opaque_seq[4].endswith("} {issue_token = true}")
@@ -261,6 +283,37 @@ T64 = ir.MemRefType((64,), "i32")
 T8 = ir.MemRefType((16384,), "i8")
 
 
+def _callee_sequence() -> ir.RuntimeSequence:
+    return ir.RuntimeSequence(
+        "sequence",
+        [ir.Argument("arg0", T64), ir.Argument("arg1", T64), ir.Argument("arg2", T8)],
+        [
+            ir.Write32(213200, 2038038528, 0, 2),
+            ir.Write32(0x1D20C, 0x8000000F),
+            ir.MaskWrite32(119304, 3840, 65280, 0, 0),
+            ir.BlockWrite(0x1D000, (1, 2, 3, 0xFFFFFFFF, 5, 6, 7, 8), 0, 0),
+            ir.BlockWrite(0x1D020, (7,) * 8),
+            ir.BlockWrite(0x1D040, (1, 2), symbol="named_payload"),
+            ir.WriteBd(
+                dict(
+                    bd_id=15,
+                    buffer_length=2048,
+                    enable_packet=1,
+                    packet_id=1,
+                    burst_length=64,
+                    valid_bd=1,
+                )
+            ),
+            ir.AddressPatch(0x1D1E4, 2, 8192),
+            ir.DmaMemcpyNd("arg0", (0, 0, 0, 0), (1, 1, 1, 64), (0, 0, 0), "in0", 0, True),
+            ir.DmaMemcpyNd("arg1", (0, 0, 0, 0), (1, 1, 1, 64), (0, 0, 0), "out0", 1),
+            ir.DmaWait("out0"),
+            ir.Sync(0, 0, 0, 1),
+            ir.Opaque("aiex.npu.preempt {level = 2 : ui8}"),
+        ],
+    )
+
+
 def _every_op_module() -> ir.Module:
     flow = ir.PacketFlow(1, ir.PacketEnd("tile_0_2", "Trace", 0), ir.PacketEnd("tile_0_0", "DMA", 1))
     callee = ir.Device(
@@ -274,35 +327,8 @@ def _every_op_module() -> ir.Module:
             ir.ShimDmaAllocation("in0", "MM2S", 0, 0),
             ir.ShimDmaAllocation("out0", "S2MM", 0, 0),
             ir.MemrefGlobal("named_payload", (1, 2)),
-            ir.Opaque('%core_0_2 = aie.core(%tile_0_2) {\n  aie.end\n} {link_with = "k.o"}'),
-            ir.RuntimeSequence(
-                "sequence",
-                [ir.Argument("arg0", T64), ir.Argument("arg1", T64), ir.Argument("arg2", T8)],
-                [
-                    ir.Write32(213200, 2038038528, 0, 2),
-                    ir.Write32(0x1D20C, 0x8000000F),
-                    ir.MaskWrite32(119304, 3840, 65280, 0, 0),
-                    ir.BlockWrite(0x1D000, (1, 2, 3, 0xFFFFFFFF, 5, 6, 7, 8), 0, 0),
-                    ir.BlockWrite(0x1D020, (7,) * 8),
-                    ir.BlockWrite(0x1D040, (1, 2), symbol="named_payload"),
-                    ir.WriteBd(
-                        dict(
-                            bd_id=15,
-                            buffer_length=2048,
-                            enable_packet=1,
-                            packet_id=1,
-                            burst_length=64,
-                            valid_bd=1,
-                        )
-                    ),
-                    ir.AddressPatch(0x1D1E4, 2, 8192),
-                    ir.DmaMemcpyNd("arg0", (0, 0, 0, 0), (1, 1, 1, 64), (0, 0, 0), "in0", 0, True),
-                    ir.DmaMemcpyNd("arg1", (0, 0, 0, 0), (1, 1, 1, 64), (0, 0, 0), "out0", 1),
-                    ir.DmaWait("out0"),
-                    ir.Sync(0, 0, 0, 1),
-                    ir.Opaque("aiex.npu.preempt {level = 2 : ui8}"),
-                ],
-            ),
+            ir.Core("core_0_2", "tile_0_2", [body.End()], '{link_with = "k.o"}'),
+            _callee_sequence(),
         ],
     )
     wrapper = ir.Device(

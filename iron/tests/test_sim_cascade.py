@@ -83,6 +83,48 @@ def test_a_cascade_put_with_no_flow_out_of_the_core_is_an_error(tmp_path):
         _run(relay(""), tmp_path, np.zeros(64, np.int32))
 
 
+def test_todays_acquire_of_two_binds_each_buffer_to_its_result(tmp_path):
+    """``%x0, %x1 = aie.objectfifo.acquire @in(Consume, 2) : memref, memref`` (today's form,
+    upstream's AIE2_single_multiple_release.mlir spells the results so): each result is one
+    buffer, in FIFO order."""
+    one = """        %x = aie.objectfifo.acquire @in(Consume, 1) : memref<16xi32>
+        %v = vector.load %x[%c0] : memref<16xi32>, vector<16xi32>
+        aie.put_cascade(%v : vector<16xi32>)
+        aie.objectfifo.release @in(Consume, 1)"""
+    two = """        %x0, %x1 = aie.objectfifo.acquire @in(Consume, 2) : memref<16xi32>, memref<16xi32>
+        %v0 = vector.load %x0[%c0] : memref<16xi32>, vector<16xi32>
+        aie.put_cascade(%v0 : vector<16xi32>)
+        %v1 = vector.load %x1[%c0] : memref<16xi32>, vector<16xi32>
+        aie.put_cascade(%v1 : vector<16xi32>)
+        aie.objectfifo.release @in(Consume, 2)"""
+    text = relay("aie.cascade_flow(%a, %b)")
+    assert one in text
+    text = text.replace(one, two).replace(
+        "scf.for %i = %c0 to %c4 step %c1 {\n        %x0", "scf.for %i = %c0 to %c2 step %c1 {\n        %x0"
+    )
+    text = text.replace(
+        "%c4 = arith.constant 4 : index",
+        "%c4 = arith.constant 4 : index\n      %c2 = arith.constant 2 : index",
+        1,
+    )
+    assert "%c0 to %c2 step %c1 {\n        %x0, %x1" in text  # core (0,2): 2 runs of 2 objects
+    src = np.arange(64, dtype=np.int32) * 5 + 1
+    np.testing.assert_array_equal(_run(text, tmp_path, src, name="relay_two"), src)
+
+
+def test_an_op_sim_does_not_run_makes_the_outputs_not_modelled_and_names_it(tmp_path):
+    from iron.design import NotModelled, NotModelledError
+
+    get = "%v = aie.get_cascade() : vector<16xi32>"
+    text = relay("aie.cascade_flow(%a, %b)").replace(get, get + "\n        vector.print %v : vector<16xi32>")
+    out = _run(text, tmp_path, np.zeros(64, np.int32), name="relay_print")
+    assert isinstance(out, NotModelled)
+    with pytest.raises(
+        NotModelledError, match=r"not modelled: vector\.print \(core \(1,2\): vector\.print %v"
+    ):
+        np.asarray(out)
+
+
 def test_flows_are_one_per_port_and_a_get_needs_one_in():
     with pytest.raises(SimError, match="two aie.cascade_flow ops leave core"):
         Cascades([((0, 3), (1, 3)), ((0, 3), (0, 2))])

@@ -12,8 +12,8 @@ plain data:
 * ``aie.cascade_flow`` (source and destination core tiles, :mod:`iron.runtime.sim.cascade`);
 * ``func.func`` declarations and the object each one's ``link_with`` names (or the
   ``link_with`` of the core that calls it, the older spelling);
-* each ``aie.core`` body as a tree of :class:`Op` (one statement each, regions
-  nested), which :mod:`iron.runtime.sim.interp` interprets.
+* each ``aie.core`` body: the reader's op objects (:mod:`iron.mlir.body`, regions
+  nested; other ops :class:`iron.mlir.ir.Opaque`), which :mod:`iron.runtime.sim.interp` runs.
 
 * the stream routes (``aie.flow``, ``aie.packet_flow``) and ``aie.lock`` ids with their
   initial values, which the register-level DMAs of memtiles and compute tiles use
@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field
 
 from iron.mlir import ir
-from iron.mlir.reader import parse, split_top
+from iron.mlir.reader import parse
 
 _NAME = r"[A-Za-z0-9_$.\-]+"
 _RE_LINK = re.compile(
@@ -39,20 +39,7 @@ _RE_LINK = re.compile(
 )
 _RE_FUNC = re.compile(rf"^func\.func\s+(?:private\s+)?@({_NAME})\s*\(([^)]*)\)(.*)$", re.S)
 _RE_LINK_WITH = re.compile(r'link_with\s*=\s*"([^"]*)"')
-_RE_CORE = re.compile(rf"^(?:%({_NAME})\s*=\s*)?aie\.core\s*\(\s*%({_NAME})\s*\)\s*\{{(.*)$", re.S)
 _RE_CASCADE = re.compile(rf"^aie\.cascade_flow\s*\(\s*%({_NAME})\s*,\s*%({_NAME})\s*\)\s*$")
-_RE_RESULTS = re.compile(rf"^((?:%{_NAME}(?::\d+)?\s*,\s*)*%{_NAME}(?::\d+)?)\s*=\s*(.*)$", re.S)
-
-
-@dataclass
-class Op:
-    """One statement of a core body: ``%results = name rest`` with nested regions."""
-
-    results: list[str]
-    name: str  # e.g. "arith.addi", "scf.for"
-    text: str  # the statement after the op name (operands, attributes, types), one line
-    regions: list[list["Op"]] = field(default_factory=list)
-    line: str = ""  # the statement as written (for messages)
 
 
 @dataclass
@@ -68,7 +55,7 @@ class CoreProgram:
     tile: str  # tile SSA name
     col: int
     row: int
-    body: list[Op]
+    body: list  # iron.mlir.body ops and ir.Opaque
     link_with: str | None = None  # core-level link_with (older designs)
 
 
@@ -126,7 +113,7 @@ def program(mlir: str, where: str = "<pdi>") -> Program:
             prog.funcs[op.name] = op.link_with
         elif isinstance(op, ir.Core):
             t = tiles[op.tile]
-            prog.cores.append(CoreProgram(op.tile, t.col, t.row, parse_body(op.body)))
+            prog.cores.append(CoreProgram(op.tile, t.col, t.row, op.body, op.link_with))
         elif isinstance(op, ir.Opaque):
             _opaque(prog, op.text)
     runtime = set(prog.runtime_fifos)
@@ -182,18 +169,6 @@ def _opaque(prog: Program, text: str) -> None:
         lw = _RE_LINK_WITH.search(m.group(3))
         prog.funcs[m.group(1)] = lw.group(1) if lw else None
         return
-    m = _RE_CORE.match(first.split("\n", 1)[0])
-    if m:
-        lines = text.split("\n")
-        # the region ends at the last line starting with '}' (attributes may follow it)
-        end = max(i for i, ln in enumerate(lines) if ln.strip().startswith("}"))
-        lw = _RE_LINK_WITH.search(lines[end])
-        tile = prog.tiles[m.group(2)]
-        body_lines = ([m.group(3)] if m.group(3).strip() else []) + lines[1:end]
-        prog.cores.append(
-            CoreProgram(m.group(2), tile.col, tile.row, parse_body(body_lines), lw.group(1) if lw else None)
-        )
-        return
     word = first.split("(")[0].split()[0] if first else ""
     if word.startswith("%") and "=" in first:
         word = first.split("=", 1)[1].split()[0].split("(")[0]
@@ -204,73 +179,3 @@ def _opaque(prog: Program, text: str) -> None:
 #: Device-level ops sim needs no model of (routing is implied by the FIFOs; ``aie.trace*``
 #: configures trace, which iron lowers into the control stream sim runs).
 _IGNORED = {"aie.end", "aie.flow", "aie.wire", "aie.switchbox", "aie.shim_mux"}
-
-
-# --------------------------------------------------------------------------- core bodies
-def _strip(line: str) -> str:
-    s = line.strip()
-    if "//" in s and '"' not in s:
-        s = s[: s.index("//")].rstrip()
-    return s
-
-
-def parse_body(lines: list[str]) -> list[Op]:
-    """Statements of a region (``lines`` without the region's own braces) as an op tree."""
-    stmts = _statements(lines)
-    pos = 0
-
-    def region() -> tuple[list[Op], str]:
-        nonlocal pos
-        ops: list[Op] = []
-        while pos < len(stmts):
-            s = stmts[pos]
-            pos += 1
-            if s.startswith("}"):
-                return ops, s
-            op = _op(s)
-            if s.endswith("{"):
-                while True:  # one region per "{", "} else {" opens the next
-                    r, closer = region()
-                    op.regions.append(r)
-                    if not closer.endswith("{"):
-                        break
-            ops.append(op)
-        return ops, "}"
-
-    return region()[0]
-
-
-def _statements(lines: list[str]) -> list[str]:
-    """One string per statement; a statement spread over lines (open brackets) is joined."""
-    out: list[str] = []
-    buf = ""
-    for raw in lines:
-        s = _strip(raw)
-        if not s:
-            continue
-        buf = f"{buf} {s}" if buf else s
-        depth = sum(buf.count(c) for c in "([<") - sum(buf.count(c) for c in ")]>")
-        depth -= buf.count("->")  # '->' is no closing bracket
-        if depth > 0 and not buf.endswith("{"):
-            continue
-        out.append(buf)
-        buf = ""
-    if buf:
-        out.append(buf)
-    return out
-
-
-def _op(stmt: str) -> Op:
-    body = stmt[:-1].rstrip() if stmt.endswith("{") else stmt
-    results: list[str] = []
-    m = _RE_RESULTS.match(body)
-    if m:
-        for r in split_top(m.group(1)):
-            name, _, count = r.strip().lstrip("%").partition(":")
-            results += [name] if not count else [f"{name}#{k}" for k in range(int(count))]
-        body = m.group(2)
-    name, _, rest = body.strip().partition(" ")
-    if "(" in name:  # "aie.end" / "func.call@f(" spellings without a space
-        name, paren, tail = name.partition("(")
-        rest = paren + tail + (" " + rest if rest else "")
-    return Op(results, name, rest.strip(), [], stmt)

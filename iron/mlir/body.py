@@ -1,0 +1,313 @@
+"""The ops of an ``aie.core`` region, declared once each (:mod:`iron.mlir.form`).
+
+:class:`iron.mlir.ir.Core` holds its body as a list of these objects (regions nested,
+any other op an :class:`iron.mlir.ir.Opaque` line); the printer prints and the reader
+reads every one of them from its :class:`~iron.mlir.form.Form`, and sim
+(:mod:`iron.runtime.sim.interp`) runs them by their fields. SSA names are kept without
+the ``%``; types are kept as MLIR writes them (``memref<16xi32>``, ``vector<16xbf16>``).
+
+Each form is the text upstream's tools print, checked against generated MLIR in
+``iron/tests/data/designs`` (aiecc / IRON output: constants, ``scf.for``, both acquire
+forms, ``subview.access``, ``func.call``, ``memref.load``/``store``, ``arith.addi`` /
+``muli`` / ``remsi``; see its SOURCES.md) and ``iron/tests/data/upstream/aie_test1.mlir``
+(aiecc's output with today's acquire, whose results are the buffers), MLIR's own printers
+for the rest (``scf.for`` ``iter_args(...) -> (types)``, ``scf.if ... -> (types)`` and
+``} else {``, ``arith.cmpi <predicate>, ...``, casts ``%x : T to U``, ``vector.load
+%m[%i] : memref<..>, vector<..>``) and mlir-aie's ``AIE.td`` assembly formats for
+``aie.put_cascade(%v : vector<..>)``, ``aie.get_cascade() : vector<..>``, ``aie.event(n)``
+and ``aie.end`` (``iron/tests/test_sim_cascade.py`` and ``test_mlir_body.py`` name the
+files they were checked against).
+
+The builders at the end make the bodies iron's operators need readable
+(:func:`loop` around a list of ops, :func:`acquire` returning its op).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from iron.mlir.form import Form, declare
+
+#: ``arith`` ops of two operands and one result (integer and float), as sim interprets them.
+BINARY = tuple(
+    f"arith.{k}"
+    for k in (
+        "addi subi muli divsi divui ceildivsi floordivsi remsi remui andi ori xori shli shrsi shrui "
+        "maxsi minsi maxui minui addf subf mulf divf maximumf minimumf maxnumf minnumf"
+    ).split()
+)
+#: ``arith`` casts ``%x : T to U``.
+CASTS = tuple(
+    f"arith.{k}"
+    for k in "index_cast index_castui extsi extui trunci sitofp uitofp fptosi fptoui extf truncf bitcast".split()
+)
+
+
+# --------------------------------------------------------------------------- arith
+@declare(Form("arith.constant", " {value}[? : {type}?]", results="1"))
+@dataclass
+class Constant:
+    """``%c = arith.constant 4 : index``; ``value`` is the literal as written (``4``,
+    ``1.000000e+00``, ``true``, ``dense<0>`` ...); an ``i1`` ``true``/``false`` has no type."""
+
+    results: tuple[str]
+    value: str
+    type: str | None = None
+
+
+@declare(Form(BINARY, " %{lhs}, %{rhs}[? {flags:attr}?] : {type}", results="1"))
+@dataclass
+class Binary:
+    """``%r = arith.addi %a, %b : i32`` (``flags``: ``overflow<nsw>``, ``fastmath<fast>``)."""
+
+    name: str
+    results: tuple[str]
+    lhs: str
+    rhs: str
+    type: str
+    flags: str | None = None
+
+
+@declare(
+    Form(("arith.cmpi", "arith.cmpf"), " {predicate:word}, %{lhs}, %{rhs}[? {flags:attr}?] : {type}", "1")
+)
+@dataclass
+class Compare:
+    """``%r = arith.cmpi slt, %a, %b : i32``."""
+
+    name: str
+    results: tuple[str]
+    predicate: str
+    lhs: str
+    rhs: str
+    type: str
+    flags: str | None = None
+
+
+@declare(Form("arith.select", " %{cond}, %{true_value}, %{false_value} : {type}", results="1"))
+@dataclass
+class Select:
+    results: tuple[str]
+    cond: str
+    true_value: str
+    false_value: str
+    type: str
+
+
+@declare(Form(CASTS, " %{source} : {source_type} to {type}", results="1"))
+@dataclass
+class Cast:
+    """``%r = arith.index_cast %i : index to i32``."""
+
+    name: str
+    results: tuple[str]
+    source: str
+    source_type: str
+    type: str
+
+
+# --------------------------------------------------------------------------- scf
+@declare(
+    Form(
+        "scf.for",
+        " %{iv} = %{lower} to %{upper} step %{step}[? iter_args({iter_args:pairs}) -> ({result_types})?][? : {type}?]",
+        results="*",
+        regions=("body",),
+    )
+)
+@dataclass
+class For:
+    """``scf.for %i = %lb to %ub step %s {`` (``iter_args(%acc = %init) -> (i32)``: carried
+    values, yielded by the body's ``scf.yield``, become the results)."""
+
+    iv: str
+    lower: str
+    upper: str
+    step: str
+    body: list = field(default_factory=list)
+    results: tuple[str, ...] = ()
+    iter_args: tuple[tuple[str, str], ...] = ()
+    result_types: str | None = None
+    type: str | None = None
+
+
+@declare(
+    Form(
+        "scf.if", " %{cond}[? -> ({result_types})?]", results="*", regions=("then", "orelse"), joins=("else",)
+    )
+)
+@dataclass
+class If:
+    cond: str
+    then: list = field(default_factory=list)
+    orelse: list = field(default_factory=list)
+    results: tuple[str, ...] = ()
+    result_types: str | None = None
+
+
+@declare(Form("scf.yield", "[? {values:%,} : {types}?]"))
+@dataclass
+class Yield:
+    values: tuple[str, ...] = ()
+    types: str | None = None
+
+
+# --------------------------------------------------------------------------- object FIFOs
+@declare(Form("aie.objectfifo.acquire", " @{fifo}({port:word}, {size:int}) : {type}", results="*"))
+@dataclass
+class Acquire:
+    """``%b = aie.objectfifo.acquire @of(Consume, 1) : memref<16xi32>``: today's form, whose
+    results are the buffers (``type`` lists one memref per result); the older form has one
+    result typed ``!aie.objectfifosubview<memref<..>>`` that :class:`SubviewAccess` opens."""
+
+    results: tuple[str, ...]
+    fifo: str
+    port: str  # "Produce" or "Consume"
+    size: int
+    type: str
+
+    @property
+    def subview(self) -> bool:
+        """The older form (one ``!aie.objectfifosubview`` result)."""
+        return self.type.startswith("!aie.objectfifosubview")
+
+
+@declare(Form("aie.objectfifo.release", " @{fifo}({port:word}, {size:int})"))
+@dataclass
+class Release:
+    fifo: str
+    port: str
+    size: int
+
+
+@declare(
+    Form("aie.objectfifo.subview.access", " %{subview}[{index:int}] : {subview_type} -> {type}", results="1")
+)
+@dataclass
+class SubviewAccess:
+    """``%e = aie.objectfifo.subview.access %s[0] : !aie.objectfifosubview<memref<..>> -> memref<..>``
+    (the older acquire's element; still read, :mod:`iron.mlir.legacy` translates it for aiecc)."""
+
+    results: tuple[str]
+    subview: str
+    index: int
+    subview_type: str
+    type: str
+
+
+# --------------------------------------------------------------------------- calls, memory
+@declare(
+    Form(("func.call", "call"), " @{callee}({args:%,}) : ({arg_types:text*}) -> {result_types}", results="*")
+)
+@dataclass
+class Call:
+    """``func.call @f(%a, %n) : (memref<16xi32>, i32) -> ()`` (``call``: the pre-func-dialect name)."""
+
+    name: str
+    callee: str
+    args: tuple[str, ...]
+    arg_types: str
+    result_types: str = "()"
+    results: tuple[str, ...] = ()
+
+
+@declare(Form("memref.load", " %{memref}[{indices:%,}] : {type}", results="1"))
+@dataclass
+class Load:
+    results: tuple[str]
+    memref: str
+    indices: tuple[str, ...]
+    type: str
+
+
+@declare(Form("memref.store", " %{value}, %{memref}[{indices:%,}] : {type}"))
+@dataclass
+class Store:
+    value: str
+    memref: str
+    indices: tuple[str, ...]
+    type: str
+
+
+@declare(Form("vector.load", " %{base}[{indices:%,}] : {memref_type}, {type}", results="1"))
+@dataclass
+class VectorLoad:
+    results: tuple[str]
+    base: str
+    indices: tuple[str, ...]
+    memref_type: str
+    type: str
+
+
+@declare(Form("vector.store", " %{value}, %{base}[{indices:%,}] : {memref_type}, {type}"))
+@dataclass
+class VectorStore:
+    value: str
+    base: str
+    indices: tuple[str, ...]
+    memref_type: str
+    type: str
+
+
+@declare(Form("vector.broadcast", " %{source} : {source_type} to {type}", results="1"))
+@dataclass
+class Broadcast:
+    results: tuple[str]
+    source: str
+    source_type: str
+    type: str
+
+
+# --------------------------------------------------------------------------- aie
+@declare(Form("aie.put_cascade", "(%{value} : {type})"))
+@dataclass
+class PutCascade:
+    value: str
+    type: str
+
+
+@declare(Form("aie.get_cascade", "() : {type}", results="1"))
+@dataclass
+class GetCascade:
+    results: tuple[str]
+    type: str
+
+
+@declare(Form("aie.event", "({value:int})"))
+@dataclass
+class Event:
+    """``aie.event(0)``: the core raises INSTR_EVENT_0 (a kernel's ``event0()``)."""
+
+    value: int
+
+
+@declare(Form("aie.end"))
+@dataclass
+class End:
+    pass
+
+
+# --------------------------------------------------------------------------- builders
+def constant(name: str, value, type: str) -> Constant:
+    """``%name = arith.constant value : type`` (``value``: an int, or the literal's text)."""
+    return Constant((name,), value if isinstance(value, str) else str(int(value)), type)
+
+
+def loop(iv: str, lower: str, upper: str, step: str, body: list) -> For:
+    """``scf.for %iv = %lower to %upper step %step { body }``."""
+    return For(iv, lower, upper, step, list(body))
+
+
+def acquire(name: str, fifo: str, port: str, type: str) -> Acquire:
+    """``%name = aie.objectfifo.acquire @fifo(port, 1) : type`` (the buffer is ``%name``)."""
+    return Acquire((name,), fifo, port, 1, type)
+
+
+def release(fifo: str, port: str) -> Release:
+    """``aie.objectfifo.release @fifo(port, 1)``."""
+    return Release(fifo, port, 1)
+
+
+def call(callee: str, args, arg_types) -> Call:
+    """``func.call @callee(%args...) : (arg_types...) -> ()``."""
+    return Call("func.call", callee, tuple(args), ", ".join(arg_types))
