@@ -422,77 +422,103 @@ class _Reader:
 
     # -------------------------------------------------------------- containers
     def open_container(self, code: str, line: int, col: int) -> bool:
+        """Open the block that ``code`` (a line ending in ``{``) starts where it may stand:
+        a module, device, runtime sequence or configure. False: not one (a statement)."""
         kind = self.stack[-1].kind
         if code.startswith("module") and kind == "top":
-            m = _RE_MODULE.match(code)
-            if not m:
-                return False
-            self.module.header = " ".join(m.group(1).split())
-            self.stack.append(_Frame("module", self.module.extra, None, line, col))
-            if m.group(2):
-                self.close("}", line, col)
-            return True
+            return self.open_module(code, line, col)
         if code.startswith("aie.device") and kind in ("top", "module"):
-            m = _RE_DEVICE.match(code)
-            if not m:
-                raise self.error(f"malformed aie.device header {code!r}", line, col)
-            target = m.group(1)
-            if target not in _OTHER_TARGETS:
-                try:
-                    geometry.device_columns(target)
-                except IronError:
-                    raise self.error(
-                        f"unknown aie.device target {target!r}; accepted: npu1[_Ncol], npu2[_Ncol], "
-                        + ", ".join(_OTHER_TARGETS),
-                        line,
-                        col + code.find(target),
-                    ) from None
-            dev = ir.Device(target, m.group(2) or ir.DEFAULT_DEVICE)
-            self.module.devices.append(dev)
-            self.dev = _Dev(dev)
-            self.stack.append(_Frame("device", dev.body, dev, line, col))
-            if m.group(3) == "{}":
-                self.close("}", line, col)
-            return True
+            return self.open_device(code, line, col)
         if "runtime_sequence" in code and kind == "device":
-            m = _RE_SEQUENCE.match(code)
-            if not m:
-                return False
-            args = []
-            inner = m.group(3).strip()
-            for part in split_top(inner) if inner else []:
-                am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
-                typ = _memref(am.group(2)) if am else None
-                if typ is None and am and _RE_BAD_MEMREF.match(am.group(2)):
-                    # not MLIR (a memref size is a non-negative integer or ?): say so here,
-                    # not later as "no runtime sequence"
-                    raise self.error(
-                        f"runtime sequence argument %{am.group(1)}: {am.group(2).strip()!r} is not a memref "
-                        "type (a dimension is a non-negative integer)",
-                        line,
-                        col + code.find(am.group(2).strip()),
-                    )
-                if typ is None:
-                    return False  # scalar or unsupported arguments: keep the sequence opaque
-                args.append(ir.Argument(am.group(1), typ))
-            seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args, attributes=m.group(4))
-            self.dev.dev.body.append(seq)
-            self.seq = _Seq(seq)
-            self.stack.append(_Frame("sequence", seq.body, seq, line, col))
-            if m.group(5):
-                self.close("}", line, col)
-            return True
+            return self.open_sequence(code, line, col)
         if code.startswith("aiex.configure") and kind in ("sequence", "configure"):
-            m = _RE_CONFIGURE.match(code)
-            if not m:
-                return False
-            conf = ir.Configure(m.group(1), [])
-            self.stack[-1].body.append(conf)
-            self.stack.append(_Frame("configure", conf.body, conf, line, col))
-            if m.group(2):
-                self.close("}", line, col)
-            return True
+            return self.open_configure(code, line, col)
         return False
+
+    def open_module(self, code: str, line: int, col: int) -> bool:
+        """``module [attributes] {``: its header is kept, its body holds the devices."""
+        m = _RE_MODULE.match(code)
+        if not m:
+            return False
+        self.module.header = " ".join(m.group(1).split())
+        self.stack.append(_Frame("module", self.module.extra, None, line, col))
+        if m.group(2):
+            self.close("}", line, col)
+        return True
+
+    def open_device(self, code: str, line: int, col: int) -> bool:
+        """``aie.device(<target>) [@symbol] {``: a new device (an unknown target is an error)."""
+        m = _RE_DEVICE.match(code)
+        if not m:
+            raise self.error(f"malformed aie.device header {code!r}", line, col)
+        target = m.group(1)
+        if target not in _OTHER_TARGETS:
+            try:
+                geometry.device_columns(target)
+            except IronError:
+                raise self.error(
+                    f"unknown aie.device target {target!r}; accepted: npu1[_Ncol], npu2[_Ncol], "
+                    + ", ".join(_OTHER_TARGETS),
+                    line,
+                    col + code.find(target),
+                ) from None
+        dev = ir.Device(target, m.group(2) or ir.DEFAULT_DEVICE)
+        self.module.devices.append(dev)
+        self.dev = _Dev(dev)
+        self.stack.append(_Frame("device", dev.body, dev, line, col))
+        if m.group(3) == "{}":
+            self.close("}", line, col)
+        return True
+
+    def open_sequence(self, code: str, line: int, col: int) -> bool:
+        """``aie(x).runtime_sequence [@name](args) {`` of memref arguments; False (kept opaque)
+        for a sequence with scalar or unsupported arguments."""
+        m = _RE_SEQUENCE.match(code)
+        if not m:
+            return False
+        args = self.sequence_args(m.group(3).strip(), code, line, col)
+        if args is None:
+            return False
+        seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args, attributes=m.group(4))
+        self.dev.dev.body.append(seq)
+        self.seq = _Seq(seq)
+        self.stack.append(_Frame("sequence", seq.body, seq, line, col))
+        if m.group(5):
+            self.close("}", line, col)
+        return True
+
+    def sequence_args(self, inner: str, code: str, line: int, col: int) -> list[ir.Argument] | None:
+        """A runtime sequence's arguments (``inner``: the text between its parentheses);
+        None when one is not a memref. A memref with a malformed size is an error."""
+        args = []
+        for part in split_top(inner) if inner else []:
+            am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
+            typ = _memref(am.group(2)) if am else None
+            if typ is None and am and _RE_BAD_MEMREF.match(am.group(2)):
+                # not MLIR (a memref size is a non-negative integer or ?): say so here,
+                # not later as "no runtime sequence"
+                raise self.error(
+                    f"runtime sequence argument %{am.group(1)}: {am.group(2).strip()!r} is not a memref "
+                    "type (a dimension is a non-negative integer)",
+                    line,
+                    col + code.find(am.group(2).strip()),
+                )
+            if typ is None:
+                return None  # scalar or unsupported arguments: keep the sequence opaque
+            args.append(ir.Argument(am.group(1), typ))
+        return args
+
+    def open_configure(self, code: str, line: int, col: int) -> bool:
+        """``aiex.configure @device {`` inside a runtime sequence (or another configure)."""
+        m = _RE_CONFIGURE.match(code)
+        if not m:
+            return False
+        conf = ir.Configure(m.group(1), [])
+        self.stack[-1].body.append(conf)
+        self.stack.append(_Frame("configure", conf.body, conf, line, col))
+        if m.group(2):
+            self.close("}", line, col)
+        return True
 
     def close(self, code: str, line: int, col: int) -> None:
         if len(self.stack) == 1:
