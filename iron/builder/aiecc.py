@@ -370,7 +370,7 @@ def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
         return _separate_elf(ctx, work, src, driver, own)
 
 
-def _fused_elf(ctx, work: Path, src: str, driver: _Driver, own: "sec.IronSections") -> bytes:
+def _fused_elf(ctx, work: Path, src: str, driver: _Driver, own: sec.IronSections) -> bytes:
     """Fused dispatch: one aiecc run writes the full ELF, kept verbatim beside iron's sections."""
     ctx.status.step("aiecc")
     _run(fused_command(src, **driver.flags()), work)
@@ -387,7 +387,7 @@ def _fused_elf(ctx, work: Path, src: str, driver: _Driver, own: "sec.IronSection
     )
 
 
-def _separate_elf(ctx, work: Path, src: str, driver: _Driver, own: "sec.IronSections") -> bytes:
+def _separate_elf(ctx, work: Path, src: str, driver: _Driver, own: sec.IronSections) -> bytes:
     """Separate dispatch: every kernel's instruction binary and the last xclbin (it carries
     every kernel) beside iron's sections."""
     fm = ctx.fm
