@@ -66,6 +66,22 @@ def run_demo(
     outputs = runner(**inputs)
     outputs = outputs if isinstance(outputs, tuple) else (outputs,)
     print(f"ran     on {runner.device} ({time.perf_counter() - t0:.2f} s)")
+    _check_outputs(seq, inputs, outputs)
+
+    trace = runner.trace
+    files = _write_trace(trace, out)
+    print(f"Open {files['perfetto']} at https://ui.perfetto.dev (Open trace file);")
+    print(f"decode the capture anywhere with: iron trace decode {files['capture']} --format summary")
+    bad = [s for s in trace.slices if s.status != "ok"]
+    if bad:
+        print(f"warning: {len(bad)} slice(s) not ok: {', '.join(f'{s.slice.label}={s.status}' for s in bad)}")
+        return 1
+    return 0
+
+
+def _check_outputs(seq: Sequence, inputs: dict, outputs: tuple) -> None:
+    """Raise :class:`IronError` at the first output that differs from the operators' numpy
+    references; else say how they matched."""
     expected = dict(zip(seq.outputs, testing.reference(seq, inputs)))
     scales = dict(zip(seq.outputs, testing.reference_scales(seq, inputs)))
     for name, got in zip(seq.outputs, outputs):
@@ -78,7 +94,10 @@ def run_demo(
     how = f"within {ulps} bf16 ulp(s) (float32 accumulation in the kernels)" if ulps else "equal"
     print(f"checked outputs {', '.join(seq.outputs)} against the numpy references: {how}")
 
-    trace = runner.trace
+
+def _write_trace(trace, out: Path) -> dict[str, Path]:
+    """Write the trace's outputs under ``out`` and print the summary and where each went;
+    returns the files by kind."""
     out.mkdir(parents=True, exist_ok=True)
     files = {
         "perfetto": out / "demo.pftrace",  # Perfetto's native trace: the UI loads it fastest
@@ -99,10 +118,4 @@ def run_demo(
     for what, path in files.items():
         print(f"{what:9s} {path}")
     print()
-    print(f"Open {files['perfetto']} at https://ui.perfetto.dev (Open trace file);")
-    print(f"decode the capture anywhere with: iron trace decode {files['capture']} --format summary")
-    bad = [s for s in trace.slices if s.status != "ok"]
-    if bad:
-        print(f"warning: {len(bad)} slice(s) not ok: {', '.join(f'{s.slice.label}={s.status}' for s in bad)}")
-        return 1
-    return 0
+    return files

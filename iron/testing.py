@@ -209,12 +209,7 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     where = machine(backend, device, target=target, env={**os.environ, **SUITE_ENV})
 
     seq = as_sequence(op_or_sequence)
-    if inputs is None:
-        named = example_inputs(seq)
-    elif isinstance(inputs, dict):
-        named = dict(inputs)
-    else:
-        named = dict(zip(seq.inputs, inputs))
+    named = _named_inputs(seq, inputs)
     ordered = [named[n] for n in seq.inputs]
     expected = reference(seq, named)
 
@@ -223,32 +218,14 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     with plain.load(where.device) as runner:
         outputs = _as_tuple(runner(*ordered))
     on = f"on {where.device} ({where.backend} build)"
-    ulps = reference_ulps(seq)
-    scales = reference_scales(seq, named) if ulps else (None,) * len(expected)
-    for name, got, want, scale in zip(seq.outputs, outputs, expected, scales):
-        if not matches_reference(got, want, ulps, scale):
-            within = f" by more than {ulps} bf16 ulp(s)" if ulps else ""
-            raise CheckError(
-                f"{seq.name} {on}: output {name!r} differs from the reference{within}: "
-                f"{first_difference(got, want)}"
-            )
+    _check_reference(seq, named, outputs, expected, on)
     result = CheckResult(outputs, device=where.device, backend=where.backend)
     if request is not None:  # the report says where each check ran
         request.node.user_properties.append(("iron_device", f"{where.device} ({where.backend} build)"))
 
-    env = {**SUITE_ENV, **os.environ}
-    if trace is True:  # a check that forces tracing covers every call site
-        env.pop("IRON_TRACE_OP", None)
-    options = opts_mod.resolve(trace, env=env)
-    if not options.enabled:
+    options, select = _trace_choice(seq, trace)
+    if options is None:
         return result
-    sites = [(i, type(op).__name__) for i, (op, *_n) in enumerate(seq.steps)]
-    try:  # IRON_TRACE_OP is suite-wide: a test whose call sites it does not name runs untraced
-        options.check_sites(sites, seq.name)
-    except OptionError as exc:
-        warnings.warn(f"{exc}; left untraced", UntracedWarning, stacklevel=2)
-        return result
-    select = [i for i, name in sites if options.selects(i, name)]
     traced = build(op_or_sequence, trace=True, trace_size=options.size, ntiles=options.ntiles, target=target,
                    cache_dir=cache_dir, dispatch=dispatch, select=select, backend=where.backend)  # fmt: skip
     runner = traced.load(where.device)
@@ -262,14 +239,61 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     trace = runner.trace
     result.traced_outputs, result.trace = t_outputs, trace
     node = request.node.nodeid if request is not None else seq.name
-    out = Path(options.out_dir) / slug(node)
+    result.trace_dir = _save_trace(trace, Path(options.out_dir) / slug(node), on)
+    check_slices(trace)
+    return result
+
+
+def _named_inputs(seq: Sequence, inputs) -> dict:
+    """The check's inputs by name: ``inputs`` (a dict, or arrays in input order), else the
+    operators' example inputs."""
+    if inputs is None:
+        return example_inputs(seq)
+    if isinstance(inputs, dict):
+        return dict(inputs)
+    return dict(zip(seq.inputs, inputs))
+
+
+def _check_reference(seq: Sequence, named: dict, outputs: tuple, expected, on: str) -> None:
+    """Raise :class:`CheckError` at the first output that differs from the numpy reference
+    (by more than the sequence's bf16 ulps, when it allows some)."""
+    ulps = reference_ulps(seq)
+    scales = reference_scales(seq, named) if ulps else (None,) * len(expected)
+    for name, got, want, scale in zip(seq.outputs, outputs, expected, scales):
+        if not matches_reference(got, want, ulps, scale):
+            within = f" by more than {ulps} bf16 ulp(s)" if ulps else ""
+            raise CheckError(
+                f"{seq.name} {on}: output {name!r} differs from the reference{within}: "
+                f"{first_difference(got, want)}"
+            )
+
+
+def _trace_choice(seq: Sequence, trace: bool | None) -> tuple:
+    """``(options, selected call sites)`` of the traced run, ``(None, None)`` when there is
+    none: tracing off, or ``IRON_TRACE_OP`` naming none of the call sites (then an
+    :class:`UntracedWarning` at the check's caller)."""
+    env = {**SUITE_ENV, **os.environ}
+    if trace is True:  # a check that forces tracing covers every call site
+        env.pop("IRON_TRACE_OP", None)
+    options = opts_mod.resolve(trace, env=env)
+    if not options.enabled:
+        return None, None
+    sites = [(i, type(op).__name__) for i, (op, *_n) in enumerate(seq.steps)]
+    try:  # IRON_TRACE_OP is suite-wide: a test whose call sites it does not name runs untraced
+        options.check_sites(sites, seq.name)
+    except OptionError as exc:
+        warnings.warn(f"{exc}; left untraced", UntracedWarning, stacklevel=3)
+        return None, None
+    return options, [i for i, name in sites if options.selects(i, name)]
+
+
+def _save_trace(trace, out: Path, on: str) -> Path:
+    """Write the traced run's Perfetto trace, summary and capture (``trace``) under ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     trace.to_perfetto(out / "trace.pftrace")
     atomic_write(out / "summary.txt", f"# ran {on}\n" + trace.summary())
-    runner.capture.save(out / "capture.npz")
-    result.trace_dir = out
-    check_slices(trace)
-    return result
+    trace.save(out / "capture.npz")
+    return out
 
 
 __all__ = [

@@ -121,7 +121,8 @@ def parse_sections(data: bytes, *, verify: bool = True, origin: str = "<bytes>")
                 continue
             content = sec.data()
             if len(content) != sec["sh_size"]:
-                raise CorruptArtifactError(f"{origin}: section {sec.name} is truncated")
+                # a damaged name table can point into any bytes: show the name on one line, cut short
+                raise CorruptArtifactError(f"{origin}: section {sec.name[:64]!r} is truncated")
             out[sec.name] = content
     except CorruptArtifactError:
         raise

@@ -60,6 +60,7 @@ import shutil
 import subprocess
 import tempfile
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 from iron.artifact import elf, schema
@@ -315,100 +316,130 @@ def place_foreign_objects(fm, work: Path) -> list[Path]:
     return out
 
 
-def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
-    """Compile ``ctx.fm`` with aiecc; the artifact bytes (iron sections included)."""
-    fm = ctx.fm
+@dataclass(frozen=True)
+class _Driver:
+    """How to call this aiecc: its executable, flag style and the switches its ``--help`` lists."""
+
+    exe: str
+    style: str
+    no_materialize: bool
+    off: list[str]
+
+    def flags(self) -> dict:
+        """The keywords :func:`fused_command` and :func:`device_command` take from the driver."""
+        return dict(style=self.style, exe=self.exe, no_materialize=self.no_materialize, off=self.off)
+
+
+def _driver(exe: str, style: str | None) -> _Driver:
+    """Ask ``exe --help`` which flags it takes (``style`` None: its output-flag style too)."""
     style = style or flag_style(exe)
     no_materialize = supports("--no-materialize", exe)
     off = off_switches(exe)
     if supports("--peano", exe):  # link the cores with the Peano that compiled the kernels
         off.append(f"--peano={peano.find_peano()}")
-    if fm.dispatch not in ("fused", "separate"):
-        raise AieccError(f"dispatch {fm.dispatch!r}: expected 'fused' or 'separate'")
+    return _Driver(exe, style, no_materialize, off)
+
+
+def _write_input(ctx, work: Path) -> str:
+    """Write aiecc's input into ``work``: the materialized module and every kernel object it
+    links (compiled, or a foreign design's own). Returns the module's file name."""
+    fm = ctx.fm
+    module = materialize(fm, translate_patches=ctx.translate_patches)
+    if fm.dispatch == "separate":
+        module = _without_own_pdi_loads(module, fm)
+    src = "fused.mlir"
+    (work / src).write_text(print_module(module))
+    objects = [k for d in fm.designs.values() for k in d.kernels]
+    place_foreign_objects(fm, work)  # a foreign design's own objects (missing: fails here)
+    funcs = peano.declared_funcs(module)  # checked against each source first
+    peano.compile_kernels(objects, work, ctx.cache_dir, ctx.status, funcs)  # where link_with resolves
+    return src
+
+
+def build_elf(ctx, *, exe: str = EXE, style: str | None = None) -> bytes:
+    """Compile ``ctx.fm`` with aiecc; the artifact bytes (iron sections included)."""
+    driver = _driver(exe, style)
+    if ctx.fm.dispatch not in ("fused", "separate"):
+        raise AieccError(f"dispatch {ctx.fm.dispatch!r}: expected 'fused' or 'separate'")
     with tempfile.TemporaryDirectory(prefix="iron-aiecc-") as tmp:
         work = Path(tmp)
-        module = materialize(fm, translate_patches=ctx.translate_patches)
-        if fm.dispatch == "separate":
-            module = _without_own_pdi_loads(module, fm)
-        src = "fused.mlir"
-        (work / src).write_text(print_module(module))
-        objects = [k for d in fm.designs.values() for k in d.kernels]
-        place_foreign_objects(fm, work)  # a foreign design's own objects (missing: fails here)
-        funcs = peano.declared_funcs(module)  # checked against each source first
-        peano.compile_kernels(objects, work, ctx.cache_dir, ctx.status, funcs)  # where link_with resolves
+        src = _write_input(ctx, work)
+        own = sec.IronSections.of(ctx)  # sim can still run the artifact
+        if ctx.fm.dispatch == "fused":
+            return _fused_elf(ctx, work, src, driver, own)
+        return _separate_elf(ctx, work, src, driver, own)
 
-        dev_sections, pdis = sec.pdi_sections(ctx)  # sim can still run the artifact
-        texts = sec.source_texts(ctx)
-        extra: dict[str, bytes] = {}
-        src_names = {}
-        for i, (name, text) in enumerate(texts.items()):
-            extra[schema.src_section(i)] = text.encode()
-            src_names[schema.src_section(i)] = name
-        manifest = sec.manifest_json(ctx, texts)
-        if manifest is not None:
-            extra[schema.TRACE] = manifest
 
-        if fm.dispatch == "fused":
-            ctx.status.step("aiecc")
-            _run(fused_command(src, style=style, exe=exe, no_materialize=no_materialize, off=off), work)
-            out = work / FULL_ELF
-            if not out.exists():
-                raise AieccError(f"aiecc did not write {out}")
-            entries = [schema.kernel_entry(k, None) for k in fm.kernels]
-            cores, core_names = core_sections(ctx, work)
-            meta = sec.meta_json(ctx, entries, pdis, src_names, "aiecc-full-elf", core_names)
-            # aiecc's ELF goes in verbatim: adding sections to it would renumber the ones
-            # its SHT_GROUP member lists name (DESIGN.md 10.2)
-            return elf.write_elf(
-                {schema.META: meta, schema.FULL_ELF: out.read_bytes(), **dev_sections, **extra, **cores}
-            )
+def _fused_elf(ctx, work: Path, src: str, driver: _Driver, own: sec.IronSections) -> bytes:
+    """Fused dispatch: one aiecc run writes the full ELF, kept verbatim beside iron's sections."""
+    ctx.status.step("aiecc")
+    _run(fused_command(src, **driver.flags()), work)
+    out = work / FULL_ELF
+    if not out.exists():
+        raise AieccError(f"aiecc did not write {out}")
+    entries = [schema.kernel_entry(k, None) for k in ctx.fm.kernels]
+    cores, core_names = core_sections(ctx, work)
+    meta = own.meta(ctx, entries, "aiecc-full-elf", core_names)
+    # aiecc's ELF goes in verbatim: adding sections to it would renumber the ones
+    # its SHT_GROUP member lists name (DESIGN.md 10.2)
+    return elf.write_elf(
+        {schema.META: meta, schema.FULL_ELF: out.read_bytes(), **own.devices, **own.sources, **cores}
+    )
 
-        # separate: one aiecc run per device, each xclbin linked onto the previous one
-        devices = list(dict.fromkeys(k.device for k in fm.kernels))
-        if len(devices) > XCLBIN_MAX_PDIS:
-            warnings.warn(
-                f"{fm.name}: separate dispatch needs {len(devices)} PDIs in one xclbin; the amdxdna "
-                f"driver registers at most {XCLBIN_MAX_PDIS}",
-                stacklevel=2,
-            )
-        insts: dict[tuple[str, str], bytes] = {}
-        xclbin: Path | None = None
-        for i, device in enumerate(devices):
-            sequences = [k.sequence for k in fm.kernels if k.device == device]
-            (work / device_dir(i)).mkdir()
-            argv = device_command(
-                src,
-                device,
-                i,
-                sequence=sequences[0] if len(sequences) == 1 else None,
-                xclbin_input=None if xclbin is None else str(xclbin.relative_to(work)),
-                style=style,
-                exe=exe,
-                no_materialize=no_materialize,
-                off=off,
-            )
-            ctx.status.step(f"aiecc {device}")
-            _run(argv, work)
-            out = work / device_dir(i)
-            xclbin = find_output(out, [f"{device}.xclbin"], "*.xclbin", f"xclbin for {device}")
-            for seq in sequences:
-                insts[device, seq] = find_insts(out, device, seq).read_bytes()
 
-        sections = {}
-        entries = []
-        for i, k in enumerate(fm.kernels):
-            sections[schema.code_section(i)] = insts[k.device, k.sequence]
-            entry = schema.kernel_entry(k, schema.code_section(i))
-            entry["xclbin_kernel"] = xclbin_kernel_name(k.device)
-            entries.append(entry)
-        sections[schema.XCLBIN] = xclbin.read_bytes()  # the last one: it carries every kernel
-        cores, core_names = core_sections(ctx, work)
-        return elf.write_elf(
-            {
-                schema.META: sec.meta_json(ctx, entries, pdis, src_names, "aiecc-xclbin", core_names),
-                **sections,
-                **dev_sections,
-                **extra,
-                **cores,
-            }
+def _separate_elf(ctx, work: Path, src: str, driver: _Driver, own: sec.IronSections) -> bytes:
+    """Separate dispatch: every kernel's instruction binary and the last xclbin (it carries
+    every kernel) beside iron's sections."""
+    fm = ctx.fm
+    insts, xclbin = _run_per_device(ctx, work, src, driver)
+    sections = {}
+    entries = []
+    for i, k in enumerate(fm.kernels):
+        sections[schema.code_section(i)] = insts[k.device, k.sequence]
+        entry = schema.kernel_entry(k, schema.code_section(i))
+        entry["xclbin_kernel"] = xclbin_kernel_name(k.device)
+        entries.append(entry)
+    sections[schema.XCLBIN] = xclbin.read_bytes()  # the last one: it carries every kernel
+    cores, core_names = core_sections(ctx, work)
+    return elf.write_elf(
+        {
+            schema.META: own.meta(ctx, entries, "aiecc-xclbin", core_names),
+            **sections,
+            **own.devices,
+            **own.sources,
+            **cores,
+        }
+    )
+
+
+def _run_per_device(ctx, work: Path, src: str, driver: _Driver) -> tuple[dict, Path]:
+    """One aiecc run per device, each xclbin linked onto the previous one: the instruction
+    binaries by (device, sequence) and the last xclbin."""
+    fm = ctx.fm
+    devices = list(dict.fromkeys(k.device for k in fm.kernels))
+    if len(devices) > XCLBIN_MAX_PDIS:
+        warnings.warn(
+            f"{fm.name}: separate dispatch needs {len(devices)} PDIs in one xclbin; the amdxdna "
+            f"driver registers at most {XCLBIN_MAX_PDIS}",
+            stacklevel=4,  # build_elf's caller (iron.builder.build.build)
         )
+    insts: dict[tuple[str, str], bytes] = {}
+    xclbin: Path | None = None
+    for i, device in enumerate(devices):
+        sequences = [k.sequence for k in fm.kernels if k.device == device]
+        (work / device_dir(i)).mkdir()
+        argv = device_command(
+            src,
+            device,
+            i,
+            sequence=sequences[0] if len(sequences) == 1 else None,
+            xclbin_input=None if xclbin is None else str(xclbin.relative_to(work)),
+            **driver.flags(),
+        )
+        ctx.status.step(f"aiecc {device}")
+        _run(argv, work)
+        out = work / device_dir(i)
+        xclbin = find_output(out, [f"{device}.xclbin"], "*.xclbin", f"xclbin for {device}")
+        for seq in sequences:
+            insts[device, seq] = find_insts(out, device, seq).read_bytes()
+    return insts, xclbin

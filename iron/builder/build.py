@@ -18,7 +18,7 @@ from iron.builder import aiecc, cache
 from iron.artifact import elf, schema
 from iron.builder import toolchain as toolchain_mod
 from iron.artifact.schema import Artifact, kernel_entry
-from iron.builder.sections import Context, manifest_json, meta_json, pdi_sections, source_texts
+from iron.builder.sections import Context, IronSections
 from iron.errors import IronError
 from iron.fuse.fusion import fuse
 from iron.options import TraceOptions
@@ -72,17 +72,7 @@ def build(
     toolchain = aiecc.toolchain_identity() if use_aiecc else cache.builtin_toolchain()
 
     mlir = print_module(fm.module)
-    key = cache.cache_key(
-        mlir=mlir,
-        trace_options=fm.options.key(),
-        target=tgt.name,
-        dispatch=fm.dispatch,
-        toolchain=toolchain,
-        iron_version=cache.iron_version(),
-        sources=with_sources,
-        negative_control=_EMULATED_BUG,
-        backend=backend,
-    )
+    key = _cache_key(fm, mlir, toolchain, with_sources, backend)
     store = cache.Cache(cache_dir)
     path = store.path(fm.name, options.size, key)
     hit = store.lookup(path, key, report=False)
@@ -104,6 +94,21 @@ def build(
     return art
 
 
+def _cache_key(fm, mlir: str, toolchain: str, with_sources: bool, backend: str) -> str:
+    """The cache key of this build: everything its artifact's bytes depend on."""
+    return cache.cache_key(
+        mlir=mlir,
+        trace_options=fm.options.key(),
+        target=fm.target.name,
+        dispatch=fm.dispatch,
+        toolchain=toolchain,
+        iron_version=cache.iron_version(),
+        sources=with_sources,
+        negative_control=_EMULATED_BUG,
+        backend=backend,
+    )
+
+
 def builtin_elf(ctx: Context) -> bytes:
     """The artifact bytes of iron's built-in lowering."""
     fm = ctx.fm
@@ -120,15 +125,7 @@ def builtin_elf(ctx: Context) -> bytes:
             txn_codec.header_for(fm.target.name, columns), txn_ops
         )
         kernels.append(kernel_entry(kernel, schema.code_section(i)))
-    dev_sections, pdis = pdi_sections(ctx)
-    sections.update(dev_sections)
-    texts = source_texts(ctx)
-    src_names = {}
-    for i, (name, text) in enumerate(texts.items()):
-        sections[schema.src_section(i)] = text.encode()
-        src_names[schema.src_section(i)] = name
-    manifest = manifest_json(ctx, texts)
-    if manifest is not None:
-        sections[schema.TRACE] = manifest
-    meta = meta_json(ctx, kernels, pdis, src_names, "builtin")
-    return elf.write_elf({schema.META: meta, **sections})
+    own = IronSections.of(ctx)
+    sections.update(own.devices)
+    sections.update(own.sources)
+    return elf.write_elf({schema.META: own.meta(ctx, kernels, "builtin"), **sections})

@@ -9,7 +9,7 @@ manifest and ``.iron.meta``, laid out as :mod:`iron.artifact.schema` says.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from iron.builder import cache
 from iron.artifact import schema
@@ -93,9 +93,39 @@ def meta_json(
 
 
 def manifest_json(ctx: Context, sources: dict[str, str]) -> bytes | None:
+    """The ``.iron.trace`` manifest (None: untraced), carrying the design ``sources`` when embedded."""
     if ctx.fm.manifest is None:
         return None
     manifest = ctx.fm.manifest
     if sources:  # captures copy the manifest: let them carry the sources too
         manifest = replace(manifest, sources=dict(sources))
     return manifest.to_json().encode()
+
+
+@dataclass
+class IronSections:
+    """The sections both back ends take from here, and the meta entries naming them."""
+
+    devices: dict[str, bytes]  # every device's built-in PDI payload (:func:`pdi_sections`)
+    pdis: dict  # their meta entries
+    sources: dict[str, bytes]  # the design sources (when embedded), then the manifest (when traced)
+    source_names: dict[str, str]  # source section -> synthetic name
+
+    @classmethod
+    def of(cls, ctx: Context) -> "IronSections":
+        """This build's PDI payloads, design sources and manifest, in the order the ELF lists them."""
+        devices, pdis = pdi_sections(ctx)
+        texts = source_texts(ctx)
+        sources: dict[str, bytes] = {}
+        names = {}
+        for i, (name, text) in enumerate(texts.items()):
+            sources[schema.src_section(i)] = text.encode()
+            names[schema.src_section(i)] = name
+        manifest = manifest_json(ctx, texts)
+        if manifest is not None:
+            sources[schema.TRACE] = manifest
+        return cls(devices, pdis, sources, names)
+
+    def meta(self, ctx: Context, kernels: list[dict], backend: str, core_elfs: dict | None = None) -> bytes:
+        """``.iron.meta`` naming these sections (:func:`meta_json`)."""
+        return meta_json(ctx, kernels, self.pdis, self.source_names, backend, core_elfs)

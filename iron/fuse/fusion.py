@@ -182,46 +182,12 @@ def fuse(
     reset = _RESET_BETWEEN_SAME_DEVICE
     mode = resolve_dispatch(dispatch, target)
     named = _buffer_types(seq)
-
-    # One device per distinct (operator, traced) pair, named after first use.
-    sites: list[CallSite] = []
-    devices: dict[tuple, str] = {}
-    traced_designs: dict[str, TracedDesign] = {}
-    designs: dict[str, Design] = {}
-    operators: dict[str, object] = {}
-    calls: dict[str, int] = {}
-    site_sizes: dict[int, int] = {}
-    for i, (op, *_names) in enumerate(seq.steps):
-        cls = op_name(op)
-        own_size = getattr(seq.steps[i], "trace_size", None)  # Step(trace_size=), else host_config
-        if own_size is None and options.enabled:
-            own_size = _host_config_size(op, target)
-        slice_size = options.size_at(i, own_size)
-        # A foreign design whose kept trace is already lowered (its own register writes and
-        # drain) gets none of iron's; a kept aie.trace configuration iron lowers itself.
-        traced = options.selects(i, cls) and getattr(op, "traceable", True) and slice_size > 0
-        if traced:
-            site_sizes[i] = slice_size
-        key = (op, traced, slice_size if traced else 0)  # the drain BD's length is per size
-        if key not in devices:
-            symbol = f"op{len(devices)}_{cls}"
-            devices[key] = symbol
-            design = op.design(target)
-            design.device.symbol = symbol
-            if traced:
-                traced_designs[symbol] = instrument(design, replace(options, size=slice_size), target)
-                design = traced_designs[symbol].design
-            designs[symbol] = design
-            operators[symbol] = op
-        sites.append(CallSite(i, op, devices[key], traced, calls.get(cls, 0)))
-        calls[cls] = calls.get(cls, 0) + 1
+    placed = _place_sites(seq, target, options)
+    sites, designs, operators = placed.sites, placed.designs, placed.operators
     _refuse_wrapper_selection(options, sites)
     options.check_sites([(s.index, op_name(s.op)) for s in sites], seq.name)  # OptionError
 
-    spans = layout.slice_layout([s.index for s in sites if s.traced], site_sizes)
-    layout.check_layout(options, [s.size for s in spans])
-    if any(size != options.size for size in site_sizes.values()):
-        options = replace(options, sizes=tuple(sorted(site_sizes.items())))  # into the cache key
+    spans, options = _trace_layout(options, sites, placed.site_sizes)
     span_of = {s.site: s for s in spans}
     buffers, windows = host_buffers(seq, named)
     data_names = list(buffers)
@@ -251,11 +217,74 @@ def fuse(
     _check_budget(seq.name, schedule)
     manifest = None
     if spans:
-        manifest = _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffers, data_names)
+        manifest = _manifest(
+            seq, target, sites, span_of, placed.traced_designs, schedule, mode, buffers, data_names
+        )
     return FusedModule(
         seq.name, target, mode, module, schedule, buffers, list(seq.inputs), list(seq.outputs),
         sites, designs, operators, manifest, options, windows,
     )  # fmt: skip
+
+
+@dataclass
+class _Placed:
+    """The call sites of a sequence and the devices they run (see :func:`_place_sites`)."""
+
+    sites: list[CallSite] = field(default_factory=list)
+    #: device symbol -> design (instrumented when traced)
+    designs: dict[str, Design] = field(default_factory=dict)
+    operators: dict[str, object] = field(default_factory=dict)  # device symbol -> operator
+    traced_designs: dict[str, TracedDesign] = field(default_factory=dict)  # traced device symbol -> its trace
+    site_sizes: dict[int, int] = field(default_factory=dict)  # traced call site -> its slice's bytes
+
+
+def _place_sites(seq: Sequence, target: Target, options: TraceOptions) -> _Placed:
+    """One device per distinct (operator, traced, slice size), named after first use
+    (``op<i>_<name>``), instrumented when traced; every step a call site of one of them."""
+    placed = _Placed()
+    devices: dict[tuple, str] = {}
+    calls: dict[str, int] = {}
+    for i, (op, *_names) in enumerate(seq.steps):
+        cls = op_name(op)
+        slice_size = _site_trace_size(seq.steps[i], op, i, target, options)
+        # A foreign design whose kept trace is already lowered (its own register writes and
+        # drain) gets none of iron's; a kept aie.trace configuration iron lowers itself.
+        traced = options.selects(i, cls) and getattr(op, "traceable", True) and slice_size > 0
+        if traced:
+            placed.site_sizes[i] = slice_size
+        key = (op, traced, slice_size if traced else 0)  # the drain BD's length is per size
+        if key not in devices:
+            symbol = f"op{len(devices)}_{cls}"
+            devices[key] = symbol
+            design = op.design(target)
+            design.device.symbol = symbol
+            if traced:
+                placed.traced_designs[symbol] = instrument(design, replace(options, size=slice_size), target)
+                design = placed.traced_designs[symbol].design
+            placed.designs[symbol] = design
+            placed.operators[symbol] = op
+        placed.sites.append(CallSite(i, op, devices[key], traced, calls.get(cls, 0)))
+        calls[cls] = calls.get(cls, 0) + 1
+    return placed
+
+
+def _site_trace_size(step, op, i: int, target: Target, options: TraceOptions) -> int:
+    """Trace bytes of call site ``i`` (0: untraced): ``trace_sizes``, else the step's own
+    ``Step(trace_size=)``, else a kept ``aie.trace.host_config``, else the global size."""
+    own_size = getattr(step, "trace_size", None)  # Step(trace_size=), else host_config
+    if own_size is None and options.enabled:
+        own_size = _host_config_size(op, target)
+    return options.size_at(i, own_size)
+
+
+def _trace_layout(options: TraceOptions, sites: list[CallSite], site_sizes: dict[int, int]):
+    """The traced call sites' slices of the trace buffer (checked against the host's
+    limits), and the options with the per-site sizes when they differ (they enter the cache key)."""
+    spans = layout.slice_layout([s.index for s in sites if s.traced], site_sizes)
+    layout.check_layout(options, [s.size for s in spans])
+    if any(size != options.size for size in site_sizes.values()):
+        options = replace(options, sizes=tuple(sorted(site_sizes.items())))  # into the cache key
+    return spans, options
 
 
 def _refuse_wrapper_selection(options: TraceOptions, sites: list[CallSite]) -> None:

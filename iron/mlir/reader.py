@@ -426,8 +426,8 @@ class _Reader:
 
     # -------------------------------------------------------------- containers
     def open_container(self, code: str, line: int, col: int) -> bool:
-        """Open the module, device, runtime sequence or configure block ``code`` heads; False
-        when it is none of them here (the statement is read as an op)."""
+        """Open the block that ``code`` (a line ending in ``{``) starts where it may stand:
+        a module, device, runtime sequence or configure. False: not one (a statement)."""
         kind = self.stack[-1].kind
         if code.startswith("module") and kind == "top":
             return self.open_module(code, line, col)
@@ -440,6 +440,7 @@ class _Reader:
         return False
 
     def open_module(self, code: str, line: int, col: int) -> bool:
+        """``module [attributes] {``: its header is kept, its body holds the devices."""
         m = _RE_MODULE.match(code)
         if not m:
             return False
@@ -450,6 +451,7 @@ class _Reader:
         return True
 
     def open_device(self, code: str, line: int, col: int) -> bool:
+        """``aie.device(<target>) [@symbol] {``: a new device (an unknown target is an error)."""
         m = _RE_DEVICE.match(code)
         if not m:
             raise self.error(f"malformed aie.device header {code!r}", line, col)
@@ -473,11 +475,26 @@ class _Reader:
         return True
 
     def open_sequence(self, code: str, line: int, col: int) -> bool:
+        """``aie(x).runtime_sequence [@name](args) {`` of memref arguments; False (kept opaque)
+        for a sequence with scalar or unsupported arguments."""
         m = _RE_SEQUENCE.match(code)
         if not m:
             return False
+        args = self.sequence_args(m.group(3).strip(), code, line, col)
+        if args is None:
+            return False
+        seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args, attributes=m.group(4))
+        self.dev.dev.body.append(seq)
+        self.seq = _Seq(seq)
+        self.stack.append(_Frame("sequence", seq.body, seq, line, col))
+        if m.group(5):
+            self.close("}", line, col)
+        return True
+
+    def sequence_args(self, inner: str, code: str, line: int, col: int) -> list[ir.Argument] | None:
+        """A runtime sequence's arguments (``inner``: the text between its parentheses);
+        None when one is not a memref. A memref with a malformed size is an error."""
         args = []
-        inner = m.group(3).strip()
         for part in split_top(inner) if inner else []:
             am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
             typ = _memref(am.group(2)) if am else None
@@ -491,17 +508,12 @@ class _Reader:
                     col + code.find(am.group(2).strip()),
                 )
             if typ is None:
-                return False  # scalar or unsupported arguments: keep the sequence opaque
+                return None  # scalar or unsupported arguments: keep the sequence opaque
             args.append(ir.Argument(am.group(1), typ))
-        seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args, attributes=m.group(4))
-        self.dev.dev.body.append(seq)
-        self.seq = _Seq(seq)
-        self.stack.append(_Frame("sequence", seq.body, seq, line, col))
-        if m.group(5):
-            self.close("}", line, col)
-        return True
+        return args
 
     def open_configure(self, code: str, line: int, col: int) -> bool:
+        """``aiex.configure @device {`` inside a runtime sequence (or another configure)."""
         m = _RE_CONFIGURE.match(code)
         if not m:
             return False

@@ -175,55 +175,39 @@ def from_mlir(
 ) -> ForeignOperator:
     """An operator from an mlir-aie design.
 
-    ``source``: MLIR text, a path to a ``.mlir`` file, or (with mlir-aie installed) an
-    ``aie.iron`` Program or an ``aie.ir`` Module. ``device`` / ``sequence`` pick one
-    ``aie.device`` / runtime sequence when the design has several. ``name`` names the
-    operator (default: the device symbol, else the file stem). ``reference``: numpy
-    function of the inputs returning the outputs (one per ``out``/``inout``
-    argument), which checks what sim computes.
-    ``existing_trace``: a design that already configures trace either keeps it
-    (``"keep"``: a traced build lowers its ``aie.trace`` ops into the call site's slice,
-    with its own units and host_config size; an already lowered trace stays as it is and
-    iron adds none) or has its ``aie.trace`` configuration removed so iron's units take
-    its place (``"replace"``). README "Foreign designs" says what differs from aiecc.
-    ``objects``: paths of the kernel object files the design's ``link_with`` names (as
-    upstream's ``iron.jit(..., object_files=[...])``), matched by file name; a name not
-    given is looked for beside the design file. The real toolchain path copies each into
-    aiecc's working folder; one it cannot find is an error there, before aiecc runs (sim
-    needs none). ``kernel_defines``: how the design's own objects were compiled,
-    ``{"object.o": {"NAME": "value"}}`` by ``link_with`` name (the ``-D`` values of the
-    example's Makefile); sim calls the kernel models with them (an object without them
-    is modelled with the source's defaults, or reported not modelled where those do not
-    fit). A name no ``link_with`` of the design gives is a :class:`ForeignDesignError`.
+    ``source``: MLIR text, a path to a ``.mlir`` file, or (with mlir-aie installed) an ``aie.iron`` Program or
+    an ``aie.ir`` Module. ``device`` / ``sequence`` pick one ``aie.device`` / runtime sequence when the design
+    has several. ``name`` names the operator (default: the device symbol, else the file stem). ``reference``:
+    numpy function of the inputs returning the outputs (one per ``out``/``inout`` argument), which checks what
+    sim computes.
+    ``existing_trace``: a design that already configures trace either keeps it (``"keep"``: a traced build
+    lowers its ``aie.trace`` ops into the call site's slice, with its own units and host_config size; an
+    already lowered trace stays as it is and iron adds none) or has its ``aie.trace`` configuration removed so
+    iron's units take its place (``"replace"``). README "Foreign designs" says what differs from aiecc.
+    ``objects``: paths of the kernel object files the design's ``link_with`` names (as upstream's
+    ``iron.jit(..., object_files=[...])``), matched by file name; a name not given is looked for beside the
+    design file. The real toolchain path copies each into aiecc's working folder; one it cannot find is an
+    error there, before aiecc runs (sim needs none). ``kernel_defines``: how the design's own objects were
+    compiled, ``{"object.o": {"NAME": "value"}}`` by ``link_with`` name (the ``-D`` values of the example's
+    Makefile); sim calls the kernel models with them (an object without them is modelled with the source's
+    defaults, or reported not modelled where those do not fit). A name no ``link_with`` of the design gives is
+    a :class:`ForeignDesignError`.
 
-    Old syntax with one modern form (the ``!aie.objectfifosubview`` acquire) is translated
-    first (:mod:`iron.mlir.legacy`; each rewrite is a
-    :class:`~iron.mlir.legacy.LegacySyntaxWarning` and is listed in ``translations``);
-    other old forms raise :class:`~iron.mlir.legacy.LegacySyntaxError` naming the line.
+    Old syntax with one modern form (the ``!aie.objectfifosubview`` acquire) is translated first
+    (:mod:`iron.mlir.legacy`; each rewrite is a :class:`~iron.mlir.legacy.LegacySyntaxWarning` and is listed
+    in ``translations``); other old forms raise :class:`~iron.mlir.legacy.LegacySyntaxError` naming the line.
 
-    Raises :class:`ForeignDesignError` naming the file, line and column for a design
-    with several devices or sequences and no choice, no runtime sequence, or one iron
-    cannot read.
+    Raises :class:`ForeignDesignError` naming the file, line and column for a design with several devices or
+    sequences and no choice, no runtime sequence, or one iron cannot read.
     """
-    text, filename = _source_text(source)
-    text, translated = legacy.translate(text, filename)
-    for note in translated:
-        warnings.warn(str(note), legacy.LegacySyntaxWarning, stacklevel=3)  # the caller of iron.from_mlir
+    text, filename, translated = _translated_source(source)
     if existing_trace not in EXISTING_TRACE:
         raise ForeignDesignError(f"existing_trace={existing_trace!r}; accepted: {', '.join(EXISTING_TRACE)}")
     module = parse(text, filename)
-    where = _positions(text, filename)
-    dev = _pick_device(module, device, where, filename)
-    seq = _pick_sequence(dev, sequence, where, filename)
-    origin = where["device"].get(dev.symbol or "", f"{filename}:1:1")
-    trace_ops = _trace_ops(dev)
-    if trace_ops and existing_trace == "replace":
-        _strip_trace(dev, origin)
+    dev, seq, origin = _pick(module, device, sequence, text, filename)
+    trace_ops = _own_trace(dev, existing_trace, origin)
     streams, directions = _streams(dev, seq, origin)
-    args = tuple(
-        ArgSpec(a.name, directions.get(i, "in"), tuple(a.type.shape), a.type.dtype)
-        for i, a in enumerate(seq.args)
-    )
+    args = _arguments(seq, directions)
     op_name = _SYMBOL.sub("_", name or dev.symbol or Path(filename).stem or "design")
     if reference is not None and not callable(reference):
         raise ForeignDesignError(f"reference={reference!r}: expected a function of the inputs")
@@ -237,6 +221,43 @@ def from_mlir(
     )  # fmt: skip
     _LIVE[op.digest] = op
     return op
+
+
+def _translated_source(source) -> tuple[str, str, list]:
+    """``source``'s text and file name, old syntax translated (:mod:`iron.mlir.legacy`; each
+    rewrite a warning at the caller of ``iron.from_mlir``), and the rewrites."""
+    text, filename = _source_text(source)
+    text, translated = legacy.translate(text, filename)
+    for note in translated:
+        warnings.warn(str(note), legacy.LegacySyntaxWarning, stacklevel=4)  # the caller of iron.from_mlir
+    return text, filename, translated
+
+
+def _pick(module: ir.Module, device: str | None, sequence: str | None, text: str, filename: str):
+    """The device and runtime sequence asked for (or the only ones), and where the device
+    starts (``file:line:column``)."""
+    where = _positions(text, filename)
+    dev = _pick_device(module, device, where, filename)
+    seq = _pick_sequence(dev, sequence, where, filename)
+    return dev, seq, where["device"].get(dev.symbol or "", f"{filename}:1:1")
+
+
+def _own_trace(dev: ir.Device, existing_trace: str, origin: str) -> list[str]:
+    """The design's own trace configuration (:func:`_trace_ops`), removed from ``dev`` when
+    ``existing_trace`` is ``"replace"`` (a trace it has already lowered cannot be)."""
+    trace_ops = _trace_ops(dev)
+    if trace_ops and existing_trace == "replace":
+        _strip_trace(dev, origin)
+    return trace_ops
+
+
+def _arguments(seq: ir.RuntimeSequence, directions: dict[int, str]) -> tuple[ArgSpec, ...]:
+    """The operator's arguments: the sequence's signature, each with the direction its shim
+    transfers give (none: an input)."""
+    return tuple(
+        ArgSpec(a.name, directions.get(i, "in"), tuple(a.type.shape), a.type.dtype)
+        for i, a in enumerate(seq.args)
+    )
 
 
 _RE_LINK_WITH = re.compile(r'\blink_with\s*=\s*"([^"]+)"')

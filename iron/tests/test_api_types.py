@@ -47,8 +47,10 @@ def test_pytest_flow_leaves_a_test_untraced_when_the_selection_names_none_of_its
     monkeypatch.setenv("IRON_TRACE_SIZE", "4096")
     monkeypatch.setenv("IRON_TRACE_OP", "gemm")
     monkeypatch.setenv("IRON_TRACE_DIR", str(tmp_path / "traces"))
-    with pytest.warns(testing.UntracedWarning, match="selects no call site.*left untraced"):
+    with pytest.warns(testing.UntracedWarning, match="selects no call site.*left untraced") as rec:
         result = testing.check_operator(ADD, cache_dir=tmp_path)
+    # the warning points at the test that called check_operator, not inside iron
+    assert {w.filename for w in rec if w.category is testing.UntracedWarning} == {__file__}
     assert result.trace is None and result.outputs
     monkeypatch.setenv("IRON_TRACE_OP", "elementwiseadd")
     with warnings.catch_warnings():

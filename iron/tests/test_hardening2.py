@@ -707,3 +707,14 @@ def test_from_mlir_path_goes_through_the_input_checks(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(ForeignDesignError):
         iron.from_mlir(fifo)
+
+
+def test_a_damaged_section_name_stays_on_one_error_line(capsys):
+    """A section name read from damaged bytes (data/regressions/SOURCES.md) is shown on one line,
+    cut short, as every other CLI error."""
+    from iron.cli import main
+
+    bad = Path(__file__).parent / "data" / "regressions" / "section_name_in_meta.elf"
+    assert main(["inspect", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "is truncated" in err

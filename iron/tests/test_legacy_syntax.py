@@ -109,8 +109,10 @@ def test_old_syntax_upstream_design_builds_through_aiecc(tmp_path, fake_aiecc):
     folder.mkdir()
     (folder / "aie_trace.mlir").write_text(EVENT_TRACE.read_text().replace("NPUDEVICE", "npu1_1col"))
     (folder / "scale.o").write_bytes(b"obj")
-    with pytest.warns(LegacySyntaxWarning, match=r"aie_trace\.mlir:49: translated"):
+    with pytest.warns(LegacySyntaxWarning, match=r"aie_trace\.mlir:49: translated") as rec:
         op = iron.from_mlir(folder / "aie_trace.mlir", name="event_trace")
+    # each warning points at the line that called iron.from_mlir, not inside iron
+    assert {w.filename for w in rec if w.category is LegacySyntaxWarning} == {__file__}
     assert len(op.translations) == 3
     iron.build(op, trace=True, target="npu1", cache_dir=tmp_path / "cache")
     sent = inputs(0)

@@ -181,6 +181,35 @@ def test_compiled_scan_in_tiny_chunks_is_the_numpy_parse(monkeypatch):
             assert fast == ref, (trial, chunk)
 
 
+def test_unit_figures_in_tiny_chunks_are_the_whole_ones(monkeypatch):
+    """unit_figures walks the folded ops CHUNK_OPS at a time: however small the chunks,
+    the first and last times, cycles per slot and interval starts (in no promised order:
+    their one reader sorts them) are those of one chunk (the timer and the previous event
+    carried across every boundary)."""
+    rng = np.random.default_rng(5)
+    slots = (0, 1, 5)
+    chunked = 0
+    for trial in range(90):
+        ops = D.parse_stream(_random_stream(rng, int(rng.integers(1, 500)), trial), "numpy")[0]
+        if (ops.kind == D.OP_REPEAT).any():
+            continue  # the general path (ops_to_runs): no chunks
+        chunked += 1
+        monkeypatch.setattr(S, "CHUNK_OPS", 1 << 18)
+        whole = S.unit_figures(ops, slots)
+        for chunk in (1, 2, 7):
+            monkeypatch.setattr(S, "CHUNK_OPS", chunk)
+            got = S.unit_figures(ops, slots)
+            assert (got["first"], got["last"]) == (whole["first"], whole["last"]), (trial, chunk)
+            assert np.array_equal(got["cycles"], whole["cycles"]), (trial, chunk)
+            for s in slots:  # a chunk lists its frames' starts, then its replays': compare as sets
+                assert np.array_equal(np.sort(got["starts"][s]), np.sort(whole["starts"][s])), (
+                    trial,
+                    chunk,
+                    s,
+                )
+    assert chunked >= 20  # enough streams took the chunked path
+
+
 def test_invocations_follow_mlir_aie_pairing_rule():
     """Start -> end pairs by the rule mlir-aie's get_cycles_summary applies (the
     first start after an invocation ended opens the next, the first end after it

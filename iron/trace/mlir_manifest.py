@@ -147,15 +147,9 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
     ``trace_slices`` offsets count from the region's start), so a capture of
     the whole argument is decoded from the right byte.
     """
-    lowered = scan(text)  # a lowered single-device module: no IR needed
+    lowered = _lowered_manifest(text, total_size)
     if lowered is not None:
-        units = units_from_writes(lowered.writes, _arch([lowered.target]))
-        if units:  # else the full reader's answer (declared units, or its error)
-            target, columns = _target(lowered.target)
-            dev, seq = lowered.device, lowered.sequence
-            size = max(int(total_size), 0)
-            slices = [Slice(0, "mlir-aie", 0, dev, seq, 0, size, units, kernel_name(dev, seq), -1)]
-            return _manifest(target, columns, kernel_name(dev, seq), -1, size, slices)
+        return lowered
     from iron.mlir import reader
 
     module = reader.parse(text, filename)
@@ -168,25 +162,7 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
     fused = _fused_sequence(module, where)
     if fused is not None:
         dev, seq, entries = fused
-        slices = []
-        for i, e in enumerate(entries):
-            units = units_from_module(module, e.device)
-            call = sum(1 for p in entries[:i] if (p.device, p.sequence) == (e.device, e.sequence))
-            slices.append(
-                Slice(
-                    i,
-                    kernel_name(e.device, e.sequence),
-                    call,
-                    e.device,
-                    e.sequence,
-                    base + e.offset,
-                    e.size,
-                    units,
-                    kernel_name(dev, seq),
-                    -1,
-                    i,
-                )
-            )
+        slices = _fused_slices(module, entries, base, kernel_name(dev, seq))
         if not any(s.units for s in slices):
             raise MlirConfigError(f"{where}: no device named in trace_slices configures a trace unit")
         end = base + max(e.offset + e.size for e in entries)
@@ -204,6 +180,48 @@ def manifest_from_mlir(text: str, total_size: int, filename: str | None = None) 
     return _manifest(
         target, columns, kernel_name(dev, seq), arg_index, max(int(total_size), base + size), slices
     )
+
+
+def _lowered_manifest(text: str, total_size: int) -> Manifest | None:
+    """The manifest of a lowered single-device module, read by its register writes
+    without the IR; None when ``text`` is not one or configures no unit that way
+    (then the full reader answers: declared units, or its error)."""
+    lowered = scan(text)
+    if lowered is None:
+        return None
+    units = units_from_writes(lowered.writes, _arch([lowered.target]))
+    if not units:
+        return None
+    target, columns = _target(lowered.target)
+    dev, seq = lowered.device, lowered.sequence
+    size = max(int(total_size), 0)
+    slices = [Slice(0, "mlir-aie", 0, dev, seq, 0, size, units, kernel_name(dev, seq), -1)]
+    return _manifest(target, columns, kernel_name(dev, seq), -1, size, slices)
+
+
+def _fused_slices(module: ir.Module, entries, base: int, kernel: str) -> list[Slice]:
+    """One slice per ``trace_slices`` entry of the fused sequence ``kernel``, each with the
+    units of its own device, placed ``base`` bytes into the argument."""
+    slices = []
+    for i, e in enumerate(entries):
+        units = units_from_module(module, e.device)
+        call = sum(1 for p in entries[:i] if (p.device, p.sequence) == (e.device, e.sequence))
+        slices.append(
+            Slice(
+                i,
+                kernel_name(e.device, e.sequence),
+                call,
+                e.device,
+                e.sequence,
+                base + e.offset,
+                e.size,
+                units,
+                kernel,
+                -1,
+                i,
+            )
+        )
+    return slices
 
 
 def _target(name: str):

@@ -262,11 +262,27 @@ class Engine:
 
     # ------------------------------------------------------------------ setup
     def _build(self, allocations: dict) -> None:
+        """The agents of the loaded design: FIFOs and their readers, link channels, shim
+        channels, cores (each step below)."""
+        self._fifos()
+        link_src = {s: lk for lk in self.prog.links for s in lk.sources}
+        link_dst = {d: lk for lk in self.prog.links for d in lk.dests}
+        self._readers(link_src)
+        for lk in self.prog.links:
+            if len(lk.sources) == 1:
+                self._distribute(lk)
+            else:
+                self._join(lk)
+        self._shim_channels(allocations, link_dst)
+        for core in self.prog.cores:
+            self._core(core)
+
+    def _fifos(self) -> None:
+        """One :class:`Fifo` per object FIFO, its patterns checked; links must name known FIFOs."""
         prog = self.prog
-        tiles = prog.tiles
         for name, op in prog.fifos.items():
             f = Fifo(op, _fifo_type(op))
-            _check_cover(op, f.type.numel, tiles)
+            _check_cover(op, f.type.numel, prog.tiles)
             f.to_dims = op.dims_to_stream  # never on a shim producer: iron.mlir.check refuses it
             self.fifos[name] = f
         for lk in prog.links:
@@ -275,60 +291,59 @@ class Engine:
                 raise NotModelledOp(
                     f"not modelled: object FIFO @{unknown[0]} of a link (its form is kept as text)"
                 )
-        link_src = {s: lk for lk in prog.links for s in lk.sources}
-        link_dst = {d: lk for lk in prog.links for d in lk.dests}
-        for lk in prog.links:
             if len(lk.sources) == 1:  # distribute: its channels apply each dest's pattern themselves
                 for d in lk.dests:
                     self.fifos[d].to_dims = ()
-        core_tiles = {c.tile for c in prog.cores}
+
+    def _readers(self, link_src: dict) -> None:
+        """A reader per consumer: a shim S2MM channel or a core; a link's memtile reads its
+        sources through the link's channels (:meth:`_distribute`, :meth:`_join`)."""
         for name, f in self.fifos.items():
             op = f.op
             from_dims = op.dims_from_stream or ((),) * len(op.consumers)
             for cons, dims in zip(op.consumers, from_dims):
-                tile = tiles[cons]
-                if tile.row == SHIM_ROW:
+                if self.prog.tiles[cons].row == SHIM_ROW:
                     self._reader(f, f"shim S2MM @{name}", ())
                 elif name in link_src and cons == self._link_tile(link_src[name]):
-                    continue  # the link's channels read it (below)
+                    continue
                 else:
                     self._reader(f, f"%{cons}", dims, key=(name, cons))
-        for lk in prog.links:
-            if len(lk.sources) == 1:
-                self._distribute(lk)
-            else:
-                self._join(lk)
+
+    def _shim_channels(self, allocations: dict, link_dst: dict) -> None:
+        """The shim MM2S / S2MM channel agents of FIFOs with a shim end (their allocation);
+        a producer that is no shim, core or link is not modelled."""
+        tiles = self.prog.tiles
+        core_tiles = {c.tile for c in self.prog.cores}
         for name, f in self.fifos.items():
             op = f.op
-            prod = tiles[op.producer]
-            if prod.row == SHIM_ROW:
+            if tiles[op.producer].row == SHIM_ROW:
                 alloc = allocations.get(name)
                 if alloc is not None:
                     self._shim_mm2s(f, alloc)
             elif name not in link_dst and op.producer not in core_tiles:
                 raise NotModelledOp(f"object FIFO @{name}: producer %{op.producer} runs no core and no link")
         for name, f in self.fifos.items():
+            alloc = allocations.get(name)
             for cons in f.op.consumers:
-                if tiles[cons].row == SHIM_ROW:
-                    alloc = allocations.get(name)
-                    if alloc is not None:
-                        r = next(r for r in f.readers if r.label.startswith("shim S2MM"))
-                        self._shim_s2mm(f, r, alloc)
-        for core in prog.cores:
-            # memory-module channels and lock 0 per core: its FIFOs in program order (sim's choice,
-            # as mlir-aie allocates them in that order); lock 0 is its first input's lock
-            ins = [n for n, f in self.fifos.items() if core.tile in f.op.consumers]
-            outs = [n for n, f in self.fifos.items() if f.op.producer == core.tile]
-            for k, n in enumerate(ins):
-                self._channel[n, core.tile] = k % 2
-            for k, n in enumerate(outs):
-                self._channel[n, core.tile] = k % 2
-            if ins:
-                self._lock0[core.tile] = ins[0]
-            proc = Proc(f"core ({core.col},{core.row})", core.col, core.row)
-            proc.gen = self._core_gen(core, proc)
-            self._cores[core.tile] = proc
-            self.procs.append(proc)
+                if tiles[cons].row == SHIM_ROW and alloc is not None:
+                    r = next(r for r in f.readers if r.label.startswith("shim S2MM"))
+                    self._shim_s2mm(f, r, alloc)
+
+    def _core(self, core) -> None:
+        """A core's agent, its memory-module channels and lock 0: its FIFOs in program order
+        (sim's choice, as mlir-aie allocates them in that order); lock 0 is its first input's."""
+        ins = [n for n, f in self.fifos.items() if core.tile in f.op.consumers]
+        outs = [n for n, f in self.fifos.items() if f.op.producer == core.tile]
+        for k, n in enumerate(ins):
+            self._channel[n, core.tile] = k % 2
+        for k, n in enumerate(outs):
+            self._channel[n, core.tile] = k % 2
+        if ins:
+            self._lock0[core.tile] = ins[0]
+        proc = Proc(f"core ({core.col},{core.row})", core.col, core.row)
+        proc.gen = self._core_gen(core, proc)
+        self._cores[core.tile] = proc
+        self.procs.append(proc)
 
     def _reader(self, f: Fifo, label: str, dims: Dims, key=None) -> Reader:
         r = Reader(label, tuple(dims), bufs=[np.zeros(f.nbytes, np.uint8) for _ in range(f.depth)])

@@ -91,6 +91,29 @@ def mlir_aie_event_stream(op_chunks, method: str = "numpy"):
 
 def _mlir_aie_chunk(ops: Ops, st: _MlirAieState) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One chunk (ops in :meth:`Ops.split` form); updates ``st`` for the next."""
+    f = _chunk_frames(ops, st)
+    items = _frame_items(ops, f) + _replay_items(f)
+    return _in_output_order(items)
+
+
+@dataclass
+class _Frames:
+    """Per op of one chunk, what mlir-aie's timing sees (arrays, one entry per op)."""
+
+    idx: np.ndarray  # op index in the chunk
+    is_ev: np.ndarray  # an event frame
+    rep: np.ndarray  # a Repeat that replays (the last event frame had cycles)
+    r: np.ndarray  # a Repeat's count (0 for other ops)
+    cb: np.ndarray  # cycles of the last event frame
+    before: np.ndarray  # the timer before the op
+    after: np.ndarray  # ... and after it
+    x: np.ndarray  # the slots a replay re-begins (the last Single frame's, unless a Multiple of several)
+    a: np.ndarray  # the slots begun when the op comes
+
+
+def _chunk_frames(ops: Ops, st: _MlirAieState) -> _Frames:
+    """The timer and the begun slots at every op of the chunk, starting from ``st``;
+    ``st`` is left as the next chunk starts."""
     n = len(ops)
     idx = np.arange(n)
     is_ev = ops.kind == OP_EVENT
@@ -124,41 +147,58 @@ def _mlir_aie_chunk(ops: Ops, st: _MlirAieState) -> tuple[np.ndarray, np.ndarray
     st.single_mask = int(ev_mask[-1])
     if ps[-1] >= 0:
         st.active = int(new_a[ps[-1]])
+    return _Frames(idx, is_ev, rep, r, cb, before, after, x, a)
+
+
+# An item: (op, replay iteration, phase, slot mask, ts) arrays, E phase 0, B phase 1.
+def _frame_items(ops: Ops, f: _Frames) -> list[tuple]:
+    """The E and B items of every event frame, and of every Repeat's first replay."""
     m = ops.mask
-    c = np.where(is_ev, ops.value, 0)
-    # Items: (op, iteration, phase, mask, ts)
-    e_mask = np.where(c > 0, a, a & ~m)[is_ev]
-    b_mask = np.where(c > 0, m, m & ~a)[is_ev]
-    ev_i = idx[is_ev]
-    it_op = [ev_i, ev_i]
-    it_it = [np.zeros(len(ev_i), np.int64)] * 2
-    it_ph = [np.zeros(len(ev_i), np.uint8), np.ones(len(ev_i), np.uint8)]
-    it_mask = [e_mask, b_mask]
-    it_ts = [before[is_ev] + 1, after[is_ev]]
-    rp = idx[rep]
-    step = 1 + cb[rep]
-    it_op += [rp, rp]
-    it_it += [np.zeros(len(rp), np.int64)] * 2
-    it_ph += [np.zeros(len(rp), np.uint8), np.ones(len(rp), np.uint8)]
-    it_mask += [a[rep], x[rep]]
-    it_ts += [before[rep] + 1, before[rep] + step]
-    more = rep & (x != 0) & (r > 1)
-    if more.any():
-        cnt = r[more] - 1
-        expanded = 2 * int((cnt * np.bitwise_count(x[more]).astype(np.int64)).sum())
-        if expanded > MAX_MLIR_AIE_RECORDS_PER_UNIT:
-            raise _too_many()
-        ops_i = np.repeat(idx[more], cnt)
-        first = np.cumsum(cnt) - cnt
-        iters = np.arange(int(cnt.sum()), dtype=np.int64) - np.repeat(first, cnt) + 1
-        st_ = 1 + cb[ops_i]
-        t0 = before[ops_i] + iters * st_
-        it_op += [ops_i, ops_i]
-        it_it += [iters, iters]
-        it_ph += [np.zeros(len(ops_i), np.uint8), np.ones(len(ops_i), np.uint8)]
-        xm = x[ops_i]
-        it_mask += [xm, xm]
-        it_ts += [t0 + 1, t0 + st_]
+    c = np.where(f.is_ev, ops.value, 0)
+    e_mask = np.where(c > 0, f.a, f.a & ~m)[f.is_ev]
+    b_mask = np.where(c > 0, m, m & ~f.a)[f.is_ev]
+    ev_i = f.idx[f.is_ev]
+    zero = np.zeros(len(ev_i), np.int64)
+    items = [
+        (ev_i, zero, np.zeros(len(ev_i), np.uint8), e_mask, f.before[f.is_ev] + 1),
+        (ev_i, zero, np.ones(len(ev_i), np.uint8), b_mask, f.after[f.is_ev]),
+    ]
+    rp = f.idx[f.rep]
+    step = 1 + f.cb[f.rep]
+    zero = np.zeros(len(rp), np.int64)
+    items += [
+        (rp, zero, np.zeros(len(rp), np.uint8), f.a[f.rep], f.before[f.rep] + 1),
+        (rp, zero, np.ones(len(rp), np.uint8), f.x[f.rep], f.before[f.rep] + step),
+    ]
+    return items
+
+
+def _replay_items(f: _Frames) -> list[tuple]:
+    """The items of the Repeats' further replays (each re-begins ``x``); refused past
+    :data:`MAX_MLIR_AIE_RECORDS_PER_UNIT` records."""
+    more = f.rep & (f.x != 0) & (f.r > 1)
+    if not more.any():
+        return []
+    cnt = f.r[more] - 1
+    expanded = 2 * int((cnt * np.bitwise_count(f.x[more]).astype(np.int64)).sum())
+    if expanded > MAX_MLIR_AIE_RECORDS_PER_UNIT:
+        raise _too_many()
+    ops_i = np.repeat(f.idx[more], cnt)
+    first = np.cumsum(cnt) - cnt
+    iters = np.arange(int(cnt.sum()), dtype=np.int64) - np.repeat(first, cnt) + 1
+    st_ = 1 + f.cb[ops_i]
+    t0 = f.before[ops_i] + iters * st_
+    xm = f.x[ops_i]
+    return [
+        (ops_i, iters, np.zeros(len(ops_i), np.uint8), xm, t0 + 1),
+        (ops_i, iters, np.ones(len(ops_i), np.uint8), xm, t0 + st_),
+    ]
+
+
+def _in_output_order(items: list[tuple]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The items' events, one per slot of each mask, as ``(ts, phase, slot)`` in mlir-aie's
+    order: op, then replay iteration, then E before B, then slot."""
+    it_op, it_it, it_ph, it_mask, it_ts = zip(*items)
     op_a = np.concatenate(it_op).astype(np.int64)
     it_a = np.concatenate(it_it)
     ph_a = np.concatenate(it_ph)
@@ -166,7 +206,6 @@ def _mlir_aie_chunk(ops: Ops, st: _MlirAieState) -> tuple[np.ndarray, np.ndarray
     ts_a = np.concatenate(it_ts).astype(np.int64)
     bits = _bits(mk_a)
     item, slot = np.nonzero(bits)
-    # order: op, then replay iteration, then E before B, then slot
     iters = int(it_a.max()) + 1 if len(it_a) else 1
     key = ((op_a[item] * iters + it_a[item]) * 2 + ph_a[item]) * F.SLOTS + slot
     order = np.argsort(key, kind="stable")

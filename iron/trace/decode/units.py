@@ -177,26 +177,63 @@ def decode_words(
         load_kernels_async(warm_gather, warm, kernels=kernels, nbytes=len(words) * 4)
     pk = packet_table(words, "plain" if method == "plain" else "numpy")
     groups = pk.units()
-    diag = pk.diagnostics
     kernels_loaded()
     if method == "auto":  # one choice for the whole slice: numba only where it pays off
         method = choose_method(len(words) * 4, kernels)
-    diag = {"words": int(len(words)), "used_bytes": diag.pop("used_words") * 4, **diag}
-    diag["size_bytes"] = int(len(words)) * 4
+    diag = _slice_diagnostics(words, pk)
     cfg = [(unit_packet_type(u), u.column + column_offset, u.row) for u in units]
     shift = colshift if colshift is not None else column_shift(cfg, list(groups))
     cfg_abs = [(t, c + shift, r) for t, c, r in cfg]
     by_key = {}
     for key, u in zip(cfg_abs, units):
         by_key.setdefault(key, u)
+    one = _UnitDecoder(words, pk, groups, by_key, analyze, method)
+    done = _decode_units(one, list(groups), big=4 * len(pk.start) * F.PAYLOAD_WORDS >= PARALLEL_BYTES)
+    add_unit_totals(diag, done)
+    status = slice_status(words, diag)
+    units_out = [du for du, _ in done]
+    return DecodedSlice(
+        slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift, method
+    )
 
-    def one(key: tuple[int, int, int]) -> tuple[DecodedUnit, int]:
-        rows = groups[key]
-        start, nwords = pk.unit_packets(rows)
+
+def _slice_diagnostics(words, pk) -> dict:
+    """The slice's diagnostics before its units': word count, bytes in packets, the packet table's."""
+    diag = pk.diagnostics
+    diag = {"words": int(len(words)), "used_bytes": diag.pop("used_words") * 4, **diag}
+    diag["size_bytes"] = int(len(words)) * 4
+    return diag
+
+
+def _decode_units(one, keys: list, big: bool) -> list[tuple[DecodedUnit, int]]:
+    """``one(key)`` of every unit key, on several threads when the slice is ``big`` and
+    holds several units: ``(decoded unit, idle words)`` in key order."""
+    if big and len(keys) > 1 and (os.cpu_count() or 1) > 1:
+        # Units are independent and the compiled kernels release the GIL.
+        from concurrent.futures import ThreadPoolExecutor  # big slices only
+
+        with ThreadPoolExecutor(min(len(keys), os.cpu_count() or 1)) as pool:
+            return list(pool.map(one, keys))
+    return [one(k) for k in keys]
+
+
+class _UnitDecoder:
+    """Decodes one unit of a slice (:meth:`__call__`, by its packet key) the way
+    :func:`decode_words` was asked to: parsed, or handed to ``analyze``."""
+
+    def __init__(self, words, pk, groups: dict, by_key: dict, analyze, method: str):
+        self.words, self.pk, self.groups, self.by_key = words, pk, groups, by_key
+        self.analyze, self.method = analyze, method
+
+    def __call__(self, key: tuple[int, int, int]) -> tuple[DecodedUnit, int]:
+        """The unit with packet key ``key`` (type, column, row) and its idle payload words."""
+        words, analyze, method = self.words, self.analyze, self.method
+        rows = self.groups[key]
+        start, nwords = self.pk.unit_packets(rows)
         if analyze is not None and method == "numba" and hasattr(analyze, "pieces"):
-            return _analyze_pieces(key, by_key.get(key), words, start, nwords, analyze)
+            return _analyze_pieces(key, self.by_key.get(key), words, start, nwords, analyze)
         data, idle = unit_payload(words, start, nwords, method)
-        du = DecodedUnit(*key, by_key.get(key), packets=len(rows), nbytes=len(data))
+        du = DecodedUnit(*key, self.by_key.get(key), packets=len(rows), nbytes=len(data))
         du.mode, mode_diag = unit_mode(du.unit, data)
         if du.mode != 0:  # event-PC / execution trace: their own decoders (rare, small streams)
             decode_other_mode(du, np.frombuffer(data, np.uint8) if method == "plain" else data, mode_diag)
@@ -207,31 +244,18 @@ def decode_words(
             analyze(du, data, method)
             du.reload = _Reparse(words, start, nwords, method)
         else:
-            du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
-            du.frames = du.diagnostics["frames"]
-            budget = max(MIN_INTERVALS_PER_UNIT, INTERVALS_PER_BYTE * len(data))
-            runs, dropped = bound_runs(ops_to_runs(du.ops), budget)
-            du.__dict__["runs"] = runs  # the cached property, bounded
-            if dropped:
-                du.diagnostics["dropped_intervals"] = dropped
+            self.parse(du, data)
         return du, idle
 
-    keys = list(groups)
-    big = 4 * len(pk.start) * F.PAYLOAD_WORDS >= PARALLEL_BYTES and len(keys) > 1
-    if big and (os.cpu_count() or 1) > 1:
-        # Units are independent and the compiled kernels release the GIL.
-        from concurrent.futures import ThreadPoolExecutor  # big slices only
-
-        with ThreadPoolExecutor(min(len(keys), os.cpu_count() or 1)) as pool:
-            done = list(pool.map(one, keys))
-    else:
-        done = [one(k) for k in keys]
-    add_unit_totals(diag, done)
-    status = slice_status(words, diag)
-    units_out = [du for du, _ in done]
-    return DecodedSlice(
-        slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift, method
-    )
+    def parse(self, du: DecodedUnit, data) -> None:
+        """Parse a trace-mode-0 unit's payload ``data`` into its ops and bounded runs."""
+        du.ops, du.start_timer, du.diagnostics = parse_stream(data, self.method)
+        du.frames = du.diagnostics["frames"]
+        budget = max(MIN_INTERVALS_PER_UNIT, INTERVALS_PER_BYTE * len(data))
+        runs, dropped = bound_runs(ops_to_runs(du.ops), budget)
+        du.__dict__["runs"] = runs  # the cached property, bounded
+        if dropped:
+            du.diagnostics["dropped_intervals"] = dropped
 
 
 def _checked(words, method: str, analyze):

@@ -206,7 +206,7 @@ def write_perfetto_json(
                 tid = ui * (SLOTS + 1) + 1 + item.index
                 label, name = item.label, item.name
                 for rec in (
-                    {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": label}},
+                    _thread_name(pid, tid, label),
                     {
                         "name": "thread_sort_index",
                         "ph": "M",
@@ -242,16 +242,7 @@ def perfetto_pc_events(du, pid: int, base_tid: int, offset: int, us: float) -> l
     fn = du.pcmap.functions(pc) if du.pcmap is not None else None
     out = []
     for s in sorted(set(slot.tolist())):
-        tid = base_tid + 1 + s
-        out.append(
-            {
-                "name": "thread_name",
-                "ph": "M",
-                "pid": pid,
-                "tid": tid,
-                "args": {"name": f"{du.label} {du.events[s]} (event-PC)"},
-            }
-        )
+        out.append(_thread_name(pid, base_tid + 1 + s, f"{du.label} {du.events[s]} (event-PC)"))
     for i, (o, s, p) in enumerate(zip(occ.tolist(), slot.tolist(), pc.tolist())):
         args = {"pc": p, "order": o}
         if fn is not None:
@@ -269,28 +260,32 @@ def perfetto_pc_events(du, pid: int, base_tid: int, offset: int, us: float) -> l
             }
         )
     if du.pcmap is not None:
-        from iron.trace.pcmap import function_runs
+        out += _function_slices(du, pid, base_tid, offset, us)
+    return out
 
+
+def _thread_name(pid: int, tid: int, name: str) -> dict:
+    """The metadata record naming track ``tid`` of process ``pid``."""
+    return {"name": "thread_name", "ph": "M", "pid": pid, "tid": tid, "args": {"name": name}}
+
+
+def _function_slices(du, pid: int, base_tid: int, offset: int, us: float) -> list[dict]:
+    """The function track of a mode-1 unit whose core ELF is known (its PC map): one
+    slice per run of samples in one function, on track ``base_tid``."""
+    from iron.trace.pcmap import function_runs
+
+    out = [_thread_name(pid, base_tid, f"{du.label} functions")]
+    for name, a, b in function_runs(du.pcmap, du.pc_events.expand()[1]):
         out.append(
             {
-                "name": "thread_name",
-                "ph": "M",
+                "name": name,
+                "cat": du.kind,
+                "ph": "X",
+                "ts": round((offset + a) * us, 6),
+                "dur": round((b - a) * us, 6),
                 "pid": pid,
                 "tid": base_tid,
-                "args": {"name": f"{du.label} functions"},
+                "args": {"samples": b - a},
             }
         )
-        for name, a, b in function_runs(du.pcmap, du.pc_events.expand()[1]):
-            out.append(
-                {
-                    "name": name,
-                    "cat": du.kind,
-                    "ph": "X",
-                    "ts": round((offset + a) * us, 6),
-                    "dur": round((b - a) * us, 6),
-                    "pid": pid,
-                    "tid": base_tid,
-                    "args": {"samples": b - a},
-                }
-            )
     return out

@@ -97,44 +97,17 @@ def unit_figures(ops: Ops, slots: tuple[int, ...] = ()) -> dict:
     model as :func:`iron.trace.decode.ops_to_runs`."""
     if not len(ops):
         ops = empty_ops()  # numpy arrays, whatever the unit held
-    out = {
-        "first": None,
-        "last": None,
-        "cycles": np.zeros(F.SLOTS, np.int64),
-        "starts": {s: [] for s in slots},
-    }
+    out = _no_figures(slots)
     if (ops.kind == OP_REPEAT).any():  # replays after an Event_Sync: rare, take the exact general path
-        r = ops_to_runs(ops)
-        if len(r):
-            out.update(first=int(r.time[0]), last=r.last_time(), cycles=_cycles(r.mask, r.count))
-        out["starts"] = {s: r.intervals(s)[0] for s in slots}
-        return out
+        return _run_figures(ops, slots, out)
     offset = 0
     hist = np.zeros(256, np.float64)
     prev = None  # (mask, last occurrence) of the previous event
     for a in range(0, len(ops), CHUNK_OPS):
-        kind = ops.kind[a : a + CHUNK_OPS]
-        value = ops.value[a : a + CHUNK_OPS].astype(np.int64)
-        value += 1  # step between replays
-        reps = ops.reps[a : a + CHUNK_OPS].astype(np.int64)
-        tail = reps * value
-        mask = ops.mask[a : a + CHUNK_OPS]
-        if (kind == OP_EVENT).all():
-            cum = value + tail
-            np.cumsum(cum, out=cum)
-            cum += offset
-            offset = int(cum[-1])
-            cum -= tail  # an event occurs 1 + c cycles after the previous op's end
-            t, step = cum, value
-        else:
-            ev = np.flatnonzero(kind == OP_EVENT)
-            cum = np.cumsum(np.where(kind == OP_EVENT, value + tail, SYNC_CYCLES))
-            cum += offset
-            offset = int(cum[-1])
-            if not len(ev):
-                continue
-            t = (cum - tail)[ev]
-            reps, step, mask = reps[ev], value[ev], mask[ev]
+        events, offset = _chunk_events(ops, a, offset)
+        if events is None:
+            continue
+        t, reps, step, mask = events
         hist += np.bincount(mask, minlength=256)
         more = np.flatnonzero(reps)
         if len(more):
@@ -153,6 +126,51 @@ def unit_figures(ops: Ops, slots: tuple[int, ...] = ()) -> dict:
         else {}
     )
     return out
+
+
+def _no_figures(slots: tuple[int, ...]) -> dict:
+    """:func:`unit_figures` of a unit without events."""
+    return {
+        "first": None,
+        "last": None,
+        "cycles": np.zeros(F.SLOTS, np.int64),
+        "starts": {s: [] for s in slots},
+    }
+
+
+def _run_figures(ops: Ops, slots: tuple[int, ...], out: dict) -> dict:
+    """:func:`unit_figures` by the general timing model (:func:`ops_to_runs`), into ``out``."""
+    r = ops_to_runs(ops)
+    if len(r):
+        out.update(first=int(r.time[0]), last=r.last_time(), cycles=_cycles(r.mask, r.count))
+    out["starts"] = {s: r.intervals(s)[0] for s in slots}
+    return out
+
+
+def _chunk_events(ops: Ops, a: int, offset: int):
+    """The event frames among ops ``a`` to ``a + CHUNK_OPS`` (no OP_REPEAT in ``ops``):
+    ``((time, replays, step between replays, mask), the timer after the chunk)``, the
+    first None when the chunk holds no event frame. ``offset``: the timer before it."""
+    kind = ops.kind[a : a + CHUNK_OPS]
+    value = ops.value[a : a + CHUNK_OPS].astype(np.int64)
+    value += 1  # step between replays
+    reps = ops.reps[a : a + CHUNK_OPS].astype(np.int64)
+    tail = reps * value
+    mask = ops.mask[a : a + CHUNK_OPS]
+    if (kind == OP_EVENT).all():
+        cum = value + tail
+        np.cumsum(cum, out=cum)
+        cum += offset
+        offset = int(cum[-1])
+        cum -= tail  # an event occurs 1 + c cycles after the previous op's end
+        return (cum, reps, value, mask), offset
+    ev = np.flatnonzero(kind == OP_EVENT)
+    cum = np.cumsum(np.where(kind == OP_EVENT, value + tail, SYNC_CYCLES))
+    cum += offset
+    offset = int(cum[-1])
+    if not len(ev):
+        return None, offset
+    return ((cum - tail)[ev], reps[ev], value[ev], mask[ev]), offset
 
 
 def _slot_starts(t, reps, step, mask, last, slot, prev) -> np.ndarray:

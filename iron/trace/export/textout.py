@@ -133,69 +133,77 @@ def render(n: int, pieces: list, method: str = "numpy"):
     pieces = [q for p in pieces for q in (p.pieces() if isinstance(p, Varint) else [p])]
     plan, width = [], 0
     for p in pieces:
-        if isinstance(p, (bytes, bytearray)):
-            plan.append(("const", bytes(p), width))
-            width += len(p)
-        elif isinstance(p, Choice):
-            w = max(len(s) for s in p.strings)
-            table = np.zeros((len(p.strings), w), np.uint8)
-            used = np.zeros((len(p.strings), w), bool)
-            for i, s in enumerate(p.strings):
-                table[i, : len(s)] = np.frombuffer(s, np.uint8)
-                used[i, : len(s)] = True
-            plan.append(("choice", (np.asarray(p.index), table, used), width))
-            width += w
-        elif isinstance(p, Fixed):
-            whole, frac = np.divmod(np.asarray(p.value, np.int64), POW10[p.places])
-            # trailing zeros of the fraction are dropped, and the point when nothing is left
-            tz = np.zeros(n, np.int64)
-            for d in range(1, p.places):
-                tz += (frac % POW10[d] == 0) & (frac != 0)
-            fd = np.where(frac == 0, 0, p.places - tz)
-            wd = _ndigits(whole)
-            w = int(wd.max())
-            plan.append(("fixed", (whole, wd, w, frac, fd, p.places), width))
-            width += w + 1 + p.places
-        elif isinstance(p, Varint):
-            value = np.asarray(p.value, np.uint64)
-            nb = varint_size(value)
-            w = int(nb.max())
-            plan.append(("varint", (value, nb, w), width))
-            width += w
-        else:
-            v = np.asarray(p, dtype=np.int64)
-            nd = _ndigits(v)
-            w = int(nd.max())
-            plan.append(("int", (v, nd, w), width))
-            width += w
+        kind, data, w = _column_plan(n, p)
+        plan.append((kind, data, width))
+        width += w
     buf = np.empty((n, width), np.uint8)
     keep = np.ones((n, width), bool)
     for kind, data, col in plan:
-        if kind == "const":
-            buf[:, col : col + len(data)] = np.frombuffer(data, np.uint8)
-        elif kind == "choice":
-            index, table, used = data
-            buf[:, col : col + table.shape[1]] = table[index]
-            keep[:, col : col + table.shape[1]] = used[index]
-        elif kind == "varint":
-            v, nb, w = data
-            for k in range(w):
-                more = (nb > k + 1).astype(np.uint8) << 7
-                buf[:, col + k] = ((v >> np.uint64(7 * k)) & np.uint64(0x7F)).astype(np.uint8) | more
-            keep[:, col : col + w] = np.arange(w) < nb[:, None]
-        elif kind == "int":
-            v, nd, w = data
-            _digit_columns(buf, keep, col, v, nd, w)
-        else:
-            whole, wd, w, frac, fd, places = data
-            _digit_columns(buf, keep, col, whole, wd, w)
-            buf[:, col + w] = ord(".")
-            keep[:, col + w] = fd > 0
-            # the fraction left-aligned after the point: its first fd of `places` digits
-            for d in range(places):
-                buf[:, col + w + 1 + d] = _ZERO + (frac // POW10[places - 1 - d]) % 10
-            keep[:, col + w + 1 : col + w + 1 + places] = np.arange(places) < fd[:, None]
+        _fill_columns(buf, keep, kind, data, col)
     return buf[keep]  # a uint8 array: files take it without another copy
+
+
+def _column_plan(n: int, p) -> tuple[str, object, int]:
+    """How :func:`render` lays out piece ``p`` of ``n`` rows: ``(kind, data, width)``,
+    ``width`` the columns of its widest form."""
+    if isinstance(p, (bytes, bytearray)):
+        return "const", bytes(p), len(p)
+    if isinstance(p, Choice):
+        w = max(len(s) for s in p.strings)
+        table = np.zeros((len(p.strings), w), np.uint8)
+        used = np.zeros((len(p.strings), w), bool)
+        for i, s in enumerate(p.strings):
+            table[i, : len(s)] = np.frombuffer(s, np.uint8)
+            used[i, : len(s)] = True
+        return "choice", (np.asarray(p.index), table, used), w
+    if isinstance(p, Fixed):
+        whole, frac = np.divmod(np.asarray(p.value, np.int64), POW10[p.places])
+        # trailing zeros of the fraction are dropped, and the point when nothing is left
+        tz = np.zeros(n, np.int64)
+        for d in range(1, p.places):
+            tz += (frac % POW10[d] == 0) & (frac != 0)
+        fd = np.where(frac == 0, 0, p.places - tz)
+        wd = _ndigits(whole)
+        w = int(wd.max())
+        return "fixed", (whole, wd, w, frac, fd, p.places), w + 1 + p.places
+    if isinstance(p, Varint):
+        value = np.asarray(p.value, np.uint64)
+        nb = varint_size(value)
+        w = int(nb.max())
+        return "varint", (value, nb, w), w
+    v = np.asarray(p, dtype=np.int64)
+    nd = _ndigits(v)
+    w = int(nd.max())
+    return "int", (v, nd, w), w
+
+
+def _fill_columns(buf, keep, kind: str, data, col: int) -> None:
+    """Write one piece's bytes (:func:`_column_plan`) into ``buf`` from column ``col``,
+    marking in ``keep`` the bytes each row uses."""
+    if kind == "const":
+        buf[:, col : col + len(data)] = np.frombuffer(data, np.uint8)
+    elif kind == "choice":
+        index, table, used = data
+        buf[:, col : col + table.shape[1]] = table[index]
+        keep[:, col : col + table.shape[1]] = used[index]
+    elif kind == "varint":
+        v, nb, w = data
+        for k in range(w):
+            more = (nb > k + 1).astype(np.uint8) << 7
+            buf[:, col + k] = ((v >> np.uint64(7 * k)) & np.uint64(0x7F)).astype(np.uint8) | more
+        keep[:, col : col + w] = np.arange(w) < nb[:, None]
+    elif kind == "int":
+        v, nd, w = data
+        _digit_columns(buf, keep, col, v, nd, w)
+    else:
+        whole, wd, w, frac, fd, places = data
+        _digit_columns(buf, keep, col, whole, wd, w)
+        buf[:, col + w] = ord(".")
+        keep[:, col + w] = fd > 0
+        # the fraction left-aligned after the point: its first fd of `places` digits
+        for d in range(places):
+            buf[:, col + w + 1 + d] = _ZERO + (frac // POW10[places - 1 - d]) % 10
+        keep[:, col + w + 1 : col + w + 1 + places] = np.arange(places) < fd[:, None]
 
 
 ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
