@@ -39,10 +39,7 @@ from iron.errors import IronError
 from iron.lower import dma
 from iron.mlir import ir
 from iron.mlir.decl import NAME as _NAME
-from iron.lower.task_text import (  # noqa: F401  (split_task, region_ops ... are read through this module too)
-    BD_ATTRS,
-    TASK_ATTRS,
-    BdText,
+from iron.lower.task_text import (
     TaskText,
     _first,
     _one_line,

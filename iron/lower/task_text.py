@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.mlir.decl import NAME as _NAME
-from iron.mlir.reader import split_top
+from iron.mlir.reader import memref_type, split_top
 
 _RE_BD_HEAD = re.compile(rf"^\s*%({_NAME})\s*:\s*")
 _RE_BD_NEW = re.compile(
@@ -205,7 +205,10 @@ def parse_bd(bd: BdText, where: str) -> tuple[str, str, int, int, list[tuple[int
                 "(padding needs aiecc)"
             )
     elif not rest:
-        offset, length = 0, _numel(mtype)
+        typ = memref_type(mtype)
+        if typ is None:
+            raise IronError(f"{where}: `{_one_line(bd.text)}`: cannot read the buffer type {mtype!r}")
+        offset, length = 0, typ.numel
     else:
         raise IronError(f"{where}: cannot read `{_one_line(bd.text)}`")
     if dims and _contiguous(dims, length):
@@ -243,14 +246,6 @@ def task_attributes_bd(attrs: str, what: str) -> dict[str, int]:
             )
         out[key] = int(m.group(1))
     return out
-
-
-def _numel(mtype: str) -> int:
-    dims = re.findall(r"(\d+)x", mtype)
-    n = 1
-    for d in dims:
-        n *= int(d)
-    return n
 
 
 def task_pattern(dims, length: int, what: str) -> tuple[tuple[int, ...], tuple[int, ...], int]:

@@ -24,15 +24,10 @@ from dataclasses import dataclass
 from iron.errors import IronError
 from iron.lower import dma
 from iron.lower.task_text import parse_bd, region_ops, task_attributes, task_pattern
-from iron.mlir import ir
+from iron.mlir import ir, storage
 from iron.mlir.decl import NAME as _NAME
 from iron.target import shim_dma, tile_dma
 
-_RE_BUFFER = re.compile(
-    rf"^%({_NAME})\s*=\s*aie\.buffer\s*\(\s*%({_NAME})\s*\)\s*(\{{[^{{}}]*\}})?\s*:\s*(memref<[^>]*>)"
-)
-_RE_ADDRESS = re.compile(r"\baddress\s*=\s*(0x[0-9a-fA-F]+|\d+)")
-_RE_LOCK = re.compile(rf"^%({_NAME})\s*=\s*aie\.lock\s*\(\s*%({_NAME})\s*,\s*(\d+)\s*\)")
 _RE_CONST = re.compile(rf"^%({_NAME})\s*=\s*arith\.constant\s+(-?\d+)\s*:\s*\w+$")
 _RE_USE_LOCK = re.compile(
     rf"^aie\.use_lock\s*\(\s*%({_NAME})\s*,\s*(AcquireGreaterEqual|Acquire|Release)\s*,\s*(%{_NAME}|-?\d+)\s*\)$"
@@ -61,12 +56,10 @@ def buffers_and_locks(device: ir.Device) -> tuple[dict, dict]:
     for op in device.body:
         if not isinstance(op, ir.Opaque):
             continue
-        text = " ".join(op.text.split())
-        if m := _RE_BUFFER.match(text):
-            address = _RE_ADDRESS.search(m.group(3) or "")
-            buffers[m.group(1)] = (m.group(2), int(address.group(1), 0) if address else None, m.group(4))
-        elif m := _RE_LOCK.match(text):
-            locks[m.group(1)] = (m.group(2), int(m.group(3)))
+        if b := storage.read_buffer(op.text):
+            buffers[b.name] = (b.tile, b.address, b.type)
+        elif lk := storage.read_lock(op.text):
+            locks[lk.name] = (lk.tile, lk.id)
     return buffers, locks
 
 
@@ -211,7 +204,7 @@ class TileTaskLowering:
 
 
 def _memref(text: str) -> ir.MemRefType:
-    from iron.mlir.reader import _memref as read
+    from iron.mlir.reader import memref_type as read
 
     mref = read(text)
     if mref is None:

@@ -265,7 +265,8 @@ def _sym_attr(attrs: dict, key: str, op: str) -> str:
     return m.group(1)
 
 
-def _memref(text: str) -> ir.MemRefType | None:
+def memref_type(text: str) -> ir.MemRefType | None:
+    """``memref<4x8xi32>`` as an :class:`ir.MemRefType` (None: not a memref of a known element type)."""
     m = _RE_MEMREF.match(text.strip())
     if not m or m.group(2) not in ir.ELEMENT_BYTES:
         return None
@@ -497,7 +498,7 @@ class _Reader:
         args = []
         for part in split_top(inner) if inner else []:
             am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
-            typ = _memref(am.group(2)) if am else None
+            typ = memref_type(am.group(2)) if am else None
             if typ is None and am and _RE_BAD_MEMREF.match(am.group(2)):
                 # not MLIR (a memref size is a non-negative integer or ?): say so here,
                 # not later as "no runtime sequence"
@@ -720,7 +721,7 @@ class _Reader:
         args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
         if not all(a.startswith("%") for a in args):
             return None
-        types = [_memref(t) for t in split_top(m.group(3))] if m.group(3).strip() else []
+        types = [memref_type(t) for t in split_top(m.group(3))] if m.group(3).strip() else []
         if None in types or len(types) != len(args):
             return None
         return ir.Run(m.group(1), [a[1:] for a in args], types)
@@ -740,7 +741,7 @@ class _Reader:
         if "memref.collapse_shape" in code:
             m = _RE_COLLAPSE.match(code)
             if m and m.group(2) in st.scope:
-                src, flat = _memref(m.group(4)), _memref(m.group(5))
+                src, flat = memref_type(m.group(4)), memref_type(m.group(5))
                 full = ", ".join(str(d) for d in range(len(src.shape))) if src else None
                 dims = ", ".join(d.strip() for d in m.group(3).split(","))
                 if (
@@ -763,7 +764,7 @@ class _Reader:
             if not m or m.group(2) not in st.subviews:
                 return None
             source, offset, size, dtype = st.subviews[m.group(2)]
-            typ = _memref(m.group(6))
+            typ = memref_type(m.group(6))
             sizes = _int_list(m.group(3))
             strides = _int_list(m.group(4))
             if typ is None or typ.dtype != dtype or sizes != typ.shape or typ.numel != size:

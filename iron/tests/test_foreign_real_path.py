@@ -15,7 +15,7 @@ import pytest
 import iron
 from iron.errors import IronError
 from iron.fuse.fusion import fuse
-from iron.lower import dma_task
+from iron.lower import task_text
 from iron.lower.materialize import kernel_ops
 from iron.mlir import ir
 from iron.mlir.reader import parse
@@ -73,10 +73,10 @@ TASK_FORMS = [
 @pytest.mark.parametrize("path,first,attrs,want", TASK_FORMS, ids=[f[2] or "none" for f in TASK_FORMS])
 def test_task_attribute_dictionary_after_the_region(path, first, attrs, want):
     (text,) = [t for f, t in _tasks(path) if f == first]
-    parts = dma_task.split_task(text)
+    parts = task_text.split_task(text)
     assert parts.attrs == attrs
     assert "aie.dma_bd" in parts.region and "aie.end" in parts.region and "issue_token" not in parts.region
-    got = dma_task.task_attributes(parts.attrs, "t")
+    got = task_text.task_attributes(parts.attrs, "t")
     assert (got["issue_token"], got["repeat_count"]) == want
 
 
@@ -90,17 +90,17 @@ def test_task_split_ignores_brackets_in_strings_and_reads_multi_line_bds():
         "    aie.end\n"
         "}"
     )
-    parts = dma_task.split_task(text)
+    parts = task_text.split_task(text)
     assert parts.attrs == ""
-    (bd,), others = dma_task.region_ops(parts.region)
+    (bd,), others = task_text.region_ops(parts.region)
     assert others == [] and bd.attrs == "{bd_id = 0 : i32}"
     assert " ".join(bd.operands.split()).startswith("%arg0 : memref<32xi8>, 4, 16, [<size=2")
     quoted = text.replace("{bd_id = 0 : i32}", '{bd_id = 0 : i32, note = "} {issue_token = true}"}')
-    assert dma_task.split_task(quoted).attrs == ""
+    assert task_text.split_task(quoted).attrs == ""
     with pytest.raises(IronError, match=r"unexpected `bogus` after the task's region"):
-        dma_task.split_task(text + " bogus")
+        task_text.split_task(text + " bogus")
     with pytest.raises(IronError, match=r"task attribute `interleave = \[@x\]`.*compile with aiecc"):
-        dma_task.task_attributes("{repeat_count = 7 : i32, interleave = [@x]}", "t")
+        task_text.task_attributes("{repeat_count = 7 : i32, interleave = [@x]}", "t")
 
 
 def _lowered(path: Path, target: str, **kw):

@@ -215,7 +215,7 @@ def _check_cover(op: ir.ObjectFifo, numel: int, tiles: dict) -> None:
 
 
 def _fifo_type(op: ir.ObjectFifo) -> ir.MemRefType:
-    from iron.mlir.reader import _memref
+    from iron.mlir.reader import memref_type as _memref
 
     t = _memref(op.type)
     if t is None:

@@ -30,10 +30,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from iron.mlir import ir
+from iron.mlir import ir, storage
+from iron.mlir.decl import NAME as _NAME
 from iron.mlir.reader import parse
 
-_NAME = r"[A-Za-z0-9_$.\-]+"
 _RE_LINK = re.compile(
     rf"^aie\.objectfifo\.link\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]\s*\(\s*\[([^\]]*)\]\s*\[([^\]]*)\]\s*\)\s*$"
 )
@@ -126,9 +126,6 @@ _PORT = rf"%({_NAME})\s*,\s*\"?(\w+)\"?\s*:\s*(\d+)"
 _RE_FLOW = re.compile(rf"^aie\.flow\s*\(\s*{_PORT}\s*,\s*{_PORT}\s*\)$")
 _RE_PACKET_FLOW = re.compile(r"^aie\.packet_flow\s*\(\s*(0x[0-9a-fA-F]+|\d+)\s*\)")
 _RE_PACKET_END = re.compile(rf"aie\.packet_(source|dest)\s*<\s*{_PORT}\s*>")
-_RE_LOCK = re.compile(rf"^%{_NAME}\s*=\s*aie\.lock\s*\(\s*%({_NAME})\s*,\s*(\d+)\s*\)\s*(\{{.*\}})?")
-_RE_INIT = re.compile(r"\binit\s*=\s*(-?\d+)")
-_RE_BUFFER = re.compile(rf"^%{_NAME}\s*=\s*aie\.buffer\s*\(")
 
 
 def _route_or_lock(prog: Program, first: str) -> bool:
@@ -142,11 +139,10 @@ def _route_or_lock(prog: Program, first: str) -> bool:
         sources = [port(e, 2) for e in ends if e.group(1) == "source"]
         dests = tuple(port(e, 2) for e in ends if e.group(1) == "dest")
         prog.routes += [Route(src, dests, int(m.group(1), 0)) for src in sources]
-    elif m := _RE_LOCK.match(first):
-        init = _RE_INIT.search(m.group(3) or "")
-        prog.locks[m.group(1), int(m.group(2))] = int(init.group(1)) if init else 0
+    elif lk := storage.read_lock(first):
+        prog.locks[lk.tile, lk.id] = lk.init
     else:
-        return bool(_RE_BUFFER.match(first))
+        return storage.read_buffer(first) is not None
     return True
 
 
