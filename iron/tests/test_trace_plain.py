@@ -15,11 +15,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given, reject, settings
 from hypothesis import strategies as st
 
 from iron.artifact.manifest import Manifest, Slice, TraceUnit
 from iron.target import frames as F
+from iron.trace.jit import PLAIN_INTERVALS, PlainOverflow
 from iron.tests.golden import DATA, TEST1, TEST1_EVENTS, TEST2
 
 FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")
@@ -284,6 +285,27 @@ def _all_outputs(decoded) -> dict:
     return out
 
 
+def test_eight_words_of_repeats_leave_the_plain_path():
+    """Hypothesis found it: one Repeat1-heavy packet stands for more intervals than a plain decode
+    writes (:data:`PLAIN_INTERVALS`); the plain scan gives up early (the CLI then decodes with numpy,
+    test_a_dense_small_input_goes_to_numpy_early), and numpy decodes it."""
+    from iron.trace.capture import decode_manifest
+    from iron.trace.export.summary import summarize_counting
+
+    words = [2_147_614_721, 3_520_463_067] + [4_278_124_286] * 6
+    unit = TraceUnit(
+        0, 2, "core", 0, 1, EVENTS[:6] + ["INSTR_EVENT_0", "INSTR_EVENT_1"], list(range(1, 9)), 0, 0
+    )
+    manifest = Manifest("npu1", 4, 0, 1000.0, "k", 0, 32, [Slice(0, "Op", 0, "d", "s", 0, 32, [unit])])
+    with pytest.raises(PlainOverflow):
+        decode_manifest(manifest, words, analyze=summarize_counting, method="plain")
+    from iron.trace.decode.timing import bound_runs
+
+    ref = decode_manifest(manifest, np.array(words, np.uint32), analyze=summarize_counting)
+    _kept, dropped = bound_runs(ref.slices[0].units[0].runs, PLAIN_INTERVALS)
+    assert dropped > 0  # more intervals than PLAIN_INTERVALS indeed
+
+
 @QUICK
 @given(_streams(), st.sampled_from([1000.0, 1200.0, 1300.0, 997.3]))
 def test_plain_decode_is_the_numpy_decode_on_generated_streams(stream, clock_mhz):
@@ -294,7 +316,10 @@ def test_plain_decode_is_the_numpy_decode_on_generated_streams(stream, clock_mhz
     words, units = stream
     size = 4 * len(words)
     manifest = Manifest("npu1", 4, 0, clock_mhz, "k", 0, size, [Slice(0, "Op", 0, "d", "s", 0, size, units)])
-    plain = decode_manifest(manifest, list(words), analyze=summarize_counting, method="plain")
+    try:
+        plain = decode_manifest(manifest, list(words), analyze=summarize_counting, method="plain")
+    except PlainOverflow:  # projected past PLAIN_INTERVALS: the CLI decodes it with numpy (tested below)
+        reject()
     pulses = sum(
         c for ds in plain.slices for u in ds.units if u.summary for c in u.summary["cycles"].values()
     )
