@@ -47,6 +47,15 @@ def pytest_report_header(config):
 
 
 @pytest.fixture
+def real_mlir_aie():
+    """The real mlir-aie install (iron/tests/real_mlir_aie.py); skips the test with the
+    reason where there is none."""
+    from iron.tests import real_mlir_aie
+
+    return real_mlir_aie.require()
+
+
+@pytest.fixture
 def check_operator(request):
     """:func:`iron.testing.check_operator` bound to this test (names its trace directory)."""
     return functools.partial(testing.check_operator, request=request)

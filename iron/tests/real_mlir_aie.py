@@ -1,0 +1,124 @@
+"""The real mlir-aie compiler that the real-compiler tests ask.
+
+Found in this order:
+
+1. ``IRON_REAL_MLIR_AIE``: an mlir-aie install folder (``bin/aie-opt``, ``bin/aiecc``);
+2. ``MLIR_AIE_INSTALL_DIR``, when its ``bin/aie-opt`` runs;
+3. ``shared/tools/mlir-aie-oracle`` beside the repository: mlir-aie a9e39fae (2026-08-13),
+   aie-opt / aie-translate / the C++ aiecc built against Debian's LLVM 22 (that folder's
+   README says what it has and lacks). The script extracts it once and installs
+   ``libllvm22`` when it can (root on Debian, as CI is).
+
+Where none gives an ``aie-opt`` that runs, :func:`require` skips the calling test with
+one line saying why. Object FIFOs are always lowered statically here
+(``--dynamic-objFifos=false``): the dynamic mode needs an MLIR newer than 22.1.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+ORACLE = REPO.parent / "shared" / "tools" / "mlir-aie-oracle"
+#: aiecc flags every lowering here uses (static object FIFOs, no progress line).
+AIECC_FLAGS = ("--dynamic-objFifos=false", "--no-progress")
+
+
+@dataclass(frozen=True)
+class Install:
+    """One real mlir-aie install."""
+
+    root: Path
+
+    @property
+    def aie_opt(self) -> str:
+        return str(self.root / "bin" / "aie-opt")
+
+    @property
+    def aiecc(self) -> str:
+        return str(self.root / "bin" / "aiecc")
+
+    @property
+    def aie_translate(self) -> str:
+        return str(self.root / "bin" / "aie-translate")
+
+
+def _runs(root: Path) -> bool:
+    try:
+        out = subprocess.run([str(root / "bin" / "aie-opt"), "--version"], capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return out.returncode == 0
+
+
+@functools.lru_cache(maxsize=None)
+def find() -> Install | str:
+    """The install, or one line saying why there is none."""
+    for var in ("IRON_REAL_MLIR_AIE", "MLIR_AIE_INSTALL_DIR"):
+        given = os.environ.get(var)
+        if given and _runs(Path(given)):
+            return Install(Path(given))
+        if given and var == "IRON_REAL_MLIR_AIE":
+            return f"{var}={given} has no bin/aie-opt that runs"
+    if not ORACLE.is_file():
+        return f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({ORACLE})"
+    try:
+        out = subprocess.run([str(ORACLE)], capture_output=True, text=True, timeout=900)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{ORACLE} did not run: {exc}"
+    lines = (out.stderr or "").strip().splitlines()
+    if out.returncode != 0:
+        return f"{ORACLE} gives no mlir-aie here: {lines[-1] if lines else f'exit {out.returncode}'}"
+    root = Path(out.stdout.strip())
+    return Install(root) if _runs(root) else f"{root}/bin/aie-opt does not run"
+
+
+def require() -> Install:
+    """The install, or skip the calling test with the reason."""
+    found = find()
+    if isinstance(found, str):
+        pytest.skip(f"real mlir-aie: {found}")
+    return found
+
+
+def aie_opt(text: str, *args: str) -> subprocess.CompletedProcess:
+    """Run the real ``aie-opt`` on ``text`` with ``args`` (passes); output on stdout."""
+    install = require()
+    return subprocess.run([install.aie_opt, *args, "-"], input=text, capture_output=True, text=True, timeout=300)
+
+
+def verify(text: str) -> str:
+    """"" when the real ``aie-opt`` parses and verifies ``text``, else its first error line."""
+    out = aie_opt(text)
+    if out.returncode == 0:
+        return ""
+    lines = out.stderr.strip().splitlines() or [f"exit {out.returncode}"]
+    return next((line for line in lines if "error" in line), lines[0])
+
+
+def aiecc_insts(text: str, *flags: str) -> dict[str, bytes]:
+    """The NPU instruction binaries the real aiecc writes for ``text``: runtime-sequence
+    name (``<device>_<sequence>``, as aiecc names ``insts_{0}.bin``) -> bytes. Raises
+    AssertionError with aiecc's output when it fails."""
+    install = require()
+    with tempfile.TemporaryDirectory(prefix="iron-real-aiecc-") as tmp:
+        src = Path(tmp) / "design.mlir"
+        src.write_text(text)
+        out = subprocess.run(
+            [install.aiecc, *AIECC_FLAGS, *flags, "--get=insts_{0}.bin", f"--tmpdir={tmp}/prj", str(src)],
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+            timeout=600,
+        )
+        assert out.returncode == 0, f"real aiecc failed:\n{out.stdout}\n{out.stderr}"
+        return {
+            p.name[len("insts_") : -len(".bin")]: p.read_bytes() for p in sorted(Path(tmp).glob("insts_*.bin"))
+        }
