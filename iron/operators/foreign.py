@@ -291,6 +291,14 @@ def _kernel_objects(text: str, objects, filename: str, origin: str) -> tuple[For
     """Each ``link_with`` of the device resolved: to an ``objects=`` path of that file name,
     else to the file beside the design file; None (with the places looked) when neither."""
     names = list(dict.fromkeys(_RE_LINK_WITH.findall(text)))
+    for name in names:  # the kernel refuses longer names (a bare OSError where iron looks for it)
+        long = [p for p in Path(name).parts if len(os.fsencode(p)) > limits.NAME_MAX]
+        if long or "\0" in name:
+            raise ForeignDesignError(
+                f"{origin}: link_with = {name[:60]!r}{'...' if len(name) > 60 else ''}: "
+                + (f"a file name of {len(os.fsencode(long[0]))} bytes" if long else "a NUL character")
+                + f"; accepted: file names of at most {limits.NAME_MAX} bytes (the file system's limit)"
+            )
     given: dict[str, Path] = {}
     if objects is not None:
         if isinstance(objects, (str, os.PathLike)):

@@ -12,6 +12,8 @@ to functions there.
 
 from __future__ import annotations
 
+import contextlib
+
 import io
 import os
 import re
@@ -152,11 +154,15 @@ class DecodedTrace:
         names = per_slice_paths(path, [ds.slice for ds in populated])  # all checked before any write
         written = []
         budget = RecordBudget()  # one bound for the trace, not one per file
-        for ds, name in zip(populated, names):
-            gz = str(name).endswith(".gz")
-            with atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
+        # Every file stays a temp file until all are written: one that fails leaves none behind.
+        with contextlib.ExitStack() as stack:
+            for ds, name in zip(populated, names):
+                gz = str(name).endswith(".gz")
+                f = stack.enter_context(
+                    atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True)
+                )
                 write_mlir_aie([ds], f, budget)
-            written.append(name)
+                written.append(name)
         return written
 
     def mlir_aie_slice_records(self) -> list[tuple[DecodedSlice, list[dict]]]:
