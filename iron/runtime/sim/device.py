@@ -70,6 +70,7 @@ from iron.errors import IronError
 from iron.mlir import txn_codec
 from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
+from iron.runtime.sim import progress
 from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
@@ -219,6 +220,7 @@ class SimDevice:
             self.now += OP_CYCLES
             self._op(i, op)
         self._advance(force=True)
+        progress.check_drained(self)
         self._flush_unstoppable()
         if self._lost_pushes:
             raise SimError(

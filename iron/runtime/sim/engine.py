@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from iron.mlir import ir
-from iron.runtime.sim import cascade, kernel_models
+from iron.runtime.sim import cascade, kernel_models, progress
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.interp import Core, NotModelledOp
 from iron.runtime.sim.program import Program
@@ -194,6 +194,7 @@ class Proc:
     t: int = 0
     done: bool = False
     wait: str = ""  # what it waits for when blocked (for messages)
+    steps: int = 0  # steps since its last interaction (iron.runtime.sim.progress)
 
 
 def _check_cover(op: ir.ObjectFifo, numel: int, tiles: dict) -> None:
@@ -239,6 +240,7 @@ class Engine:
         self.kernels = kernels
         self.models = models
         self.tainted: list[str] = [f"not modelled: {w}" for w in prog.unmodelled]
+        self.step_budget = progress.step_budget(prog)
         self.fifos: dict[str, Fifo] = {}
         self.procs: list[Proc] = []
         #: (col, row, kind) -> [(first cycle, cycles, event name)] recorded since the last drain
@@ -610,6 +612,7 @@ class Engine:
     def acquire(self, proc: Proc, fifo: str, mode: str, n: int):
         """Generator: the ``n`` buffers of an acquire (cumulative over what the core holds)."""
         f, r = self._port(proc, fifo, mode)
+        progress.interacted(proc)
         t0 = proc.t
         self._ev(proc.col, proc.row, "core", t0, 1, "INSTR_LOCK_ACQUIRE_REQ")
         if r is None:
@@ -645,6 +648,7 @@ class Engine:
 
     def release(self, proc: Proc, fifo: str, mode: str, n: int) -> None:
         f, r = self._port(proc, fifo, mode)
+        progress.interacted(proc)
         self._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_LOCK_RELEASE_REQ")
         proc.t += 1
         tile = self._tile_of(proc)
@@ -670,6 +674,7 @@ class Engine:
     def call(self, proc: Proc, symbol: str, args: list, core_link: str | None):
         """Run kernel ``symbol``'s model on ``args``; a generator when the kernel reads its
         cascade (:mod:`iron.runtime.sim.cascade`: the core waits for the data), else None."""
+        progress.interacted(proc)
         obj = self.prog.funcs.get(symbol) or core_link
         defines, arch = self.kernels.get(obj, ({}, self.arch)) if obj else ({}, self.arch)
         lookup = self.models or kernel_models.model_for  # at call time: tests may replace it
