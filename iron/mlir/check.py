@@ -19,6 +19,7 @@ import re
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.mlir.check_dma import check_storage
+from iron.mlir.check_fifo import check_fifos
 from iron.mlir.decl import NAME
 from iron.target.geometry import (
     FIRST_COMPUTE_ROW,
@@ -69,6 +70,7 @@ def check_device(dev: ir.Device, where: str = "design") -> None:
             )
 
     check_storage(name, dev, tiles, DesignCheckError)
+    check_fifos(name, dev, tiles, DesignCheckError)
 
     def tile(ssa: str, op: str) -> ir.Tile:
         if ssa not in tiles:

@@ -71,7 +71,7 @@ _RE_SHIM_ALLOC_NEW = re.compile(
     r"(?:,\s*(<[^<>]*>)\s*)?\)\s*(\{.*\})?$"
 )
 _RE_OBJECTFIFO = re.compile(
-    rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(\d+)\s*:\s*i32\s*\)\s*"
+    rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(-?\d+)\s*:\s*i32\s*\)\s*"
     r"(\{[^{}]*\}\s*)?:\s*!aie\.objectfifo<(.*)>$",
     re.S,
 )
@@ -1100,6 +1100,7 @@ def parse(text: str, filename: str | None = None, *, legacy: bool = False) -> ir
     unbalanced braces, unknown device targets, and structured ops with a
     missing or malformed required attribute.
     """
+    text = newlines(text)
     if legacy:
         import warnings
 
@@ -1108,7 +1109,14 @@ def parse(text: str, filename: str | None = None, *, legacy: bool = False) -> ir
         text, notes = old_syntax.translate(text, filename or "<string>")
         for note in notes:
             warnings.warn(str(note), old_syntax.LegacySyntaxWarning, stacklevel=2)
-    return _Reader(text.replace("\r\n", "\n"), filename).run()
+    return _Reader(text, filename).run()
+
+
+def newlines(text: str) -> str:
+    """``text`` with every line ending as ``\\n``: CRLF (Windows) and a lone CR (old Mac
+    editors) are line endings to MLIR's lexer too (``mlir/lib/AsmParser/Lexer.cpp``
+    skips ``\\r`` as whitespace), so a design saved with either reads as with ``\\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def parse_file(path) -> ir.Module:

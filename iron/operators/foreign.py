@@ -39,7 +39,7 @@ from iron import limits
 from iron.errors import IronError
 from iron.mlir import ir, legacy, objectfifo
 from iron.mlir.printer import print_device
-from iron.mlir.reader import parse
+from iron.mlir.reader import newlines, parse
 from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
 from iron.target import registers, shim_dma
 from iron.target.geometry import SHIM_ROW, target_for_device
@@ -227,6 +227,7 @@ def _translated_source(source) -> tuple[str, str, list]:
     """``source``'s text and file name, old syntax translated (:mod:`iron.mlir.legacy`; each
     rewrite a warning at the caller of ``iron.from_mlir``), and the rewrites."""
     text, filename = _source_text(source)
+    text = newlines(text)  # CR-only and CRLF designs read as LF ones
     text, translated = legacy.translate(text, filename)
     for note in translated:
         warnings.warn(str(note), legacy.LegacySyntaxWarning, stacklevel=4)  # the caller of iron.from_mlir

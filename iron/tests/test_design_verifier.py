@@ -17,50 +17,7 @@ import pytest
 import iron
 from iron.mlir.check import DesignCheckError
 from iron.tests.real_mlir_aie import verify
-
-#: Two 1024-word objects pass one memtile buffer under a lock pair (iron/tests/test_tile_tasks.py's
-#: THROUGH, in the syntax the real aie-opt a9e39fae reads: SSA lock values, ``offset = / len =``).
-MEMTILE_THROUGH = """module {
-  aie.device(npu1_1col) {
-    %s = aie.tile(0, 0)
-    %m = aie.tile(0, 1)
-    %buf = aie.buffer(%m) {address = 4096 : i32} : memref<1024xi32>
-    %prod = aie.lock(%m, 0) {init = 1 : i32}
-    %cons = aie.lock(%m, 1) {init = 0 : i32}
-    aie.flow(%s, DMA : 0, %m, DMA : 0)
-    aie.flow(%m, DMA : 0, %s, DMA : 0)
-    aie.runtime_sequence(%a: memref<2048xi32>, %b: memref<2048xi32>) {
-      %in = aiex.dma_configure_task(%s, MM2S, 0) {
-        aie.dma_bd(%a : memref<2048xi32> offset = 0 len = 2048) {bd_id = 0 : i32}
-        aie.end
-      }
-      %fill = aiex.dma_configure_task(%m, S2MM, 0) {
-        %c1 = arith.constant 1 : i32
-        aie.use_lock(%prod, AcquireGreaterEqual, %c1)
-        aie.dma_bd(%buf : memref<1024xi32> offset = 0 len = 1024) {bd_id = 0 : i32}
-        aie.use_lock(%cons, Release, %c1)
-        aie.end
-      } {repeat_count = 1 : i32}
-      %drain = aiex.dma_configure_task(%m, MM2S, 0) {
-        %c1 = arith.constant 1 : i32
-        aie.use_lock(%cons, AcquireGreaterEqual, %c1)
-        aie.dma_bd(%buf : memref<1024xi32> offset = 0 len = 1024) {bd_id = 1 : i32}
-        aie.use_lock(%prod, Release, %c1)
-        aie.end
-      } {repeat_count = 1 : i32, issue_token = true}
-      %out = aiex.dma_configure_task(%s, S2MM, 0) {
-        aie.dma_bd(%b : memref<2048xi32> offset = 0 len = 2048) {bd_id = 1 : i32}
-        aie.end
-      } {issue_token = true}
-      aiex.dma_start_task(%fill)
-      aiex.dma_start_task(%drain)
-      aiex.dma_start_task(%out)
-      aiex.dma_start_task(%in)
-      aiex.dma_await_task(%drain)
-      aiex.dma_await_task(%out)
-    }
-  }
-}"""
+from iron.tests.small_designs import ADD_ONE, CORE, FIFOS, MEMTILE_THROUGH
 
 FILL_BD = "aie.dma_bd(%buf : memref<1024xi32> offset = 0 len = 1024) {bd_id = 0"
 #: name -> (edit of MEMTILE_THROUGH, iron's message, the real aie-opt's first error line or "" (verifies))
@@ -121,3 +78,125 @@ def test_the_unedited_design_runs_and_the_real_compiler_verifies_it(tmp_path, re
     a = np.arange(2048, dtype=np.int32) - 5
     with art.load("sim") as run:
         np.testing.assert_array_equal(run(a), a)
+
+
+# --------------------------------------------------------------------------- object FIFOs, cores, cascades
+from iron.errors import IronError  # noqa: E402
+
+IN_FIFO = "@in(%s, {%m}, 2 : i32)"
+
+
+def _refused(tmp_path, text: str, message: str) -> None:
+    op = iron.from_mlir(text, name="d")
+    with pytest.raises(DesignCheckError, match=message):
+        iron.build(op, target="npu1", cache_dir=tmp_path)
+    assert [p.name for p in tmp_path.iterdir() if p.name != ".locks"] == []
+
+
+def test_the_fifo_design_runs_and_verifies(tmp_path, real_mlir_aie):
+    assert verify(FIFOS) == ""
+    art = iron.build(iron.from_mlir(FIFOS, name="d"), target="npu1", cache_dir=tmp_path)
+    a = np.arange(32, dtype=np.int32) * 9
+    with art.load("sim") as run:
+        np.testing.assert_array_equal(run(a), a)
+
+
+@pytest.mark.parametrize(
+    "depth, message",
+    [
+        (-2, r"@in: depth -2; 'aie.objectfifo' op attribute 'elemNumber' failed to satisfy constraint"),
+        (0, r"@in: depth 0; .* accepted: 1 to"),
+        (10**8, r"@in: depth 100000000 x 64 bytes on aie.tile\(0, 1\) exceeds its 524288 bytes"),
+    ],
+)
+def test_a_fifo_depth_no_tile_holds_is_refused(tmp_path, depth, message):
+    """Before: -2 blamed the runtime sequence ("no object FIFO with a shim end"), 10**8 ran out of memory."""
+    _refused(tmp_path, FIFOS.replace(IN_FIFO, f"@in(%s, {{%m}}, {depth} : i32)"), message)
+
+
+@pytest.mark.parametrize("depth", [-2, 10000])
+def test_the_real_compiler_refuses_those_depths_too(real_mlir_aie, depth):
+    """-2: the verifier; 10000 (640000 bytes on the memtile): its object-FIFO lowering (verify
+    passes; the memtile DMA runs out of BDs first)."""
+    from iron.tests.real_mlir_aie import aie_opt
+
+    text = FIFOS.replace(IN_FIFO, f"@in(%s, {{%m}}, {depth} : i32)")
+    out = aie_opt(
+        text, "--aie-objectFifo-stateful-transform=dynamic-objFifos=false", "--aie-assign-buffer-addresses"
+    )
+    assert out.returncode != 0 and "error" in out.stderr
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        (
+            "aie.objectfifo.release @in(Consume, 1)",
+            "aie.objectfifo.release @in(Consume, 1000000000000000000000000000000)",
+            r"release @in\(Consume, 10+\): 'aie.objectfifo.release' op attribute 'size' failed to satisfy",
+        ),
+        (
+            "aie.objectfifo.acquire @in(Consume, 1)",
+            "aie.objectfifo.acquire @in(Consume, 2147483648)",
+            r"acquire @in\(Consume, 2147483648\): 'aie.objectfifo.acquire' op attribute 'size' failed",
+        ),
+        (
+            "aie.objectfifo.acquire @in(Consume, 1)",
+            "aie.objectfifo.acquire @in(Consume, 3)",
+            r"acquire @in\(Consume, 3\): more objects than the FIFO's depth 2: the acquire never completes",
+        ),
+        (
+            "%c16 step %c1",
+            "%c16 step %cm1",
+            r"scf.for %k has the constant step -1; 'scf.for' op constant step operand",
+        ),
+        ("%c16 step %c1", "%c16 step %c0", r"scf.for %k has the constant step 0"),
+    ],
+    ids=["release-1e30", "acquire-2e31", "acquire-past-depth", "step-minus-1", "step-0"],
+)
+def test_core_ops_mlir_aie_refuses_are_refused_before_building(tmp_path, old, new, message):
+    """Before: a release of 10**30 objects and a FIFO of 10**8 ran out of memory in sim, an acquire
+    of 2**31 waited forever, step -1 gave all-zero outputs, step 0 was a raw ValueError."""
+    text = CORE.replace("BODY", ADD_ONE).replace(
+        "%one = arith.constant 1 : i32",
+        "%one = arith.constant 1 : i32\n      %cm1 = arith.constant -1 : index",
+    )
+    assert old in text
+    _refused(tmp_path, text.replace(old, new), message)
+
+
+def test_a_legacy_acquire_of_two_billion_objects_is_refused_before_translating(tmp_path):
+    """Before: the translation to today's acquire named every object, 2**31 of them."""
+    legacy = CORE.replace("BODY", ADD_ONE).replace(
+        "%x = aie.objectfifo.acquire @in(Consume, 1) : memref<16xi32>",
+        "%sv = aie.objectfifo.acquire @in(Consume, 2147483648) : !aie.objectfifosubview<memref<16xi32>>\n"
+        "        %x = aie.objectfifo.subview.access %sv[0] : !aie.objectfifosubview<memref<16xi32>> -> memref<16xi32>",
+    )
+    with pytest.raises(IronError, match=r"acquire @in\(Consume, 2147483648\)`: more than 524288 objects"):
+        iron.build(iron.from_mlir(legacy, name="d"), target="npu1", cache_dir=tmp_path)
+
+
+def test_the_real_compiler_refuses_the_legacy_acquire_too(real_mlir_aie):
+    legacy = FIFOS  # no core: a9e39fae reads the legacy acquire; the size constraint is the verifier's
+    core = """    %c = aie.tile(0, 2)
+    aie.objectfifo @x(%m, {%c}, 2 : i32) : !aie.objectfifo<memref<16xi32>>
+    aie.core(%c) {
+      %sv = aie.objectfifo.acquire @x(Consume, 2147483648) : !aie.objectfifosubview<memref<16xi32>>
+      aie.end
+    }
+"""
+    got = verify(legacy.replace("    aie.runtime_sequence", core + "    aie.runtime_sequence"))
+    assert "'aie.objectfifo.acquire' op attribute 'size' failed to satisfy constraint" in got
+
+
+@pytest.mark.parametrize("dest", ["%m", "%s"])
+def test_a_cascade_flow_into_a_memtile_or_shim_is_refused(tmp_path, real_mlir_aie, dest):
+    """Before: accepted (mlir-aie: "memTile row has no cascade stream interface")."""
+    kind = "memTile" if dest == "%m" else "shimTile"
+    text = MEMTILE_THROUGH.replace(
+        "    aie.flow(%s, DMA : 0, %m, DMA : 0)",
+        f"    %c = aie.tile(0, 2)\n    aie.cascade_flow(%c, {dest})\n    aie.flow(%s, DMA : 0, %m, DMA : 0)",
+    )
+    want = f"'aie.cascade_flow' op {kind} row has no cascade stream interface"
+    assert want in verify(text)
+    _refused(tmp_path, text, want)

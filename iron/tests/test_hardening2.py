@@ -315,7 +315,7 @@ def test_wire_input_goes_through_the_input_checks(which, fifo, huge, tmp_path, c
     [
         ("8200", "not a multiple of 32"),
         (str(1 << 66), "exceeds what a shim BD length can address"),
-        ("-64", "cannot read the buffer size"),
+        ("-64", "buffer_size=-64: must be >= 0"),  # read as MLIR reads it (issue 36), then refused
     ],
 )
 def test_wire_validates_host_config_sizes_as_build_does(size, message, tmp_path, capsys):
@@ -557,9 +557,11 @@ def test_mlir_aie_record_bound_holds_across_units(tmp_path, monkeypatch):
     manifest, words = _amplifier(tmp_path, 4)
     per_unit = 2 * PULSES  # a B and an E record per pulse (mlir-aie's parse.py)
     monkeypatch.setattr(bound, "MAX_MLIR_AIE_RECORDS", per_unit + 10)
-    decode_manifest(one, one_words).write(tmp_path / "one.json", "mlir-aie")  # one unit fits
+    decode_manifest(one, one_words).write(
+        tmp_path / "one.json", "mlir-aie", all_intervals=True
+    )  # one unit fits
     with pytest.raises(TraceInputError, match="across all units"):
-        decode_manifest(manifest, words).write(tmp_path / "four.json", "mlir-aie")
+        decode_manifest(manifest, words).write(tmp_path / "four.json", "mlir-aie", all_intervals=True)
     assert not (tmp_path / "four.json").exists()
 
 

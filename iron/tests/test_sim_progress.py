@@ -22,42 +22,7 @@ from iron.runtime.sim import progress
 from iron.runtime.sim.errors import SimError
 
 from iron.tests.real_mlir_aie import verify
-from iron.tests.test_design_verifier import MEMTILE_THROUGH
-
-#: One core: @in objects of 16 x i32 from the shim, @out objects back; BODY runs per object.
-CORE = """module {
-  aie.device(npu1_1col) {
-    %s = aie.tile(0, 0)
-    %c = aie.tile(0, 2)
-    aie.objectfifo @in(%s, {%c}, 2 : i32) : !aie.objectfifo<memref<16xi32>>
-    aie.objectfifo @out(%c, {%s}, 2 : i32) : !aie.objectfifo<memref<16xi32>>
-    %core = aie.core(%c) {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c16 = arith.constant 16 : index
-      %one = arith.constant 1 : i32
-      scf.for %it = %c0 to %c2 step %c1 {
-        %x = aie.objectfifo.acquire @in(Consume, 1) : memref<16xi32>
-        %y = aie.objectfifo.acquire @out(Produce, 1) : memref<16xi32>
-BODY
-        aie.objectfifo.release @in(Consume, 1)
-        aie.objectfifo.release @out(Produce, 1)
-      }
-      aie.end
-    }
-    aie.runtime_sequence(%a: memref<32xi32>, %b: memref<32xi32>) {
-      aiex.npu.dma_memcpy_nd(%b[0, 0, 0, 0][1, 1, 1, 32][0, 0, 0, 1]) {id = 0 : i64, metadata = @out, issue_token = true} : memref<32xi32>
-      aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 32][0, 0, 0, 1]) {id = 1 : i64, metadata = @in} : memref<32xi32>
-      aiex.npu.dma_wait {symbol = @out}
-    }
-  }
-}"""
-ADD_ONE = """        scf.for %k = %c0 to %c16 step %c1 {
-          %v = memref.load %x[%k] : memref<16xi32>
-          %w = arith.addi %v, %one : i32
-          memref.store %w, %y[%k] : memref<16xi32>
-        }"""
+from iron.tests.small_designs import ADD_ONE, CORE, DMA_LOOP, MEMTILE_THROUGH
 
 
 def _run(text: str, tmp_path, n: int = 32):
@@ -135,36 +100,6 @@ def test_a_division_by_zero_is_an_error(tmp_path):
     body = "        %zero = arith.constant 0 : i32\n        %v = memref.load %x[%c0] : memref<16xi32>\n        %q = arith.divsi %v, %zero : i32\n        memref.store %q, %y[%c0] : memref<16xi32>"
     with pytest.raises(SimError, match=r"arith.divsi .* divides by zero"):
         _run(CORE.replace("BODY", body), tmp_path)
-
-
-DMA_LOOP = """module {
-  aie.device(npu1_1col) {
-    %s = aie.tile(0, 0)
-    %m = aie.tile(0, 1)
-    %buf = aie.buffer(%m) {address = 4096 : i32} : memref<1024xi32>
-    %buf2 = aie.buffer(%m) {address = 16384 : i32} : memref<1024xi32>
-    aie.flow(%m, DMA : 0, %m, DMA : 0)
-    aie.runtime_sequence(%a: memref<1024xi32>) {
-      %send = aiex.dma_configure_task(%m, MM2S, 0) {
-        aie.dma_bd(%buf : memref<1024xi32> offset = 0 len = 1024) {bd_id = 0 : i32}
-        aie.next_bd ^bb1
-      ^bb1:
-        aie.dma_bd(%buf : memref<1024xi32> offset = 0 len = 1024) {bd_id = 1 : i32}
-        aie.next_bd ^bb1
-      } {issue_token = true}
-      %take = aiex.dma_configure_task(%m, S2MM, 0) {
-        aie.dma_bd(%buf2 : memref<1024xi32> offset = 0 len = 1024) {bd_id = 2 : i32}
-        aie.next_bd ^bb1
-      ^bb1:
-        aie.dma_bd(%buf2 : memref<1024xi32> offset = 0 len = 1024) {bd_id = 3 : i32}
-        aie.next_bd ^bb1
-      }
-      aiex.dma_start_task(%take)
-      aiex.dma_start_task(%send)
-      aiex.dma_await_task(%send)
-    }
-  }
-}"""
 
 
 # --------------------------------------------------------------------------- property

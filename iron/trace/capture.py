@@ -105,7 +105,8 @@ class DecodedTrace:
         Perfetto outputs hold at most 8 intervals per payload byte of the whole trace (at
         least 262,144), the earliest first; returns how many were dropped (0: none; also
         recorded in the output). ``all_intervals`` lifts that bound. mlir-aie's JSON is never
-        truncated: past 2**24 records across all units it raises a TraceInputError."""
+        truncated: past two records per interval of that bound (2**24 with ``all_intervals``),
+        all units together, it raises a TraceInputError and writes nothing."""
         if fmt not in OUTPUT_FORMATS:
             raise ValueError(f"output format {fmt!r}: expected one of {', '.join(OUTPUT_FORMATS)}")
         if isinstance(out, (str, os.PathLike)):
@@ -113,9 +114,10 @@ class DecodedTrace:
             with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
                 return self.write(f, fmt, all_intervals=all_intervals)
         if fmt == "mlir-aie":
+            from iron.trace.export.bound import RecordBudget
             from iron.trace.export.mlir_aie import write_mlir_aie
 
-            write_mlir_aie(self.slices, out)
+            write_mlir_aie(self.slices, out, RecordBudget.for_slices(self.slices, not all_intervals))
             return 0
         if fmt == "pftrace":
             from iron.trace.export.pftrace import write_pftrace
@@ -136,7 +138,7 @@ class DecodedTrace:
 
         return mlir_aie_records(self.slices)
 
-    def to_mlir_aie_json(self, path) -> list[str]:
+    def to_mlir_aie_json(self, path, *, all_intervals: bool = False) -> list[str]:
         """Write mlir-aie's JSON (streamed); returns the paths written.
 
         Slices read from upstream's ``trace_slices`` are written as upstream's
@@ -146,14 +148,14 @@ class DecodedTrace:
         from iron.trace.export.mlir_aie import write_mlir_aie
 
         if not any(ds.slice is not None and ds.slice.upstream_index >= 0 for ds in self.slices):
-            self.write(path, "mlir-aie")
+            self.write(path, "mlir-aie", all_intervals=all_intervals)
             return [str(path)]
         from iron.trace.export.bound import RecordBudget
 
         populated = [ds for ds in self.slices if ds.status != "empty"]
         names = per_slice_paths(path, [ds.slice for ds in populated])  # all checked before any write
         written = []
-        budget = RecordBudget()  # one bound for the trace, not one per file
+        budget = RecordBudget.for_slices(self.slices, not all_intervals)  # one bound for the trace
         # Every file stays a temp file until all are written: one that fails leaves none behind.
         with contextlib.ExitStack() as stack:
             for ds, name in zip(populated, names):
