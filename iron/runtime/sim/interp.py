@@ -15,8 +15,9 @@ trace still runs):
   ``aie.objectfifo.release``. An acquire that cannot be granted yields (blocks);
   acquires count cumulatively, as mlir-aie's stateful transform lowers them;
 * ``func.call`` to a kernel: its model (:mod:`iron.runtime.sim.kernel_models`) is
-  called with numpy views of the buffers; a kernel without a model does nothing and
-  taints the device's outputs (not modelled);
+  called with numpy views of the buffers (a user's model first: ``load(kernels=)``); a
+  kernel without a model does nothing and marks the buffers it was handed: only the
+  outputs their values reach are not modelled (:mod:`iron.runtime.sim.taint`);
 * ``aie.put_cascade`` / ``aie.get_cascade`` of vectors (:mod:`iron.runtime.sim.cascade`);
   a get waits for its bytes;
 * ``memref.load`` / ``memref.store``, ``vector.load`` / ``vector.store`` /
@@ -121,6 +122,9 @@ class Core:
         self.engine = engine
         self.proc = proc  # the engine process (clock, tile)
         self.env: dict[str, object] = {}
+        #: Why values this core loaded are not modelled (iron.runtime.sim.taint): what it
+        #: stores from then on is marked too.
+        self.taint: str | None = None
 
     # ------------------------------------------------------------------ values
     def val(self, name: str):
@@ -256,11 +260,24 @@ class Core:
         args = [self.val(a) for a in op.args]
         waits = self.engine.call(self.proc, op.callee, args, self.prog.link_with)
         self.env.update((r, 0) for r in _names(op.results))
+        if op.results:  # a scalar result of a call on marked buffers is not modelled either
+            self.taint = self.taint or self.engine.taint.of(*args)
         return waits  # a generator when the kernel waits on its cascade
+
+    def read(self, buf) -> None:
+        """The core reads values from ``buf``: a mark on it taints the core."""
+        self.taint = self.taint or self.engine.taint.of(buf)
+
+    def wrote(self, buf) -> None:
+        """The core wrote into ``buf``: marked if the core is tainted."""
+        if self.taint is not None and not self.engine.taint.mark([buf], self.taint):
+            self.engine.void(self.taint)
 
     # ------------------------------------------------------------------ cascade
     def put_cascade(self, op: b.PutCascade):
         """``aie.put_cascade(%v : vector<...>)``: the value's bytes onto the outgoing cascade."""
+        if self.taint is not None:
+            self.engine.void(self.taint)  # a cascade carries no mark
         cascade.put(self.engine, self.proc, np.asarray(self.val(op.value)))
 
     def get_cascade(self, op: b.GetCascade):
@@ -278,6 +295,7 @@ class Core:
 
     def load(self, op: b.Load):
         buf, idx = self._indexed(op.memref, op.indices)
+        self.read(buf)
         v = buf[idx]
         if _element(op.type) == "bf16":
             v = float(bf16.from_bf16(np.asarray(v, np.uint16)))
@@ -287,10 +305,12 @@ class Core:
         buf, idx = self._indexed(op.memref, op.indices)
         v = self.val(op.value)
         buf[idx] = bf16.to_bf16(np.float32(v)) if buf.dtype == np.uint16 and isinstance(v, float) else v
+        self.wrote(buf)
         self.proc.t += 1
 
     def vload(self, op: b.VectorLoad):
         buf, idx = self._indexed(op.base, op.indices)
+        self.read(buf)
         n = int(np.prod(_shaped(op.type)[0]))
         flat = int(np.ravel_multi_index(idx, buf.shape)) if idx else 0
         self.set(op, buf.reshape(-1)[flat : flat + n].copy())
@@ -301,6 +321,7 @@ class Core:
         v = np.asarray(self.val(op.value))
         flat = int(np.ravel_multi_index(idx, buf.shape)) if idx else 0
         buf.reshape(-1)[flat : flat + v.size] = v.reshape(-1)
+        self.wrote(buf)
         self.proc.t += 1
 
     def broadcast(self, op: b.Broadcast):
