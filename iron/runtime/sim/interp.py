@@ -38,15 +38,11 @@ from iron import bf16
 from iron.mlir import body as b
 from iron.mlir import ir
 from iron.mlir.form import format_op
-from iron.runtime.sim import cascade
+from iron.runtime.sim import cascade, values, vector_ops
 
-_RE_SHAPED = re.compile(r"^(?:vector|memref)<((?:\d+x)*)(\w+)[,>]")
 _RE_RESULT_GROUP = re.compile(r"^(.*):(\d+)$")
 _RE_OP_NAME = re.compile(r"^(?:%[^=]*=\s*)?(\S+?)(?:\(|\s|$)")
-
-_INT_BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
-_NP = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "f32": np.float32,
-       "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "bf16": np.uint16, "i1": np.bool_}  # fmt: skip
+_INT_BITS, _NP = values.INT_BITS, values.NP
 
 _BIN = {
     "addi": np.add, "subi": np.subtract, "muli": np.multiply, "andi": np.bitwise_and,
@@ -63,8 +59,7 @@ _CMP = {
 }  # fmt: skip
 
 
-class NotModelledOp(Exception):
-    """The core reached an op sim does not interpret."""
+NotModelledOp = values.NotModelledOp
 
 
 class _Yield(Exception):
@@ -72,28 +67,7 @@ class _Yield(Exception):
         self.values = values
 
 
-def _wrap(value, typ: str):
-    """An integer result wrapped to its type's width (two's complement)."""
-    bits = _INT_BITS.get(typ)
-    if bits is None or bits >= 64 or isinstance(value, np.ndarray):
-        return value
-    if bits == 1:
-        return int(value) & 1
-    m = 1 << bits
-    v = int(value) % m
-    return v - m if v >= m >> 1 else v
-
-
-def _shaped(typ: str) -> tuple[tuple[int, ...], str] | None:
-    """``vector<4x8xbf16>`` / ``memref<16xi32, ...>`` -> ((4, 8), "bf16"); None for other types."""
-    m = _RE_SHAPED.match(typ.strip())
-    return None if m is None else (tuple(int(d) for d in m.group(1).split("x")[:-1]), m.group(2))
-
-
-def _element(typ: str) -> str:
-    """The element type of a vector or memref type, else the type itself (``i32``, ``index``)."""
-    shaped = _shaped(typ)
-    return shaped[1] if shaped else typ.strip()
+_wrap, _shaped, _element = values.wrap, values.shaped, values.element
 
 
 def _names(results) -> list[str]:
@@ -116,6 +90,8 @@ def _describe(op) -> tuple[str, str]:
 
 class Core:
     """One core's interpreter state; :meth:`run` is the generator the engine drives."""
+
+    YIELD = _Yield  # what scf.yield raises (iron.runtime.sim.vector_ops catches it)
 
     def __init__(self, prog, engine, proc):
         self.prog = prog  # CoreProgram
@@ -141,6 +117,13 @@ class Core:
         yield from self.block(self.prog.body)
 
     def block(self, ops: list):
+        """Generator: run a region's ops (a region with block labels follows its branches)."""
+        if vector_ops.has_blocks(ops):
+            return vector_ops.run_blocks(self, ops)
+        return self.straight(ops)
+
+    def straight(self, ops: list):
+        """Generator: run a block's ops in order."""
         for op in ops:
             h = _HANDLERS.get(type(op))
             if h is None:
@@ -172,8 +155,8 @@ class Core:
 
     def binary(self, op: b.Binary):
         kind = op.name.split(".", 1)[1]
-        a, c = self.val(op.lhs), self.val(op.rhs)
         typ = _element(op.type)
+        a, c = values.num(self.val(op.lhs), typ), values.num(self.val(op.rhs), typ)
         if kind in ("divsi", "divui", "ceildivsi", "floordivsi"):
             r = np.floor_divide(a, c) if kind == "floordivsi" else (
                 -(-a // c) if kind == "ceildivsi" else (np.trunc(np.divide(a, c)).astype(np.int64)
@@ -194,12 +177,13 @@ class Core:
                 r = float(r) if typ.startswith("f") else int(r)
         else:
             raise NotModelledOp(f"not modelled: {op.name}")
-        self.set(op, _wrap(r, typ))
+        self.set(op, values.pack(r, op.type) if isinstance(r, np.ndarray) else _wrap(r, typ))
 
     def compare(self, op: b.Compare):
         if op.predicate not in _CMP:
             raise NotModelledOp(f"not modelled: {op.name} predicate {op.predicate}")
-        r = _CMP[op.predicate](self.val(op.lhs), self.val(op.rhs))
+        et = _element(op.type)
+        r = _CMP[op.predicate](values.num(self.val(op.lhs), et), values.num(self.val(op.rhs), et))
         self.set(op, r if isinstance(r, np.ndarray) else int(r))
 
     def select(self, op: b.Select):
@@ -207,14 +191,22 @@ class Core:
         self.set(op, np.where(c, x, y) if isinstance(c, np.ndarray) else (x if c else y))
 
     def cast(self, op: b.Cast):
-        v = self.val(op.source)
-        et = _element(op.type)
-        if isinstance(v, np.ndarray):
-            self.set(op, v.astype(_NP.get(et, np.int64)) if et != "bf16" else bf16.to_bf16(v))
-        elif et.startswith("f"):
-            self.set(op, float(v))
-        else:
-            self.set(op, _wrap(int(v), et))
+        """``arith`` casts: extensions and truncations wrap or round once (bf16 to nearest-even),
+        ``fpto*i`` truncate toward zero, ``ext/uito/index_castui`` read the source as unsigned."""
+        kind, v = op.name.split(".", 1)[1], self.val(op.source)
+        src, et = _element(op.source_type), _element(op.type)
+        if kind == "bitcast":
+            if not isinstance(v, np.ndarray):
+                raise NotModelledOp(f"not modelled: {format_op(op)} (a scalar bitcast)")
+            self.set(op, v.view(_NP[et]).reshape(_shaped(op.type)[0]))
+            return
+        x = values.num(v, src)
+        if kind in ("extui", "uitofp", "index_castui") and not values.is_float(src):
+            bits = _INT_BITS.get(src, 64)
+            x = x.astype(np.int64) % (1 << bits) if isinstance(x, np.ndarray) else int(x) % (1 << bits)
+        if kind in ("fptosi", "fptoui"):
+            x = np.trunc(x) if isinstance(x, np.ndarray) else int(x)
+        self.set(op, values.pack(x, op.type))
 
     # ------------------------------------------------------------------ scf
     def scf_for(self, op: b.For):
@@ -363,4 +355,5 @@ _HANDLERS = {
     b.Event: Core.event,
     b.PutCascade: Core.put_cascade,
     b.GetCascade: Core.get_cascade,
+    **vector_ops.HANDLERS,
 }
