@@ -253,9 +253,7 @@ def test_every_body_op_goes_to_text_and_back():
         regions = [r for op in ops for r in vars(op).values() if isinstance(r, list)]
         return {type(op) for op in ops}.union(*map(kinds, regions))
 
-    assert kinds(ops) >= {
-        cls for cls in vars(body).values() if hasattr(cls, "FORM")
-    }
+    assert kinds(ops) >= {cls for cls in vars(body).values() if hasattr(cls, "FORM")}
     lines = print_ops(ops)
     assert read_region(lines) == ops
     assert "  } else {" in lines and "  scf.if %p {" in lines  # an empty else region is not printed

@@ -94,7 +94,9 @@ UPSTREAM_LINES = [
 ]
 
 
-@pytest.mark.parametrize("line,cls", UPSTREAM_LINES, ids=[c.__name__ + str(k) for k, (_l, c) in enumerate(UPSTREAM_LINES)])
+@pytest.mark.parametrize(
+    "line,cls", UPSTREAM_LINES, ids=[c.__name__ + str(k) for k, (_l, c) in enumerate(UPSTREAM_LINES)]
+)
 def test_upstream_lines_read_as_their_op_and_print_back(line, cls):
     (op,) = read_region([line])
     assert type(op) is cls
@@ -236,7 +238,10 @@ def test_transfers_pad_and_skip_outside_the_memref_and_control_flow_runs(tmp_pat
     want[10] = 132  # while k < 131: k += 3 from 0 -> first k >= 131 is 132
     want[11] = 3 * 131  # three trips around ^bb1 -> ^bb2 adding e
     body = MIXED.replace("%i2 = arith.addi %i, %c1_i32", "%i2 = arith.addi %i, %one")
-    body = body.replace("%three = arith.constant 3 : i32", "%three = arith.constant 3 : i32\n      %one = arith.constant 1 : i32")
+    body = body.replace(
+        "%three = arith.constant 3 : i32",
+        "%three = arith.constant 3 : i32\n      %one = arith.constant 1 : i32",
+    )
     out = _run(one_core(16, "i32", body), tmp_path, x, name="mixed")
     np.testing.assert_array_equal(out, want)
 
@@ -339,7 +344,14 @@ def test_a_users_model_computes_the_other_output(only_scale, tmp_path):
 
 def test_kernels_must_map_symbols_to_functions(tmp_path):
     with pytest.raises(kernel_models.KernelsArgError, match="kernels"):
-        _run(two_cores(), tmp_path, np.zeros(32, np.int32), np.zeros(32, np.int32), name="bad", kernels={"mystery": 3})
+        _run(
+            two_cores(),
+            tmp_path,
+            np.zeros(32, np.int32),
+            np.zeros(32, np.int32),
+            name="bad",
+            kernels={"mystery": 3},
+        )
 
 
 def test_an_unknown_integer_elementwise_symbol_has_no_model():
@@ -354,3 +366,78 @@ def test_an_unknown_integer_elementwise_symbol_has_no_model():
     c = np.zeros(4, np.int32)
     model(np.array([1, 2, 3, 4], np.int32), np.array([10, 20, 30, 40], np.int32), c, 4)
     np.testing.assert_array_equal(c, [11, 22, 33, 44])
+
+
+def test_a_mark_follows_the_data_through_a_join(only_scale, tmp_path):
+    """split_scale_join (test_sim_execution.py) with core (0,3) calling ``mystery``: the joined
+    output holds its results, so it is not modelled."""
+    from iron.tests.test_sim_execution import design
+
+    text = design()
+    decl = 'func.func private @scale(memref<8xi32>, memref<8xi32>, i32) attributes {link_with = "scale.o"}'
+    text = text.replace(decl, decl + "\n    " + decl.replace("scale", "mystery"))
+    k = text.index("%core_0_3")
+    text = text[:k] + text[k:].replace("func.call @scale", "func.call @mystery", 1)
+    out = _run(text, tmp_path, np.arange(64, dtype=np.int32), name="join_mystery")
+    assert isinstance(out, NotModelled) and "kernel 'mystery'" in out.reason
+
+
+def chain() -> str:
+    """@in -> core (0,2) calling ``mystery`` -> @mid -> core (0,3) copying (memref.copy) -> @out."""
+    return f"""module {{
+  aie.device(npu2_1col) {{
+    func.func private @mystery(memref<8xi32>, memref<8xi32>, i32) attributes {{link_with = "mystery.o"}}
+    %shim = aie.tile(0, 0)
+    %c2 = aie.tile(0, 2)
+    %c3 = aie.tile(0, 3)
+    aie.objectfifo @in(%shim, {{%c2}}, 2 : i32) : !aie.objectfifo<memref<8xi32>>
+    aie.objectfifo @mid(%c2, {{%c3}}, 2 : i32) : !aie.objectfifo<memref<8xi32>>
+    aie.objectfifo @out(%c3, {{%shim}}, 2 : i32) : !aie.objectfifo<memref<8xi32>>
+    %core_2 = aie.core(%c2) {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %n = arith.constant 8 : i32
+      scf.for %i = %c0 to %c4 step %c1 {{
+        %x = aie.objectfifo.acquire @in(Consume, 1) : memref<8xi32>
+        %y = aie.objectfifo.acquire @mid(Produce, 1) : memref<8xi32>
+        func.call @mystery(%x, %y, %n) : (memref<8xi32>, memref<8xi32>, i32) -> ()
+        aie.objectfifo.release @in(Consume, 1)
+        aie.objectfifo.release @mid(Produce, 1)
+      }}
+      aie.end
+    }}
+    %core_3 = aie.core(%c3) {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      scf.for %i = %c0 to %c4 step %c1 {{
+        %x = aie.objectfifo.acquire @mid(Consume, 1) : memref<8xi32>
+        %y = aie.objectfifo.acquire @out(Produce, 1) : memref<8xi32>
+        memref.copy %x, %y : memref<8xi32> to memref<8xi32>
+        aie.objectfifo.release @mid(Consume, 1)
+        aie.objectfifo.release @out(Produce, 1)
+      }}
+      aie.end
+    }}
+    aie.runtime_sequence(%a: memref<32xi32>, %b: memref<32xi32>) {{
+      aiex.npu.dma_memcpy_nd(%b[0, 0, 0, 0][1, 1, 1, 32][0, 0, 0, 1]) {{id = 0 : i64, metadata = @out, issue_token = true}} : memref<32xi32>
+      aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 32][0, 0, 0, 1]) {{id = 1 : i64, metadata = @in}} : memref<32xi32>
+      aiex.npu.dma_wait {{symbol = @out}}
+    }}
+  }}
+}}
+"""
+
+
+def test_a_mark_follows_the_data_through_a_copying_core(only_scale, tmp_path):
+    a = np.arange(32, dtype=np.int32) * 3
+    out = _run(chain(), tmp_path, a, name="chain")
+    assert isinstance(out, NotModelled) and "kernel 'mystery'" in out.reason
+
+    def mystery(x, y, n):
+        y[:n] = x[:n] + 1
+
+    np.testing.assert_array_equal(
+        _run(chain(), tmp_path, a, name="chain_user", kernels={"mystery": mystery}), a + 1
+    )

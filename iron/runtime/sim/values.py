@@ -18,6 +18,7 @@ import numpy as np
 
 from iron import bf16
 
+
 class NotModelledOp(Exception):
     """The core reached an op (or a form of one) sim does not interpret."""
 

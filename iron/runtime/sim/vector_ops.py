@@ -37,7 +37,6 @@ from iron.mlir import ir
 from iron.mlir.form import format_op
 from iron.runtime.sim import values as v
 
-
 NotModelled = v.NotModelledOp
 
 _RE_LABEL = re.compile(r"^\^(\w+)(?:\(([^)]*)\))?\s*:")
@@ -87,7 +86,9 @@ def subview(core, op: b.Subview):
 # --------------------------------------------------------------------------- transfers
 def _minor_identity(op) -> None:
     attrs = op.attrs or ""
-    if "permutation_map" in attrs and not re.search(r"permutation_map\s*=\s*affine_map<\(([^)]*)\)\s*->\s*\(\1\)>", attrs):
+    if "permutation_map" in attrs and not re.search(
+        r"permutation_map\s*=\s*affine_map<\(([^)]*)\)\s*->\s*\(\1\)>", attrs
+    ):
         raise _not_modelled(op, "a permutation map other than the identity")
 
 
