@@ -1,6 +1,6 @@
 """Events the hardware never produces in the trace window, and selections that mislead.
 
-Expected behaviour comes from hardware findings (DESIGN.md 9.3, FIM43-Redeye/xdna-emu runs on
+Expected behaviour comes from hardware findings (docs/design.md 9.3, FIM43-Redeye/xdna-emu runs on
 Phoenix): on object-FIFO designs the compute tile's memory-module DMA START_TASK/FINISHED_TASK
 do not fire inside the trace window (the BD ring is queued at load); LOCK_n_REL events come
 from lock-selection blocks, all watching lock 0 after reset; MM2S-direction level events in
