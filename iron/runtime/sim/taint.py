@@ -44,6 +44,8 @@ class Taint:
 
     def of(self, *values) -> str | None:
         """Why the first marked array among ``values`` is marked (None: none is)."""
+        if not self._why:  # the common case: every kernel has a model
+            return None
         for v in values:
             if isinstance(v, np.ndarray):
                 hit = self._why.get(id(owner(v)))
