@@ -463,3 +463,22 @@ def test_a_mark_follows_the_data_through_a_copying_core(only_scale, tmp_path):
     np.testing.assert_array_equal(
         _run(chain(), tmp_path, a, name="chain_user", kernels={"mystery": mystery}), a + 1
     )
+
+
+def test_an_op_sim_does_not_run_is_named_with_its_line(tmp_path):
+    """``vector.print`` has no model: the output names the op, its core and its line in the
+    device MLIR sim ran (the PDI's text, as iron prints the design)."""
+    import re
+
+    body = COPY + "\n      vector.print %x : memref<4xi32>"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        art = iron.build(iron.from_mlir(one_core(4, "i32", body), name="printing"), cache_dir=tmp_path)
+    with art.load("sim") as run:
+        out = run(np.zeros(4, np.int32))
+    assert isinstance(out, NotModelled)
+    assert "not modelled: vector.print (core (0,2): vector.print %x : memref<4xi32>)" in out.reason
+    m = re.search(r" at <PDI of @(\w+)>:(\d+)$", out.reason)
+    assert m, out.reason
+    (pdi,) = [p for p in art.pdis.values() if p.symbol == m.group(1)]
+    assert pdi.mlir.splitlines()[int(m.group(2)) - 1].strip() == "vector.print %x : memref<4xi32>"

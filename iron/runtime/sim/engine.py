@@ -606,7 +606,7 @@ class Engine:
         try:
             yield from interp.run()
         except NotModelledOp as e:
-            self.tainted.append(str(e))
+            self.tainted.append(f"{e}{interp.at()}")
         proc.done = True
 
     # ------------------------------------------------------------------ core services

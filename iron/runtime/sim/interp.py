@@ -98,6 +98,7 @@ class Core:
         self.engine = engine
         self.proc = proc  # the engine process (clock, tile)
         self.env: dict[str, object] = {}
+        self.op = None  # the op running (where a "not modelled" stopped the core)
         #: Why values this core loaded are not modelled (iron.runtime.sim.taint): what it
         #: stores from then on is marked too.
         self.taint: str | None = None
@@ -125,6 +126,7 @@ class Core:
     def straight(self, ops: list):
         """Generator: run a block's ops in order."""
         for op in ops:
+            self.op = op
             h = _HANDLERS.get(type(op))
             if h is None:
                 name, line = _describe(op)
@@ -132,6 +134,13 @@ class Core:
             res = h(self, op)
             if res is not None and hasattr(res, "__next__"):
                 yield from res
+
+    def at(self) -> str:
+        """`` at <where>:<line>`` of the op running in the device's MLIR ("" if not found)."""
+        if self.op is None:
+            return ""
+        line = self.engine.prog.line_of(self.prog.tile, _describe(self.op)[1])
+        return "" if line is None else f" at {self.engine.prog.where}:{line}"
 
     # ------------------------------------------------------------------ arith
     def constant(self, op: b.Constant):
