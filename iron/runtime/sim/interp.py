@@ -312,16 +312,22 @@ class Core:
     def vload(self, op: b.VectorLoad):
         buf, idx = self._indexed(op.base, op.indices)
         self.read(buf)
-        n = int(np.prod(_shaped(op.type)[0]))
-        flat = int(np.ravel_multi_index(idx, buf.shape)) if idx else 0
-        self.set(op, buf.reshape(-1)[flat : flat + n].copy())
+        shape = _shaped(op.type)[0]
+        if not buf.flags.c_contiguous:  # a strided view (memref.subview): along its own dimensions
+            self.set(op, buf[vector_ops.window(op, buf, idx, shape)].copy())
+        else:
+            flat = int(np.ravel_multi_index(idx, buf.shape)) if idx else 0
+            self.set(op, buf.reshape(-1)[flat : flat + int(np.prod(shape))].reshape(shape).copy())
         self.proc.t += 1
 
     def vstore(self, op: b.VectorStore):
         buf, idx = self._indexed(op.base, op.indices)
         v = np.asarray(self.val(op.value))
-        flat = int(np.ravel_multi_index(idx, buf.shape)) if idx else 0
-        buf.reshape(-1)[flat : flat + v.size] = v.reshape(-1)
+        if not buf.flags.c_contiguous:
+            buf[vector_ops.window(op, buf, idx, v.shape)] = v
+        else:
+            flat = int(np.ravel_multi_index(idx, buf.shape)) if idx else 0
+            buf.reshape(-1)[flat : flat + v.size] = v.reshape(-1)
         self.wrote(buf)
         self.proc.t += 1
 

@@ -113,6 +113,16 @@ def _positions(core, op, buf: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.nd
     return clipped, inside
 
 
+def window(op, buf: np.ndarray, idx: tuple[int, ...], vshape: tuple[int, ...]) -> tuple:
+    """The index of a ``vector.load`` / ``store`` on a strided view: the vector covers the
+    view's innermost dimensions from ``idx``; one reaching outside the view is not modelled
+    (MLIR leaves it undefined)."""
+    lead = len(idx) - len(vshape)
+    if lead < 0 or any(i + n > size for i, n, size in zip(idx[lead:], vshape, buf.shape[lead:])):
+        raise _not_modelled(op, f"a {vshape} vector at {idx} reaches outside the {buf.shape} view")
+    return tuple(idx[:lead]) + tuple(slice(i, i + n) for i, n in zip(idx[lead:], vshape))
+
+
 def transfer_read(core, op: b.TransferRead):
     buf = core.val(op.base)
     core.read(buf)
