@@ -99,6 +99,7 @@ class Core:
         self.proc = proc  # the engine process (clock, tile)
         self.env: dict[str, object] = {}
         self.op = None  # the op running (where a "not modelled" stopped the core)
+        self._cfg: dict[int, tuple[list, bool]] = {}  # id(region ops) -> (ops, has block labels)
         #: Why values this core loaded are not modelled (iron.runtime.sim.taint): what it
         #: stores from then on is marked too.
         self.taint: str | None = None
@@ -119,9 +120,10 @@ class Core:
 
     def block(self, ops: list):
         """Generator: run a region's ops (a region with block labels follows its branches)."""
-        if vector_ops.has_blocks(ops):
-            return vector_ops.run_blocks(self, ops)
-        return self.straight(ops)
+        known = self._cfg.get(id(ops))
+        if known is None:  # once per region; the entry keeps the list alive, so its id stays its own
+            known = self._cfg[id(ops)] = (ops, vector_ops.has_blocks(ops))
+        return vector_ops.run_blocks(self, ops) if known[1] else self.straight(ops)
 
     def straight(self, ops: list):
         """Generator: run a block's ops in order."""

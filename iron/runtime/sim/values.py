@@ -28,7 +28,7 @@ _RE_SHAPED = re.compile(r"^(?:vector|memref)<((?:\d+x)*)(\w+)[,>]")
 INT_BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
 NP = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "f32": np.float32,
       "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "bf16": np.uint16, "i1": np.bool_,
-      "index": np.int64, "f64": np.float64}  # fmt: skip
+      "index": np.int64, "f64": np.float64, "f16": np.float16}  # fmt: skip
 
 
 def wrap(value, typ: str):
@@ -70,6 +70,8 @@ def pack(r, typ: str):
     """Numbers ``r`` as a value of type ``typ``: a vector as its numpy dtype (bf16 rounded
     to nearest-even, integers wrapped), a scalar as a Python int or float."""
     et = element(typ)
+    if et not in NP:
+        raise NotModelledOp(f"not modelled: values of type {typ}")
     if isinstance(r, np.ndarray) or typ.strip().startswith("vector<"):
         shape = shaped(typ)[0] if shaped(typ) else np.shape(r)
         arr = np.broadcast_to(np.asarray(r), shape)
