@@ -348,7 +348,7 @@ def _write_input(ctx, work: Path) -> str:
     if fm.dispatch == "separate":
         module = _without_own_pdi_loads(module, fm)
     src = "fused.mlir"
-    (work / src).write_text(print_module(module))
+    (work / src).write_text(print_module(module, ctx.era))
     objects = [k for d in fm.designs.values() for k in d.kernels]
     place_foreign_objects(fm, work)  # a foreign design's own objects (missing: fails here)
     funcs = peano.declared_funcs(module)  # checked against each source first

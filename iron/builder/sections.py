@@ -18,13 +18,23 @@ from iron.fuse.fusion import WRAPPER_DEVICE, FusedModule
 from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.operators import payload_identity
+from iron.target.mlir_eras import TODAY
 
 
 class Context:
     """What the back ends need to produce an artifact."""
 
     def __init__(
-        self, fm: FusedModule, key, toolchain, mlir, translate_patches, with_sources, status, cache_dir
+        self,
+        fm: FusedModule,
+        key,
+        toolchain,
+        mlir,
+        translate_patches,
+        with_sources,
+        status,
+        cache_dir,
+        era=TODAY,
     ):
         self.fm = fm
         self.cache_dir = cache_dir  # compiled kernel objects live under it too
@@ -35,6 +45,7 @@ class Context:
         self.with_sources = with_sources
         self.status = status
         self.pdi_ids = pdi_ids(fm.module)
+        self.era = era  # the mlir-aie era every printed text of this build is spelled in
 
 
 def pdi_ids(module: ir.Module) -> dict[str, int]:
@@ -63,7 +74,7 @@ def source_texts(ctx: Context) -> dict[str, str]:
         return {}
     texts = {"fused.mlir": ctx.mlir}
     for sym, design in ctx.fm.designs.items():
-        texts[f"{sym}.mlir"] = print_device(design.device)
+        texts[f"{sym}.mlir"] = print_device(design.device, era=ctx.era)
     return texts
 
 
