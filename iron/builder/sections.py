@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from iron.builder import cache
+from iron.builder import aiecc_input, cache
 from iron.artifact import schema
 from iron.artifact.pdi import payload_for
 from iron.fuse.fusion import WRAPPER_DEVICE, FusedModule
@@ -68,13 +68,23 @@ def pdi_sections(ctx: Context) -> tuple[dict[str, bytes], dict]:
     return sections, meta
 
 
+#: The source name of the module iron hands aiecc (:mod:`iron.builder.aiecc_input`).
+AIECC_INPUT = "aiecc.mlir"
+
+
 def source_texts(ctx: Context) -> dict[str, str]:
-    """Design sources under synthetic names (never paths): fused + one per design."""
+    """Design sources under synthetic names (never paths): ``fused.mlir`` (the fused module,
+    as the cache key reads it), one per design, and :data:`AIECC_INPUT`, the materialized module
+    iron hands aiecc (left out where aiecc could not take it), all in the build's mlir-aie era."""
     if not ctx.with_sources:
         return {}
     texts = {"fused.mlir": ctx.mlir}
     for sym, design in ctx.fm.designs.items():
         texts[f"{sym}.mlir"] = print_device(design.device, era=ctx.era)
+    try:
+        texts[AIECC_INPUT] = aiecc_input.input_text(ctx.fm, ctx.translate_patches, ctx.era)
+    except aiecc_input.AieccInputError:
+        pass  # a built-in build aiecc could not compile: there is no such module to carry
     return texts
 
 
