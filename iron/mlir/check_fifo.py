@@ -35,6 +35,11 @@ def check_fifos(name: str, dev: ir.Device, tiles: dict, error: type[IronError]) 
     fifos = {op.name: op for op in dev.body if isinstance(op, ir.ObjectFifo)}
     for op in fifos.values():
         _check_depth(name, op, tiles, error)
+        _check_patterns(name, op, error)
+    for op in dev.body:
+        link = op if isinstance(op, ir.ObjectFifoLink) else _opaque_link(op)
+        if link is not None:
+            _check_link(name, link, fifos, error)
     for op in dev.body:
         if isinstance(op, ir.Core):
             _check_body(f"{name}: aie.core(%{op.tile})", op.body, fifos, {}, error)
@@ -64,6 +69,64 @@ def _check_depth(name: str, op: ir.ObjectFifo, tiles: dict, error) -> None:
                 f"{memory} bytes (mlir-aie: 'allocated buffers exceeded available memory'); accepted: at most "
                 f"{memory // max(typ.nbytes, 1)} objects of this type there"
             )
+
+
+def _numel(op: ir.ObjectFifo | None) -> int | None:
+    typ = memref_type(op.type) if op is not None and isinstance(op.type, str) else None
+    return typ.numel if typ is not None else None
+
+
+def _check_patterns(name: str, op: ir.ObjectFifo, error) -> None:
+    """A ``dimensionsToStream`` / ``dimensionsFromStream`` pattern stays inside the object: its
+    largest index ``sum((size - 1) * stride)`` is below the element count (mlir-aie's
+    ``getDimsMaxIdx`` bound of ``ObjectFifoLinkOp::verify``: "out of bounds access")."""
+    numel = _numel(op)
+    if numel is None:
+        return
+    for what, dims in (("dimensionsToStream", op.dims_to_stream), *(
+        ("dimensionsFromStream", d) for d in op.dims_from_stream or ()
+    )):  # fmt: skip
+        top = sum((size - 1) * stride for size, stride in dims or ())
+        if dims and (top >= numel or any(size < 1 or stride < 0 for size, stride in dims)):
+            raise error(
+                f"{name}: aie.objectfifo @{op.name}: {what} {list(dims)} reaches element {top} of a {numel}-element "
+                "object (mlir-aie: 'stride(s) and size(s) result in out of bounds access'); accepted: sizes >= 1 "
+                "and strides >= 0 whose largest index is inside the object"
+            )
+
+
+_RE_LINK = re.compile(
+    r"^aie\.objectfifo\.link\s*\[([^\]]*)\]\s*->\s*\[([^\]]*)\]\s*\(\s*\[([^\]]*)\]\s*\[([^\]]*)\]\s*\)"
+)
+
+
+def _opaque_link(op) -> ir.ObjectFifoLink | None:
+    """A link the reader kept as text (e.g. offsets on a one-to-one link), read for its offsets."""
+    m = _RE_LINK.match(op.text.strip()) if isinstance(op, ir.Opaque) else None
+    if m is None:
+        return None
+    names = [[n.strip().lstrip("@") for n in g.split(",") if n.strip()] for g in m.groups()[:2]]
+    try:
+        offsets = [tuple(int(v) for v in g.split(",") if v.strip()) for g in m.groups()[2:]]
+    except ValueError:
+        return None
+    return ir.ObjectFifoLink(tuple(names[0]), tuple(names[1]), offsets[0], offsets[1])
+
+
+def _check_link(name: str, op: ir.ObjectFifoLink, fifos: dict, error) -> None:
+    """Each part of a distribute (join) lies inside the source (destination) object at its
+    offset; offsets are i64 attributes."""
+    pairs = [(op.dest_offsets, op.dests, op.sources[0])] if op.dest_offsets else []
+    pairs += [(op.source_offsets, op.sources, op.dests[0])] if op.source_offsets and op.dests else []
+    for offsets, parts, whole in pairs:
+        total = _numel(fifos.get(whole))
+        for off, part in zip(offsets, parts):
+            n = _numel(fifos.get(part))
+            if not 0 <= off < 1 << 63 or (total is not None and n is not None and off + n > total):
+                raise error(
+                    f"{name}: aie.objectfifo.link offset {off} of @{part} ({n} elements) does not fit the "
+                    f"{total} elements of @{whole}; accepted: 0 <= offset and offset + part <= the whole object"
+                )
 
 
 def _check_body(where: str, ops: list, fifos: dict, consts: dict, error) -> None:

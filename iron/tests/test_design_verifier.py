@@ -200,3 +200,90 @@ def test_a_cascade_flow_into_a_memtile_or_shim_is_refused(tmp_path, real_mlir_ai
     want = f"'aie.cascade_flow' op {kind} row has no cascade stream interface"
     assert want in verify(text)
     _refused(tmp_path, text, want)
+
+
+# --------------------------------------------------------------------------- patterns, link offsets, ranks
+LINK = "aie.objectfifo.link [@in] -> [@out]([] [])"
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        (
+            "aie.objectfifo @out(%m, {%s}, 2 : i32)",
+            "aie.objectfifo @out(%m dimensionsToStream [<size = 4, stride = 8>, <size = 4, stride = 1>], {%s}, 2 : i32)",
+            r"@out: dimensionsToStream \[\(4, 8\), \(4, 1\)\] reaches element 27 of a 16-element object",
+        ),
+        (
+            LINK,
+            "aie.objectfifo.link [@in] -> [@out]([] [40])",
+            r"link offset 40 of @out \(16 elements\) does not fit",
+        ),
+        (LINK, "aie.objectfifo.link [@in] -> [@out]([] [99999999999999999999])", r"link offset 9+ of @out"),
+    ],
+    ids=["dims-past-object", "link-offset", "link-offset-i64"],
+)
+def test_patterns_and_offsets_outside_the_object_are_refused(tmp_path, old, new, message):
+    """Before: a raw IndexError (the pattern) and ValueError (the offsets) in sim."""
+    assert old in FIFOS
+    _refused(tmp_path, FIFOS.replace(old, new), message)
+
+
+def test_the_real_compiler_refuses_an_offset_past_i64(real_mlir_aie):
+    assert "integer constant out of range for attribute" in verify(
+        FIFOS.replace(LINK, "aie.objectfifo.link [@in] -> [@out]([] [99999999999999999999])")
+    )
+
+
+def test_a_rank_5_host_buffer_moved_by_a_dma_task_runs(tmp_path, real_mlir_aie):
+    """A BD with offset and len on a 5-D memref moves its elements in order (the real aie-opt
+    verifies it). Before: IndexError in the offset computation (4 offsets, 5 dimensions)."""
+    text = MEMTILE_THROUGH.replace("%a: memref<2048xi32>", "%a: memref<2x2x2x2x128xi32>").replace(
+        "aie.dma_bd(%a : memref<2048xi32>", "aie.dma_bd(%a : memref<2x2x2x2x128xi32>"
+    )
+    assert verify(text) == ""
+    art = iron.build(iron.from_mlir(text, name="r5"), target="npu1", cache_dir=tmp_path)
+    a = (np.arange(2048, dtype=np.int32) * 3).reshape(2, 2, 2, 2, 128)
+    with art.load("sim") as run:
+        np.testing.assert_array_equal(run(a), a.reshape(-1))
+
+
+# --------------------------------------------------------------------------- property
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+import re  # noqa: E402
+
+_NUMBER = re.compile(r"(?<![%\w])\d+(?![\w])")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    design=st.sampled_from(["through", "fifos"]),
+    edits=st.lists(
+        st.tuples(
+            st.integers(0, 10**6),
+            st.sampled_from([-1, 0, 1, 2, 3, 15, 16, 63, 64, 1000, 4096, 1 << 31, 10**20]),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_foreign_designs_with_any_numbers_build_and_run_or_raise_iron_error(tmp_path_factory, design, edits):
+    """Any integer of the designs (tile coordinates, depths, ids, addresses, lengths, offsets)
+    replaced by an edge value: from_mlir, build and a sim run end with outputs or IronError,
+    never a raw exception, a hang, or a file outside the cache folder."""
+    text = MEMTILE_THROUGH if design == "through" else FIFOS
+    spots = list(_NUMBER.finditer(text))
+    for pick, value in edits:
+        m = spots[pick % len(spots)]
+        text = text[: m.start()] + str(value) + text[m.end() :]
+        spots = list(_NUMBER.finditer(text))
+    folder = tmp_path_factory.mktemp("f")
+    n = 2048 if design == "through" else 32
+    try:
+        art = iron.build(iron.from_mlir(text, name="f"), target="npu1", cache_dir=folder / "c")
+        with art.load("sim") as run:
+            run(np.arange(n, dtype=np.int32))
+    except IronError:
+        pass
+    assert [p.name for p in folder.iterdir()] in ([], ["c"])
