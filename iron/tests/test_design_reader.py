@@ -48,3 +48,52 @@ def test_a_hex_host_config_size_is_the_decimal_one():
 def test_a_host_config_size_iron_cannot_use_is_refused(size, message):
     with pytest.raises(IronError, match=message):
         _wired_size(size)
+
+
+TWO_ON_ONE_LINE = (
+    "          %v = memref.load %x[%k] : memref<16xi32>\n          %w = arith.addi %v, %one : i32",
+    "          %v = memref.load %x[%k] : memref<16xi32> %w = arith.addi %v, %one : i32",
+)
+
+
+def test_two_core_ops_on_one_line_run_as_on_two(tmp_path):
+    """MLIR's parser needs no line break between ops. Before: "value %w is not defined", outputs
+    reported not modelled."""
+    body = ADD_ONE.replace(*TWO_ON_ONE_LINE)
+    assert body != ADD_ONE
+    art = iron.build(iron.from_mlir(CORE.replace("BODY", body), name="p"), target="npu1", cache_dir=tmp_path)
+    a = np.arange(32, dtype=np.int32) * 5
+    with art.load("sim") as run:
+        np.testing.assert_array_equal(run(a), a + 1)
+
+
+def test_the_real_compiler_reads_two_ops_on_one_line(real_mlir_aie):
+    from iron.tests.real_mlir_aie import verify
+    from iron.tests.small_designs import MEMTILE_THROUGH
+
+    one_line = "      aiex.dma_start_task(%fill)\n      aiex.dma_start_task(%drain)"
+    assert one_line in MEMTILE_THROUGH
+    assert (
+        verify(
+            MEMTILE_THROUGH.replace(one_line, "      aiex.dma_start_task(%fill) aiex.dma_start_task(%drain)")
+        )
+        == ""
+    )
+
+
+def test_split_ops_keeps_one_op_lines_whole():
+    from iron.mlir.reader import split_ops
+
+    for line in [
+        "scf.for %i = %c0 to %c4 step %c1 {",
+        "%0 = aie.objectfifo.acquire @in(Consume, 1) : !aie.objectfifosubview<memref<16xi32>>",
+        "func.call @f(%a, %b) : (memref<8xi32>, i32) -> ()",
+        "%a, %b = aie.objectfifo.acquire @of(Consume, 2) : memref<16xi32>, memref<16xi32>",
+        "%s = vector.load %x[%c0] : memref<16xf32>, vector<16xf32>",
+        "%c = arith.constant 1.0 : f32",
+    ]:
+        assert split_ops(line) == [line]
+    assert split_ops("memref.store %w, %y[%k] : memref<16xi32> aie.objectfifo.release @in(Consume, 1)") == [
+        "memref.store %w, %y[%k] : memref<16xi32>",
+        "aie.objectfifo.release @in(Consume, 1)",
+    ]
