@@ -31,7 +31,7 @@ BASE_STEPS = 1 << 20
 #: Multiplier of the design's storage elements ** 1.5.
 STEPS_PER_WORK = 8
 #: BD executions and stream deliveries every design's tile DMAs may make in one pass.
-BASE_MOVES = 1 << 12
+BASE_MOVES = 1 << 13
 
 
 class SpinError(SimError):
