@@ -33,13 +33,15 @@ _RE_CONST = re.compile(r"^-?\d+$")
 def check_fifos(name: str, dev: ir.Device, tiles: dict, error: type[IronError]) -> None:
     """Raise ``error`` (naming the design ``name``) for the first refusal listed above."""
     fifos = {op.name: op for op in dev.body if isinstance(op, ir.ObjectFifo)}
+    links = [
+        lk for lk in (op if isinstance(op, ir.ObjectFifoLink) else _opaque_link(op) for op in dev.body) if lk
+    ]
+    for link in links:
+        _check_link(name, link, fifos, error)
+    reach = _reaches(links, fifos)
     for op in fifos.values():
         _check_depth(name, op, tiles, error)
-        _check_patterns(name, op, error)
-    for op in dev.body:
-        link = op if isinstance(op, ir.ObjectFifoLink) else _opaque_link(op)
-        if link is not None:
-            _check_link(name, link, fifos, error)
+        _check_patterns(name, op, reach.get(op.name, _numel(op)), error)
     for op in dev.body:
         if isinstance(op, ir.Core):
             _check_body(f"{name}: aie.core(%{op.tile})", op.body, fifos, {}, error)
@@ -76,11 +78,24 @@ def _numel(op: ir.ObjectFifo | None) -> int | None:
     return typ.numel if typ is not None else None
 
 
-def _check_patterns(name: str, op: ir.ObjectFifo, error) -> None:
-    """A ``dimensionsToStream`` / ``dimensionsFromStream`` pattern stays inside the object: its
-    largest index ``sum((size - 1) * stride)`` is below the element count (mlir-aie's
-    ``getDimsMaxIdx`` bound of ``ObjectFifoLinkOp::verify``: "out of bounds access")."""
-    numel = _numel(op)
+def _reaches(links: list, fifos: dict) -> dict[str, int]:
+    """Elements a pattern of each distributed part may address: the memtile reads a part at its
+    offset in the whole source object, so up to that object's end."""
+    out = {}
+    for lk in links:
+        if len(lk.sources) == 1 and len(lk.dests) > 1 and lk.dest_offsets:
+            whole = _numel(fifos.get(lk.sources[0]))
+            for off, part in zip(lk.dest_offsets, lk.dests):
+                if whole is not None:
+                    out[part] = whole - off
+    return out
+
+
+def _check_patterns(name: str, op: ir.ObjectFifo, numel: int | None, error) -> None:
+    """A ``dimensionsToStream`` / ``dimensionsFromStream`` pattern stays inside the memory it
+    reads (``numel`` elements: its object, or the rest of a distributed source object): its
+    largest index ``sum((size - 1) * stride)`` is below that (mlir-aie's ``getDimsMaxIdx``
+    bound of ``ObjectFifoLinkOp::verify``: "out of bounds access")."""
     if numel is None:
         return
     for what, dims in (("dimensionsToStream", op.dims_to_stream), *(
@@ -89,9 +104,9 @@ def _check_patterns(name: str, op: ir.ObjectFifo, error) -> None:
         top = sum((size - 1) * stride for size, stride in dims or ())
         if dims and (top >= numel or any(size < 1 or stride < 0 for size, stride in dims)):
             raise error(
-                f"{name}: aie.objectfifo @{op.name}: {what} {list(dims)} reaches element {top} of a {numel}-element "
-                "object (mlir-aie: 'stride(s) and size(s) result in out of bounds access'); accepted: sizes >= 1 "
-                "and strides >= 0 whose largest index is inside the object"
+                f"{name}: aie.objectfifo @{op.name}: {what} {list(dims)} reaches element {top} of the {numel} "
+                "elements it reads (mlir-aie: 'stride(s) and size(s) result in out of bounds access'); accepted: "
+                "sizes >= 1 and strides >= 0 whose largest index is inside the object"
             )
 
 
@@ -115,9 +130,12 @@ def _opaque_link(op) -> ir.ObjectFifoLink | None:
 
 def _check_link(name: str, op: ir.ObjectFifoLink, fifos: dict, error) -> None:
     """Each part of a distribute (join) lies inside the source (destination) object at its
-    offset; offsets are i64 attributes."""
-    pairs = [(op.dest_offsets, op.dests, op.sources[0])] if op.dest_offsets else []
+    offset; offsets are i64 attributes. A forward (one to one) may change the object size
+    (the stream carries it); only a non-zero offset on it is checked."""
+    pairs = [(op.dest_offsets, op.dests, op.sources[0])] if op.dest_offsets and op.sources else []
     pairs += [(op.source_offsets, op.sources, op.dests[0])] if op.source_offsets and op.dests else []
+    if len(op.sources) == len(op.dests) == 1:  # a forward: objects of other sizes stream through
+        pairs = [(offs, parts, whole) for offs, parts, whole in pairs if any(offs)]
     for offsets, parts, whole in pairs:
         total = _numel(fifos.get(whole))
         for off, part in zip(offsets, parts):

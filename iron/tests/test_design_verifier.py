@@ -212,7 +212,7 @@ LINK = "aie.objectfifo.link [@in] -> [@out]([] [])"
         (
             "aie.objectfifo @out(%m, {%s}, 2 : i32)",
             "aie.objectfifo @out(%m dimensionsToStream [<size = 4, stride = 8>, <size = 4, stride = 1>], {%s}, 2 : i32)",
-            r"@out: dimensionsToStream \[\(4, 8\), \(4, 1\)\] reaches element 27 of a 16-element object",
+            r"@out: dimensionsToStream \[\(4, 8\), \(4, 1\)\] reaches element 27 of the 16 elements it reads",
         ),
         (
             LINK,
