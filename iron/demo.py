@@ -9,11 +9,8 @@ Perfetto trace (native and JSON), the summary and the timeline picture.
 
 from __future__ import annotations
 
-import os
-
 import time
 from pathlib import Path
-
 
 from iron import options as iron_options
 from iron import testing
@@ -72,11 +69,9 @@ def run_demo(
 
     trace = runner.trace
     if trace is None:  # every call site untraced (IRON_TRACE_SIZES gave each size 0)
-        sizes = os.environ.get("IRON_TRACE_SIZES")
         raise IronError(
-            "demo: the run recorded no trace: every call site's trace size is 0"
-            + (f" (IRON_TRACE_SIZES={sizes!r})" if sizes is not None else "")
-            + "; accepted: a size above 0 for at least one call site (or IRON_TRACE_SIZES unset)"
+            "demo: the run recorded no trace: every call site's trace size is 0 (IRON_TRACE_SIZES or "
+            "--trace-size); accepted: a size above 0 for at least one call site"
         )
     files = _write_trace(trace, out)
     print(f"Open {files['perfetto']} at https://ui.perfetto.dev (Open trace file);")

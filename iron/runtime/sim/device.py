@@ -220,7 +220,7 @@ class SimDevice:
             self.now += OP_CYCLES
             self._op(i, op)
         self._advance(force=True)
-        progress.check_drained(self)
+        progress.check_drained(self, tile_dma_name)
         self._flush_unstoppable()
         if self._lost_pushes:
             raise SimError(

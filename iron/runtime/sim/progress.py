@@ -83,12 +83,10 @@ def interacted(proc) -> None:
     proc.steps = 0
 
 
-def dma_steps(dmas, moved: int) -> None:
+def dma_steps(dmas, moved: int, name_of) -> None:
     """``moved`` BDs and stream deliveries in one pass of the tile DMAs; past the budget, a
-    :class:`SpinError` naming the channels that keep moving."""
+    :class:`SpinError` naming the channels that keep moving (``name_of``: a channel key's name)."""
     if moved > dmas.move_budget:
-        from iron.runtime.sim.tile_dma import name_of
-
         busy = [f"{name_of(k)} (BD {c.bd_id})" for k, c in dmas.channels.items() if c.task]
         raise SpinError(
             f"the tile DMAs moved data {moved} times in one pass (the design's budget) and keep going: "
@@ -105,16 +103,15 @@ def report(device, skip: str = "") -> str:
     return "; waiting: " + ", ".join(stuck[:8]) if stuck else ""
 
 
-def check_drained(device) -> None:
+def check_drained(device, name_of) -> None:
     """Bytes still in a stream when the kernel ends were never taken by an S2MM BD: on hardware
-    their sender stalls and the run hangs. A :class:`SimError` names them."""
+    their sender stalls and the run hangs. A :class:`SimError` names them (``name_of``: a
+    channel key's name)."""
     dmas = device.tile_dmas
     if dmas is None:
         return
     left = [(k, d.size) for k, d in dmas.streams.items() if d.size]
     if left:
-        from iron.runtime.sim.tile_dma import name_of
-
         what = ", ".join(f"{n} bytes toward {name_of(k)}" for k, n in left[:4])
         raise SimError(
             f"kernel {device._kernel!r} ended with {what} that no S2MM BD takes: on hardware the sending "

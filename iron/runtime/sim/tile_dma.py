@@ -183,7 +183,7 @@ class TileDmas:
                 if self._consume(key):
                     progress, moves = True, moves + 1
             moved_any |= progress
-            sim_progress.dma_steps(self, moves)
+            sim_progress.dma_steps(self, moves, name_of)
         return moved_any
 
     def _sources(self) -> list[Key]:
