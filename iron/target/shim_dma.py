@@ -107,7 +107,20 @@ STEP_MAX = 1 << 20
 ITER_MAX = 1 << 6
 
 
-def transfer_fields(sizes, strides, elem: int, where: str, inner_stride: int = 1) -> dict[str, int]:
+def is_contiguous(sizes, strides, inner_stride: int = 1) -> bool:
+    """True when ``sizes`` (4) and ``strides`` (3 outer, ``inner_stride`` the innermost),
+    outermost first, scan the lower three dimensions row-major without a gap: innermost
+    stride 1 and each outer stride the product of the sizes inside it (a size-1 dimension's
+    stride never applies). The repeat dimension (size 3) is left out. mlir-aie a9e39fae
+    ``AIEX::isContiguousTransfer`` (``lib/Dialect/AIEX/IR/AIEXDialect.cpp``)."""
+    _s3, s2, s1, s0 = sizes
+    _t3, t2, t1 = strides
+    return inner_stride == 1 and (s1 == 1 or t1 == s0) and (s2 == 1 or t2 == s0 * s1)
+
+
+def transfer_fields(
+    sizes, strides, elem: int, where: str, inner_stride: int = 1, shim: bool = True
+) -> dict[str, int]:
     """The ``writebd`` dimension fields and ``repeat_count`` of a 4-D shim transfer, as
     mlir-aie's ``getHardwareStridesWraps`` (``AIEXDialect.cpp``; the arithmetic is
     ``encodeHardwareStridesWraps`` in ``include/aie/Dialect/AIEX/Utils/BdLowering.h``)
@@ -119,8 +132,13 @@ def transfer_fields(sizes, strides, elem: int, where: str, inner_stride: int = 1
     ``stride0 * elem`` is under a word or the elements are wider than one; a stride of
     partial words is refused, as ``verifyStridesWraps`` refuses it), ``iteration_size = size3 - 1`` and ``iteration_stride = stride3 * elem / 4
     - 1`` when ``stride3 > 0`` (with ``stride3 = 0`` the repeat is the push's repeat count
-    only), ``buffer_length = d0_size * size1 * size2``; a linear transfer (``[1, 1, 1, n]
-    [0, 0, 0, 1]``) writes no dimensions. A value the fields cannot hold raises an
+    only), ``buffer_length = d0_size * size1 * size2``.
+
+    A linear transfer writes no d0/d1/d2 fields (only ``buffer_length`` and the iteration):
+    ``[*, 1, 1, n][*, 0, 0, 1]`` on any tile and, on a ``shim`` (NOC) tile, any contiguous
+    row-major scan (:func:`is_contiguous`, e.g. ``[2, 1, 64, 64][0, 64, 64, 1]``), as
+    mlir-aie a9e39fae lowers them (``AIEDmaToNpu.cpp`` ``DmaToNpuPattern``: ``isLinear``;
+    ``AIEDMATasksToNPU.cpp``: ``treatAsLinear``). A value the fields cannot hold raises an
     :class:`IronError` that starts with ``where`` and names the limit."""
     s3, s2, s1, s0 = sizes
     t3, t2, t1 = strides
@@ -135,7 +153,8 @@ def transfer_fields(sizes, strides, elem: int, where: str, inner_stride: int = 1
         raise IronError(
             f"{where}: innermost stride {t0} of {elem}-byte elements is not a whole number of words"
         )
-    linear = (s1, s2, s3) == (1, 1, 1) and (t1, t2, t3) == (0, 0, 0) and t0 == 1
+    plain = (s1, s2) == (1, 1) and (t1, t2) == (0, 0) and t0 == 1  # AIEX::isLinearTransfer
+    linear = plain or (shim and is_contiguous(sizes, strides, t0))
     f = {"d0_size": 0, "d0_stride": 0, "d1_size": 0, "d1_stride": 0, "d2_stride": 0}
     f.update(iteration_size=0, iteration_stride=0)
     words = lambda stride: stride * elem // 4  # noqa: E731
