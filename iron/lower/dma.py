@@ -32,7 +32,9 @@ def hardware_fields(op: ir.DmaMemcpyNd, mtype: ir.MemRefType, shim: bool = True)
     the BD is a shim tile's, where a contiguous scan lowers to a linear BD."""
     elem = ir.ELEMENT_BYTES[mtype.dtype]
     where = f"dma_memcpy_nd on @{op.metadata}"
-    return shim_dma.transfer_fields(op.sizes, op.strides, elem, where, inner_stride=op.inner_stride, shim=shim)
+    return shim_dma.transfer_fields(
+        op.sizes, op.strides, elem, where, inner_stride=op.inner_stride, shim=shim
+    )
 
 
 def offset_in_bytes(op: ir.DmaMemcpyNd, mtype: ir.MemRefType) -> int:

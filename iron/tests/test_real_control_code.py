@@ -37,7 +37,19 @@ import pytest
 import iron
 from iron.builder.sections import AIECC_INPUT
 from iron.fuse.fusion import Sequence
-from iron.operators import AXPY, GELU, GEMM, ElementwiseAdd, ElementwiseMul, MemCopy, ReLU, RMSNorm, SiLU, Softmax
+from iron.operators import (
+    AXPY,
+    GELU,
+    GEMM,
+    ElementwiseAdd,
+    ElementwiseMul,
+    MemCopy,
+    ReLU,
+    RMSNorm,
+    SiLU,
+    Softmax,
+)
+from iron.mlir.printer import print_module
 from iron.target.txn import OPCODES
 from iron.tests import real_mlir_aie
 from iron.tests.designs import DESIGNS, text
@@ -189,3 +201,91 @@ def test_single_traced_operator_equals_aiecc_both_pipelines(install, target, tmp
     # one traced call site: the fused wrapper's only trace patch is at the callee's own
     # argument position, so even aiecc's own materialization gets it right
     _check(GEMM(128, 64, 64), target, True, tmp_path, own_pipeline=True)
+
+
+#: Corpus designs the a9e39fae install does not read as iron prints them (yet): forms newer
+#: than a9e39fae that the design files themselves use, which iron reproduces. Printing them in
+#: the install's era is issue 33 item 1 (the verify tier, ``test_real_verify.py``); here they
+#: are kept out of the comparison, and :func:`test_pending_corpus_designs_are_still_rejected`
+#: fails once the install reads them, so the list cannot go stale. Value: aie-opt's error.
+PENDING = {
+    "matrix_vector": "no device npu1_4col (a9e39fae calls it npu1)",
+    "matrix_vector_tasks": "no device npu1_4col (a9e39fae calls it npu1)",
+    "passthrough_memtile_bds": 'aie.packet_source<%tile, "Ctrl" : 0>: invalid bundle "Ctrl"',
+    "whole_array_matmul": "expected ','",
+    "transpose_npu2": "expected ')'",
+    # A design with its own aie.trace ops: iron lowers their start_config into the sequence
+    # itself but keeps the aie.trace declarations in the device, so aiecc's trace pass asks
+    # for the aie.trace.host_config iron removed (and the newer host_config form, on npu2).
+    "event_trace": "runtime_sequence with traces requires aie.trace.host_config",
+}
+#: Designs whose materialized module (aiecc.mlir) the install reads but whose printed module
+#: (fused.mlir, with dma_memcpy_nd / DMA tasks not yet lowered) it does not: only the first
+#: comparison runs for them. Value: aie-opt's error on fused.mlir.
+PENDING_OWN_PIPELINE = {
+    "copy_dma": "expected ')'",
+    "vector_vector_add": "expected ')'",
+    "vector_scalar_mul_i16": "expected ')'",
+    "relu_two_cores": "expected ')'",
+    "passthrough_memtile_tasks": "expected ')'",
+    "vector_vector_mul": "expected ')'",
+    "vector_vector_mod": "expected ')'",
+    "vector_scalar_add": "expected ')'",
+    "matrix_transpose_dma": "expected ')'",
+}
+
+
+def _pending(key: str, target: str) -> bool:
+    return key in PENDING or (key, target) in PENDING
+
+
+def _corpus_op(key: str, target: str):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # older acquire forms are read and translated
+        return iron.from_mlir(text(DESIGNS[key], target), name=key)
+
+
+def _corpus(target: str, traced: bool, own_pipeline: bool) -> list:
+    """The corpus designs on ``target`` (through ``iron.from_mlir``) that iron lowers and the
+    install reads (:data:`PENDING`); traced: those iron traces with the default events (the
+    others trace their shim with events of their own)."""
+    keys = [
+        k
+        for k, e in DESIGNS.items()
+        if target in e["targets"]
+        and not e["xfail"]
+        and not (traced and e.get("trace_events"))
+        and not _pending(k, target)
+        and (k in PENDING_OWN_PIPELINE) != own_pipeline
+    ]
+    return [_corpus_op(k, target) for k in keys]
+
+
+# npu2: both npu2 designs of the corpus are PENDING (event_trace, transpose_npu2)
+@pytest.mark.parametrize("target, traced", [("npu1", False), ("npu1", True)], ids=str)
+def test_corpus_designs_control_code_equals_aiecc(install, target, traced, tmp_path):
+    for own in (True, False):
+        for seq in _all_in_one(_corpus(target, traced, own), 1000 if target == "npu1" else 15):
+            _check(seq, target, traced, tmp_path, own_pipeline=own and (target == "npu1" or not traced))
+
+
+def test_pending_corpus_designs_are_still_rejected(install):
+    from iron.builder import aiecc_input, toolchain
+    from iron.fuse.fusion import fuse
+    from iron.options import TraceOptions
+    from iron.target.geometry import get_target
+
+    era = toolchain.era()
+    read = []
+    for key, e in DESIGNS.items():
+        for target in e["targets"]:
+            if not (_pending(key, target) or key in PENDING_OWN_PIPELINE):
+                continue
+            fm = fuse(_corpus_op(key, target), get_target(target), TraceOptions(), "auto")
+            texts = [aiecc_input.input_text(fm, era=era)] if _pending(key, target) else []
+            texts.append(print_module(fm.module, era))
+            if not any(real_mlir_aie.verify(t) for t in texts):
+                read.append(f"{key} on {target}")
+    assert not read, f"the install now reads {read}: move them into the comparison (PENDING)"
