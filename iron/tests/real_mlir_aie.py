@@ -135,3 +135,22 @@ def aiecc_insts(text: str, *flags: str, get: str = XCLBIN_INSTS) -> dict[str, by
         assert out.returncode == 0, f"real aiecc failed:\n{out.stdout}\n{out.stderr}"
         found = sorted(Path(tmp).glob(f"{head}*{tail}"))
         return {p.name[len(head) : len(p.name) - len(tail)]: p.read_bytes() for p in found}
+
+
+def aiecc_output(text: str, edge: str, *flags: str) -> str:
+    """The text of one intermediate of the real aiecc's pipeline for ``text``: ``edge`` is its
+    name in ``aiecc --emit-dot`` (e.g. ``npu_materialized.mlir``, after aiecc's own
+    ``aie-materialize-runtime-sequences``). Raises AssertionError with aiecc's output when it fails."""
+    install = require()
+    with tempfile.TemporaryDirectory(prefix="iron-real-aiecc-") as tmp:
+        src = Path(tmp) / "design.mlir"
+        src.write_text(text)
+        out = subprocess.run(
+            [install.aiecc, *AIECC_FLAGS, *flags, f"--get={edge}", f"--tmpdir={tmp}/prj", str(src)],
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+            timeout=600,
+        )
+        assert out.returncode == 0, f"real aiecc failed:\n{out.stdout}\n{out.stderr}"
+        return (Path(tmp) / edge).read_text()
