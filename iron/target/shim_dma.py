@@ -159,20 +159,7 @@ def transfer_fields(
     f.update(iteration_size=0, iteration_stride=0)
     words = lambda stride: stride * elem // 4  # noqa: E731
     if not linear:
-        for i, (size, stride) in enumerate(((s0, t0), (s1, t1), (s2, t2))):
-            if size > 1 and stride < 1:
-                raise IronError(f"{where}: stride {i} must be a positive integer (size {size})")
-            if i and stride * elem % 4:
-                raise IronError(f"{where}: stride {i} of {stride} elements is not a multiple of 4 bytes")
-        f["d0_size"] = s0 * elem // 4
-        f["d0_stride"] = 0 if t0 * elem < 4 or elem > 4 else words(t0) - 1
-        f["d1_size"] = s1
-        f["d1_stride"] = words(t1) - 1 if s1 > 1 else 0
-        f["d2_stride"] = words(t2) - 1 if s2 > 1 else 0
-        if f["d0_size"] > WRAP_MAX or f["d1_size"] > WRAP_MAX:
-            raise IronError(f"{where}: size 0 or 1 exceeds the BD's [0:{WRAP_MAX}] wrap range")
-        if max(f["d1_stride"], f["d2_stride"]) > STEP_MAX:
-            raise IronError(f"{where}: a stride exceeds the BD's [1:{STEP_MAX}] step range")
+        f.update(_dimension_fields((s2, s1, s0), (t2, t1, t0), elem, where))
     if s3 > 1:
         if s3 - 1 > ITER_MAX:
             raise IronError(f"{where}: size 3 = {s3} exceeds the BD's [1:{ITER_MAX}] iteration range")
@@ -183,6 +170,30 @@ def transfer_fields(
             f["iteration_stride"] = words(t3) - 1
     f["buffer_length"] = s0 * elem // 4 * s1 * s2
     f["repeat_count"] = s3 - 1
+    return f
+
+
+def _dimension_fields(sizes, strides, elem: int, where: str) -> dict[str, int]:
+    """The d0/d1/d2 fields of a transfer that is not linear (:func:`transfer_fields`):
+    ``sizes`` and ``strides`` of dimensions 2, 1, 0 in elements of ``elem`` bytes."""
+    (s2, s1, s0), (t2, t1, t0) = sizes, strides
+    for i, (size, stride) in enumerate(((s0, t0), (s1, t1), (s2, t2))):
+        if size > 1 and stride < 1:
+            raise IronError(f"{where}: stride {i} must be a positive integer (size {size})")
+        if i and stride * elem % 4:
+            raise IronError(f"{where}: stride {i} of {stride} elements is not a multiple of 4 bytes")
+    words = lambda stride: stride * elem // 4  # noqa: E731
+    f = {
+        "d0_size": s0 * elem // 4,
+        "d0_stride": 0 if t0 * elem < 4 or elem > 4 else words(t0) - 1,
+        "d1_size": s1,
+        "d1_stride": words(t1) - 1 if s1 > 1 else 0,
+        "d2_stride": words(t2) - 1 if s2 > 1 else 0,
+    }
+    if f["d0_size"] > WRAP_MAX or f["d1_size"] > WRAP_MAX:
+        raise IronError(f"{where}: size 0 or 1 exceeds the BD's [0:{WRAP_MAX}] wrap range")
+    if max(f["d1_stride"], f["d2_stride"]) > STEP_MAX:
+        raise IronError(f"{where}: a stride exceeds the BD's [1:{STEP_MAX}] step range")
     return f
 
 
