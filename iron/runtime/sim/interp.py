@@ -37,7 +37,7 @@ from iron import bf16
 from iron.mlir import body as b
 from iron.mlir import ir
 from iron.mlir.form import format_op
-from iron.runtime.sim import cascade
+from iron.runtime.sim import cascade, static_dma
 
 _RE_SHAPED = re.compile(r"^(?:vector|memref)<((?:\d+x)*)(\w+)[,>]")
 _RE_RESULT_GROUP = re.compile(r"^(.*):(\d+)$")
@@ -121,6 +121,9 @@ class Core:
         self.engine = engine
         self.proc = proc  # the engine process (clock, tile)
         self.env: dict[str, object] = {}
+        static = getattr(engine.device, "static_dma", None)
+        if static is not None:  # the design's aie.buffer values: views of the tile memories
+            self.env.update(static.views(engine.device.tile_dmas._memory))
 
     # ------------------------------------------------------------------ values
     def val(self, name: str):
@@ -139,6 +142,8 @@ class Core:
     def block(self, ops: list):
         for op in ops:
             h = _HANDLERS.get(type(op))
+            if h is None and isinstance(op, ir.Opaque) and op.text.lstrip().startswith("aie.use_lock"):
+                h = Core.use_lock
             if h is None:
                 name, line = _describe(op)
                 raise NotModelledOp(f"not modelled: {name} (core ({self.proc.col},{self.proc.row}): {line})")
@@ -314,6 +319,13 @@ class Core:
         """``aie.event(n)``: the core raises INSTR_EVENT_n (what a kernel's event0()/event1() do)."""
         self.engine._ev(self.proc.col, self.proc.row, "core", self.proc.t, 1, f"INSTR_EVENT_{op.value}")
         self.proc.t += 1
+
+    def use_lock(self, op: ir.Opaque):
+        """``aie.use_lock`` on a design's own locks (:func:`iron.runtime.sim.static_dma.core_use_lock`)."""
+        return static_dma.core_use_lock(self, op.text)
+
+    def not_modelled(self, why: str) -> Exception:
+        return NotModelledOp(why)
 
     def end(self, op: b.End):
         return None
