@@ -105,10 +105,10 @@ def install(device, prog, dmas, mlir: str, where: str) -> StaticDma:
         if row != SHIM_ROW:
             dmas._locks(col, row)[lk.id] = lk.init
     for region in regions:
-        state.unmodelled += [f"not modelled: {w}" for w in region.unmodelled]
+        state.unmodelled += region.unmodelled
         col, row = tiles[region.tile]
         if region.op == "aie.shim_dma" or row == SHIM_ROW:
-            state.unmodelled.append(f"not modelled: {region.op} at {where}:{region.line}")
+            state.unmodelled.append(f"{region.op} at {where}:{region.line}")
             continue
         _program(state, device, dmas, region, col, row, where)
     return state
@@ -186,7 +186,7 @@ def _program(state: StaticDma, device, dmas, region, col: int, row: int, where: 
         try:
             fields = bd_fields(state, block, kind, (col, row), device.target.name, nxt)
         except _NotModelled as e:
-            state.unmodelled.append(f"not modelled: {e} at {where}:{block.bd.line}")
+            state.unmodelled.append(f"{e} at {where}:{block.bd.line}")
             return
         words = tile_dma.pack_bd(kind, **fields)
         base = tile_dma.bd_address(kind, ids[label])
@@ -195,6 +195,8 @@ def _program(state: StaticDma, device, dmas, region, col: int, row: int, where: 
     for start in region.starts:
         if start.first not in ids:
             continue
+        if start.pad_value and start.direction == "mm2s":
+            dmas.pad_values[col, row, "mm2s", start.channel] = start.pad_value
         value = tile_dma.pack_start_queue(kind, ids[start.first], start.repeat_count)
         offset = tile_dma.start_queue(kind, start.direction, start.channel)
         device.regs[col, row][offset] = value
@@ -235,8 +237,8 @@ def _dims(bd, elem: int, kind) -> dict:
     n = len(bd.sizes)
     if n > 3:  # a memtile's fourth (d3) is not in iron's BD table (iron.target.tile_dma)
         raise _NotModelled(f"aie.dma_bd with {n} dimensions (sim models 3)")
-    if bd.pad:
-        raise _NotModelled("aie.dma_bd padding (pad)")
+    if bd.pad and kind is not tile_dma.MEMTILE:
+        raise _NotModelled(f"aie.dma_bd padding on a {kind.name} (only memtile MM2S channels pad)")
     out = {}
     for i, (size, stride) in enumerate(zip(bd.sizes, bd.strides)):
         j = n - 1 - i
