@@ -166,6 +166,20 @@ SHIM_ONLY = ("burst_length",)
 
 #: Bytes of one memtile's memory (the npu2 own-memory base, see the module docstring).
 MEMTILE_OWN_BASE = {"npu1": 0, "npu2": MEMTILE_MEMORY}
+#: The own-memory base the static (CDO) path writes into a memtile BD on every target: mlir-aie's
+#: ``configureBdInBlock`` (lib/Targets/AIERT.cpp, andrej/mlir-aie a9e39faeb1447025b504ac10a28098fcdd467255)
+#: adds ``getMemLocalBaseAddress`` (own memtile: ``getMemTileSize()``) on AIE2 too, unlike the
+#: DMA-task path above; the real compiler's ``--convert-aie-to-transaction`` writes it
+#: (iron/tests/test_sim_static_dma.py). A DMA reading an npu1 BD address past one memtile takes it so.
+STATIC_MEMTILE_OWN_BASE = MEMTILE_MEMORY
+
+
+def memtile_own_address(arch: str, address: int) -> int:
+    """Byte offset in a memtile's own memory of a BD address (either path's convention)."""
+    base = MEMTILE_OWN_BASE.get(arch, 0)
+    if base == 0 and address >= STATIC_MEMTILE_OWN_BASE:
+        base = STATIC_MEMTILE_OWN_BASE
+    return address - base
 
 CTRL_RESET_BIT = 1
 CTRL_ENABLE_OUT_OF_ORDER_BIT = 3

@@ -145,10 +145,17 @@ def _place(state: StaticDma, tiles: dict, buffers: list, stacks: dict, dmas) -> 
             top[k] += t.nbytes
         state.buffers[b.name] = Placed(b.name, col, row, address, t)
         if m := _RE_DENSE.search(text):
-            values = np.array([float(x) if "." in x else int(x, 0) for x in re.split(r"[\s,\[\]]+", m.group(1)) if x])
-            dt = np.uint16 if t.dtype == "bf16" else np.dtype(ir.DTYPES[t.dtype])
-            data = np.broadcast_to(values.astype(dt), t.shape).reshape(-1)
-            dmas._memory(col, row)[address : address + t.nbytes] = data.view(np.uint8)
+            dmas._memory(col, row)[address : address + t.nbytes] = _initial(m.group(1).strip(), t)
+
+
+def _initial(dense: str, t: ir.MemRefType) -> np.ndarray:
+    """The bytes of a buffer's ``dense<..>`` initial value: a list, a splat, or MLIR's hex form
+    (``"0x.."``: the elements' little-endian bytes, as aie-opt prints large values)."""
+    if dense.startswith('"0x'):
+        return np.frombuffer(bytes.fromhex(dense[3:-1]), np.uint8)[: t.nbytes]
+    values = np.array([float(x) if "." in x else int(x, 0) for x in re.split(r"[\s,\[\]]+", dense) if x])
+    dt = np.uint16 if t.dtype == "bf16" else np.dtype(ir.DTYPES[t.dtype])
+    return np.broadcast_to(values.astype(dt), t.shape).reshape(-1).view(np.uint8)
 
 
 def _bd_ids(region, kind: tile_dma.DmaKind) -> dict[str, int]:
@@ -217,7 +224,7 @@ def bd_fields(state: StaticDma, block, kind, tile: tuple[int, int], target: str,
         raise _NotModelled(f"aie.dma_bd on %{bd.buffer} of another tile's memory")
     elem = buf.type.nbytes // buf.type.numel
     length = bd.length if bd.length is not None else buf.type.numel
-    address = buf.address + bd.offset * elem + (tile_dma.MEMTILE_OWN_BASE.get(target, 0) if kind is tile_dma.MEMTILE else 0)
+    address = buf.address + bd.offset * elem + (tile_dma.STATIC_MEMTILE_OWN_BASE if kind is tile_dma.MEMTILE else 0)
     f = {"buffer_length": length * elem // 4, "valid_bd": 1}
     f["buffer_offset"] = address if kind.offset_in_bytes else address // 4
     f.update(_dims(bd, elem, kind))

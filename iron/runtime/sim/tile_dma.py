@@ -317,9 +317,9 @@ class TileDmas:
         uses = chan.uses.get(bd_id, 0)
         chan.uses[bd_id] = uses + 1
         pattern = pattern_of(bd)
-        address = bd["buffer_offset"] * 4 - tile_dma.MEMTILE_OWN_BASE.get(self.arch, 0) * (
-            kind is tile_dma.MEMTILE
-        )
+        address = bd["buffer_offset"] * 4
+        if kind is tile_dma.MEMTILE:
+            address = tile_dma.memtile_own_address(self.arch, address)
         pads = tuple(bd.get(f"d{j}_zero_{w}", 0) for j in (2, 1, 0) for w in ("before", "after"))
         length = bd["buffer_length"] * 4 if not any(pads) else unpadded_words(bd, pads) * 4
         idx = byte_indices(address, length, 0, (*pattern[:7], pattern[7] + uses))
