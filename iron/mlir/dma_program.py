@@ -28,7 +28,9 @@ from iron.mlir.decl import NAME
 
 REGION_OPS = ("aie.mem", "aie.memtile_dma", "aie.shim_dma")
 
-_RE_HEAD = re.compile(rf"^(?:%({NAME})\s*=\s*)?(aie\.mem|aie\.memtile_dma|aie\.shim_dma)\s*\(\s*%({NAME})\s*\)")
+_RE_HEAD = re.compile(
+    rf"^(?:%({NAME})\s*=\s*)?(aie\.mem|aie\.memtile_dma|aie\.shim_dma)\s*\(\s*%({NAME})\s*\)"
+)
 _RE_LABEL = re.compile(r"^\^(\w+)\s*(?:\(.*\))?\s*:")
 _RE_CONST = re.compile(rf"^%({NAME})\s*=\s*arith\.constant\s+(-?\d+)\s*:")
 _RE_START = re.compile(
@@ -36,7 +38,9 @@ _RE_START = re.compile(
     r"(?:,\s*repeat_count\s*=\s*(\d+)\s*)?\)(.*)$"
 )
 _RE_DMA = re.compile(r"aie\.dma\s*\(\s*\"?(S2MM|MM2S)\"?\s*,\s*(\d+)\s*\)\s*(\{[^\[]*\})?\s*\[\s*\{?\s*$")
-_RE_LOCK = re.compile(rf"^aie\.use_lock\s*\(\s*%({NAME})\s*,\s*\"?(\w+)\"?\s*,\s*(%{NAME}|-?\d+)\s*(?:,\s*\w+\s*)?\)")
+_RE_LOCK = re.compile(
+    rf"^aie\.use_lock\s*\(\s*%({NAME})\s*,\s*\"?(\w+)\"?\s*,\s*(%{NAME}|-?\d+)\s*(?:,\s*\w+\s*)?\)"
+)
 _RE_BD = re.compile(rf"^aie\.dma_bd\s*\(\s*%({NAME})\s*:\s*(memref<[^>]*>)(.*)\)\s*(\{{.*\}})?\s*$")
 _RE_BD_PACKET = re.compile(r"^aie\.dma_bd_packet\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)")
 _RE_NEXT = re.compile(r"^(?:aie\.next_bd|cf\.br|br)\s+\^(\w+)")
@@ -45,7 +49,9 @@ _RE_LIST = r"\b{}\s*=\s*\[([^\]]*)\]"
 _RE_OLD_DIM = re.compile(r"<\s*size\s*=\s*(\d+)\s*,\s*stride\s*=\s*(\d+)\s*>")
 _RE_PAD = re.compile(r"<\s*const_pad_before\s*=\s*(\d+)\s*,\s*const_pad_after\s*=\s*(\d+)\s*>")
 _RE_PACKET = re.compile(r"packet_info\s*<\s*(pkt_\w+)\s*=\s*(\d+)\s*,\s*(pkt_\w+)\s*=\s*(\d+)\s*>")
-_RE_ITER = re.compile(r"bd_iteration\s*<\s*(?:size\s*=\s*)?(\d+)\s*,\s*(?:stride\s*=\s*)?(\d+)(?:\s*,\s*(?:current\s*=\s*)?(\d+))?")
+_RE_ITER = re.compile(
+    r"bd_iteration\s*<\s*(?:size\s*=\s*)?(\d+)\s*,\s*(?:stride\s*=\s*)?(\d+)(?:\s*,\s*(?:current\s*=\s*)?(\d+))?"
+)
 
 
 @dataclass(frozen=True)

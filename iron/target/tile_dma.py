@@ -181,6 +181,7 @@ def memtile_own_address(arch: str, address: int) -> int:
         base = STATIC_MEMTILE_OWN_BASE
     return address - base
 
+
 CTRL_RESET_BIT = 1
 CTRL_ENABLE_OUT_OF_ORDER_BIT = 3
 _QUEUE_OFFSET = 4

@@ -130,4 +130,6 @@ def text(entry: dict, target: str) -> str:
     from pathlib import Path
 
     path = Path(__file__).parent / "data" / "corpus" / entry["file"]
-    return path.read_text(encoding="utf-8").replace("NPUDEVICE", "npu1_1col" if target == "npu1" else "npu2_1col")
+    return path.read_text(encoding="utf-8").replace(
+        "NPUDEVICE", "npu1_1col" if target == "npu1" else "npu2_1col"
+    )

@@ -37,7 +37,9 @@ def _run(src: str, target: str, tmp_path, inputs):
 
 
 def _check(key: str, outs: list, expected: list) -> None:
-    assert not any(isinstance(o, NotModelled) for o in outs), [o.reason for o in outs if isinstance(o, NotModelled)]
+    assert not any(isinstance(o, NotModelled) for o in outs), [
+        o.reason for o in outs if isinstance(o, NotModelled)
+    ]
     assert len(outs) == len(expected)
     for got, want in zip(outs, expected):
         assert got.dtype == want.dtype and got.shape == want.shape
@@ -52,7 +54,9 @@ def test_design_writes_what_its_upstream_test_checks(key, target, tmp_path):
     _check(key, _run(text(STATIC_DESIGNS[key], target), target, tmp_path, inputs), expected)
 
 
-@pytest.mark.parametrize("key", ["add_one_using_dma", "add_21_i8_using_dma_op_with_padding", "static_L1_init"])
+@pytest.mark.parametrize(
+    "key", ["add_one_using_dma", "add_21_i8_using_dma_op_with_padding", "static_L1_init"]
+)
 def test_design_runs_traced_beside_a_builtin_operator(key, tmp_path):
     e = STATIC_DESIGNS[key]
     with warnings.catch_warnings():
@@ -99,7 +103,11 @@ def test_a_dropped_next_bd_or_lock_acquire_or_offset_changes_the_outputs(tmp_pat
     acquire = "aie.use_lock(%objFifo_in1_cons_prod_lock, AcquireGreaterEqual, %c1_ul25)"
     _fails("add_one_using_dma", _mutated("add_one_using_dma", acquire, ""), tmp_path / "b")
     bd = "aie.dma_bd(%objFifo_out0_buff_0 : memref<16xi32> offset = 0 len = 16)"
-    _fails("add_one_using_dma", _mutated("add_one_using_dma", bd, bd.replace("offset = 0 len = 16", "offset = 4 len = 12"), 1), tmp_path / "c")
+    _fails(
+        "add_one_using_dma",
+        _mutated("add_one_using_dma", bd, bd.replace("offset = 0 len = 16", "offset = 4 len = 12"), 1),
+        tmp_path / "c",
+    )
 
 
 def test_swapped_dimensions_or_padding_change_the_outputs(tmp_path):
@@ -107,7 +115,15 @@ def test_swapped_dimensions_or_padding_change_the_outputs(tmp_path):
     dims = "sizes = [61, 56] strides = [56, 1]"
     _fails(key, _mutated(key, dims, "sizes = [56, 61] strides = [1, 56]"), tmp_path / "a")
     pad = "pad [<const_pad_before = 2, const_pad_after = 1>, <const_pad_before = 4, const_pad_after = 4>]"
-    _fails(key, _mutated(key, pad, "pad [<const_pad_before = 4, const_pad_after = 4>, <const_pad_before = 2, const_pad_after = 1>]"), tmp_path / "b")
+    _fails(
+        key,
+        _mutated(
+            key,
+            pad,
+            "pad [<const_pad_before = 4, const_pad_after = 4>, <const_pad_before = 2, const_pad_after = 1>]",
+        ),
+        tmp_path / "b",
+    )
 
 
 def test_what_is_not_modelled_is_named_with_its_line(tmp_path):
@@ -124,7 +140,10 @@ def test_region_reader_reads_chains_locks_dims_packets_and_the_region_form():
     src = text(STATIC_DESIGNS["add_one_using_dma"], "npu1")
     body = src[src.index("%mem_0_2 = aie.mem") :]
     region = dma_program.read_region(body[: body.index("\n    }\n") + 6], "f.mlir", 10)
-    assert [(s.direction, s.channel, s.first) for s in region.starts] == [("s2mm", 0, "bb1"), ("mm2s", 0, "bb4")]
+    assert [(s.direction, s.channel, s.first) for s in region.starts] == [
+        ("s2mm", 0, "bb1"),
+        ("mm2s", 0, "bb4"),
+    ]
     assert [b.label for b in dma_program.chain(region, region.starts[0])] == ["bb1", "bb2"]
     assert region.blocks["bb2"].next == "bb1"
     assert region.blocks["bb1"].locks == [
@@ -138,7 +157,13 @@ def test_region_reader_reads_chains_locks_dims_packets_and_the_region_form():
         "    aie.end\n  }, {\n    aie.dma_bd(%b : memref<64x64xi8>, 0, 16, [<size = 4, stride = 1>])\n    aie.end\n  }]\n}",
     )
     first, second = (bd.blocks[b.label].bd for b in dma_program.chain(bd, bd.starts[0]))
-    assert (bd.starts[0].repeat_count, first.offset, first.length, first.sizes, first.strides) == (2, 8, 4096, (61, 56), (56, 1))
+    assert (bd.starts[0].repeat_count, first.offset, first.length, first.sizes, first.strides) == (
+        2,
+        8,
+        4096,
+        (61, 56),
+        (56, 1),
+    )
     assert (first.pad, first.packet, first.bd_id) == (((2, 1),), (1, 4), 3)
     assert (second.length, second.sizes, second.strides) == (16, (4,), (1,))
     assert bd.blocks["dma0_1"].next is None  # loop = false: the chain ends
@@ -147,7 +172,9 @@ def test_region_reader_reads_chains_locks_dims_packets_and_the_region_form():
 # ---------------------------------------------------------------- against the real compiler
 _RE_CONST = re.compile(r"(%\w+) = arith\.constant (-?\d+) : i32")
 _RE_WRITE = re.compile(r"aiex\.npu\.write32\((%\w+), (%\w+)\)")
-_RE_GLOBAL = re.compile(r"memref\.global \"private\" constant @(\w+) : memref<(\d+)xi32> = dense<\[?([^\]>]*)\]?>")
+_RE_GLOBAL = re.compile(
+    r"memref\.global \"private\" constant @(\w+) : memref<(\d+)xi32> = dense<\[?([^\]>]*)\]?>"
+)
 _RE_GET = re.compile(r"(%\w+) = memref\.get_global @(\w+)")
 _RE_BLOCK = re.compile(r"aiex\.npu\.blockwrite\((%\w+)\) \{address = (\d+) : ui32\}")
 
@@ -162,7 +189,10 @@ def _configuration(txn: str) -> dict[tuple[int, int, int], int]:
     for m in _RE_GLOBAL.finditer(txn):  # dense<[a, b, ..]> or a splat dense<v>
         raw = m.group(3).strip()
         if raw.startswith('"0x'):  # MLIR's hex form: the little-endian bytes of every element
-            values = [int.from_bytes(bytes.fromhex(raw[3:-1])[k : k + 4], "little") for k in range(0, len(raw[3:-1]) // 2, 4)]
+            values = [
+                int.from_bytes(bytes.fromhex(raw[3:-1])[k : k + 4], "little")
+                for k in range(0, len(raw[3:-1]) // 2, 4)
+            ]
         else:
             values = [int(x) for x in raw.split(",")]
         data[m.group(1)] = values if len(values) > 1 else values * int(m.group(2))
@@ -189,7 +219,12 @@ def _sim_registers(src: str, target: str) -> dict[tuple[int, int, int], int]:
 
     class Device:
         def __init__(self):
-            self.target, self.regs, self.engine, self.channels = get_target(target), defaultdict(dict), None, {}
+            self.target, self.regs, self.engine, self.channels = (
+                get_target(target),
+                defaultdict(dict),
+                None,
+                {},
+            )
 
     device, prog = Device(), program(src, "real.mlir")
     state = static_dma.install(device, prog, TileDmas(device, prog), src, "real.mlir")

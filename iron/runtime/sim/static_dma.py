@@ -174,7 +174,9 @@ def _bd_ids(region, kind: tile_dma.DmaKind) -> dict[str, int]:
             continue
         ch = channel_of.get(label, 0)
         half = kind.bd_count // 2
-        usable = range(kind.bd_count) if kind is tile_dma.TILE else range((ch % 2) * half, (ch % 2 + 1) * half)
+        usable = (
+            range(kind.bd_count) if kind is tile_dma.TILE else range((ch % 2) * half, (ch % 2 + 1) * half)
+        )
         bd = next(k for k in usable if k not in taken)
         taken.add(bd)
         ids[label] = bd
@@ -224,7 +226,9 @@ def bd_fields(state: StaticDma, block, kind, tile: tuple[int, int], target: str,
         raise _NotModelled(f"aie.dma_bd on %{bd.buffer} of another tile's memory")
     elem = buf.type.nbytes // buf.type.numel
     length = bd.length if bd.length is not None else buf.type.numel
-    address = buf.address + bd.offset * elem + (tile_dma.STATIC_MEMTILE_OWN_BASE if kind is tile_dma.MEMTILE else 0)
+    address = (
+        buf.address + bd.offset * elem + (tile_dma.STATIC_MEMTILE_OWN_BASE if kind is tile_dma.MEMTILE else 0)
+    )
     f = {"buffer_length": length * elem // 4, "valid_bd": 1}
     f["buffer_offset"] = address if kind.offset_in_bytes else address // 4
     f.update(_dims(bd, elem, kind))
@@ -233,7 +237,11 @@ def bd_fields(state: StaticDma, block, kind, tile: tuple[int, int], target: str,
         f.update(enable_packet=1, packet_type=bd.packet[0], packet_id=bd.packet[1])
     if bd.iteration is not None and bd.iteration[0] > 1:
         size, stride, current = bd.iteration
-        f.update(iteration_size=size - 1, iteration_stride=max(stride * elem // 4, 1) - 1, iteration_current=current)
+        f.update(
+            iteration_size=size - 1,
+            iteration_stride=max(stride * elem // 4, 1) - 1,
+            iteration_current=current,
+        )
     if next_bd is not None:
         f.update(use_next_bd=1, next_bd=next_bd)
     return f
@@ -300,7 +308,9 @@ def core_use_lock(core, text: str):
         return
     ge = use.action == "AcquireGreaterEqual"
     while not (locks[lock_id] >= value if ge else locks[lock_id] == value):
-        proc.wait = f"{use.action} lock %{use.lock} ({col},{row}) #{lock_id} {value}: it holds {locks[lock_id]}"
+        proc.wait = (
+            f"{use.action} lock %{use.lock} ({col},{row}) #{lock_id} {value}: it holds {locks[lock_id]}"
+        )
         yield False
     if ge:
         locks[lock_id] -= value
