@@ -6,7 +6,7 @@ named buffer to a wrapper argument and runs each step with
 ``aiex.configure @dev { aiex.run @sequence(...) }``. Separate dispatch (npu1):
 one kernel per call site.
 
-Tracing (DESIGN.md 3.2): each traced call site gets its own slice of one trace
+Tracing (docs/design.md 3.2): each traced call site gets its own slice of one trace
 buffer (:mod:`iron.instrument.layout`), appended after the wrapper's data arguments
 and forwarded to the call's ``aiex.run`` as a window at the position the callee
 expects. Consecutive traced calls of the same device get a reconfiguration in
@@ -300,7 +300,7 @@ def _refuse_wrapper_selection(options: TraceOptions, sites: list[CallSite]) -> N
         raise OptionError(
             f"{options.origin('select')} names {WRAPPER_DEVICE!r}, the wrapper device iron.build writes: it holds "
             "no tiles (only aiex.configure/aiex.run), so it has no trace units of its own; select call sites "
-            '(README "Foreign designs"). `iron trace wire` traces a wrapper that has tiles of its own'
+            '(docs/guide.md "Foreign designs"). `iron trace wire` traces a wrapper that has tiles of its own'
         )
 
 

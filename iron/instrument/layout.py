@@ -1,6 +1,6 @@
 """The trace wiring: slice layout, the trace argument of each dispatch mode, offset checks.
 
-iron's convention (DESIGN.md 3.2): the fused wrapper's data arguments keep their
+iron's convention (docs/design.md 3.2): the fused wrapper's data arguments keep their
 indices; one ``memref<total x i8>`` trace buffer is appended after them. Every
 traced call site gets its own slice, in program order, contiguous,
 ``trace_size`` bytes each, or each its own size (``iron.Step(..., trace_size=N)``,

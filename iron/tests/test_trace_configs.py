@@ -4,7 +4,7 @@ Per call-site sizes (``iron.Step``, ``trace_sizes`` / ``IRON_TRACE_SIZES``), sta
 stop events (``trace_start`` / ``trace_stop``: the forms of mlir-aie's
 ``aie.trace.start/stop``), units at chosen tiles (``trace_units``). Each is checked on
 the register program against values derived by hand here from the register layout
-(DESIGN.md 4: Trace_Control0 = stop << 24 | start << 16; Trace_Control1 = packet type
+(docs/design.md 4: Trace_Control0 = stop << 24 | start << 16; Trace_Control1 = packet type
 << 12 | id) and aie-rt's AIE2 event numbers (core: BROADCAST_0 = 107, USER_EVENT_0 =
 124, TRUE = 1, NONE = 0; shim: USER_EVENT_0 = 126; memtile: BROADCAST_0 = 142), on the
 manifest, and on what a capture decodes to.
@@ -27,7 +27,7 @@ ADD = ElementwiseAdd(N, "i32", columns=2, cores_per_column=2, tile_size=512)
 MUL = ElementwiseMul(N, "i32", columns=2, cores_per_column=2, tile_size=512)
 #: Kernel calls per core and operator call, by hand: 4096 / (2 columns x 2 cores x 512).
 INVOCATIONS = 2
-# Register offsets (DESIGN.md 4), by hand.
+# Register offsets (docs/design.md 4), by hand.
 CORE_CONTROL0, CORE_CONTROL1, CORE_EVENT0, CORE_TIMER, CORE_GENERATE = (
     0x340D0,
     0x340D4,
