@@ -174,6 +174,15 @@ MEMTILE_OWN_BASE = {"npu1": 0, "npu2": MEMTILE_MEMORY}
 STATIC_MEMTILE_OWN_BASE = MEMTILE_MEMORY
 
 
+#: Bytes of a core's stack below its buffers (mlir-aie ``CoreOp`` ``stack_size`` default, 0x400) and
+#: the banks of a tile's data memory (``getNumBanks``: 4 on a core tile, 8 on a memtile), which
+#: ``aie-assign-buffer-addresses`` places buffers in round-robin; seen in the real compiler's output
+#: (andrej/mlir-aie a9e39fae): add_one_using_dma's core buffers at 1024, 16384, 32768, 49152, its
+#: memtile buffers at 0, 65536, 131072, 196608.
+STACK_SIZE = 0x400
+MEMORY_BANKS = {"tile": 4, "memtile": 8}
+
+
 def memtile_own_address(arch: str, address: int) -> int:
     """Byte offset in a memtile's own memory of a BD address (either path's convention)."""
     base = MEMTILE_OWN_BASE.get(arch, 0)

@@ -21,7 +21,10 @@ trace still runs):
   a get waits for its bytes;
 * ``memref.load`` / ``memref.store``, ``vector.load`` / ``vector.store`` /
   ``vector.broadcast`` (element loops in Python: fine for small upstream examples);
-* ``aie.event`` (INSTR_EVENT_n), ``aie.end``.
+* ``aie.event`` (INSTR_EVENT_n), ``aie.end``;
+* a design's own ``aie.buffer`` values (views of the tile memory its static DMA programs move)
+  and ``aie.use_lock`` on its ``aie.lock``s (:mod:`iron.runtime.sim.static_dma`; an acquire that
+  cannot be granted yields).
 
 Time: the core's clock advances by the engine's cost model
 (:mod:`iron.runtime.sim.engine`), not cycle-accurately.

@@ -38,10 +38,7 @@ from iron.mlir.reader import memref_type
 from iron.target import tile_dma
 from iron.target.geometry import SHIM_ROW
 
-#: Bytes of a core's stack below its buffers (mlir-aie ``CoreOp`` ``stack_size`` default).
-STACK_SIZE = 0x400
-#: Memory banks of a tile's data memory (mlir-aie ``getNumBanks``: 4 on a core tile, 8 on a memtile).
-BANKS = {"tile": 4, "memtile": 8}
+STACK_SIZE, BANKS = tile_dma.STACK_SIZE, tile_dma.MEMORY_BANKS
 
 _RE_DENSE = re.compile(r"=\s*dense<(.*)>\s*$", re.S)
 _RE_STACK = re.compile(r"stack_size\s*=\s*(\d+)")
