@@ -183,6 +183,29 @@ STACK_SIZE = 0x400
 MEMORY_BANKS = {"tile": 4, "memtile": 8}
 
 
+#: Lock value registers (``Lock<n>_value``): compute tile ``0x1F000 + 0x10 n``, memtile
+#: ``0xC0000 + 0x10 n`` (mlir-aie ``AIE2TargetModel::getLocalLockAddress``,
+#: lib/Dialect/AIE/IR/AIETargetModel.cpp at a9e39faeb1447025b504ac10a28098fcdd467255, which
+#: ``aiex.set_lock`` lowers to a write32 of, AIELowerSetLock.cpp).
+LOCK_VALUE_BASE = {"tile": 0x1F000, "memtile": 0xC0000}
+LOCK_VALUE_STRIDE = 0x10
+
+
+def lock_register(kind: DmaKind, lock_id: int) -> int:
+    """Offset of the value register of the tile's own lock ``lock_id``."""
+    if not 0 <= lock_id < kind.locks:
+        raise IronError(f"{kind.name} lock id {lock_id} out of range 0..{kind.locks - 1}")
+    return LOCK_VALUE_BASE[kind.name] + LOCK_VALUE_STRIDE * lock_id
+
+
+def lock_of_register(kind: DmaKind, offset: int) -> int | None:
+    """The lock whose value register ``offset`` is (None: not one)."""
+    rel = offset - LOCK_VALUE_BASE[kind.name]
+    if rel < 0 or rel % LOCK_VALUE_STRIDE or rel // LOCK_VALUE_STRIDE >= kind.locks:
+        return None
+    return rel // LOCK_VALUE_STRIDE
+
+
 def memtile_own_address(arch: str, address: int) -> int:
     """Byte offset in a memtile's own memory of a BD address (either path's convention)."""
     base = MEMTILE_OWN_BASE.get(arch, 0)

@@ -257,3 +257,24 @@ def test_bd_words_and_queue_writes_equal_the_real_compilers(key, target, real_ml
         kind = tile_dma.kind_of_row(row) if row else None
         if kind and kind.bd_base <= off < kind.bd_base + tile_dma.BD_STRIDE * kind.bd_count and value:
             assert ours.get((col, row, off)) == value, (col, row, hex(off))
+
+
+def test_set_lock_writes_the_lock_register_the_real_compiler_writes(real_mlir_aie):
+    """``aiex.set_lock`` on a compute tile and a memtile lock: the register iron's lowering writes
+    (``iron.target.tile_dma.lock_register``) is the one ``aie-opt --aie-lower-set-lock`` writes."""
+    from iron.target import tile_dma
+    from iron.tests import real_mlir_aie as real
+
+    src = (
+        "module {\n  aie.device(npu1_1col) {\n    %t = aie.tile(0, 2)\n    %m = aie.tile(0, 1)\n"
+        "    %l = aie.lock(%t, 3) {init = 0 : i32}\n    %k = aie.lock(%m, 5) {init = 0 : i32}\n"
+        "    aie.runtime_sequence() {\n      aiex.set_lock(%l, 1)\n      aiex.set_lock(%k, 2)\n    }\n  }\n}\n"
+    )
+    out = real.aie_opt(src, "--aie-lower-set-lock")
+    assert out.returncode == 0, out.stderr
+    consts = {m.group(1): int(m.group(2)) for m in _RE_CONST.finditer(out.stdout)}
+    writes = [(consts[a], consts[v]) for a, v in _RE_WRITE.findall(out.stdout)]
+    assert writes == [
+        (tile_dma.lock_register(tile_dma.TILE, 3), 1),
+        (tile_dma.lock_register(tile_dma.MEMTILE, 5), 2),
+    ]

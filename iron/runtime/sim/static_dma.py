@@ -42,6 +42,7 @@ STACK_SIZE, BANKS = tile_dma.STACK_SIZE, tile_dma.MEMORY_BANKS
 
 _RE_DENSE = re.compile(r"=\s*dense<(.*)>\s*$", re.S)
 _RE_STACK = re.compile(r"stack_size\s*=\s*(\d+)")
+_RE_SPACE = re.compile(r",\s*\d+\s*:\s*i32\s*>$")
 
 
 @dataclass
@@ -107,8 +108,24 @@ def install(device, prog, dmas, mlir: str, where: str) -> StaticDma:
         if region.op == "aie.shim_dma" or row == SHIM_ROW:
             state.unmodelled.append(f"{region.op} at {where}:{region.line}")
             continue
+        unrouted = [
+            st for st in region.starts if st.direction == "mm2s" and not _routed(dmas, tiles, region, st)
+        ]
+        if unrouted:  # e.g. an aiecc-written design whose routes are aie.switchbox connections
+            state.unmodelled.append(
+                f"{region.op} MM2S {unrouted[0].channel}: no aie.flow / aie.packet_flow leaves it "
+                f"(routing by aie.switchbox is not modelled) at {where}:{unrouted[0].line}"
+            )
+            continue
         _program(state, device, dmas, region, col, row, where)
     return state
+
+
+def _routed(dmas, tiles: dict, region, start) -> bool:
+    return any(
+        r.source.tile == region.tile and r.source.bundle == "DMA" and r.source.channel == start.channel
+        for r in dmas.routes
+    )
 
 
 def _line_of(mlir: str, text: str) -> int:
@@ -122,7 +139,7 @@ def _place(state: StaticDma, tiles: dict, buffers: list, stacks: dict, dmas) -> 
     last: dict[tuple[int, int], int] = {}
     for b, text in buffers:
         col, row = tiles[b.tile]
-        t = memref_type(b.type)
+        t = memref_type(_RE_SPACE.sub(">", b.type))  # a memory space (`, 1 : i32`) changes no byte
         if row == SHIM_ROW or t is None:
             continue
         kind = tile_dma.kind_of_row(row)

@@ -150,6 +150,9 @@ class TileDmas:
         kind = tile_dma.kind_of_row(row)
         reg = tile_dma.channel_registers(kind).get(offset)
         if reg is None:
+            lock = tile_dma.lock_of_register(kind, offset)
+            if lock is not None:  # aiex.set_lock: a write32 of the lock's value register
+                self._locks(col, row)[lock] = value
             return
         direction, ch, what = reg
         chan = self.channel((col, row, direction, ch))
