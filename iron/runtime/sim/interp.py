@@ -124,7 +124,7 @@ class Core:
         self.engine = engine
         self.proc = proc  # the engine process (clock, tile)
         self.env: dict[str, object] = {}
-        static = getattr(engine.device, "static_dma", None)
+        static = getattr(getattr(engine, "device", None), "static_dma", None)
         if static is not None:  # the design's aie.buffer values: views of the tile memories
             self.env.update(static.views(engine.device.tile_dmas._memory))
 
