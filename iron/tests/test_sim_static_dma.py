@@ -50,8 +50,15 @@ def _check(key: str, outs: list, expected: list) -> None:
 
 @pytest.mark.parametrize("key,target", CASES)
 def test_design_writes_what_its_upstream_test_checks(key, target, tmp_path):
+    """Designs with ``pending`` come back not modelled, naming why (simbody's core-body ops, a kernel
+    model); when they compute, drop ``pending`` from the index and their check runs here."""
     inputs, expected = STATIC_DESIGNS[key]["data"]()
-    _check(key, _run(text(STATIC_DESIGNS[key], target), target, tmp_path, inputs), expected)
+    outs = _run(text(STATIC_DESIGNS[key], target), target, tmp_path, inputs)
+    if "pending" in STATIC_DESIGNS[key]:
+        assert all(isinstance(o, NotModelled) for o in outs), f"{key} computes now: drop its 'pending'"
+        assert all(STATIC_DESIGNS[key]["pending"] in o.reason for o in outs), [o.reason for o in outs]
+        return
+    _check(key, outs, expected)
 
 
 @pytest.mark.parametrize(
