@@ -147,7 +147,7 @@ STATIC_DESIGNS: dict[str, dict] = {
     "dmabd_task_queue": {
         "file": "mlir-aie__test__npu-xrt__dmabd_task_queue__aie.a9e39fae.mlir", "targets": ["npu1"],
         "device": {"npu1": "npu1", "npu2": "npu2_4col"},  # run.lit's substitutions
-        "data": _task_queue, "pending": "not modelled: cf.br",
+        "data": _task_queue,
     },
 }  # fmt: skip
 
