@@ -109,6 +109,38 @@ def test_memtile_chain_sets_next_bd():
     assert (bd1["use_next_bd"], bd1["buffer_offset"]) == (0, 2048)
 
 
+# TEST8 with its lock values as SSA constants (the real aie-opt refuses literal ones).
+CHAIN_AT_OFFSET = """      %t1 = aiex.dma_configure_task(%tile_0_1, S2MM, 0) {
+          %c1 = arith.constant 1 : i32
+          aie.use_lock(%prod_lock, Acquire, %c1)
+          aie.dma_bd(%buf : memref<1024xi32> offset = 0 len = 512) {bd_id = 0 : i32}
+          aie.use_lock(%cons_lock, Release, %c1)
+          aie.next_bd ^bd1
+        ^bd1:
+          %c1b = arith.constant 1 : i32
+          aie.use_lock(%prod_lock, Acquire, %c1b)
+          aie.dma_bd(%buf : memref<1024xi32> offset = 512 len = 512) {bd_id = 1 : i32}
+          aie.use_lock(%cons_lock, Release, %c1b)
+          aie.end
+      }
+      aiex.dma_start_task(%t1)"""
+
+
+def test_task_bd_address_adds_the_bd_offset_to_the_buffer_address():
+    """mlir-aie a9e39fae ``aie-opt --aie-dma-tasks-to-npu`` on CHAIN_AT_OFFSET (run on the
+    real compiler of /work/shared/tools) writes ``buffer_offset = 0`` / ``2048`` and mask-writes
+    ``aiex.npu.maskwrite32(1703940, 1024, 524287)`` and ``(1703972, 1536, 524287)``: the
+    buffer's 0x1000 plus each BD's offset (0 and 512 i32 = 2048 bytes), in 32-bit words
+    (addresses: row 1 << 20 | 0xA0004 / 0xA0024)."""
+    ops = _lower(_module("tile_0_1", 1, CHAIN_AT_OFFSET, MEMTILE_LOCKS))
+    assert [op["buffer_offset"] for op in _bds(ops)] == [0, 2048]
+    masks = [op for op in ops if isinstance(op, ir.MaskWrite32)]
+    assert [((1 << 20) | m.address, m.value, m.mask) for m in masks] == [
+        (1703940, 1024, 524287),
+        (1703972, 1536, 524287),
+    ]
+
+
 def test_core_tile_task_has_no_write32():
     buffers = MEMTILE_LOCKS.replace("tile_0_1", "tile_0_2")
     ops = _lower(_module("tile_0_2", 2, CORE, buffers))
