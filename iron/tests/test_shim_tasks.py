@@ -39,3 +39,16 @@ def test_a_shim_task_without_bd_id_takes_a_bd_no_memcpy_of_the_sequence_uses():
     (bd,) = [o for o in ops if isinstance(o, ir.WriteBd)]
     (push,) = [o for o in ops if isinstance(o, ir.Write32)]
     assert bd["bd_id"] == 2 and push.value & 0xF == 2
+
+
+def test_a_shim_task_bd_address_adds_its_offset():
+    """``aie.dma_bd(%arg0 : memref<1024xi32>, 128, 64)`` starts 128 i32 = 512 bytes into the
+    argument: the address patch adds 512 (``arg_plus``, bytes: mlir-aie AIEDmaToNpu.cpp's
+    ``aiex.npu.address_patch``)."""
+    dev = parse(MIXED).devices[0]
+    seq = dev.sequences[0]
+    alloc = ir.ShimDmaAllocation("in", "MM2S", 0, 0)
+    memref = lambda _arg: (0, 0, ir.MemRefType((1024,), "i32"))  # noqa: E731
+    low = TaskLowering(dev, seq, lambda: {"in": alloc}, memref, foreign=True)
+    ops = [o for op in seq.body if isinstance(op, ir.Opaque) for o in (low.lower(op) or [])]
+    assert [(p.arg_idx, p.arg_plus) for p in ops if isinstance(p, ir.AddressPatch)] == [(0, 512)]
