@@ -43,3 +43,38 @@ def test_options_table_is_the_option_declarations():
     assert (
         script["rewritten"](text) == text
     ), "README's options table is stale: run python docs/options_table.py"
+
+
+CI_RUN = README.parent / ".ci" / "run"
+#: How .ci/run marks a line as one of README's commands (see its header).
+README_MARK = " # README"
+#: The prefix that stages a machine (iron/tests/conftest.py) before a README command.
+_MACHINE = re.compile(r"^IRON_TEST_MACHINE=\S+ ")
+
+
+def _readme_shell_lines() -> set[str]:
+    blocks = re.findall(r"```sh\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    return {line.rstrip() for block in blocks for line in block.splitlines() if line.strip()}
+
+
+def _ci_readme_commands() -> list[str]:
+    out = []
+    for line in CI_RUN.read_text(encoding="utf-8").splitlines():
+        if line.rstrip().endswith(README_MARK):
+            out.append(_MACHINE.sub("", line.strip()[: -len(README_MARK)].rstrip()))
+    return out
+
+
+def test_ci_runs_readmes_commands_verbatim():
+    """Every command .ci/run says is README's is a line of a README shell block, byte for
+    byte (an IRON_TEST_MACHINE=... prefix aside), and README's quick start and its traced
+    suite command are among them: CI cannot drift from what README tells users to type."""
+    readme, ci = _readme_shell_lines(), _ci_readme_commands()
+    assert ci, f"{CI_RUN} marks no line with {README_MARK!r}"
+    assert [c for c in ci if c not in readme] == []
+    quick = re.search(r"## Quick start\n(.*?)\n## ", README.read_text(encoding="utf-8"), re.S).group(1)
+    promised = [
+        ln for b in re.findall(r"```sh\n(.*?)```", quick, re.S) for ln in b.splitlines() if ln.strip()
+    ]
+    assert "IRON_TRACE_SIZE=65536 IRON_TRACE_NTILES=4 python -m pytest iron/tests" in promised
+    assert [p for p in promised if p not in ci] == []
