@@ -5,7 +5,7 @@
 applies. :func:`resolve` (trace options -> :class:`TraceOptions`),
 :func:`from_build_kwargs`, :func:`cache_dir`, :func:`debug_sources`,
 :func:`backend_choice`, :func:`device_choice` and :func:`toolchain_dirs` read it;
-README's "Options" table is :func:`markdown_table` (``python docs/options_table.py``
+docs/reference.md's "Options" table is :func:`markdown_table` (``python docs/options_table.py``
 rewrites it; ``iron/tests/test_readme.py`` checks it).
 
 Precedence, for every option: an explicit argument (not None) wins over the
@@ -641,13 +641,13 @@ class Option:
     name: str
     env: str
     parse: Callable[[str, object], object] | None  # None: read elsewhere (documented here only)
-    doc: str  # README's "meaning" cell
+    doc: str  # the options table's "meaning" cell
     applies: str  # which calls, commands and tests follow it
     keyword: str | None = None
     cli: tuple[str, ...] = ()  # command-line flags that set it, "iron demo --trace-size"
     field: str | None = None
     default: object = _FROM_FIELD
-    shown_default: str = ""  # README's default cell when the value alone says too little
+    shown_default: str = ""  # the options table's default cell when the value alone says too little
     blank_is_unset: bool = True  # False: an empty variable is parsed (and refused)
 
     def __post_init__(self):
@@ -675,7 +675,7 @@ class Option:
 _OPERATOR_CHECKS = "operator checks"
 _TRACED = f"`iron.build`, {_OPERATOR_CHECKS}"
 
-#: Every option, in README order. Trace options are resolved in this order too
+#: Every option, in the order docs/reference.md lists them. Trace options are resolved in this order too
 #: (``out_dir`` and ``size`` first: they decide whether the rest is read).
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -913,9 +913,9 @@ def device_choice(explicit: str | None = None, env=None) -> str:
     return option("device").pick(explicit, os.environ if env is None else env)[0]
 
 
-# --------------------------------------------------------------------------- README
+# --------------------------------------------------------------------------- the options table (docs/reference.md)
 def markdown_table() -> str:
-    """README's options table (section "Options"), rendered from :data:`OPTIONS`."""
+    """docs/reference.md's options table (section "Options"), rendered from :data:`OPTIONS`."""
 
     def cell(text: str) -> str:
         return text.replace("|", "\\|")

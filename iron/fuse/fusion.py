@@ -300,7 +300,7 @@ def _refuse_wrapper_selection(options: TraceOptions, sites: list[CallSite]) -> N
         raise OptionError(
             f"{options.origin('select')} names {WRAPPER_DEVICE!r}, the wrapper device iron.build writes: it holds "
             "no tiles (only aiex.configure/aiex.run), so it has no trace units of its own; select call sites "
-            '(README "Foreign designs"). `iron trace wire` traces a wrapper that has tiles of its own'
+            '(docs/guide.md "Foreign designs"). `iron trace wire` traces a wrapper that has tiles of its own'
         )
 
 

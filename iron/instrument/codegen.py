@@ -15,7 +15,7 @@ Both come from the build options (``IRON_TRACE_SIZE`` / ``IRON_TRACE_NTILES``, o
 * the stop broadcast at the end of the sequence.
 
 A foreign design that keeps its own ``aie.trace`` configuration gets that instead of
-iron's units: :func:`instrument` lowers the ops its sequence starts (README, "Foreign
+iron's units: :func:`instrument` lowers the ops its sequence starts (docs/guide.md, "Foreign
 designs").
 
 Start and stop follow ``IRON_TRACE_START`` / ``IRON_TRACE_STOP`` (:mod:`iron.options`):

@@ -19,7 +19,7 @@ XCLBIN_NAME_MAX = 31
 #: PDIs per registered xclbin the amdxdna driver accepts: more only warns.
 XCLBIN_MAX_PDIS = 16
 #: Host buffers one kernel may bind: docs/design.md's figure for aiecc's xclbin flow (current
-#: mlir-aie sources show no such cap of their own; README "How it works" says what is known).
+#: mlir-aie sources show no such cap of their own; docs/concepts.md says what is known).
 MAX_HOST_BUFFERS = 16
 #: An xclbin (separate-dispatch) kernel's host buffers start at argument 3, after the
 #: opcode, the instruction buffer and its word count (mlir-aie ``test.cpp`` / amd/IRON's

@@ -25,7 +25,8 @@ CITE = re.compile(r"docs/design\.md(?:,? section|,)? (\d+(?:\.\d+)?)")
 def _paths():
     for page in PAGES:
         for m in PATH.finditer(page.read_text()):
-            yield page.name, m.group(1)
+            if "<" not in m.group(1):  # a placeholder such as iron/operators/<name>.py
+                yield page.name, m.group(1)
 
 
 def _names():

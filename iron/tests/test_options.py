@@ -297,6 +297,7 @@ def test_only_iron_options_reads_iron_variables():
 def test_readme_names_no_undeclared_variable():
     # IRON_FAKE_PDI_DIR passes data between two test fakes (iron/tests/fake_toolchain/aiebu.py).
     internal = {"IRON_FAKE_PDI_DIR"}
-    readme = (Path(iron.__file__).parents[1] / "README.md").read_text()
+    root = Path(iron.__file__).parents[1]
+    readme = "".join(p.read_text() for p in [root / "README.md", *sorted((root / "docs").glob("*.md"))])
     named = set(re.findall(r"\bIRON_[A-Z][A-Z_]*[A-Z]\b", readme)) - internal
     assert named <= {o.env for o in OPTIONS}

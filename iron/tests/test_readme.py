@@ -33,48 +33,45 @@ def test_python_example_runs(tmp_path, monkeypatch, capsys):
 
 
 def test_options_table_is_the_option_declarations():
-    """README's "Options" table is what ``iron.options.OPTIONS`` renders (``python
+    """docs/reference.md's "Options" table is what ``iron.options.OPTIONS`` renders (``python
     docs/options_table.py`` rewrites it): a change to either side alone fails here."""
     from iron.options import markdown_table
 
     script = runpy.run_path(str(README.parent / "docs" / "options_table.py"))
-    text = README.read_text(encoding="utf-8")
+    text = (README.parent / "docs" / "reference.md").read_text(encoding="utf-8")
     assert markdown_table() in text.split("## Options", 1)[1].split("\n## ", 1)[0]
     assert (
         script["rewritten"](text) == text
-    ), "README's options table is stale: run python docs/options_table.py"
+    ), "docs/reference.md's options table is stale: run python docs/options_table.py"
 
 
 CI_RUN = README.parent / ".ci" / "run"
-#: How .ci/run marks a line as one of README's commands (see its header).
-README_MARK = " # README"
-#: The prefix that stages a machine (iron/tests/conftest.py) before a README command.
-_MACHINE = re.compile(r"^IRON_TEST_MACHINE=\S+ ")
+#: How .ci/run marks a line as a command of a documentation file (see its header).
+_FROM = re.compile(r"^\s*(.*?) # from (\S+)$")
 
 
-def _readme_shell_lines() -> set[str]:
-    blocks = re.findall(r"```sh\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+def _shell_lines(path: Path) -> set[str]:
+    blocks = re.findall(r"```sh\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
     return {line.rstrip() for block in blocks for line in block.splitlines() if line.strip()}
 
 
-def _ci_readme_commands() -> list[str]:
-    out = []
-    for line in CI_RUN.read_text(encoding="utf-8").splitlines():
-        if line.rstrip().endswith(README_MARK):
-            out.append(_MACHINE.sub("", line.strip()[: -len(README_MARK)].rstrip()))
-    return out
+def _ci_documented_commands() -> list[tuple[str, str]]:
+    """``(command, file)`` of every .ci/run line marked ``# from FILE``."""
+    found = (_FROM.match(line.rstrip()) for line in CI_RUN.read_text(encoding="utf-8").splitlines())
+    return [(m.group(1), m.group(2)) for m in found if m]
 
 
-def test_ci_runs_readmes_commands_verbatim():
-    """Every command .ci/run says is README's is a line of a README shell block, byte for
-    byte (an IRON_TEST_MACHINE=... prefix aside), and README's quick start and its traced
-    suite command are among them: CI cannot drift from what README tells users to type."""
-    readme, ci = _readme_shell_lines(), _ci_readme_commands()
-    assert ci, f"{CI_RUN} marks no line with {README_MARK!r}"
-    assert [c for c in ci if c not in readme] == []
+def test_ci_runs_the_documented_commands_verbatim():
+    """Every command .ci/run says is a documentation file's is a line of one of that file's
+    shell blocks, byte for byte, and README's quick start and traced suite (its commands
+    in the "Quick start" section) are among them: CI cannot drift from what users type."""
+    ci = _ci_documented_commands()
+    assert ci, f"{CI_RUN} marks no line with '# from FILE'"
+    assert [(c, f) for c, f in ci if c not in _shell_lines(README.parent / f)] == []
     quick = re.search(r"## Quick start\n(.*?)\n## ", README.read_text(encoding="utf-8"), re.S).group(1)
     promised = [
         ln for b in re.findall(r"```sh\n(.*?)```", quick, re.S) for ln in b.splitlines() if ln.strip()
     ]
     assert "IRON_TRACE_SIZE=65536 IRON_TRACE_NTILES=4 python -m pytest iron/tests" in promised
-    assert [p for p in promised if p not in ci] == []
+    from_readme = [c for c, f in ci if f == "README.md"]
+    assert [p for p in promised if p not in from_readme] == []
