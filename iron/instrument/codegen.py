@@ -67,10 +67,17 @@ class TracedDesign:
     shim_column: int
 
 
-def instrument(design: Design, options: TraceOptions, target: Target) -> TracedDesign:
-    """Add trace units, routing, the trace argument and the register program."""
-    if not options.enabled:
-        raise IronError("instrument() needs tracing enabled (options.size > 0)")
+def instrument(
+    design: Design, options: TraceOptions, target: Target, size: int | None = None
+) -> TracedDesign:
+    """Add trace units, routing, the trace argument and the register program. ``size``:
+    bytes of this design's trace argument (its call site's slice, from the build's trace
+    plan, :mod:`iron.fuse.plan`); None: ``options.size``."""
+    size = options.size if size is None else size
+    if not options.enabled or size <= 0:
+        raise IronError(
+            "instrument() needs tracing enabled (options.size > 0) and a slice of at least 1 byte"
+        )
     device = copy.deepcopy(design.device)
     kept = declared_trace(device, design.sequence, target.arch)
     if kept is not None and not any(t.row == 0 for t in device.tiles):
@@ -101,7 +108,7 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     device.body[at:at] = flows
 
     trace_arg = program_sequence(
-        device.sequence(design.sequence), units, shim.col, channel, options.size, start, stop
+        device.sequence(design.sequence), units, shim.col, channel, size, start, stop
     )
 
     traced = dataclasses.replace(design, device=device, streams=list(design.streams))

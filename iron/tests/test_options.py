@@ -39,8 +39,10 @@ def test_environment_values():
     assert (opts.size, opts.ntiles) == (65536, 4)
     assert opts.events == (("core", DEFAULT_CORE_EVENTS),)
     assert opts.select == ((2, "GEMM"), "softmax", 3)
-    assert opts.selects(2, "GEMM") and opts.selects(7, "Softmax") and opts.selects(3, "X")
-    assert not opts.selects(1, "GEMM") and not opts.selects(2, "SiLU")
+    from iron.fuse.plan import selects
+
+    assert selects(opts, 2, "GEMM") and selects(opts, 7, "Softmax") and selects(opts, 3, "X")
+    assert not selects(opts, 1, "GEMM") and not selects(opts, 2, "SiLU")
 
 
 def test_explicit_arguments_win_over_environment():

@@ -97,7 +97,9 @@ def test_step_sizes_give_each_slice_its_own_size(cache):
     assert bds[fm.call_sites[0].device] == [1024] and bds[fm.call_sites[1].device] == [2048]
     # Same operator at sites 1 and 2, traced and untraced: two devices.
     assert fm.call_sites[1].device != fm.call_sites[2].device
-    assert fm.options.key()["sizes"] == [[0, 4096], [1, 8192]]
+    assert fm.trace_key()["sizes"] == [[0, 4096], [1, 8192]]  # the plan's sizes enter the cache key
+    assert fm.options.sizes == ()  # the options keep what the user asked for
+    assert [(s.index, s.offset, s.size) for s in fm.plan.sites] == [(0, 0, 4096), (1, 4096, 8192)]
 
     art, trace = traced_run(cache, SIZED)
     assert [(s.slice.offset, s.slice.size, s.status) for s in trace.slices] == [
@@ -122,7 +124,7 @@ def test_trace_sizes_override_steps_and_enter_the_cache_key(cache):
     assert resolve(True, size=8192, sizes={0: 64}, env=env).sizes == ((0, 64),)
     assert "sizes" not in resolve(True, size=8192, env={}).key()
     assert (
-        fuse(PLAIN, "npu2", resolve(True, size=8192, env={})).options.key()
+        fuse(PLAIN, "npu2", resolve(True, size=8192, env={})).trace_key()
         == resolve(True, size=8192, env={}).key()
     )
 
