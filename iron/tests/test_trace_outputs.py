@@ -335,6 +335,27 @@ def test_pftrace_parses_back_to_the_golden_events(tmp_path):
     assert len(begins["mlir-aie"]) == 4  # one per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation
 
 
+def test_pftrace_child_tracks_keep_their_order_by_increasing_sibling_rank(tmp_path):
+    """A slice's process track asks for EXPLICIT child ordering, under which Perfetto sorts
+    the child tracks by ``sibling_order_rank`` (perfetto protos/perfetto/trace/track_event/
+    track_descriptor.proto, ``ChildTracksOrdering``): ranks strictly increasing in the order
+    iron writes the tracks keep the kernel track first and the slots in slot order."""
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+    from iron.tests.golden import TEST1
+
+    path = tmp_path / "t.pftrace"
+    _golden_decoded(TEST1).to_perfetto(path)
+    trace = pb.Trace.FromString(path.read_bytes())
+    tracks = [p.track_descriptor for p in trace.packet if p.HasField("track_descriptor")]
+    (process,) = [t for t in tracks if t.HasField("process")]
+    assert process.child_ordering == pb.TrackDescriptor.ChildTracksOrdering.EXPLICIT
+    children = [t for t in tracks if t.parent_uuid == process.uuid]
+    assert len(children) > 2 and children[0].name == "core(0,2) kernel"
+    ranks = [t.sibling_order_rank for t in children]
+    assert all(a < b for a, b in zip(ranks, ranks[1:])), ranks
+
+
 def test_pftrace_field_table_is_perfettos():
     """iron encodes the descriptor packets itself (no protobuf import): every field
     number, wire type and enum value it uses is the one of the ``perfetto`` package's
