@@ -83,9 +83,10 @@ def find() -> Install | str:
             return Install(Path(given))
         if given and var == "IRON_REAL_MLIR_AIE":
             return f"{var}={given} has no bin/aie-opt that runs"
-    if not ORACLE.is_file():
+    oracle = _oracle()
+    if not oracle.is_file():
         return (
-            f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({ORACLE})"
+            f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({oracle})"
         )
     try:
         out = subprocess.run([str(oracle)], capture_output=True, text=True, timeout=900)
