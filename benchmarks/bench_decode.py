@@ -44,7 +44,6 @@ the install (empty user cache) and a ``warm`` one, to ``/dev/null``.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
 import statistics
@@ -52,7 +51,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -147,28 +145,12 @@ FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")
 SUFFIX = {"summary": "txt", "perfetto": "json", "pftrace": "pftrace", "mlir-aie": "json"}
 
 
-@dataclass
-class Sample:
-    wall: float  # seconds
-    cpu: float  # user + system seconds of that process
-    rss: int  # peak RSS bytes of that process
-    rc: int
+Sample = peer.Sample
 
 
 def run(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> Sample:
-    """One fresh process: its wall time, CPU time and peak RSS (``wait4``: that child alone)."""
-    if hasattr(os, "sync"):
-        os.sync()  # the previous run's output is on disk, not written back during this one
-    t = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    dt = time.perf_counter() - t
-    err = proc.stderr.read().decode()
-    proc.stderr.close()
-    rc = os.waitstatus_to_exitcode(status)
-    if rc:
-        print(f"  failed ({rc}): {' '.join(cmd)[:200]}: {err.strip()[-500:]}")
-    return Sample(dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, rc)
+    """One fresh process, measured (:func:`peer.measure`)."""
+    return peer.measure(cmd, env, cwd)
 
 
 def count_intervals(big: Path, mlir: Path) -> int:
@@ -221,14 +203,7 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def machine() -> str:
-    """This machine, as the README rows name it."""
-    model = ""
-    with contextlib.suppress(OSError):
-        model = next(
-            (ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo") if ln.startswith("model name")), ""
-        )
-    return f"{os.cpu_count()} cores{', ' + model if model else ''}, Python {sys.version.split()[0]}"
+machine = peer.machine
 
 
 def _inputs(kind: str, tmp: Path) -> tuple[Path, Callable[[Path, float], int]]:

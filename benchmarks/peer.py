@@ -18,16 +18,21 @@ out.json``. Where it comes from, first found first:
    peer's times measured so are if anything shorter than an installed mlir-aie's.
 
 If neither is found the benchmarks say so and print no ratio.
+
+Also here, for every benchmark that runs the peer: :func:`measure` (one fresh process's
+wall time, CPU time and peak RSS) and :func:`machine`.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import contextlib
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,3 +112,49 @@ def find_peer(src: str | None = None, rev: str = REV) -> Peer | None:
 def add_arguments(ap) -> None:
     ap.add_argument("--mlir-aie-src", default=None, metavar="DIR", help="an mlir-aie checkout or git dir")
     ap.add_argument("--no-peer", action="store_true", help="do not run mlir-aie's parser")
+
+
+@dataclass
+class Sample:
+    wall: float  # seconds
+    cpu: float  # user + system seconds of that process
+    rss: int  # peak RSS bytes of that process
+    rc: int
+
+
+TIME = "/usr/bin/time"
+
+
+def measure(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> Sample:
+    """One fresh process: its wall time, CPU time and peak RSS. GNU time measures the
+    CPU and RSS where it is installed: a child forked from this (bigger) process would
+    count this process's pages until it execs; else ``wait4`` does."""
+    if hasattr(os, "sync"):
+        os.sync()  # the previous run's output is on disk, not written back during this one
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as rep:
+        timer = [TIME, "-q", "-f", "%M %U %S", "-o", rep.name] if os.path.exists(TIME) else []
+        t = time.perf_counter()
+        proc = subprocess.Popen(
+            timer + cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        _, status, usage = os.wait4(proc.pid, 0)
+        dt = time.perf_counter() - t
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        fields = rep.read().split()[-3:] if timer else []
+    rc = os.waitstatus_to_exitcode(status)
+    if rc:
+        print(f"  failed ({rc}): {' '.join(map(str, cmd))[:200]}: {err.strip()[-500:]}")
+    if len(fields) == 3:
+        return Sample(dt, float(fields[1]) + float(fields[2]), int(fields[0]) * 1024, rc)
+    return Sample(dt, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, rc)
+
+
+def machine() -> str:
+    """This machine, as the README rows name it."""
+    model = ""
+    with contextlib.suppress(OSError, StopIteration):
+        model = next(
+            ln.split(":", 1)[1].strip() for ln in open("/proc/cpuinfo") if ln.startswith("model name")
+        )
+    return f"{os.cpu_count()} cores{', ' + model if model else ''}, Python {sys.version.split()[0]}"

@@ -67,7 +67,9 @@ class Module:
             ops.append(_write32(f.get("address"), f.get("value"), f.get("row"), f.get("column")))
         for m in _SSA.finditer(text):
             f = {k: int(v) for k, v in _FIELD.findall(m.group(3) or "")}
-            ops.append(_write32(consts.get(m.group(1)), consts.get(m.group(2)), f.get("row"), f.get("column")))
+            ops.append(
+                _write32(consts.get(m.group(1)), consts.get(m.group(2)), f.get("row"), f.get("column"))
+            )
         return Module(ops)
 
 

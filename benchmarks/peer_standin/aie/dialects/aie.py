@@ -7,7 +7,6 @@ from aie.dialects.aiex import _Kind
 from aie.ir import DEVICES
 
 
-
 class DeviceOp(metaclass=_Kind):
     kind = "device"
 
