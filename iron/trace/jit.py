@@ -17,7 +17,8 @@ scans) and caches the machine code. Three rules keep that off a user's first dec
   not cached yet, below the size where compiling them pays off
   (:data:`COLD_COMPILED_BYTES`). A decode never starts a process behind the
   user's back: ``python -m iron.trace.warm`` compiles them ahead of time, and
-  the first decode of a slice of 16 MiB or more compiles them otherwise.
+  the first decode of a slice of 16 MiB or more compiles them otherwise, saying
+  so on stderr once (:func:`note_compiling`).
 
 The kernels themselves live with the code they speed up (the payload gather in
 :mod:`iron.trace.decode.packets`, the frame scan in :mod:`iron.trace.decode.scan`,
@@ -178,9 +179,29 @@ def choose_method(nbytes: int, kernels) -> str:
     disps = kernels()
     if not disps or any(d is None for d in disps):
         return "numpy"
-    if all(cached(d) for d in disps) or nbytes >= COLD_COMPILED_BYTES:
+    if all(cached(d) for d in disps):
+        return "numba"
+    if nbytes >= COLD_COMPILED_BYTES:
+        note_compiling()
         return "numba"
     return "numpy"
+
+
+#: What a decode that compiles kernels says on stderr (once per process).
+COMPILING_NOTE = (
+    "iron: note: compiling the trace decoder's kernels (numba; seconds, once per iron version and "
+    "machine): `python -m iron.trace.warm` compiles them ahead of time; a package built with "
+    "`pip install .` ships them"
+)
+
+
+def note_compiling() -> None:
+    """Say :data:`COMPILING_NOTE` on stderr, the first time in this process."""
+    with _LOCK:
+        if _STATE.get("noted"):
+            return
+        _STATE["noted"] = True
+    print(COMPILING_NOTE, file=sys.stderr, flush=True)
 
 
 # numba compiles the sequential scans (frame chains cannot be vectorized well);
