@@ -122,6 +122,10 @@ def test_render_matches_python_formatting(method):
     want = "".join("{%s,%s,%s}\n" % (json.dumps(x), fixed(x), names[x % 3].decode()) for x in v.tolist())
     assert got.decode() == want
     assert _rendered(0, [b"x", v[:0]], method) == b""
+    for part in (v[v < 10**9], v[(v >= 10**9) & (v < 10**10)]):  # the numpy path's 32-bit digits, and not
+        assert _rendered(len(part), [part, b"\n"], method).decode() == "".join(
+            f"{x}\n" for x in part.tolist()
+        )
 
 
 @pytest.mark.parametrize("method", ["numpy", "numba", "plain"])
