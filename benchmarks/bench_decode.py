@@ -332,7 +332,7 @@ def _live_size(kind, size, mlir, gen, the_peer, args, tmp, peer_per_mib) -> dict
 
     text.write_text(format_text(words))
     intervals = count_intervals(big, mlir)
-    outs = {fmt: tmp / f"out-{size:g}.{SUFFIX[fmt]}" for fmt in args.formats}
+    outs = {fmt: tmp / f"out-{size:g}-{fmt}.{SUFFIX[fmt]}" for fmt in args.formats}
     peer_out = tmp / "peer.json"
     run_peer = the_peer is not None and size <= args.peer_max_mib
     for fmt in args.formats:  # unmeasured: bytecode written, kernels cached and loaded once

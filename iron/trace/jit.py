@@ -44,7 +44,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
-import pickle
 import sys
 import threading
 import types
@@ -146,6 +145,8 @@ def seed(folder: Path, stamp, caching) -> None:
 
     def entries(where: Path, base: str) -> dict:
         return caching.IndexDataCacheFile(str(where), base, stamp)._load_index()
+
+    import pickle  # here: a small decode never seeds, and pickle costs an import
 
     from iron.files import atomic_write
 
