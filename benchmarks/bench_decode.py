@@ -306,7 +306,9 @@ def bench_live(kind: str, args, tmp: Path) -> None:
     """iron in every format and the peer, alternating, per size; ratios from this run."""
     mlir, gen = _inputs(kind, tmp)
     the_peer = None if args.no_peer else peer.find_peer(args.mlir_aie_src)
-    print(f"peer: {the_peer.origin if the_peer else 'not found (see benchmarks/peer.py): no ratios'}")
+    print(
+        f"peer: {the_peer.origin if the_peer else 'not run (--no-peer)' if args.no_peer else 'not found (see benchmarks/peer.py): no ratios'}"
+    )
     peer_per_mib: tuple[float, float, float] | None = None  # (s/MiB wall, s/MiB CPU, at MiB)
     rows = []
     try:

@@ -126,7 +126,9 @@ def main() -> int:
     load0 = _load()
     print(f"load average before: {load0} ({machine()})")
     the_peer = None if args.no_peer else peer.find_peer(args.mlir_aie_src)
-    print(f"peer: {the_peer.origin if the_peer else 'not found (see benchmarks/peer.py): no ratios'}")
+    print(
+        f"peer: {the_peer.origin if the_peer else 'not run (--no-peer)' if args.no_peer else 'not found (see benchmarks/peer.py): no ratios'}"
+    )
     try:
         with tempfile.TemporaryDirectory() as tmp:
             rows = _measure(args, Path(tmp), the_peer)
