@@ -71,11 +71,13 @@ COMPILED_BYTES = 4 << 20
 #: ~3 s; measured Dec 2026 on 2 cores: at 16 MiB a cold compiled summary took 3.8 s and
 #: 0.21 GB, numpy 4.7-7 s and 1.2 GB; at 8 MiB numpy was faster).
 COLD_COMPILED_BYTES = 16 << 20
-#: Input files smaller than this decode from the command line with the kernels run as
-#: plain Python (:func:`plain`): no numpy, no numba. It covers a 64 KiB trace buffer in
-#: mlir-aie's text form (144 KiB), the largest ``trace_size`` users commonly run; up to
-#: it the plain summary takes about numpy's time (measured Dec 2026, README "Measured").
-PLAIN_BYTES = 160 << 10
+#: Inputs of fewer raw trace bytes than this (a text input: 4 per 9 characters, one word a
+#: line) decode from the command line with the kernels run as plain Python (:func:`plain`):
+#: no numpy, no numba. Measured Dec 2026 (issue 37, ``bench_small.py --methods``, CPU
+#: time, whole process, after the numpy frame scan got about 5x faster): the plain
+#: summary beats numpy's up to 32 KiB of test1's packets (0.32 vs 0.35 s at load 10),
+#: numpy wins at 64 KiB (0.33 vs 0.40 s).
+PLAIN_BYTES = 48 << 10
 #: ... unless their units hold more intervals than this (all slots), which the event
 #: outputs (Perfetto, mlir-aie) would write: plain Python writes about 10-13 us per
 #: interval, numpy about 1.5 us after its import (about 60 ms): past about this many
