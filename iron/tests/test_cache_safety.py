@@ -107,7 +107,7 @@ def test_a_300_byte_cache_dir_name_is_an_option_error(tmp_path):
 
 
 def test_a_buffer_no_artifact_may_declare_is_refused_before_the_cache(tmp_path):
-    from iron.tests.test_hardening2 import _design
+    from iron.tests.test_integer_literals_and_encodings import _design
 
     text = _design(a=("%in : memref<64xi32>", "%in : memref<99999999999999999999xi32>"))
     op = iron.from_mlir(text, reference=lambda a, b: (a + 1,))

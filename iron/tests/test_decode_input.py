@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from iron.tests.golden import TEST1
-from iron.tests.test_hardening2 import _amplifier, PULSES
+from iron.tests.test_trace_output_bound import _amplifier
 from iron.trace.cli import main
 
 

@@ -11,7 +11,7 @@ import pytest
 import iron
 from iron.errors import IronError
 from iron.fuse.wire import wire
-from iron.tests.test_hardening2 import CONFIGURE_RUN
+from iron.tests.test_wire_inputs import CONFIGURE_RUN
 from iron.tests.small_designs import ADD_ONE, CORE, FIFOS
 
 

@@ -70,7 +70,7 @@ from iron.errors import IronError
 from iron.mlir import txn_codec
 from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
-from iron.runtime.sim import progress
+from iron.runtime.sim import progress, static_dma
 from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
@@ -148,6 +148,7 @@ class SimDevice:
         self.tiles: list[tuple[int, int]] = []
         self.engine: Engine | None = None
         self.tile_dmas: TileDmas | None = None  # memtile / compute-tile DMAs at register level
+        self.static_dma: static_dma.StaticDma | None = None  # the design's aie.mem / memtile_dma programs
         if payload is not None and payload.mlir:
             self.engine = self._engine(payload)
         if payload is not None:
@@ -169,8 +170,10 @@ class SimDevice:
         kernels = {name: (dict(defines), arch) for name, _src, arch, defines in payload.kernels}
         try:
             self.tile_dmas = TileDmas(self, prog)
+            self.static_dma = static_dma.install(self, prog, self.tile_dmas, payload.mlir, where)
         except IronError as e:
             raise SimError(f"{where}: {e}") from None
+        prog.unmodelled += self.static_dma.unmodelled
         return Engine(self, prog, fifo_allocs, kernels, self.kernel_models)
 
     def channel(self, key: ChannelKey) -> Channel:
