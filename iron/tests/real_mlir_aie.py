@@ -68,7 +68,9 @@ def find() -> Install | str:
         if given and var == "IRON_REAL_MLIR_AIE":
             return f"{var}={given} has no bin/aie-opt that runs"
     if not ORACLE.is_file():
-        return f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({ORACLE})"
+        return (
+            f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({ORACLE})"
+        )
     try:
         out = subprocess.run([str(ORACLE)], capture_output=True, text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -91,11 +93,13 @@ def require() -> Install:
 def aie_opt(text: str, *args: str) -> subprocess.CompletedProcess:
     """Run the real ``aie-opt`` on ``text`` with ``args`` (passes); output on stdout."""
     install = require()
-    return subprocess.run([install.aie_opt, *args, "-"], input=text, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [install.aie_opt, *args, "-"], input=text, capture_output=True, text=True, timeout=300
+    )
 
 
 def verify(text: str) -> str:
-    """"" when the real ``aie-opt`` parses and verifies ``text``, else its first error line."""
+    """ "" when the real ``aie-opt`` parses and verifies ``text``, else its first error line."""
     out = aie_opt(text)
     if out.returncode == 0:
         return ""
@@ -120,5 +124,40 @@ def aiecc_insts(text: str, *flags: str) -> dict[str, bytes]:
         )
         assert out.returncode == 0, f"real aiecc failed:\n{out.stdout}\n{out.stderr}"
         return {
-            p.name[len("insts_") : -len(".bin")]: p.read_bytes() for p in sorted(Path(tmp).glob("insts_*.bin"))
+            p.name[len("insts_") : -len(".bin")]: p.read_bytes()
+            for p in sorted(Path(tmp).glob("insts_*.bin"))
         }
+
+
+#: The chunk marker of ``aie-opt --split-input-file`` (MLIR's default).
+SPLIT = "// -----"
+
+
+def verify_many(texts: dict[str, str]) -> dict[str, str]:
+    """Each module of ``texts`` (name -> text) verified by the real ``aie-opt`` in one run
+    (``--split-input-file``): name -> its first error line ("" when it verifies)."""
+    install = require()
+    names, chunks, starts, line = list(texts), [], [], 1
+    for name in names:
+        starts.append(line)
+        chunks.append(texts[name].rstrip("\n"))
+        line += chunks[-1].count("\n") + 2  # the chunk's lines and the marker's
+    batch = f"\n{SPLIT}\n".join(chunks) + "\n"
+    with tempfile.TemporaryDirectory(prefix="iron-real-verify-") as tmp:
+        src = Path(tmp) / "batch.mlir"
+        src.write_text(batch)
+        out = subprocess.run(
+            [install.aie_opt, "--split-input-file", str(src), "-o", os.devnull],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    errors = {name: "" for name in names}
+    for err in out.stderr.splitlines():
+        head = err.split(":")
+        if len(head) > 3 and head[0] == str(src) and head[1].isdigit() and "error" in head[3]:
+            k = max(i for i, s in enumerate(starts) if s <= int(head[1]))
+            errors[names[k]] = errors[names[k]] or f"line {int(head[1]) - starts[k] + 1}:{':'.join(head[2:])}"
+    if out.returncode != 0 and not any(errors.values()):
+        errors = {name: out.stderr.strip() or f"exit {out.returncode}" for name in names}
+    return errors
