@@ -17,6 +17,10 @@ An :class:`Era` is which spelling of each changed form an install reads. The pri
 (:mod:`iron.mlir.printer`) prints the era it is handed (default :data:`TODAY`); the reader
 reads every era (:mod:`iron.mlir.legacy` translates the older acquire). Which era an install
 reads is asked of its own ``aie-opt`` with the probes (:func:`iron.builder.toolchain.era`).
+
+:data:`RETIRED` lists spellings older than both ends (a foreign design written for an older
+mlir-aie): neither end reads them, so :mod:`iron.mlir.legacy` rewrites each to the one form
+both read when the design is read.
 """
 
 from __future__ import annotations

@@ -162,3 +162,19 @@ def test_the_real_a9e39fae_install_reads_the_older_acquire_and_passes_the_gramma
     assert "result #0 must be" in toolchain._grammar(
         real_mlir_aie.aie_opt, toolchain._stamp(real_mlir_aie.aie_opt), change.probe_new
     )
+
+
+def test_the_era_a_build_prints_is_in_its_cache_key_and_sources(tmp_path, monkeypatch):
+    """A built-in build with sources prints the detected era (here made to answer a9e39fae's):
+    its key differs from today's build, and without sources the era is not asked at all."""
+    from iron import build
+    from iron.operators import ReLU
+
+    op = ReLU(2048, tile_size=32)
+    today = build(op, target="npu2", cache_dir=tmp_path, sources=True)
+    monkeypatch.setattr(toolchain, "era", lambda exe="aiecc": A9E39FAE)
+    old = build(op, target="npu2", cache_dir=tmp_path, sources=True)
+    assert old.path != today.path and old.key != today.key
+    assert "subview.access" in old.sources["fused.mlir"] and "subview" not in today.sources["fused.mlir"]
+    monkeypatch.setattr(toolchain, "era", lambda exe="aiecc": pytest.fail("era asked without sources"))
+    assert build(op, target="npu2", cache_dir=tmp_path).sources == {}

@@ -148,3 +148,42 @@ def test_every_fused_sequence_module_verifies(verdicts, name, target, traced):
 @pytest.mark.parametrize("key,target", CORPUS_CASES)
 def test_every_corpus_design_verifies_traced_and_fused_with_a_builtin_operator(verdicts, key, target):
     assert _failed(verdicts["corpus", key, target]) == {}
+
+
+#: The vector_scalar_mul example (iron/tests/data/designs, SOURCES.md there) with its two kernel
+#: declarations moved out of its aie.device to the module (as a user's hand-written file may).
+VSM = DATA / "designs" / "mlir-aie__programming_examples__basic__vector_scalar_mul__build__aie.mlir"
+
+
+def _module_level_declarations() -> str:
+    lines = VSM.read_text().splitlines()
+    decls = [ln for ln in lines if ln.strip().startswith("func.func private")]
+    assert len(decls) == 2 and lines[0] == "module {"
+    rest = [ln for ln in lines if ln not in decls]
+    return "\n".join([rest[0], *(d.strip().rjust(len(d.strip()) + 2) for d in decls), *rest[1:]]) + "\n"
+
+
+def test_module_level_kernel_declarations_stay_in_the_printed_module(install, era):
+    text = _module_level_declarations()
+    assert text.splitlines()[1].startswith("  func.func private @vector_scalar_mul_int32_scalar")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the file's old acquire is translated (test_legacy_syntax)
+        op = iron.from_mlir(text, name="vsm")
+    fm = fuse(corpus_sequence(op), "npu1", TraceOptions(size=4096), "auto")
+    texts = _texts(fm, era)
+    calls = {n for n, t in texts.items() if "func.call @vector_scalar_mul_int32_vector" in t}
+    assert calls == {"fused.mlir", "op0_vsm.mlir", "aiecc.mlir"}
+    assert all("func.func private @vector_scalar_mul_int32_vector" in texts[n] for n in calls)
+    assert _failed(real_mlir_aie.verify_many(texts)) == {}
+
+
+def test_a_build_with_sources_prints_what_the_installed_mlir_aie_reads(install, tmp_path, monkeypatch):
+    """iron.build(sources=True) on the built-in back end, with only MLIR_AIE_INSTALL_DIR naming the
+    install: every source it carries verifies there as carried (the user hands them to it)."""
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.setenv("MLIR_AIE_INSTALL_DIR", str(install.root))
+    assert printed_era(False, True) == A9E39FAE and printed_era(False, False) == TODAY
+    art = iron.build(ReLU(2048, tile_size=32), trace=True, target="npu2", cache_dir=tmp_path, sources=True)
+    assert set(art.sources) == {"fused.mlir", "op0_ReLU.mlir", "aiecc.mlir"}
+    assert "aie.objectfifo.subview.access" in art.sources["aiecc.mlir"]
+    assert _failed(real_mlir_aie.verify_many(dict(art.sources))) == {}
