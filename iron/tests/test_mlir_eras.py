@@ -178,3 +178,21 @@ def test_the_era_a_build_prints_is_in_its_cache_key_and_sources(tmp_path, monkey
     assert "subview.access" in old.sources["fused.mlir"] and "subview" not in today.sources["fused.mlir"]
     monkeypatch.setattr(toolchain, "era", lambda exe="aiecc": pytest.fail("era asked without sources"))
     assert build(op, target="npu2", cache_dir=tmp_path).sources == {}
+
+
+def test_iron_trace_wire_prints_what_the_installed_mlir_aie_reads(tmp_path, monkeypatch):
+    """``iron trace wire``'s output goes to the user's aiecc: printed in its install's era."""
+    from iron import cli
+    from iron.tests.test_trace_wire import _chunks
+
+    src = tmp_path / "fused.mlir"
+    src.write_text(_chunks("trace_slices_configure_run_aie.mlir")[0])  # its cores acquire (upstream)
+    assert "aie.objectfifo.acquire" in src.read_text()
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("MLIR_AIE_INSTALL_DIR", raising=False)
+    assert cli.main(["trace", "wire", str(src), "-o", str(tmp_path / "today.mlir")]) == 0
+    _fake_opt(tmp_path, monkeypatch)
+    assert cli.main(["trace", "wire", str(src), "-o", str(tmp_path / "old.mlir")]) == 0
+    today, old = (tmp_path / "today.mlir").read_text(), (tmp_path / "old.mlir").read_text()
+    assert "objectfifosubview" not in today and "aie.objectfifo.subview.access" in old
+    assert respell(today, A9E39FAE) == old
