@@ -9,7 +9,7 @@ Typical use::
     c = runner(a, b)
     runner.trace.to_perfetto("gemm.json")
 
-See README.md for the command line (``iron demo``, ``iron trace decode`` ...).
+See README.md and docs/reference.md for the command line (``iron demo``, ``iron trace decode`` ...).
 """
 
 __version__ = "0.1.0"

@@ -5,7 +5,7 @@ package is importable. The result is iron's own ELF container
 (:mod:`iron.artifact.elf`): iron's sections (``.iron.meta``, ``.iron.trace``, ``.iron.sum``
 ...) beside aiecc's full ELF or xclbin, which it holds byte for byte
 (``.iron.full_elf``, ``.iron.xclbin``), so XRT is handed aiecc's bytes, never a
-rewritten file (DESIGN.md 10.2). With
+rewritten file (docs/design.md 10.2). With
 sources on, the core ELFs aiecc linked go in too (``.iron.core.<n>``, under
 synthetic names: :func:`core_elfs`), so a capture maps EVENT_PC program counters
 to functions without ``--core-elf``.
@@ -364,7 +364,7 @@ def _fused_elf(ctx, work: Path, src: str, driver: _Driver, own: sec.IronSections
     cores, core_names = core_sections(ctx, work)
     meta = own.meta(ctx, entries, "aiecc-full-elf", core_names)
     # aiecc's ELF goes in verbatim: adding sections to it would renumber the ones
-    # its SHT_GROUP member lists name (DESIGN.md 10.2)
+    # its SHT_GROUP member lists name (docs/design.md 10.2)
     return elf.write_elf(
         {schema.META: meta, schema.FULL_ELF: out.read_bytes(), **own.devices, **own.sources, **cores}
     )

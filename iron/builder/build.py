@@ -118,7 +118,7 @@ def _cache_key(fm, mlir: str, toolchain: str, with_sources: bool, backend: str) 
     """The cache key of this build: everything its artifact's bytes depend on."""
     return cache.cache_key(
         mlir=mlir,
-        trace_options=fm.options.key(),
+        trace_options=fm.trace_key(),
         target=fm.target.name,
         dispatch=fm.dispatch,
         toolchain=toolchain,

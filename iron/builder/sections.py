@@ -104,7 +104,7 @@ def meta_json(
         buffers=fm.buffers,
         inputs=fm.inputs,
         outputs=fm.outputs,
-        trace_options=fm.options.key(),
+        trace_options=fm.trace_key(),
         toolchain=ctx.toolchain,
         iron_version=cache.iron_version(),
         key=ctx.key,

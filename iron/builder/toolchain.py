@@ -21,7 +21,7 @@ no ``aie-opt``, today's forms.
 
 Full-ELF builds from PR #3252 until PR #3345 folded the DDR aperture offset into host
 buffers from index 5 on (``test/Targets/NPU/npu_address_patch_ddr_offset.mlir``); no
-parse can show that, so iron keeps host buffers few (DESIGN.md 3.2) rather than gating it.
+parse can show that, so iron keeps host buffers few (docs/design.md 3.2) rather than gating it.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Python API prints) becomes a :class:`ForeignOperator` that :func:`iron.build` an
 
 What iron changes when it builds the design untraced: the device symbol (fusion names
 every device ``op<i>_<name>``), SSA value names, comments and the spelling the printer
-normalises (see README, "Foreign designs"). Everything else is printed as read.
+normalises (see docs/guide.md, "Foreign designs"). Everything else is printed as read.
 
 On sim a foreign design runs its control path and its trace (the events of what it
 executed). Without ``reference`` (a numpy function ``reference(*inputs) -> outputs``)
@@ -183,7 +183,7 @@ def from_mlir(
     ``existing_trace``: a design that already configures trace either keeps it (``"keep"``: a traced build
     lowers its ``aie.trace`` ops into the call site's slice, with its own units and host_config size; an
     already lowered trace stays as it is and iron adds none) or has its ``aie.trace`` configuration removed so
-    iron's units take its place (``"replace"``). README "Foreign designs" says what differs from aiecc.
+    iron's units take its place (``"replace"``). docs/guide.md "Foreign designs" says what differs from aiecc.
     ``objects``: paths of the kernel object files the design's ``link_with`` names (as upstream's
     ``iron.jit(..., object_files=[...])``), matched by file name; a name not given is looked for beside the
     design file. The real toolchain path copies each into aiecc's working folder; one it cannot find is an
