@@ -305,7 +305,9 @@ def print_ops(ops: list, depth: int = 0) -> list[str]:
     pad = INDENT * depth
     for op in ops:
         if isinstance(op, ir.Opaque):
-            out += [pad + line if line else "" for line in opaque_lines(op.text)]
+            # a block label (``^bb1:``) stands one indent left of its ops, as MLIR prints it
+            lead = pad[len(INDENT) :] if op.text.startswith("^") else pad
+            out += [lead + line if line else "" for line in opaque_lines(op.text)]
             continue
         form = getattr(type(op), "FORM", None)
         if form is None:

@@ -27,6 +27,22 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 ORACLE = REPO.parent / "shared" / "tools" / "mlir-aie-oracle"
+
+
+def _oracle() -> Path:
+    """The oracle script beside this checkout, or beside the main checkout of a git worktree
+    (whose ``.git`` file points into the main checkout's ``.git``)."""
+    if ORACLE.is_file():
+        return ORACLE
+    git = REPO / ".git"
+    if git.is_file() and git.read_text().startswith("gitdir:"):
+        main = Path(git.read_text().split(":", 1)[1].strip()).parents[2]  # <main>/.git/worktrees/<name>
+        beside = main.parent / "shared" / "tools" / "mlir-aie-oracle"
+        if beside.is_file():
+            return beside
+    return ORACLE
+
+
 #: aiecc flags every lowering here uses (static object FIFOs, no progress line).
 AIECC_FLAGS = ("--dynamic-objFifos=false", "--no-progress")
 
@@ -67,17 +83,18 @@ def find() -> Install | str:
             return Install(Path(given))
         if given and var == "IRON_REAL_MLIR_AIE":
             return f"{var}={given} has no bin/aie-opt that runs"
-    if not ORACLE.is_file():
+    oracle = _oracle()
+    if not oracle.is_file():
         return (
-            f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({ORACLE})"
+            f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({oracle})"
         )
     try:
-        out = subprocess.run([str(ORACLE)], capture_output=True, text=True, timeout=900)
+        out = subprocess.run([str(oracle)], capture_output=True, text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"{ORACLE} did not run: {exc}"
+        return f"{oracle} did not run: {exc}"
     lines = (out.stderr or "").strip().splitlines()
     if out.returncode != 0:
-        return f"{ORACLE} gives no mlir-aie here: {lines[-1] if lines else f'exit {out.returncode}'}"
+        return f"{oracle} gives no mlir-aie here: {lines[-1] if lines else f'exit {out.returncode}'}"
     root = Path(out.stdout.strip())
     return Install(root) if _runs(root) else f"{root}/bin/aie-opt does not run"
 

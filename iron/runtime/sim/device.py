@@ -70,6 +70,7 @@ from iron.errors import IronError
 from iron.mlir import txn_codec
 from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
+from iron.runtime.sim import static_dma
 from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
@@ -147,6 +148,7 @@ class SimDevice:
         self.tiles: list[tuple[int, int]] = []
         self.engine: Engine | None = None
         self.tile_dmas: TileDmas | None = None  # memtile / compute-tile DMAs at register level
+        self.static_dma: static_dma.StaticDma | None = None  # the design's aie.mem / memtile_dma programs
         if payload is not None and payload.mlir:
             self.engine = self._engine(payload)
         if payload is not None:
@@ -168,8 +170,10 @@ class SimDevice:
         kernels = {name: (dict(defines), arch) for name, _src, arch, defines in payload.kernels}
         try:
             self.tile_dmas = TileDmas(self, prog)
+            self.static_dma = static_dma.install(self, prog, self.tile_dmas, payload.mlir, where)
         except IronError as e:
             raise SimError(f"{where}: {e}") from None
+        prog.unmodelled += self.static_dma.unmodelled
         return Engine(self, prog, fifo_allocs, kernels, self.kernel_models)
 
     def channel(self, key: ChannelKey) -> Channel:
@@ -518,7 +522,7 @@ class SimDevice:
     def _advance(self, force: bool = False) -> None:
         """Run the loaded design as far as it goes; its events reach the running trace units.
 
-        ``force``: where the design cannot be executed entirely (``engine.tainted``), the
+        ``force``: where the design cannot be executed entirely (``engine.why_stuck()``), the
         shim tasks it leaves pending complete with their bytes recorded as not modelled."""
         eng = self.engine
         if eng is None:
@@ -528,13 +532,14 @@ class SimDevice:
             moved = eng.advance()
             if self.tile_dmas is not None:
                 moved = self.tile_dmas.advance() or moved
-        if force and eng.tainted:
+        why = eng.why_stuck() if force else None
+        if why is not None:
             for key in set(eng.shim_channels) | set(self.streams):  # data channels, never the trace's
                 ch = self.channels.get(key)
                 while ch is not None and ch.active is not None:
                     t = ch.active
                     if key[1] == "s2mm":
-                        self.mark_unmodelled(t.buffer, t.indices()[t.moved :], eng.tainted[0])
+                        self.mark_unmodelled(t.buffer, t.indices()[t.moved :], why)
                     ch.complete(t)
         self.kernel_calls += eng.calls
         self.calls[self.payload.symbol] = self.calls.get(self.payload.symbol, 0) + len(eng.calls)

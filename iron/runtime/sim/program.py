@@ -20,7 +20,8 @@ plain data:
   (:mod:`iron.runtime.sim.tile_dma`); ``{runtimeDmas = true}`` object FIFOs and their links
   are kept apart for it (:attr:`Program.runtime_fifos`), the FIFO-level engine never sees them.
 
-Everything else in the device (hand-written ``aie.mem`` / ``aie.memtile_dma`` programs, ...) is
+The statically written DMA programs (``aie.mem`` / ``aie.memtile_dma`` / ``aie.shim_dma``) are
+read from ``Program.device`` by :mod:`iron.runtime.sim.static_dma`. Everything else in the device is
 listed in :attr:`Program.unmodelled`: the design still runs its control path and
 trace, its outputs are not modelled.
 """
@@ -30,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from iron.mlir import ir, storage
+from iron.mlir import dma_program, ir, storage
 from iron.mlir.decl import NAME as _NAME
 from iron.mlir.reader import parse
 
@@ -93,6 +94,18 @@ class Program:
     runtime_links: list[Link] = field(default_factory=list)
     routes: list[Route] = field(default_factory=list)  # the design's aie.flow / aie.packet_flow
     locks: dict[tuple[str, int], int] = field(default_factory=dict)  # (tile, lock id) -> init (aie.lock)
+    source: str = ""  # the device's MLIR as read (for "at <where>:<line>" in messages)
+    where: str = "<pdi>"
+
+    def line_of(self, tile: str, text: str) -> int | None:
+        """The line (1-based) of ``source`` where op ``text`` (its first line) stands in the
+        core of ``tile``, or None."""
+        first = text.split("\n", 1)[0].strip()
+        lines = self.source.splitlines()
+        start = next((k for k, line in enumerate(lines) if f"aie.core(%{tile})" in line), None)
+        if start is None:
+            return None
+        return next((k + 1 for k in range(start, len(lines)) if lines[k].strip() == first), None)
 
 
 def program(mlir: str, where: str = "<pdi>") -> Program:
@@ -100,7 +113,7 @@ def program(mlir: str, where: str = "<pdi>") -> Program:
     module = parse(mlir, where)
     dev = module.devices[0]
     tiles = {t.name: t for t in dev.tiles}
-    prog = Program(dev.target, tiles, {}, [], {}, [], dev)
+    prog = Program(dev.target, tiles, {}, [], {}, [], dev, source=mlir, where=where)
     for op in dev.body:
         if isinstance(op, ir.ObjectFifo):
             (prog.runtime_fifos if op.runtime_dmas else prog.fifos)[op.name] = op
@@ -168,6 +181,8 @@ def _opaque(prog: Program, text: str) -> None:
     word = first.split("(")[0].split()[0] if first else ""
     if word.startswith("%") and "=" in first:
         word = first.split("=", 1)[1].split()[0].split("(")[0]
+    if word in dma_program.REGION_OPS:  # programmed at load by iron.runtime.sim.static_dma
+        return
     if word.startswith(("aie.", "aiex.")) and word not in _IGNORED and not word.startswith("aie.trace"):
         prog.unmodelled.append(word)
 
