@@ -26,7 +26,8 @@ from iron.trace.decode.modes import slot_occurrences
 from iron.trace.decode.timing import bound_runs
 from iron.trace.export.ahead import ahead
 from iron.trace.export.bound import IntervalBudget
-from iron.trace.export.summary import KERNEL_END, KERNEL_START, invocations
+from iron.target.events import KERNEL_END, KERNEL_START
+from iron.trace.export.summary import invocations
 from iron.trace.export.textout import ROWS, Fixed, output_method, render, scaled
 from iron.trace.export.timeline import slice_spans
 
