@@ -73,7 +73,7 @@ from iron.runtime.sim import activity as act_model
 from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
-from iron.runtime.sim.program import program
+from iron.runtime.sim.program import Program, program
 from iron.runtime.sim.tile_dma import TileDmas
 from iron.runtime.sim.tile_dma import name_of as tile_dma_name
 from iron.runtime.sim.errors import SimError
@@ -114,6 +114,7 @@ class SimDevice:
         self._resolve = operators
         self.kernel_models = kernel_models
         self._operators: dict[str, object] = {}  # device symbol -> its operator, once
+        self._prepared: dict[str, tuple[Program, dict]] = {}  # device MLIR -> (program, allocations)
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -157,14 +158,26 @@ class SimDevice:
                 self.streams.setdefault(alloc[symbol], []).append((int(arg), symbol))
             self.tiles = [tuple(t) for t in payload.tiles]
 
-    def _engine(self, payload: DevicePayload) -> Engine:
+    def _prepare(self, payload: DevicePayload) -> tuple[Program, dict]:
+        """The device's program and its FIFOs' shim allocations, read once per device text for
+        the life of this context (a sequence reconfigures the same few devices at every step;
+        nothing downstream mutates either)."""
+        hit = self._prepared.get(payload.mlir)
+        if hit is not None:
+            return hit
         where = f"<PDI of @{payload.symbol}>"
         prog = program(payload.mlir, where)
         try:
             allocs = shim_allocations(prog.device)
         except IronError as e:
             raise SimError(f"{where}: {e}") from None
-        fifo_allocs = {name: allocs[name] for name in prog.fifos if name in allocs}
+        hit = prog, {name: allocs[name] for name in prog.fifos if name in allocs}
+        self._prepared[payload.mlir] = hit
+        return hit
+
+    def _engine(self, payload: DevicePayload) -> Engine:
+        where = f"<PDI of @{payload.symbol}>"
+        prog, fifo_allocs = self._prepare(payload)
         kernels = {name: (dict(defines), arch) for name, _src, arch, defines in payload.kernels}
         try:
             self.tile_dmas = TileDmas(self, prog)
@@ -523,6 +536,7 @@ class SimDevice:
         eng = self.engine
         if eng is None:
             return
+        eng.traced = frozenset(u.key for u in self.units.values() if u.running)
         moved = True
         while moved:  # the FIFO-level engine and the register-level DMAs, until neither moves
             moved = eng.advance()

@@ -82,6 +82,7 @@ def _pattern(dims: Dims) -> np.ndarray:
     return idx
 
 
+@functools.lru_cache(maxsize=256)
 def object_indices(base: int, dims: Dims, numel: int) -> np.ndarray:
     """Element indices a tile DMA visits for one object of ``numel`` elements with
     ``dims``. A pattern with every dimension its BD has (:attr:`iron.target.tile_dma.DmaKind.
@@ -92,7 +93,10 @@ def object_indices(base: int, dims: Dims, numel: int) -> np.ndarray:
     3072-element object with a 768-element pattern whose outer size 4 covers one core's tile."""
     inner = int(np.prod([size for size, _ in dims[1:]], dtype=np.int64))
     outer = max(dims[0][0], -(-numel // inner))
-    return pattern_indices(base, ((outer, dims[0][1]), *dims[1:]))[:numel]
+    # every object of a FIFO streams with one pattern: built once (cached), read-only
+    idx = pattern_indices(base, ((outer, dims[0][1]), *dims[1:]))[:numel]
+    idx.flags.writeable = False
+    return idx
 
 
 @dataclass
@@ -194,6 +198,7 @@ class Proc:
     t: int = 0
     done: bool = False
     wait: str = ""  # what it waits for when blocked (for messages)
+    tile: str = ""  # a core's tile SSA name
 
 
 def _check_cover(op: ir.ObjectFifo, numel: int, tiles: dict) -> None:
@@ -243,10 +248,15 @@ class Engine:
         self.procs: list[Proc] = []
         #: (col, row, kind) -> [(first cycle, cycles, event name)] recorded since the last drain
         self.events: dict[tuple[int, int, str], list] = {}
+        #: The modules whose trace units run while the engine advances (the device sets it before
+        #: each advance; units start and stop only between advances): only their events are
+        #: recorded, none when nothing is traced.
+        self.traced: frozenset[tuple[int, int, str]] = frozenset()
         self.calls: list[str] = []  # kernel symbols called, in order (all cores), since the last drain
         self.first_call = ""  # the first kernel this device called (names its EVENT_PC code range)
         self.shim_channels: dict[tuple, str] = {}  # (col, dir, ch) -> fifo
         self._cores: dict[str, Proc] = {}
+        self._looked_up: dict[tuple, tuple] = {}  # (lookup, symbol, object) -> (model, unknown)
         self._reader_of: dict[tuple[str, str], Reader] = {}
         self._channel: dict[tuple[str, str], int] = {}  # (fifo, core tile) -> its DMA channel
         self._lock0: dict[str, str] = {}  # core tile -> the FIFO whose lock is lock 0
@@ -340,7 +350,7 @@ class Engine:
             self._channel[n, core.tile] = k % 2
         if ins:
             self._lock0[core.tile] = ins[0]
-        proc = Proc(f"core ({core.col},{core.row})", core.col, core.row)
+        proc = Proc(f"core ({core.col},{core.row})", core.col, core.row, tile=core.tile)
         proc.gen = self._core_gen(core, proc)
         self._cores[core.tile] = proc
         self.procs.append(proc)
@@ -389,7 +399,9 @@ class Engine:
 
     # ------------------------------------------------------------------ events
     def _ev(self, col: int, row: int, kind: str, first: int, n: int, name: str) -> None:
-        self.events.setdefault((col, row, kind), []).append((int(first), max(int(n), 1), name))
+        key = (col, row, kind)
+        if key in self.traced:
+            self.events.setdefault(key, []).append((int(first), max(int(n), 1), name))
 
     def _link_ev(self, proc: Proc, first: int, n: int, name: str) -> None:
         """A memtile link's DMA event (a compute tile's forwarding DMA reports none here)."""
@@ -660,10 +672,12 @@ class Engine:
                 self._locks(proc, proc.t, "LOCK_{}_REL")
 
     def _tile_of(self, proc: Proc) -> str:
-        return next(t for t, p in self._cores.items() if p is proc)
+        return proc.tile
 
     def _locks(self, proc: Proc, t: int, fmt: str) -> None:
         """Lock 0's event as every lock-selection block reports it (all watch lock 0 after reset)."""
+        if (proc.col, proc.row, "mem") not in self.traced:
+            return
         for n in range(events.LOCK_SELECTION_BLOCKS):
             self._ev(proc.col, proc.row, "mem", t, 1, fmt.format(n))
 
@@ -672,24 +686,17 @@ class Engine:
         cascade (:mod:`iron.runtime.sim.cascade`: the core waits for the data), else None."""
         obj = self.prog.funcs.get(symbol) or core_link
         defines, arch = self.kernels.get(obj, ({}, self.arch)) if obj else ({}, self.arch)
-        lookup = self.models or kernel_models.model_for  # at call time: tests may replace it
         known = obj in self.kernels  # iron compiled it: its defines are known
-        try:
-            model = lookup(symbol, defines, arch)
-        except kernel_models.KernelModelError as exc:
-            if known:
-                raise
-            model, unknown = None, exc  # a foreign object: how it was compiled is not known
-        else:
-            unknown = None
+        model, unknown = self._model(symbol, obj, defines, arch, known)
         nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
         start = proc.t
-        self._ev(proc.col, proc.row, "core", start, 1, "INSTR_EVENT_0")
-        self._ev(proc.col, proc.row, "core", start + 1, 1, "INSTR_CALL")
         proc.t += CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE
-        self._ev(proc.col, proc.row, "core", start + 2, proc.t - start - 4, "INSTR_VECTOR")
-        self._ev(proc.col, proc.row, "core", proc.t - 1, 1, "INSTR_RETURN")
-        self._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_EVENT_1")
+        if (proc.col, proc.row, "core") in self.traced:
+            self._ev(proc.col, proc.row, "core", start, 1, "INSTR_EVENT_0")
+            self._ev(proc.col, proc.row, "core", start + 1, 1, "INSTR_CALL")
+            self._ev(proc.col, proc.row, "core", start + 2, proc.t - start - 4, "INSTR_VECTOR")
+            self._ev(proc.col, proc.row, "core", proc.t - 1, 1, "INSTR_RETURN")
+            self._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_EVENT_1")
         self.calls.append(symbol)
         if model is None:
             why = (
@@ -713,6 +720,24 @@ class Engine:
             why = f"kernel {symbol!r}: the defines {obj} was compiled with are unknown to iron ({exc})"
             if why not in self.tainted:
                 self.tainted.append(why)
+
+    def _model(self, symbol: str, obj, defines, arch: str, known: bool):
+        """(model or None, why a foreign object's defines are unknown or None), looked up once
+        per kernel and lookup function (looked up at call time: tests may replace
+        :func:`iron.runtime.sim.kernel_models.model_for`)."""
+        lookup = self.models or kernel_models.model_for
+        key = (lookup, symbol, obj)
+        hit = self._looked_up.get(key)
+        if hit is not None:
+            return hit
+        try:
+            hit = lookup(symbol, defines, arch), None
+        except kernel_models.KernelModelError as exc:
+            if known:
+                raise
+            hit = None, exc  # a foreign object: how it was compiled is not known
+        self._looked_up[key] = hit
+        return hit
 
     # ------------------------------------------------------------------ scheduling
     def advance(self) -> bool:
