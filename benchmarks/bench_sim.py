@@ -12,7 +12,8 @@ and after. sim runs every DMA object, link, core iteration and kernel call
 exported into a temporary folder, and each round runs the same workload in a fresh process of
 this checkout and of that tree, alternately (the machine is shared: only interleaved runs of both
 compare), then prints both, their ratio (REV / this: above 1 means this checkout is faster) and
-the best over the rounds.
+the best over the rounds, and whether both produced the same outputs and raw trace buffer (a
+hash of each).
 
 Each measurement runs in a worker process (``--worker TREE``), which imports iron from TREE, so
 the same case definitions below measure both revisions.
@@ -21,6 +22,7 @@ the same case definitions below measure both revisions.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -69,6 +71,8 @@ def seq32(dim: int = 128, steps: int = 32):
 # ---------------------------------------------------------------------------- worker side
 def measure(name: str, op, cache: str, trace: bool, repeat: int) -> dict:
     """Best seconds per run of ``op`` on sim (outputs checked), and its kernel calls per run."""
+    import numpy as np
+
     from iron import build, testing
 
     kw = {"trace": True, "trace_size": 65536, "ntiles": 4} if trace else {"trace": False}
@@ -84,7 +88,13 @@ def measure(name: str, op, cache: str, trace: bool, repeat: int) -> dict:
     checked = _check(op, inputs, out, single)
     dev = runner.backend.device
     calls = len(dev.kernel_calls) // repeat
-    return {"case": name, "traced": trace, "seconds": best, "kernel_calls": calls, "checked": checked}
+    digest = hashlib.sha256()  # what sim produced: outputs and the raw trace buffer
+    for o in out if isinstance(out, tuple) else (out,):
+        digest.update(np.ascontiguousarray(o).tobytes())
+    if getattr(runner, "raw_trace", None) is not None:
+        digest.update(runner.raw_trace.tobytes())
+    return {"case": name, "traced": trace, "seconds": best, "kernel_calls": calls, "checked": checked,
+            "digest": digest.hexdigest()[:12]}  # fmt: skip
 
 
 def _check(op, inputs, out, single: bool) -> str:
@@ -177,7 +187,7 @@ def _cell(r: dict | None) -> str:
 
 def _print(this: dict, base: dict | None, rev: str | None) -> None:
     head = f"{'case':18} {'traced':>6} {'this s/run':>11} {'calls':>6}"
-    print(head + (f" {rev + ' s/run':>16} {'ratio':>6}" if base is not None else ""))
+    print(head + (f" {rev + ' s/run':>16} {'ratio':>6}  same outputs+trace" if base is not None else ""))
     for key, r in this.items():
         line = f"{key[0]:18} {str(key[1]):>6} {_cell(r):>11} {r.get('kernel_calls', 0):6d}"
         if base is not None:
@@ -185,7 +195,8 @@ def _print(this: dict, base: dict | None, rev: str | None) -> None:
             ratio = (
                 f"{b['seconds'] / r['seconds']:6.2f}" if b and "seconds" in b and "seconds" in r else "     -"
             )
-            line += f" {_cell(b):>16} {ratio}"
+            same = "-" if not b or "digest" not in b or "digest" not in r else str(b["digest"] == r["digest"])
+            line += f" {_cell(b):>16} {ratio}  {same}"
         print(line)
         if "checked" in r and r["checked"] != "ok":
             print(f"   {r['checked']}")
