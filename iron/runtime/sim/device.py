@@ -115,6 +115,7 @@ class SimDevice:
         self.kernel_models = kernel_models
         self._operators: dict[str, object] = {}  # device symbol -> its operator, once
         self._prepared: dict[str, tuple[Program, dict]] = {}  # device MLIR -> (program, allocations)
+        self._decoded: dict[bytes, tuple] = {}  # control stream -> (header, ops)
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -218,7 +219,7 @@ class SimDevice:
         ``pdi``: the PDI the host loads before the stream runs (xclbin flow, where
         the kernel's control code holds no PDI load); skipped if already loaded.
         """
-        header, ops = txn_codec.decode(control)
+        header, ops = self._decode(control)
         if header.dev_gen != self.target.dev_gen:
             raise SimError(
                 f"kernel {kernel!r}: transaction header says device generation {header.dev_gen}, "
@@ -237,6 +238,13 @@ class SimDevice:
             raise SimError(
                 "task queue overflow (sticky Task_Queue_Overflow set): " + "; ".join(self._lost_pushes)
             )
+
+    def _decode(self, control: bytes):
+        """The header and ops of a control stream, decoded once per stream (the ops are frozen)."""
+        hit = self._decoded.get(control)
+        if hit is None:
+            hit = self._decoded[control] = txn_codec.decode(control)
+        return hit
 
     def _op(self, i: int, op) -> None:
         handler = _HANDLERS.get(type(op))

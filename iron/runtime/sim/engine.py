@@ -38,6 +38,7 @@ A core that waits on an acquire shows a LOCK_STALL for the wait.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -91,7 +92,7 @@ def object_indices(base: int, dims: Dims, numel: int) -> np.ndarray:
     whole_array matmul's ``C_L2L3`` memtile FIFO (mlir-aie
     programming_examples/basic/matrix_multiplication/whole_array/build, 4fe0c68b) streams a
     3072-element object with a 768-element pattern whose outer size 4 covers one core's tile."""
-    inner = int(np.prod([size for size, _ in dims[1:]], dtype=np.int64))
+    inner = math.prod(size for size, _ in dims[1:])
     outer = max(dims[0][0], -(-numel // inner))
     # every object of a FIFO streams with one pattern: built once (cached), read-only
     idx = pattern_indices(base, ((outer, dims[0][1]), *dims[1:]))[:numel]
@@ -122,7 +123,8 @@ class Fifo:
         self.nbytes = mtype.nbytes
         self.bufs = [np.zeros(self.nbytes, np.uint8) for _ in range(self.depth)]
         self.to_dims: Dims = ()  # applied when streaming out (core or join producer)
-        self.readers: list[Reader] = []
+        self.readers: list[Reader] = []  # add_reader: the objects freed so far follow them
+        self._freed = 0  # min(r.released for r in readers), kept by add_reader / reader_release
         self.writers = 1
         self.parts: dict[int, int] = {}  # slot -> writers done
         self.next_slot = [0]  # per writer: next slot it acquires
@@ -133,7 +135,11 @@ class Fifo:
 
     # -- producers
     def freed(self) -> int:
-        return min((r.released for r in self.readers), default=0)
+        return self._freed
+
+    def add_reader(self, r: "Reader") -> None:
+        self.readers.append(r)
+        self._freed = min(x.released for x in self.readers)
 
     def can_write(self, w: int, n: int) -> bool:
         return self.next_slot[w] + self.held[w] + n - 1 < self.freed() + self.depth
@@ -175,10 +181,11 @@ class Fifo:
         return r.released + n <= self.pushed
 
     def reader_release(self, r: Reader, n: int, t: int) -> None:
-        before = self.freed()
+        before = self._freed
         r.released += n
         r.held = max(r.held - n, 0)
-        for j in range(before, self.freed()):
+        self._freed = min(x.released for x in self.readers)
+        for j in range(before, self._freed):
             self.free_at[j] = t
 
     def view(self, raw: np.ndarray) -> np.ndarray:
@@ -209,7 +216,7 @@ def _check_cover(op: ir.ObjectFifo, numel: int, tiles: dict) -> None:
     named = [("dimensionsToStream", op.dims_to_stream, op.producer)]
     named += [("dimensionsFromStream", d, c) for d, c in zip(op.dims_from_stream, op.consumers)]
     for what, dims, tile in named:
-        n = int(np.prod([size for size, _stride in dims])) if dims else numel
+        n = math.prod(size for size, _stride in dims) if dims else numel
         row = tiles[tile].row if tile in tiles else MEMTILE_ROW
         full = row != SHIM_ROW and len(dims) == tile_dma.kind_of_row(row).pattern_dims
         if n != numel and not full:
@@ -220,12 +227,18 @@ def _check_cover(op: ir.ObjectFifo, numel: int, tiles: dict) -> None:
 
 
 def _fifo_type(op: ir.ObjectFifo) -> ir.MemRefType:
-    from iron.mlir.reader import memref_type as _memref
-
     t = _memref(op.type)
     if t is None:
         raise NotModelledOp(f"object FIFO @{op.name}: element type {op.type!r} is not modelled")
     return t
+
+
+@functools.lru_cache(maxsize=256)
+def _memref(text: str) -> ir.MemRefType | None:
+    # a FIFO's type read once per spelling (an engine is built at every reconfiguration)
+    from iron.mlir.reader import memref_type
+
+    return memref_type(text)
 
 
 class Engine:
@@ -357,7 +370,7 @@ class Engine:
 
     def _reader(self, f: Fifo, label: str, dims: Dims, key=None) -> Reader:
         r = Reader(label, tuple(dims), bufs=[np.zeros(f.nbytes, np.uint8) for _ in range(f.depth)])
-        f.readers.append(r)
+        f.add_reader(r)
         if key is not None:
             self._reader_of[key] = r
         return r
@@ -450,7 +463,8 @@ class Engine:
             pos = 0
             while pos < data.size:
                 take = min(f.nbytes - pending.size, data.size - pos)
-                pending = np.concatenate([pending, data[pos : pos + take]])
+                part = data[pos : pos + take]  # data is the task's own copy: a view of it is safe
+                pending = part if not pending.size else np.concatenate([pending, part])
                 pos += take
                 task.moved = pos
                 if pending.size < f.nbytes:
