@@ -227,6 +227,8 @@ class SimDevice:
             )
         self._kernel, self._args, self._pdis = kernel, list(args), pdis
         self._lost_pushes: list[str] = []
+        if self.engine is not None:
+            self.engine.forget_models()
         if pdi is not None:
             self._load_pdi(-1, txn_codec.LoadPdi(pdi))
         for i, op in enumerate(ops):

@@ -737,8 +737,8 @@ class Engine:
 
     def _model(self, symbol: str, obj, defines, arch: str, known: bool):
         """(model or None, why a foreign object's defines are unknown or None), looked up once
-        per kernel and lookup function (looked up at call time: tests may replace
-        :func:`iron.runtime.sim.kernel_models.model_for`)."""
+        per kernel and lookup function in each dispatch (:meth:`forget_models`; looked up at
+        call time: tests may replace :func:`iron.runtime.sim.kernel_models.model_for`)."""
         lookup = self.models or kernel_models.model_for
         key = (lookup, symbol, obj)
         hit = self._looked_up.get(key)
@@ -752,6 +752,10 @@ class Engine:
             hit = None, exc  # a foreign object: how it was compiled is not known
         self._looked_up[key] = hit
         return hit
+
+    def forget_models(self) -> None:
+        """A new dispatch looks its kernels' models up again (one registered since is used)."""
+        self._looked_up.clear()
 
     # ------------------------------------------------------------------ scheduling
     def advance(self) -> bool:
