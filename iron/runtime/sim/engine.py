@@ -109,6 +109,8 @@ class Reader:
     released: int = 0
     held: int = 0
     bufs: list = field(default_factory=list)  # its physical buffers (uint8), one per depth
+    ebufs: list = field(default_factory=list)  # the same, viewed as the FIFO's elements
+    kbufs: list = field(default_factory=list)  # the same, as a kernel sees them (Fifo.view)
 
 
 class Fifo:
@@ -122,6 +124,9 @@ class Fifo:
         self.elem = ir.ELEMENT_BYTES[mtype.dtype]
         self.nbytes = mtype.nbytes
         self.bufs = [np.zeros(self.nbytes, np.uint8) for _ in range(self.depth)]
+        # views made once per buffer (every object moved used to make its own)
+        self.ebufs = [_elem_view(b, self.elem) for b in self.bufs]
+        self.kbufs = [self.view(b) for b in self.bufs]
         self.to_dims: Dims = ()  # applied when streaming out (core or join producer)
         self.readers: list[Reader] = []  # add_reader: the objects freed so far follow them
         self._freed = 0  # min(r.released for r in readers), kept by add_reader / reader_release
@@ -164,12 +169,11 @@ class Fifo:
 
     def _complete(self, j: int) -> None:
         del self.parts[j]
-        raw = self.bufs[j % self.depth]
-        stream = _elem_view(raw, self.elem)
+        stream = self.ebufs[j % self.depth]
         if self.to_dims:
             stream = stream[object_indices(0, self.to_dims, stream.size)]
         for r in self.readers:
-            dst = _elem_view(r.bufs[j % self.depth], self.elem)
+            dst = r.ebufs[j % self.depth]
             if r.dims:
                 dst[object_indices(0, r.dims, stream.size)] = stream
             else:
@@ -370,6 +374,8 @@ class Engine:
 
     def _reader(self, f: Fifo, label: str, dims: Dims, key=None) -> Reader:
         r = Reader(label, tuple(dims), bufs=[np.zeros(f.nbytes, np.uint8) for _ in range(f.depth)])
+        r.ebufs = [_elem_view(b, f.elem) for b in r.bufs]
+        r.kbufs = [f.view(b) for b in r.bufs]
         f.add_reader(r)
         if key is not None:
             self._reader_of[key] = r
@@ -544,9 +550,9 @@ class Engine:
                 yield False
             j = r.released
             (k,) = dest.writer_acquire(0, 1)
-            stream = _elem_view(r.bufs[j % src.depth], src.elem)
+            stream = r.ebufs[j % src.depth]
             part = stream[object_indices(offset, dims, n)] if dims else stream[offset : offset + n]
-            _elem_view(dest.bufs[k % dest.depth], dest.elem)[:] = part
+            dest.ebufs[k % dest.depth][:] = part
             start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
             proc.t = start + DMA_SETUP + dest.nbytes // DMA_BYTES_PER_CYCLE
             self._link_ev(proc, start, proc.t - start, "PORT_RUNNING_1")
@@ -592,8 +598,8 @@ class Engine:
                 yield False
             j = r.released
             (k,) = dest.writer_acquire(w, 1)
-            stream = _elem_view(r.bufs[j % src.depth], src.elem)
-            dst = _elem_view(dest.bufs[k % dest.depth], dest.elem)
+            stream = r.ebufs[j % src.depth]
+            dst = dest.ebufs[k % dest.depth]
             if dims:
                 dst[object_indices(offset, dims, stream.size)] = stream
             else:
@@ -648,7 +654,7 @@ class Engine:
             first = f.next_slot[0]
             slots = list(range(first, first + n))
             ready = max((f.slot_time(j) for j in slots), default=0)
-            bufs = [f.view(f.bufs[j % f.depth]) for j in slots]
+            bufs = [f.kbufs[j % f.depth] for j in slots]
         else:
             while not f.available(r, n):
                 proc.wait = f"acquire @{fifo}(Consume, {n})"
@@ -656,7 +662,7 @@ class Engine:
             r.held = max(r.held, n)
             slots = list(range(r.released, r.released + n))
             ready = max(f.ready.get(j, 0) for j in slots) + DMA_SETUP + f.nbytes // DMA_BYTES_PER_CYCLE
-            bufs = [f.view(r.bufs[j % f.depth]) for j in slots]
+            bufs = [r.kbufs[j % f.depth] for j in slots]
             tile = self._tile_of(proc)
             dur = f.nbytes // DMA_BYTES_PER_CYCLE
             ch = self._channel.get((fifo, tile), 0)
