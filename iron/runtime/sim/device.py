@@ -96,8 +96,26 @@ _RUNNING_BIT = _STATUS_FIELDS["channel_running"][0]
 _QUEUE_SIZE_SHIFT = _STATUS_FIELDS["task_queue_size"][0]
 
 
-def _op_text(i: int, op) -> str:
-    return f"op #{i} {txn_codec.describe(op)}"
+class _Text:
+    """Message text made only when a message uses it (``str`` / f-string): describing an op
+    costs more than executing it, and most never reach a message."""
+
+    __slots__ = ("_make", "_text")
+
+    def __init__(self, make: Callable[[], str]):
+        self._make, self._text = make, None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._make()
+        return self._text
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def _op_text(i: int, op) -> _Text:
+    return _Text(lambda: f"op #{i} {txn_codec.describe(op)}")
 
 
 class SimDevice:
@@ -338,7 +356,11 @@ class SimDevice:
         ]
         bd = shim_dma.unpack_bd(words, arch=self.target.name)
         key = (col, direction, channel)
-        where = f"kernel {self._kernel!r}: {_op_text(i, op)} pushes BD {bd_id} on shim ({col},0) {direction.upper()} {channel}"
+        kernel = self._kernel
+        where = _Text(
+            lambda: f"kernel {kernel!r}: {_op_text(i, op)} pushes BD {bd_id} on shim ({col},0) "
+            f"{direction.upper()} {channel}"
+        )
         if not bd["valid_bd"]:
             raise SimError(f"{where}, but the BD is not valid (never written since the last PDI load?)")
         segments, seen = [], [bd_id]
@@ -403,7 +425,8 @@ class SimDevice:
     def _sync(self, i: int, op: txn_codec.Sync) -> None:
         direction = shim_dma.DIRECTION_OF_CODE.get(op.direction, "mm2s")
         key = (op.column, direction, op.channel)
-        where = f"kernel {self._kernel!r}: {_op_text(i, op)}"
+        kernel = self._kernel
+        where = _Text(lambda: f"kernel {kernel!r}: {_op_text(i, op)}")
         if op.row != SHIM_ROW:
             self._sync_tile(where, (op.column, op.row, direction, op.channel))
             return

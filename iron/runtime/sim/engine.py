@@ -122,11 +122,10 @@ class Fifo:
         self.depth = max(int(op.depth), 1)
         self.type = mtype
         self.elem = ir.ELEMENT_BYTES[mtype.dtype]
-        self.nbytes = mtype.nbytes
-        self.bufs = [np.zeros(self.nbytes, np.uint8) for _ in range(self.depth)]
-        # views made once per buffer (every object moved used to make its own)
-        self.ebufs = [_elem_view(b, self.elem) for b in self.bufs]
-        self.kbufs = [self.view(b) for b in self.bufs]
+        self.numel = math.prod(mtype.shape)
+        self.nbytes = self.numel * self.elem
+        self._kernel_dtype = np.uint16 if mtype.dtype == "bf16" else np.dtype(ir.DTYPES[mtype.dtype])
+        self.bufs, self.ebufs, self.kbufs = self.buffers()
         self.to_dims: Dims = ()  # applied when streaming out (core or join producer)
         self.readers: list[Reader] = []  # add_reader: the objects freed so far follow them
         self._freed = 0  # min(r.released for r in readers), kept by add_reader / reader_release
@@ -194,8 +193,15 @@ class Fifo:
 
     def view(self, raw: np.ndarray) -> np.ndarray:
         """An object buffer as the kernel sees it: shaped, bf16 as uint16 bit patterns."""
-        dt = np.uint16 if self.type.dtype == "bf16" else np.dtype(ir.DTYPES[self.type.dtype])
-        return raw.view(dt).reshape(self.type.shape)
+        return raw.view(self._kernel_dtype).reshape(self.type.shape)
+
+    def buffers(self) -> tuple[list, list, list]:
+        """``depth`` zeroed object buffers (uint8), and the same as elements and as the kernel
+        sees them (views made once, not per object moved)."""
+        raw = np.zeros((self.depth, self.nbytes), np.uint8)
+        elems = _elem_view(raw, self.elem)
+        kernel = raw.view(self._kernel_dtype).reshape((self.depth, *self.type.shape))
+        return list(raw), list(elems), list(kernel)
 
 
 @dataclass
@@ -309,7 +315,7 @@ class Engine:
         prog = self.prog
         for name, op in prog.fifos.items():
             f = Fifo(op, _fifo_type(op))
-            _check_cover(op, f.type.numel, prog.tiles)
+            _check_cover(op, f.numel, prog.tiles)
             f.to_dims = op.dims_to_stream  # never on a shim producer: iron.mlir.check refuses it
             self.fifos[name] = f
         for lk in prog.links:
@@ -373,9 +379,8 @@ class Engine:
         self.procs.append(proc)
 
     def _reader(self, f: Fifo, label: str, dims: Dims, key=None) -> Reader:
-        r = Reader(label, tuple(dims), bufs=[np.zeros(f.nbytes, np.uint8) for _ in range(f.depth)])
-        r.ebufs = [_elem_view(b, f.elem) for b in r.bufs]
-        r.kbufs = [f.view(b) for b in r.bufs]
+        r = Reader(label, tuple(dims))
+        r.bufs, r.ebufs, r.kbufs = f.buffers()
         f.add_reader(r)
         if key is not None:
             self._reader_of[key] = r
