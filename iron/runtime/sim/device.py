@@ -60,6 +60,7 @@ cores whose program ended, so a second dispatch of the device runs again.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from typing import Callable, Mapping, Sequence
 
@@ -112,6 +113,17 @@ class _Text:
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
+
+
+@functools.lru_cache(maxsize=None)
+def _bd_words(bd_id: int) -> tuple[int, ...]:
+    return tuple(shim_dma.bd_word(bd_id, k) for k in range(shim_dma.SHIM_BD_WORDS))
+
+
+@functools.lru_cache(maxsize=1024)
+def _unpack_bd(words: tuple[int, ...], arch: str) -> dict:
+    # a runtime sequence pushes the same few BDs again and again: unpacked once per content
+    return shim_dma.unpack_bd(words, arch=arch)
 
 
 def _op_text(i: int, op) -> _Text:
@@ -351,10 +363,7 @@ class SimDevice:
     def _push(self, i: int, op, col: int, direction: str, channel: int, value: int) -> None:
         q = shim_dma.unpack_task_queue(value)
         bd_id = q["start_bd"]
-        words = [
-            self.regs[col, SHIM_ROW].get(shim_dma.bd_word(bd_id, k), 0) for k in range(shim_dma.SHIM_BD_WORDS)
-        ]
-        bd = shim_dma.unpack_bd(words, arch=self.target.name)
+        bd = self._bd(col, bd_id)
         key = (col, direction, channel)
         kernel = self._kernel
         where = _Text(
@@ -373,11 +382,7 @@ class SimDevice:
             if bd_id in seen:
                 raise SimError(f"{where}: its BD chain {seen + [bd_id]} loops; sim models chains that end")
             seen.append(bd_id)
-            words = [
-                self.regs[col, SHIM_ROW].get(shim_dma.bd_word(bd_id, k), 0)
-                for k in range(shim_dma.SHIM_BD_WORDS)
-            ]
-            bd = shim_dma.unpack_bd(words, arch=self.target.name)
+            bd = self._bd(col, bd_id)
             if not bd["valid_bd"]:
                 raise SimError(f"{where}: BD {seen[-2]} chains to BD {bd_id}, which is not valid")
         if len({id(b) for b, *_ in segments}) > 1:
@@ -396,6 +401,12 @@ class SimDevice:
                 f"{where} was dropped: the queue already holds {len(ch.queue)} tasks "
                 f"(depth {shim_dma.TASK_QUEUE_DEPTH}, aie-rt XAIE_DMA_MAX_QUEUE_SIZE): {waiting}"
             )
+
+    def _bd(self, col: int, bd_id: int) -> dict:
+        """Shim BD ``bd_id``'s fields as its registers hold them now (read-only: shared by
+        every push of the same words)."""
+        regs = self.regs[col, SHIM_ROW]
+        return _unpack_bd(tuple(regs.get(w, 0) for w in _bd_words(bd_id)), self.target.name)
 
     def _segment(self, where: str, col: int, bd_id: int, bd: dict, repeat: int):
         """(host buffer, byte offset, bytes per run, pattern) of one BD, its reach checked."""

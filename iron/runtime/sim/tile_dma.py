@@ -30,6 +30,7 @@ wait forever. Not cycle-accurate: no time passes here.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -147,7 +148,7 @@ class TileDmas:
     def store(self, col: int, row: int, offset: int, value: int, pushed_by: str) -> None:
         """A register write at a memtile / compute tile (its Ctrl and Start_Queue matter here)."""
         kind = tile_dma.kind_of_row(row)
-        reg = tile_dma.channel_registers(kind).get(offset)
+        reg = _channel_registers(kind).get(offset)
         if reg is None:
             return
         direction, ch, what = reg
@@ -428,3 +429,9 @@ def _end_port(prog: Program, allocs: dict, taken: dict, tile: str, direction: st
     channel = taken.get((tile, direction), 0)
     taken[tile, direction] = channel + 1
     return Port(tile, "DMA", channel)
+
+
+@functools.lru_cache(maxsize=None)
+def _channel_registers(kind: tile_dma.DmaKind) -> dict[int, tuple[str, int, str]]:
+    # looked up at every register write into a memtile or compute tile: built once per kind
+    return tile_dma.channel_registers(kind)
