@@ -431,7 +431,13 @@ def _end_port(prog: Program, allocs: dict, taken: dict, tile: str, direction: st
     return Port(tile, "DMA", channel)
 
 
-@functools.lru_cache(maxsize=None)
+_CHANNEL_REGISTERS: dict[int, tuple[tile_dma.DmaKind, dict]] = {}
+
+
 def _channel_registers(kind: tile_dma.DmaKind) -> dict[int, tuple[str, int, str]]:
     # looked up at every register write into a memtile or compute tile: built once per kind
-    return tile_dma.channel_registers(kind)
+    # object (keyed by identity: hashing the frozen kind costs more than building the table)
+    hit = _CHANNEL_REGISTERS.get(id(kind))
+    if hit is None or hit[0] is not kind:
+        hit = _CHANNEL_REGISTERS[id(kind)] = (kind, tile_dma.channel_registers(kind))
+    return hit[1]
