@@ -12,6 +12,7 @@ import numpy as np
 import iron
 from iron import testing
 from iron.fuse.fusion import Sequence
+from iron.mlir import ir
 from iron.operators import ElementwiseAdd, ElementwiseMul
 from iron.runtime.sim import device as sim_device
 from iron.runtime.sim import engine as sim_engine
@@ -81,3 +82,22 @@ def test_a_traced_run_records_events_of_the_traced_modules_only(monkeypatch, tmp
     # the plan traces one core tile per call site (ntiles=1): its core and memory modules
     assert {kind for _c, _r, kind in recorded} <= {"core", "mem"}
     assert len({(c, r) for c, r, _k in recorded}) == 1
+
+
+def test_a_device_configured_again_starts_from_zeroed_object_buffers():
+    """An engine built again for the same device reuses the buffers of the one it replaces
+    (``Engine(pool=)``): what the first configuration left in them must not leak into the next,
+    as it could not with new buffers (np.zeros)."""
+    op = ir.ObjectFifo("of", "tile_0_2", ("tile_0_1",), depth=2, type="memref<4x8xbf16>")
+    pool: dict = {}
+    first = sim_engine.Fifo(op, ir.MemRefType((4, 8), "bf16"), pool)
+    reader = sim_engine.Reader("r")
+    reader.bufs, reader.ebufs, reader.kbufs = first.buffers(("of", "reader", 0))
+    for views in (first.kbufs, reader.kbufs):
+        for v in views:
+            v[...] = 0x3F80  # 1.0 in bf16
+    again = sim_engine.Fifo(op, ir.MemRefType((4, 8), "bf16"), pool)
+    bufs, _ebufs, kbufs = again.buffers(("of", "reader", 0))
+    assert [b.shape for b in kbufs] == [(4, 8)] * 2 and kbufs[0].dtype == np.uint16
+    for b in [*again.bufs, *bufs]:
+        assert b.shape == (64,) and not b.any()

@@ -146,6 +146,7 @@ class SimDevice:
         self._operators: dict[str, object] = {}  # device symbol -> its operator, once
         self._prepared: dict[str, tuple[Program, dict]] = {}  # device MLIR -> (program, allocations)
         self._decoded: dict[bytes, tuple] = {}  # control stream -> (header, ops)
+        self._pools: dict[str, dict] = {}  # device MLIR -> its engine's object buffers (Engine pool)
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -214,7 +215,8 @@ class SimDevice:
             self.tile_dmas = TileDmas(self, prog)
         except IronError as e:
             raise SimError(f"{where}: {e}") from None
-        return Engine(self, prog, fifo_allocs, kernels, self.kernel_models)
+        pool = self._pools.setdefault(payload.mlir, {})  # the buffers of its previous engine
+        return Engine(self, prog, fifo_allocs, kernels, self.kernel_models, pool)
 
     def channel(self, key: ChannelKey) -> Channel:
         if key not in self.channels:

@@ -116,7 +116,7 @@ class Reader:
 class Fifo:
     """One object FIFO's state (see the module docstring)."""
 
-    def __init__(self, op: ir.ObjectFifo, mtype: ir.MemRefType):
+    def __init__(self, op: ir.ObjectFifo, mtype: ir.MemRefType, pool: dict | None = None):
         self.name = op.name
         self.op = op
         self.depth = max(int(op.depth), 1)
@@ -125,7 +125,8 @@ class Fifo:
         self.numel = math.prod(mtype.shape)
         self.nbytes = self.numel * self.elem
         self._kernel_dtype = np.uint16 if mtype.dtype == "bf16" else np.dtype(ir.DTYPES[mtype.dtype])
-        self.bufs, self.ebufs, self.kbufs = self.buffers()
+        self._pool = {} if pool is None else pool
+        self.bufs, self.ebufs, self.kbufs = self.buffers((self.name, "producer"))
         self.to_dims: Dims = ()  # applied when streaming out (core or join producer)
         self.readers: list[Reader] = []  # add_reader: the objects freed so far follow them
         self._freed = 0  # min(r.released for r in readers), kept by add_reader / reader_release
@@ -195,13 +196,20 @@ class Fifo:
         """An object buffer as the kernel sees it: shaped, bf16 as uint16 bit patterns."""
         return raw.view(self._kernel_dtype).reshape(self.type.shape)
 
-    def buffers(self) -> tuple[list, list, list]:
+    def buffers(self, key) -> tuple[list, list, list]:
         """``depth`` zeroed object buffers (uint8), and the same as elements and as the kernel
-        sees them (views made once, not per object moved)."""
+        sees them (views made once, not per object moved). ``key`` names them in the engine's
+        pool: an engine built again for the same device (a reconfiguration) zeroes the
+        buffers of the one it replaces instead of making new ones."""
+        hit = self._pool.get(key)
+        if hit is not None and hit[0].shape == (self.depth, self.nbytes):
+            hit[0].fill(0)
+            return hit[1:]
         raw = np.zeros((self.depth, self.nbytes), np.uint8)
         elems = _elem_view(raw, self.elem)
         kernel = raw.view(self._kernel_dtype).reshape((self.depth, *self.type.shape))
-        return list(raw), list(elems), list(kernel)
+        self._pool[key] = raw, list(raw), list(elems), list(kernel)
+        return self._pool[key][1:]
 
 
 @dataclass
@@ -257,12 +265,16 @@ class Engine:
     ``device``: the :class:`iron.runtime.sim.SimDevice` whose shim channels, host
     buffers and clock the engine uses; ``kernels``: kernel object name ->
     ``(defines dict, arch)``; ``models``: ``(symbol, defines, arch) -> model | None``
-    (default :func:`iron.runtime.sim.kernel_models.model_for`, looked up at call time).
+    (default :func:`iron.runtime.sim.kernel_models.model_for`, looked up at call time);
+    ``pool``: the object buffers of the engine this one replaces, for the same program
+    (:meth:`Fifo.buffers`; zeroed before use, as new ones would be).
     """
 
-    def __init__(self, device, prog: Program, allocations: dict, kernels: dict, models=None):
+    def __init__(self, device, prog: Program, allocations: dict, kernels: dict, models=None, pool=None):
         self.device = device
         self.prog = prog
+        #: object buffers by owner, kept by the device per program for the next engine of it
+        self.pool: dict = {} if pool is None else pool
         self.arch = ARCH.get(device.target.name, device.target.name)
         self.kernels = kernels
         self.models = models
@@ -314,7 +326,7 @@ class Engine:
         """One :class:`Fifo` per object FIFO, its patterns checked; links must name known FIFOs."""
         prog = self.prog
         for name, op in prog.fifos.items():
-            f = Fifo(op, _fifo_type(op))
+            f = Fifo(op, _fifo_type(op), self.pool)
             _check_cover(op, f.numel, prog.tiles)
             f.to_dims = op.dims_to_stream  # never on a shim producer: iron.mlir.check refuses it
             self.fifos[name] = f
@@ -380,7 +392,7 @@ class Engine:
 
     def _reader(self, f: Fifo, label: str, dims: Dims, key=None) -> Reader:
         r = Reader(label, tuple(dims))
-        r.bufs, r.ebufs, r.kbufs = f.buffers()
+        r.bufs, r.ebufs, r.kbufs = f.buffers((f.name, "reader", len(f.readers)))
         f.add_reader(r)
         if key is not None:
             self._reader_of[key] = r
