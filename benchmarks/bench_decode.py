@@ -65,7 +65,7 @@ from iron.target.registers import TRACE_REGISTERS, trace_events, tile_address  #
 from iron.trace import encode as E  # noqa: E402
 from iron.target import frames as F  # noqa: E402
 
-CORE_EVENTS = [33, 34, 37, 23, 24, 26, 75, 79]  # the default core set (DESIGN.md 3.1)
+CORE_EVENTS = [33, 34, 37, 23, 24, 26, 75, 79]  # the default core set (docs/design.md 3.1)
 MEM_EVENTS = [21, 22, 19, 20, 23, 24, 25, 26]
 UNITS = [("core", 0, 2), ("core", 0, 3), ("core", 1, 2), ("core", 1, 3), ("mem", 0, 2), ("mem", 1, 2)]
 

@@ -9,7 +9,7 @@ Typical use::
     c = runner(a, b)
     runner.trace.to_perfetto("gemm.json")
 
-See README.md for the command line (``iron demo``, ``iron trace decode`` ...).
+See README.md and docs/reference.md for the command line (``iron demo``, ``iron trace decode`` ...).
 """
 
 __version__ = "0.1.0"
@@ -155,16 +155,24 @@ def machine(
     return Machine(b, d, why)
 
 
-def load(artifact, device: str | None = None):
+def load(artifact, device: str | None = None, *, kernels=None):
     """A runner for ``artifact`` on ``device`` ("auto", "sim" or "xrt"; None:
     ``IRON_DEVICE``, default auto); ``art.load(device)`` calls this. The facade is the one
     place that knows both the runtime and the operator library: sim gets the operators it
-    runs from :func:`iron.operators.from_payload`."""
+    runs from :func:`iron.operators.from_payload`.
+
+    ``kernels``: sim's models of kernels it has none of (an object you compiled
+    yourself), ``{"symbol": fn}``: ``fn`` gets the call's operands in order (numpy views
+    of the L1 buffers shaped as their memref types, bf16 as uint16 bit patterns; scalars
+    as Python numbers) and writes its outputs in place; it wins over sim's own model of
+    that symbol. Ignored on an NPU. Without a model, the outputs that kernel's results
+    reach come back as :class:`iron.design.NotModelled` naming it; the others are computed."""
     from iron.operators import from_payload
     from iron.options import device_choice
     from iron.runtime.runner import load as _load
 
-    return _load(artifact, device if device is not None else device_choice(), operators=from_payload)
+    device = device if device is not None else device_choice()
+    return _load(artifact, device, operators=from_payload, kernels=kernels)
 
 
 def from_mlir(source, **kwargs):

@@ -5,7 +5,7 @@
 applies. :func:`resolve` (trace options -> :class:`TraceOptions`),
 :func:`from_build_kwargs`, :func:`cache_dir`, :func:`debug_sources`,
 :func:`backend_choice`, :func:`device_choice` and :func:`toolchain_dirs` read it;
-README's "Options" table is :func:`markdown_table` (``python docs/options_table.py``
+docs/reference.md's "Options" table is :func:`markdown_table` (``python docs/options_table.py``
 rewrites it; ``iron/tests/test_readme.py`` checks it).
 
 Precedence, for every option: an explicit argument (not None) wins over the
@@ -17,8 +17,10 @@ bad ``IRON_TRACE_EVENTS`` never breaks an untraced build. The bytes of one call 
 come from, first to last: ``trace_sizes`` / ``IRON_TRACE_SIZES``, the step's own
 ``iron.Step(..., trace_size=N)``, a foreign design's ``aie.trace.host_config``
 ``buffer_size``, then ``trace_size`` / ``IRON_TRACE_SIZE``
-(:meth:`TraceOptions.size_at`). A call site is traced when ``select`` /
-``IRON_TRACE_OP`` names it (:meth:`TraceOptions.selects`) and its size is not 0.
+(:func:`iron.fuse.plan.site_size`). A call site is traced when ``select`` /
+``IRON_TRACE_OP`` names it (:func:`iron.fuse.plan.selects`) and its size is not 0. These
+options hold what the user asked for; the build's trace plan (:mod:`iron.fuse.plan`) holds
+what each call site gets.
 
 Every invalid value raises :class:`~iron.errors.OptionError` naming the variable (or
 argument), the value and what is accepted.
@@ -132,53 +134,6 @@ class TraceOptions:
     def events_for(self, kind: str) -> tuple[str, ...]:
         """Event names traced on units of ``kind`` (empty: kind not traced)."""
         return dict(self.events).get(kind, ())
-
-    def selects(self, index: int, op_name: str) -> bool:
-        """Whether call site ``index`` running operator ``op_name`` is traced."""
-        if not self.enabled:
-            return False
-        if self.select is None:
-            return True
-        for item in self.select:
-            if isinstance(item, tuple):
-                if item[0] == index and item[1].lower() == op_name.lower():
-                    return True
-            elif item == index:
-                return True
-            elif isinstance(item, str) and item.lower() == op_name.lower():
-                return True
-        return False
-
-    def size_at(self, index: int, own_size: int | None = None) -> int:
-        """Trace bytes of call site ``index`` (0: untraced there): ``sizes``, else the
-        site's own size (``iron.Step(trace_size=)`` or a design's ``host_config``, given
-        as ``own_size``), else ``size``."""
-        if not self.enabled:
-            return 0
-        per_site = dict(self.sizes)
-        if index in per_site:
-            return per_site[index]
-        return self.size if own_size is None else own_size
-
-    def check_sites(self, sites: list[tuple[int, str]], where: str = "the sequence") -> None:
-        """Refuse a selection that names call sites wrongly: ``op<N>_<Name>`` where call
-        site N runs another operator, or a selection that matches no call site.
-        ``sites``: ``(index, operator class name)`` of every call site."""
-        if not self.enabled or self.select is None:
-            return
-        ops = dict(sites)
-        listing = ", ".join(f"{i}:{n}" for i, n in sites)
-        shown = ",".join(f"op{i[0]}_{i[1]}" if isinstance(i, tuple) else str(i) for i in self.select)
-        for item in self.select:
-            if isinstance(item, tuple) and item[0] in ops and ops[item[0]].lower() != item[1].lower():
-                raise OptionError(
-                    f"{self.origin('select')}={shown!r}: call site {item[0]} of {where} runs "
-                    f"{ops[item[0]]}, not {item[1]}; call sites: {listing}"
-                )
-        if not any(self.selects(i, n) for i, n in sites):
-            raise OptionError(
-                f"{self.origin('select')}={shown!r} selects no call site of {where}; call sites: {listing}"
-            )
 
     def key(self) -> dict:
         """Canonical, JSON-ready form (part of the cache key and the manifest)."""
@@ -641,13 +596,13 @@ class Option:
     name: str
     env: str
     parse: Callable[[str, object], object] | None  # None: read elsewhere (documented here only)
-    doc: str  # README's "meaning" cell
+    doc: str  # the options table's "meaning" cell
     applies: str  # which calls, commands and tests follow it
     keyword: str | None = None
     cli: tuple[str, ...] = ()  # command-line flags that set it, "iron demo --trace-size"
     field: str | None = None
     default: object = _FROM_FIELD
-    shown_default: str = ""  # README's default cell when the value alone says too little
+    shown_default: str = ""  # the options table's default cell when the value alone says too little
     blank_is_unset: bool = True  # False: an empty variable is parsed (and refused)
 
     def __post_init__(self):
@@ -675,7 +630,7 @@ class Option:
 _OPERATOR_CHECKS = "operator checks"
 _TRACED = f"`iron.build`, {_OPERATOR_CHECKS}"
 
-#: Every option, in README order. Trace options are resolved in this order too
+#: Every option, in the order docs/reference.md lists them. Trace options are resolved in this order too
 #: (``out_dir`` and ``size`` first: they decide whether the rest is read).
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -913,9 +868,9 @@ def device_choice(explicit: str | None = None, env=None) -> str:
     return option("device").pick(explicit, os.environ if env is None else env)[0]
 
 
-# --------------------------------------------------------------------------- README
+# --------------------------------------------------------------------------- the options table (docs/reference.md)
 def markdown_table() -> str:
-    """README's options table (section "Options"), rendered from :data:`OPTIONS`."""
+    """docs/reference.md's options table (section "Options"), rendered from :data:`OPTIONS`."""
 
     def cell(text: str) -> str:
         return text.replace("|", "\\|")

@@ -38,6 +38,7 @@ from iron import options as opts_mod
 from iron.bf16 import from_bf16
 from iron.errors import OptionError
 from iron.files import atomic_write
+from iron.fuse import plan as trace_plan
 from iron.fuse.fusion import Sequence, as_sequence
 
 
@@ -280,11 +281,11 @@ def _trace_choice(seq: Sequence, trace: bool | None) -> tuple:
         return None, None
     sites = [(i, type(op).__name__) for i, (op, *_n) in enumerate(seq.steps)]
     try:  # IRON_TRACE_OP is suite-wide: a test whose call sites it does not name runs untraced
-        options.check_sites(sites, seq.name)
+        trace_plan.check_selection(options, sites, seq.name)
     except OptionError as exc:
         warnings.warn(f"{exc}; left untraced", UntracedWarning, stacklevel=3)
         return None, None
-    return options, [i for i, name in sites if options.selects(i, name)]
+    return options, [i for i, name in sites if trace_plan.selects(options, i, name)]
 
 
 def _save_trace(trace, out: Path, on: str) -> Path:

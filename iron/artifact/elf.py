@@ -13,7 +13,7 @@ the others, and sidecars (``<elf><name>.json``, written by iron releases that ad
 sections to aiecc's ELF) are still read.
 
 Names avoid ``.ctrl``, ``.pdi``, ``.pad``, ``.dump`` and ``.preempt``: XRT matches
-those substrings when it walks a full ELF (DESIGN.md 6).
+those substrings when it walks a full ELF (docs/design.md 6).
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ class Slice:
     device: str
     sequence: str
     offset: int  # bytes from the start of the trace buffer
-    size: int  # bytes of this slice: the call site's trace size (iron.options.TraceOptions.size_at)
+    size: int  # bytes of this slice: the call site's trace size (the build's trace plan, iron.fuse.plan)
     units: list[TraceUnit] = field(default_factory=list)
     kernel: str = ""  # kernel whose control code drains into this slice
     arg_index: int = -1  # that kernel's trace argument (separate dispatch binds a sub-buffer there)

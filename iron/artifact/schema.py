@@ -533,15 +533,15 @@ class Artifact:
             core_elfs=core_elfs,
         )
 
-    def load(self, device: str | None = None):
+    def load(self, device: str | None = None, *, kernels=None):
         """A runner for this artifact on ``device`` ("auto", "sim" or "xrt"; None:
-        ``IRON_DEVICE``): :func:`iron.load`.
+        ``IRON_DEVICE``): :func:`iron.load` (``kernels``: sim's models of kernels it has none of).
 
         The package facade composes the runtime with the operator library sim
         runs; the artifact knows neither (docs/ARCHITECTURE.md, "Loading")."""
         import iron
 
-        return iron.load(self, device)
+        return iron.load(self, device, kernels=kernels)
 
 
 def _args(entries: list[dict]) -> list[KernelArg]:

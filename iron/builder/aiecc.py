@@ -5,7 +5,7 @@ package is importable. The result is iron's own ELF container
 (:mod:`iron.artifact.elf`): iron's sections (``.iron.meta``, ``.iron.trace``, ``.iron.sum``
 ...) beside aiecc's full ELF or xclbin, which it holds byte for byte
 (``.iron.full_elf``, ``.iron.xclbin``), so XRT is handed aiecc's bytes, never a
-rewritten file (DESIGN.md 10.2). With
+rewritten file (docs/design.md 10.2). With
 sources on, the core ELFs aiecc linked go in too (``.iron.core.<n>``, under
 synthetic names: :func:`core_elfs`), so a capture maps EVENT_PC program counters
 to functions without ``--core-elf``.
@@ -64,10 +64,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from iron.artifact import elf, schema
-from iron.builder import peano, sections as sec, toolchain
+from iron.builder import aiecc_input, peano, sections as sec, toolchain
 from iron.artifact.schema import xclbin_kernel_name
 from iron.errors import IronError
-from iron.lower.materialize import materialize
 from iron.mlir import ir
 from iron.mlir.printer import print_module
 from iron.target.xclbin import XCLBIN_KERNEL_ID_BASE, XCLBIN_KERNEL_ID_MAX, XCLBIN_MAX_PDIS
@@ -266,20 +265,6 @@ def _run(argv: list[str], cwd: Path) -> None:
         raise AieccError(f"aiecc failed (exit {proc.returncode}): {' '.join(argv)}\n{tail}")
 
 
-def _without_own_pdi_loads(module, fm):
-    """Separate dispatch: drop each kernel's load of its own PDI (the xclbin firmware loads it)."""
-    for k in fm.kernels:
-        seq = module.device(k.device).sequence(k.sequence)
-        seq.body = [op for op in seq.body if not (isinstance(op, ir.LoadPdi) and op.device_ref == k.device)]
-        other = [op.device_ref for op in seq.body if isinstance(op, ir.LoadPdi)]
-        if other:
-            raise AieccError(
-                f"kernel {k.name} loads PDI @{other[0]} inside its sequence; an xclbin kernel runs "
-                f"on its own PDI only (use fused dispatch for configuration switches)"
-            )
-    return module
-
-
 def place_foreign_objects(fm, work: Path) -> list[Path]:
     """Copy the kernel objects of the foreign designs in ``fm`` into aiecc's working folder,
     under the name their ``link_with`` gives (aiecc resolves it against its cwd). A name
@@ -344,11 +329,9 @@ def _write_input(ctx, work: Path) -> str:
     """Write aiecc's input into ``work``: the materialized module and every kernel object it
     links (compiled, or a foreign design's own). Returns the module's file name."""
     fm = ctx.fm
-    module = materialize(fm, translate_patches=ctx.translate_patches)
-    if fm.dispatch == "separate":
-        module = _without_own_pdi_loads(module, fm)
+    module = aiecc_input.input_module(fm, ctx.translate_patches)
     src = "fused.mlir"
-    (work / src).write_text(print_module(module))
+    (work / src).write_text(print_module(module, ctx.era))  # as sources' aiecc.mlir (aiecc_input)
     objects = [k for d in fm.designs.values() for k in d.kernels]
     place_foreign_objects(fm, work)  # a foreign design's own objects (missing: fails here)
     funcs = peano.declared_funcs(module)  # checked against each source first
@@ -381,7 +364,7 @@ def _fused_elf(ctx, work: Path, src: str, driver: _Driver, own: sec.IronSections
     cores, core_names = core_sections(ctx, work)
     meta = own.meta(ctx, entries, "aiecc-full-elf", core_names)
     # aiecc's ELF goes in verbatim: adding sections to it would renumber the ones
-    # its SHT_GROUP member lists name (DESIGN.md 10.2)
+    # its SHT_GROUP member lists name (docs/design.md 10.2)
     return elf.write_elf(
         {schema.META: meta, schema.FULL_ELF: out.read_bytes(), **own.devices, **own.sources, **cores}
     )

@@ -12,6 +12,8 @@ Which back end ``auto`` means on this machine is decided in one place,
 
 from __future__ import annotations
 
+import warnings
+
 from iron import options as opts_mod
 from iron import progress
 from iron.builder import aiecc, cache
@@ -29,6 +31,7 @@ from iron.lower.materialize import kernel_ops
 from iron.lower.verify import check_wiring
 from iron.mlir.printer import print_module
 from iron.target.geometry import device_columns, get_target
+from iron.target.mlir_eras import TODAY, Era
 
 #: The fixed bugs a test build may reproduce on purpose (negative controls, iron/tests/bugs.py):
 #: callee trace patches left untranslated; no reconfiguration between consecutive traced
@@ -71,7 +74,8 @@ def build(
         toolchain_mod.require_toolchain(fm.dispatch)
     toolchain = aiecc.toolchain_identity() if use_aiecc else cache.builtin_toolchain()
 
-    mlir = print_module(fm.module)
+    era = printed_era(use_aiecc, with_sources)
+    mlir = print_module(fm.module, era)
     key = _cache_key(fm, mlir, toolchain, with_sources, backend)
     store = cache.Cache(cache_dir)
     path = store.path(fm.name, options.size, key)
@@ -86,7 +90,7 @@ def build(
             if hit is not None:
                 return hit
             translate = _EMULATED_BUG != OWN_ARG_PATCH
-            ctx = Context(fm, key, toolchain, mlir, translate, with_sources, status, store.dir)
+            ctx = Context(fm, key, toolchain, mlir, translate, with_sources, status, store.dir, era)
             data = aiecc.build_elf(ctx) if use_aiecc else builtin_elf(ctx)
             status.step("writing")
             store.store(path, data)
@@ -94,11 +98,27 @@ def build(
     return art
 
 
+def printed_era(use_aiecc: bool, with_sources: bool) -> Era:
+    """The mlir-aie era this build prints (:mod:`iron.target.mlir_eras`): what the installed
+    mlir-aie reads (:func:`iron.builder.toolchain.era`) when aiecc compiles the text or the
+    artifact carries it (``sources``: a user hands it to that install); else today's forms. A
+    built-in build whose installed ``aie-opt`` cannot say prints today's forms and warns."""
+    if use_aiecc:
+        return toolchain_mod.era()
+    if not with_sources:
+        return TODAY
+    try:
+        return toolchain_mod.era()
+    except toolchain_mod.ToolchainError as exc:
+        warnings.warn(f"iron: sources are printed in today's mlir-aie forms: {exc}", stacklevel=3)
+        return TODAY
+
+
 def _cache_key(fm, mlir: str, toolchain: str, with_sources: bool, backend: str) -> str:
     """The cache key of this build: everything its artifact's bytes depend on."""
     return cache.cache_key(
         mlir=mlir,
-        trace_options=fm.options.key(),
+        trace_options=fm.trace_key(),
         target=fm.target.name,
         dispatch=fm.dispatch,
         toolchain=toolchain,

@@ -1,4 +1,4 @@
-"""The build cache (DESIGN.md 3.4): the one owner of the cache key.
+"""The build cache (docs/design.md 3.4): the one owner of the cache key.
 
 Key = sha256 over the canonical printed fused MLIR (which contains the trace
 program), the trace options, target, dispatch mode, the build back end

@@ -11,20 +11,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from iron.builder import cache
+from iron.builder import aiecc_input, cache
 from iron.artifact import schema
 from iron.artifact.pdi import payload_for
 from iron.fuse.fusion import WRAPPER_DEVICE, FusedModule
 from iron.mlir import ir
 from iron.mlir.printer import print_device
 from iron.operators import payload_identity
+from iron.target.mlir_eras import TODAY
 
 
 class Context:
     """What the back ends need to produce an artifact."""
 
     def __init__(
-        self, fm: FusedModule, key, toolchain, mlir, translate_patches, with_sources, status, cache_dir
+        self,
+        fm: FusedModule,
+        key,
+        toolchain,
+        mlir,
+        translate_patches,
+        with_sources,
+        status,
+        cache_dir,
+        era=TODAY,
     ):
         self.fm = fm
         self.cache_dir = cache_dir  # compiled kernel objects live under it too
@@ -35,6 +45,7 @@ class Context:
         self.with_sources = with_sources
         self.status = status
         self.pdi_ids = pdi_ids(fm.module)
+        self.era = era  # the mlir-aie era every printed text of this build is spelled in
 
 
 def pdi_ids(module: ir.Module) -> dict[str, int]:
@@ -57,13 +68,23 @@ def pdi_sections(ctx: Context) -> tuple[dict[str, bytes], dict]:
     return sections, meta
 
 
+#: The source name of the module iron hands aiecc (:mod:`iron.builder.aiecc_input`).
+AIECC_INPUT = "aiecc.mlir"
+
+
 def source_texts(ctx: Context) -> dict[str, str]:
-    """Design sources under synthetic names (never paths): fused + one per design."""
+    """Design sources under synthetic names (never paths): ``fused.mlir`` (the fused module,
+    as the cache key reads it), one per design, and :data:`AIECC_INPUT`, the materialized module
+    iron hands aiecc (left out where aiecc could not take it), all in the build's mlir-aie era."""
     if not ctx.with_sources:
         return {}
     texts = {"fused.mlir": ctx.mlir}
     for sym, design in ctx.fm.designs.items():
-        texts[f"{sym}.mlir"] = print_device(design.device)
+        texts[f"{sym}.mlir"] = print_device(design.device, era=ctx.era)
+    try:
+        texts[AIECC_INPUT] = aiecc_input.input_text(ctx.fm, ctx.translate_patches, ctx.era)
+    except aiecc_input.AieccInputError:
+        pass  # a built-in build aiecc could not compile: there is no such module to carry
     return texts
 
 
@@ -83,7 +104,7 @@ def meta_json(
         buffers=fm.buffers,
         inputs=fm.inputs,
         outputs=fm.outputs,
-        trace_options=fm.options.key(),
+        trace_options=fm.trace_key(),
         toolchain=ctx.toolchain,
         iron_version=cache.iron_version(),
         key=ctx.key,

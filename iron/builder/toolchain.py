@@ -12,9 +12,16 @@ not checked (a warning says so) and aiecc reports what it cannot read. The relea
 still read from the wheel's metadata (``mlir_aie``) for the cache key: ``aiecc
 --aie-version`` prints a git SHA only.
 
+Forms whose spelling changed since the oldest mlir-aie iron supports (a9e39fae, August 2026:
+the acquire that returns an ``!aie.objectfifosubview``) are listed, each with a probe module
+in both spellings, in :mod:`iron.target.mlir_eras`; :func:`era` asks the install's
+``aie-opt`` which spelling it reads (once per install identity: path, mtime, size) and the
+builds that go through that install print it (:func:`iron.mlir.printer.print_module`). With
+no ``aie-opt``, today's forms.
+
 Full-ELF builds from PR #3252 until PR #3345 folded the DDR aperture offset into host
 buffers from index 5 on (``test/Targets/NPU/npu_address_patch_ddr_offset.mlir``); no
-parse can show that, so iron keeps host buffers few (DESIGN.md 3.2) rather than gating it.
+parse can show that, so iron keeps host buffers few (docs/design.md 3.2) rather than gating it.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import importlib.util
+import os
 import re
 import shutil
 import subprocess
@@ -30,6 +38,7 @@ import warnings
 from pathlib import Path
 
 from iron.errors import IronError
+from iron.target.mlir_eras import CHANGES, TODAY, Era
 
 #: The oldest mlir-aie release line known to read iron's output (advice in messages only:
 #: the gate is :func:`check_grammar`).
@@ -109,23 +118,33 @@ def check_version(text: str) -> None:
 
 
 def aie_opt(exe: str = "aiecc") -> str | None:
-    """mlir-aie's parser: ``aie-opt`` beside ``exe``, else on PATH, else None."""
+    """mlir-aie's parser: ``aie-opt`` beside ``exe``, else in ``$MLIR_AIE_INSTALL_DIR/bin``,
+    else on PATH, else None."""
     found = shutil.which(exe)
     if found:
         beside = Path(found).resolve().parent / "aie-opt"
         if beside.is_file():
             return str(beside)
+    install = os.environ.get("MLIR_AIE_INSTALL_DIR")
+    if install and (Path(install) / "bin" / "aie-opt").is_file():
+        return str(Path(install) / "bin" / "aie-opt")
     return shutil.which("aie-opt")
 
 
+def _stamp(opt: str) -> tuple[int, int]:
+    """What identifies one build of ``opt`` beside its path: mtime (ns) and size."""
+    st = Path(opt).stat()
+    return st.st_mtime_ns, st.st_size
+
+
 @functools.lru_cache(maxsize=None)
-def _grammar(opt: str, stamp: float) -> str:
-    """aie-opt's complaint about :data:`GRAMMAR_PROBE` ("" when it reads it)."""
+def _grammar(opt: str, stamp, probe: str = GRAMMAR_PROBE) -> str:
+    """aie-opt's complaint about the module ``probe`` ("" when it reads it)."""
     with tempfile.TemporaryDirectory(prefix="iron-probe-") as tmp:
-        probe = Path(tmp) / "iron_syntax.mlir"
-        probe.write_text(GRAMMAR_PROBE)
+        path = Path(tmp) / "iron_syntax.mlir"
+        path.write_text(probe)
         try:
-            out = subprocess.run([opt, str(probe)], capture_output=True, text=True, timeout=120)
+            out = subprocess.run([opt, str(path)], capture_output=True, text=True, timeout=120)
         except (OSError, subprocess.TimeoutExpired) as exc:
             return f"cannot run {opt}: {exc}"
     if out.returncode == 0:
@@ -144,13 +163,37 @@ def check_grammar(exe: str = "aiecc") -> None:
             stacklevel=3,
         )
         return
-    complaint = _grammar(opt, Path(opt).stat().st_mtime)
+    complaint = _grammar(opt, _stamp(opt))
     if complaint:
         minimum = ".".join(map(str, MIN_MLIR_AIE))
         raise ToolchainError(
             f"this mlir-aie does not read the syntax iron prints (SSA npu ops, mlir-aie PR #3225): "
             f"{opt} rejects it: {complaint}; install a newer mlir_aie (releases from {minimum} read it)"
         )
+
+
+def era(exe: str = "aiecc") -> Era:
+    """The :class:`~iron.target.mlir_eras.Era` the installed mlir-aie reads (asked of its
+    ``aie-opt``, :func:`aie_opt`; once per install identity); today's forms without one.
+    Raises :class:`ToolchainError` when it reads neither spelling of a changed form."""
+    opt = aie_opt(exe)
+    return TODAY if opt is None else _era(opt, _stamp(opt))
+
+
+def _era(opt: str, stamp) -> Era:
+    old = []
+    for change in CHANGES.values():
+        new_says = _grammar(opt, stamp, change.probe_new)
+        if not new_says:
+            continue
+        old_says = _grammar(opt, stamp, change.probe_old)
+        if old_says:
+            raise ToolchainError(
+                f"{opt} reads neither spelling of {change.name} iron knows (iron.target.mlir_eras): "
+                f"today's ({change.new!r}): {new_says}; the older one: {old_says}"
+            )
+        old.append(change.name)
+    return Era(frozenset(old))
 
 
 def installed_version() -> str | None:
@@ -170,6 +213,7 @@ def require_supported(exe: str = "aiecc") -> str | None:
     if version is not None:
         check_version(version)
     check_grammar(exe)
+    era(exe)  # reads one spelling of every changed form, or one clear error now
     return version
 
 

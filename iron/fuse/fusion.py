@@ -6,7 +6,7 @@ named buffer to a wrapper argument and runs each step with
 ``aiex.configure @dev { aiex.run @sequence(...) }``. Separate dispatch (npu1):
 one kernel per call site.
 
-Tracing (DESIGN.md 3.2): each traced call site gets its own slice of one trace
+Tracing (docs/design.md 3.2): each traced call site gets its own slice of one trace
 buffer (:mod:`iron.instrument.layout`), appended after the wrapper's data arguments
 and forwarded to the call's ``aiex.run`` as a window at the position the callee
 expects. Consecutive traced calls of the same device get a reconfiguration in
@@ -29,12 +29,15 @@ from iron.artifact.schema import TRACE_BUFFER, Kernel, KernelArg, kernel_name
 from iron.design import ArgSpec, Design, Operator
 from iron.errors import IronError, OptionError
 from iron.mlir import ir
-from iron.options import TraceOptions, site_size
+from iron.options import TraceOptions
+from iron.options import site_size as checked_site_size
 from iron.target.geometry import Target, device_columns, get_target
 from iron.target.xclbin import MAX_HOST_BUFFERS
 from iron.instrument import layout
 from iron.instrument.codegen import TracedDesign, instrument
 from iron.instrument.declarative import host_buffer_size
+from iron.fuse import plan as plan_mod
+from iron.fuse.plan import TracePlan
 from iron.artifact.manifest import Manifest, Slice
 
 #: The wrapper takes mlir-aie's default device and sequence symbols (printed without a symbol),
@@ -70,7 +73,9 @@ class Step(tuple):
 
     def __new__(cls, op, *buffers: str, trace_size: int | None = None):
         step = super().__new__(cls, (op, *buffers))
-        step.trace_size = None if trace_size is None else site_size("Step(trace_size=...)", trace_size)
+        step.trace_size = (
+            None if trace_size is None else checked_site_size("Step(trace_size=...)", trace_size)
+        )
         return step
 
     def __repr__(self) -> str:
@@ -120,13 +125,18 @@ class FusedModule:
     designs: dict[str, Design] = field(default_factory=dict)  # device symbol -> design
     operators: dict[str, Operator] = field(default_factory=dict)  # device symbol -> operator
     manifest: Manifest | None = None
-    options: TraceOptions = field(default_factory=TraceOptions)
+    options: TraceOptions = field(default_factory=TraceOptions)  # what the user asked for
     #: intermediates: buffer name -> its window in a scratch host buffer
     windows: dict[str, "Window"] = field(default_factory=dict)
+    plan: TracePlan | None = None  # the traced call sites, their slices and patches
 
     @property
     def traced(self) -> bool:
         return self.manifest is not None
+
+    def trace_key(self) -> dict:
+        """What the cache key and the artifact's meta record of the trace (:meth:`TracePlan.key`)."""
+        return self.plan.key(self.options) if self.plan is not None else self.options.key()
 
     @property
     def kernels(self) -> list[Kernel]:
@@ -185,19 +195,22 @@ def fuse(
     placed = _place_sites(seq, target, options)
     sites, designs, operators = placed.sites, placed.designs, placed.operators
     _refuse_wrapper_selection(options, sites)
-    options.check_sites([(s.index, op_name(s.op)) for s in sites], seq.name)  # OptionError
+    plan_mod.check_selection(options, [(s.index, op_name(s.op)) for s in sites], seq.name)  # OptionError
 
-    spans, options = _trace_layout(options, sites, placed.site_sizes)
-    span_of = {s.site: s for s in spans}
     buffers, windows = host_buffers(seq, named)
-    data_names = list(buffers)
-    if spans:
-        buffers[TRACE_BUFFER] = ir.MemRefType((layout.total_size(spans),), "i8")
+    traced = [
+        (s.index, s.device, placed.site_sizes[s.index], placed.traced_designs[s.device].trace_arg)
+        for s in sites
+        if s.traced
+    ]
+    plan = plan_mod.lay_out(mode, len(buffers), traced, options)
+    if plan.traced:
+        buffers[TRACE_BUFFER] = ir.MemRefType((plan.total_size,), "i8")
 
     module = ir.Module([d.device for d in designs.values()])
     module.foreign = {sym for sym, op in operators.items() if getattr(op, "foreign", False)}
     if mode == "fused":
-        wrapper = _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset)
+        wrapper = _wrapper(seq, target, sites, buffers, windows, plan, designs, reset)
         if runs_reset(wrapper.sequence().body):
             module.devices.append(ir.Device(_widest_device(target, designs), RESET_DEVICE))
         module.devices.append(wrapper)
@@ -210,19 +223,15 @@ def fuse(
         )
         schedule = [main]
     else:
-        schedule = _separate_schedule(seq, sites, buffers, windows, span_of, designs, reset)
+        schedule = _separate_schedule(seq, sites, buffers, windows, plan, designs, reset)
         if any(k.device == RESET_DEVICE for k in schedule):
             module.devices.append(_reset_device_with_sequence(_widest_device(target, designs)))
 
     _check_budget(seq.name, schedule)
-    manifest = None
-    if spans:
-        manifest = _manifest(
-            seq, target, sites, span_of, placed.traced_designs, schedule, mode, buffers, data_names
-        )
+    manifest = _manifest(target, sites, plan, placed.traced_designs, schedule) if plan.traced else None
     return FusedModule(
         seq.name, target, mode, module, schedule, buffers, list(seq.inputs), list(seq.outputs),
-        sites, designs, operators, manifest, options, windows,
+        sites, designs, operators, manifest, options, windows, plan,
     )  # fmt: skip
 
 
@@ -249,7 +258,7 @@ def _place_sites(seq: Sequence, target: Target, options: TraceOptions) -> _Place
         slice_size = _site_trace_size(seq.steps[i], op, i, target, options)
         # A foreign design whose kept trace is already lowered (its own register writes and
         # drain) gets none of iron's; a kept aie.trace configuration iron lowers itself.
-        traced = options.selects(i, cls) and getattr(op, "traceable", True) and slice_size > 0
+        traced = plan_mod.selects(options, i, cls) and getattr(op, "traceable", True) and slice_size > 0
         if traced:
             placed.site_sizes[i] = slice_size
         key = (op, traced, slice_size if traced else 0)  # the drain BD's length is per size
@@ -259,7 +268,7 @@ def _place_sites(seq: Sequence, target: Target, options: TraceOptions) -> _Place
             design = op.design(target)
             design.device.symbol = symbol
             if traced:
-                placed.traced_designs[symbol] = instrument(design, replace(options, size=slice_size), target)
+                placed.traced_designs[symbol] = instrument(design, options, target, slice_size)
                 design = placed.traced_designs[symbol].design
             placed.designs[symbol] = design
             placed.operators[symbol] = op
@@ -274,17 +283,7 @@ def _site_trace_size(step, op, i: int, target: Target, options: TraceOptions) ->
     own_size = getattr(step, "trace_size", None)  # Step(trace_size=), else host_config
     if own_size is None and options.enabled:
         own_size = _host_config_size(op, target)
-    return options.size_at(i, own_size)
-
-
-def _trace_layout(options: TraceOptions, sites: list[CallSite], site_sizes: dict[int, int]):
-    """The traced call sites' slices of the trace buffer (checked against the host's
-    limits), and the options with the per-site sizes when they differ (they enter the cache key)."""
-    spans = layout.slice_layout([s.index for s in sites if s.traced], site_sizes)
-    layout.check_layout(options, [s.size for s in spans])
-    if any(size != options.size for size in site_sizes.values()):
-        options = replace(options, sizes=tuple(sorted(site_sizes.items())))  # into the cache key
-    return spans, options
+    return plan_mod.site_size(options, i, own_size)
 
 
 def _refuse_wrapper_selection(options: TraceOptions, sites: list[CallSite]) -> None:
@@ -300,7 +299,7 @@ def _refuse_wrapper_selection(options: TraceOptions, sites: list[CallSite]) -> N
         raise OptionError(
             f"{options.origin('select')} names {WRAPPER_DEVICE!r}, the wrapper device iron.build writes: it holds "
             "no tiles (only aiex.configure/aiex.run), so it has no trace units of its own; select call sites "
-            '(README "Foreign designs"). `iron trace wire` traces a wrapper that has tiles of its own'
+            '(docs/guide.md "Foreign designs"). `iron trace wire` traces a wrapper that has tiles of its own'
         )
 
 
@@ -314,7 +313,7 @@ def _host_config_size(op, target: Target) -> int | None:
     size = host_buffer_size(design.device.sequence(design.sequence))
     if size is None:
         return None
-    return site_size(f"aie.trace.host_config buffer_size of {op_name(op)}", size)
+    return checked_site_size(f"aie.trace.host_config buffer_size of {op_name(op)}", size)
 
 
 def op_name(op) -> str:
@@ -446,7 +445,7 @@ def _needs_reset(prev: CallSite | None, site: CallSite, enabled: bool) -> bool:
     return enabled and prev is not None and prev.traced and site.traced and prev.device == site.device
 
 
-def _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset) -> ir.Device:
+def _wrapper(seq, target, sites, buffers, windows, plan, designs, reset) -> ir.Device:
     """The wrapper device ``main`` with one configure/run per call site."""
     arg_name = {name: f"arg{i}" for i, name in enumerate(buffers)}
     body: list = []
@@ -468,9 +467,9 @@ def _wrapper(seq, target, sites, buffers, windows, span_of, designs, reset) -> i
                 ops.append(ir.View(f"v{site.index}_{j}", arg_name[host], elems, want))
                 args.append(ops[-1].name)
         if site.traced:
-            span = span_of[site.index]
+            span = plan.site(site.index)
             view = ir.View(
-                f"trace{site.index}", arg_name[TRACE_BUFFER], span.offset, ir.MemRefType((span.size,), "i8")
+                f"trace{site.index}", f"arg{span.arg_index}", span.arg_plus, ir.MemRefType((span.size,), "i8")
             )
             ops.append(view)
             args.append(view.name)
@@ -522,7 +521,7 @@ def _reset_device_with_sequence(device_name: str) -> ir.Device:
     return ir.Device(device_name, RESET_DEVICE, [ir.RuntimeSequence(WRAPPER_SEQUENCE, [], [])])
 
 
-def _separate_schedule(seq, sites, buffers, windows, span_of, designs, reset) -> list[Kernel]:
+def _separate_schedule(seq, sites, buffers, windows, plan, designs, reset) -> list[Kernel]:
     schedule: list[Kernel] = []
     prev = _previous_dispatch_site(sites)
     for site, (_op, *names) in zip(sites, seq.steps):
@@ -536,23 +535,24 @@ def _separate_schedule(seq, sites, buffers, windows, span_of, designs, reset) ->
             host, offset, _ = _bind(n, buffers, windows)
             args.append(KernelArg(host, windows[n].type if n in windows else buffers[n], offset))
         if site.traced:
-            span = span_of[site.index]
+            span = plan.site(site.index)
             args.append(KernelArg(TRACE_BUFFER, ir.MemRefType((span.size,), "i8"), span.offset))
         schedule.append(Kernel(kernel_name(site.device, callee.name), site.device, callee.name, args))
         prev = site
     return schedule
 
 
-def _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffers, data_names) -> Manifest:
+def _manifest(target, sites, plan: TracePlan, traced_designs, schedule) -> Manifest:
     columns = max(device_columns(d.design.device.target) for d in traced_designs.values())
     slices = []
     for site in sites:
         if not site.traced:
             continue
-        span = span_of[site.index]
+        span = plan.site(site.index)
         td = traced_designs[site.device]
-        kernel = schedule[0].name if mode == layout.FUSED else kernel_name(site.device, td.design.sequence)
-        arg_index, _plus = layout.slice_patch(mode, span, len(data_names), td.trace_arg)
+        kernel = (
+            schedule[0].name if plan.mode == layout.FUSED else kernel_name(site.device, td.design.sequence)
+        )
         slices.append(
             Slice(
                 index=site.index,
@@ -564,7 +564,7 @@ def _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffe
                 size=span.size,
                 units=[_copy_unit(u) for u in td.units],
                 kernel=kernel,
-                arg_index=arg_index,
+                arg_index=span.arg_index,
             )
         )
     return Manifest(
@@ -572,9 +572,9 @@ def _manifest(seq, target, sites, span_of, traced_designs, schedule, mode, buffe
         columns=columns,
         column_offset=target.column_offset,
         clock_mhz=target.clock_mhz,
-        kernel=schedule[0].name if mode == "fused" else "",
-        trace_arg_index=layout.manifest_trace_arg(mode, len(data_names)),
-        total_size=buffers[TRACE_BUFFER].nbytes,
+        kernel=schedule[0].name if plan.mode == layout.FUSED else "",
+        trace_arg_index=plan.trace_arg_index,
+        total_size=plan.total_size,
         slices=slices,
     )
 

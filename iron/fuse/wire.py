@@ -208,7 +208,7 @@ def _instrument_callees(module: ir.Module, sites: list[Site], options, target) -
             traced[site.device] = first
             continue
         strip_trace_ops(dev)
-        td = codegen.instrument(Design(dev, [], run.sequence), _sized(options, size), target)
+        td = codegen.instrument(Design(dev, [], run.sequence), options, target, size)
         _adopt(module, dev, td, run.sequence)
         traced[site.device] = routed[dev_sym] = td
     return traced
@@ -245,7 +245,7 @@ def _trace_wrapper(module, wdev, wseq, own, trace_name, total, options, target) 
         wseq.args.append(ir.Argument(trace_name, typ))
         return []
     strip_trace_ops(wdev)
-    td = codegen.instrument(Design(wdev, [], wseq.name), _sized(options, own), target)
+    td = codegen.instrument(Design(wdev, [], wseq.name), options, target, own)
     _adopt(module, wdev, td, wseq.name)
     wdev.sequence(wseq.name).args[-1] = ir.Argument(trace_name, typ)
     return td.units
@@ -279,12 +279,6 @@ def layout_quantum() -> int:
     from iron.options import TRACE_SIZE_QUANTUM
 
     return TRACE_SIZE_QUANTUM
-
-
-def _sized(options: TraceOptions, size: int) -> TraceOptions:
-    from dataclasses import replace
-
-    return replace(options, size=size)
 
 
 def _adopt(module: ir.Module, dev: ir.Device, td: codegen.TracedDesign, sequence: str) -> None:

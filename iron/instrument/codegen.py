@@ -1,4 +1,7 @@
-"""Trace codegen: thread ``trace_size`` and ``trace_max_tiles`` into one design.
+"""Trace codegen: thread the trace size and tile count into one design.
+
+Both come from the build options (``IRON_TRACE_SIZE`` / ``IRON_TRACE_NTILES``, or
+``iron.build(..., trace_size=, ntiles=)``).
 
 :func:`instrument` returns a copy of a design with
 
@@ -12,7 +15,7 @@
 * the stop broadcast at the end of the sequence.
 
 A foreign design that keeps its own ``aie.trace`` configuration gets that instead of
-iron's units: :func:`instrument` lowers the ops its sequence starts (README, "Foreign
+iron's units: :func:`instrument` lowers the ops its sequence starts (docs/guide.md, "Foreign
 designs").
 
 Start and stop follow ``IRON_TRACE_START`` / ``IRON_TRACE_STOP`` (:mod:`iron.options`):
@@ -21,7 +24,7 @@ a broadcast pair (default 15/14, raised by the drain shim from its user events 1
 written last), ``NONE`` (never: the unit streams until the device is reconfigured),
 or a user event that iron raises with Event_Generate on every traced module.
 
-Values follow DESIGN.md section 4 and match mlir-aie's for the same
+Values follow docs/design.md section 4 and match mlir-aie's for the same
 configuration (tested against ``test/parse-trace/test1/aie.mlir``).
 """
 
@@ -64,10 +67,17 @@ class TracedDesign:
     shim_column: int
 
 
-def instrument(design: Design, options: TraceOptions, target: Target) -> TracedDesign:
-    """Add trace units, routing, the trace argument and the register program."""
-    if not options.enabled:
-        raise IronError("instrument() needs tracing enabled (options.size > 0)")
+def instrument(
+    design: Design, options: TraceOptions, target: Target, size: int | None = None
+) -> TracedDesign:
+    """Add trace units, routing, the trace argument and the register program. ``size``:
+    bytes of this design's trace argument (its call site's slice, from the build's trace
+    plan, :mod:`iron.fuse.plan`); None: ``options.size``."""
+    size = options.size if size is None else size
+    if not options.enabled or size <= 0:
+        raise IronError(
+            "instrument() needs tracing enabled (options.size > 0) and a slice of at least 1 byte"
+        )
     device = copy.deepcopy(design.device)
     kept = declared_trace(device, design.sequence, target.arch)
     if kept is not None and not any(t.row == 0 for t in device.tiles):
@@ -98,7 +108,7 @@ def instrument(design: Design, options: TraceOptions, target: Target) -> TracedD
     device.body[at:at] = flows
 
     trace_arg = program_sequence(
-        device.sequence(design.sequence), units, shim.col, channel, options.size, start, stop
+        device.sequence(design.sequence), units, shim.col, channel, size, start, stop
     )
 
     traced = dataclasses.replace(design, device=device, streams=list(design.streams))

@@ -1,6 +1,6 @@
 """The trace wiring: slice layout, the trace argument of each dispatch mode, offset checks.
 
-iron's convention (DESIGN.md 3.2): the fused wrapper's data arguments keep their
+iron's convention (docs/design.md 3.2): the fused wrapper's data arguments keep their
 indices; one ``memref<total x i8>`` trace buffer is appended after them. Every
 traced call site gets its own slice, in program order, contiguous,
 ``trace_size`` bytes each, or each its own size (``iron.Step(..., trace_size=N)``,
@@ -16,8 +16,9 @@ Where a call site's drain BD patch must point (its "trace argument"):
 * separate dispatch (one kernel per call site): the callee's own trace argument at
   offset 0; the runtime binds the slice there as a sub-buffer.
 
-fusion, ``iron trace wire``, lowering and the wiring check ask this module
-(:func:`slice_patch`, :func:`manifest_trace_arg`, :func:`expected_patches`).
+The build's trace plan (:mod:`iron.fuse.plan`), ``iron trace wire``, lowering and the
+wiring check ask this module (:func:`slice_patch`, :func:`manifest_trace_arg`,
+:func:`expected_patches`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ _PER_SLICE = -1
 class SliceSpan:
     site: int  # call-site index
     offset: int  # bytes into the trace buffer: the drain patch's ``arg_plus`` under fused dispatch
-    size: int  # bytes of this slice (the call site's trace size, TraceOptions.size_at)
+    size: int  # bytes of this slice (the call site's trace size, iron.fuse.plan.site_size)
 
 
 def appended_trace_arg(n_args: int) -> int:

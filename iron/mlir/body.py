@@ -258,6 +258,211 @@ class Broadcast:
     type: str
 
 
+@declare(Form("memref.copy", " %{source}, %{target} : {source_type} to {type}"))
+@dataclass
+class Copy:
+    """``memref.copy %a, %b : memref<4xi32> to memref<4xi32>``: every element of ``a`` into ``b``."""
+
+    source: str
+    target: str
+    source_type: str
+    type: str
+
+
+@declare(
+    Form(
+        "memref.subview",
+        " %{source}[{offsets}] [{sizes}] [{strides}] : {source_type} to {type}",
+        results="1",
+    )
+)
+@dataclass
+class Subview:
+    """``%s = memref.subview %m[1, %i] [2, 4] [1, 1] : memref<4x8xi32> to memref<2x4xi32, strided<..>>``
+    (``offsets`` / ``sizes`` / ``strides`` as written: integers or SSA values)."""
+
+    results: tuple[str]
+    source: str
+    offsets: str
+    sizes: str
+    strides: str
+    source_type: str
+    type: str
+
+
+# --------------------------------------------------------------------------- vector
+@declare(
+    Form(
+        "vector.transfer_read",
+        " %{base}[{indices:%,}], %{padding}[?, %{mask}?][? {attrs:dict}?] : {memref_type}, {type}",
+        results="1",
+    )
+)
+@dataclass
+class TransferRead:
+    """``%v = vector.transfer_read %m[%i], %pad {in_bounds = [true]} : memref<..>, vector<..>``."""
+
+    results: tuple[str]
+    base: str
+    indices: tuple[str, ...]
+    padding: str
+    memref_type: str
+    type: str
+    mask: str | None = None
+    attrs: str | None = None
+
+
+@declare(
+    Form(
+        "vector.transfer_write",
+        " %{value}, %{base}[{indices:%,}][?, %{mask}?][? {attrs:dict}?] : {type}, {memref_type}",
+    )
+)
+@dataclass
+class TransferWrite:
+    """``vector.transfer_write %v, %m[%i] {in_bounds = [true]} : vector<..>, memref<..>``."""
+
+    value: str
+    base: str
+    indices: tuple[str, ...]
+    type: str
+    memref_type: str
+    mask: str | None = None
+    attrs: str | None = None
+
+
+@declare(Form("vector.splat", " %{source} : {type}", results="1"))
+@dataclass
+class Splat:
+    """``%v = vector.splat %x : vector<8xi32>`` (older MLIR; today's is ``vector.broadcast``)."""
+
+    results: tuple[str]
+    source: str
+    type: str
+
+
+@declare(Form("vector.extract", " %{vector}[{position}] : {type} from {source_type}", results="1"))
+@dataclass
+class Extract:
+    """``%e = vector.extract %v[3] : i32 from vector<8xi32>`` (positions: integers or SSA values)."""
+
+    results: tuple[str]
+    vector: str
+    position: str
+    type: str
+    source_type: str
+
+
+@declare(Form("vector.insert", " %{source}, %{dest} [{position}] : {source_type} into {type}", results="1"))
+@dataclass
+class Insert:
+    """``%r = vector.insert %e, %v [5] : i32 into vector<8xi32>``."""
+
+    results: tuple[str]
+    source: str
+    dest: str
+    position: str
+    source_type: str
+    type: str
+
+
+@declare(Form("vector.fma", " %{lhs}, %{rhs}, %{acc} : {type}", results="1"))
+@dataclass
+class Fma:
+    """``%r = vector.fma %a, %b, %c : vector<16xf32>``: ``a * b + c`` per element, rounded once."""
+
+    results: tuple[str]
+    lhs: str
+    rhs: str
+    acc: str
+    type: str
+
+
+@declare(
+    Form(
+        "vector.reduction",
+        " <{kind:word}>, %{vector}[?, %{acc}?][? {flags:attr}?] : {source_type} into {type}",
+        results="1",
+    )
+)
+@dataclass
+class Reduction:
+    """``%r = vector.reduction <add>, %v[, %acc] : vector<8xi32> into i32``."""
+
+    results: tuple[str]
+    kind: str
+    vector: str
+    source_type: str
+    type: str
+    acc: str | None = None
+    flags: str | None = None
+
+
+#: Ops of one operand ``%r = math.exp %x[ fastmath<..>] : type`` (scalar or vector), as sim runs them.
+UNARY = ("arith.negf",) + tuple(
+    f"math.{k}" for k in "exp exp2 log log2 tanh sqrt rsqrt absf absi floor ceil sin cos".split()
+)
+
+
+@declare(Form(UNARY, " %{operand}[? {flags:attr}?] : {type}", results="1"))
+@dataclass
+class Unary:
+    name: str
+    results: tuple[str]
+    operand: str
+    type: str
+    flags: str | None = None
+
+
+# --------------------------------------------------------------------------- control flow
+@declare(
+    Form(
+        "scf.while",
+        "[? ({inits:pairs})?] : ({arg_types:text*}) -> {result_types}",
+        results="*",
+        regions=("before", "after"),
+        joins=("do",),
+    )
+)
+@dataclass
+class While:
+    """``%r = scf.while (%a = %init) : (i32) -> i32 { .. scf.condition(%c) %a : i32 } do {
+    ^bb0(%b: i32): .. scf.yield %n : i32 }`` (the ``after`` region's first op is its block label)."""
+
+    arg_types: str
+    result_types: str
+    before: list = field(default_factory=list)
+    after: list = field(default_factory=list)
+    results: tuple[str, ...] = ()
+    inits: tuple[tuple[str, str], ...] = ()
+
+
+@declare(Form("scf.condition", "(%{cond})[? {values:%,} : {types}?]"))
+@dataclass
+class Condition:
+    cond: str
+    values: tuple[str, ...] = ()
+    types: str | None = None
+
+
+@declare(Form("cf.br", " {dest}"))
+@dataclass
+class Branch:
+    """``cf.br ^bb1(%x : i32)``: ``dest`` is the successor as written (block and operands)."""
+
+    dest: str
+
+
+@declare(Form("cf.cond_br", " %{cond}, {true_dest}, {false_dest}"))
+@dataclass
+class CondBranch:
+    """``cf.cond_br %c, ^bb2, ^bb3(%x : i32)``."""
+
+    cond: str
+    true_dest: str
+    false_dest: str
+
+
 # --------------------------------------------------------------------------- aie
 @declare(Form("aie.put_cascade", "(%{value} : {type})"))
 @dataclass

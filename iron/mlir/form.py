@@ -19,7 +19,7 @@ symbol, ``{field}`` or ``{field:kind}`` another field, ``[?`` ... ``?]`` an opti
 (printed when its first field is set, read when it is there), anything else literal text,
 printed as written; the reader takes any whitespace between tokens. Kinds: ``%,`` a
 comma-separated list of SSA values (possibly empty), ``int``, ``word`` (an identifier),
-``attr`` (``overflow<nsw>``), ``pairs`` (``%a = %b, %c = %d``), ``text`` (the default:
+``attr`` (``overflow<nsw>``), ``dict`` (an attribute dictionary ``{in_bounds = [true]}``), ``pairs`` (``%a = %b, %c = %d``), ``text`` (the default:
 balanced text such as a type) and ``text*`` (possibly empty). ``Form.regions`` names the fields
 holding each region's ops: printed ``{`` ... ``}``, a later region after ``} <join> {``
 (``Form.joins``; ``scf.if``'s ``else``); an empty trailing region is not printed.
@@ -45,6 +45,7 @@ _PATTERNS = {
     "int": re.compile(r"\s*(-?\d+)"),
     "word": re.compile(r"\s*([A-Za-z_]\w*)"),
     "attr": re.compile(r"\s*([A-Za-z_]\w*<[^<>]*>)"),
+    "dict": re.compile(r"\s*(\{[^{}]*\})"),
     "%,": re.compile(rf"\s*((?:%{VALUE}\s*,\s*)*%{VALUE})?"),
     "pairs": re.compile(rf"\s*((?:%{VALUE}\s*=\s*%{VALUE}\s*,\s*)*%{VALUE}\s*=\s*%{VALUE})"),
 }

@@ -128,7 +128,7 @@ class ObjectFifo:
     @property
     def runtime_dmas(self) -> bool:
         """``{runtimeDmas = true}``: the runtime sequence programs this FIFO's memtile DMA
-        (upstream passthrough_dmas/unrolled_repeat_pass.mlir); see README "Foreign designs"."""
+        (upstream passthrough_dmas/unrolled_repeat_pass.mlir); see docs/guide.md "Foreign designs"."""
         return bool(self.attrs) and re.search(r"\bruntimeDmas\s*=\s*true\b", self.attrs) is not None
 
 

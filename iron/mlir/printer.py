@@ -21,7 +21,11 @@ its SOURCES.md):
 * ``aie.shim_dma_allocation @sym(%tile, MM2S, channel)`` (PR #2727;
   ``test/Conversion/DmaToNpu/dma_operand_widths.mlir``).
 
-Output is deterministic: the same IR always prints the same bytes (it feeds the
+Forms whose spelling changed since the oldest mlir-aie iron supports are printed in the
+:class:`~iron.target.mlir_eras.Era` handed to :func:`print_module` / :func:`print_device`
+(default today's; :mod:`iron.mlir.spelling` rewrites them for an older era).
+
+Output is deterministic: the same IR and era always print the same bytes (they feed the
 cache key).
 """
 
@@ -32,6 +36,8 @@ import re
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.mlir.form import format_op
+from iron.mlir.spelling import respell
+from iron.target.mlir_eras import TODAY, Era
 
 INDENT = "  "
 _RE_SSA = re.compile(r"%([A-Za-z0-9_$.\-]+)")
@@ -299,7 +305,9 @@ def print_ops(ops: list, depth: int = 0) -> list[str]:
     pad = INDENT * depth
     for op in ops:
         if isinstance(op, ir.Opaque):
-            out += [pad + line if line else "" for line in opaque_lines(op.text)]
+            # a block label (``^bb1:``) stands one indent left of its ops, as MLIR prints it
+            lead = pad[len(INDENT) :] if op.text.startswith("^") else pad
+            out += [lead + line if line else "" for line in opaque_lines(op.text)]
             continue
         form = getattr(type(op), "FORM", None)
         if form is None:
@@ -474,11 +482,12 @@ def _plan_globals(dev: ir.Device) -> tuple[list[tuple[str, tuple]], dict]:
     return list(planned.items()), symbols
 
 
-def print_device(device: ir.Device, depth: int = 0) -> str:
-    """One ``aie.device`` op (no trailing newline)."""
+def print_device(device: ir.Device, depth: int = 0, era: Era = TODAY) -> str:
+    """One ``aie.device`` op (no trailing newline), in the forms ``era`` reads
+    (:mod:`iron.target.mlir_eras`; default today's upstream)."""
     p = _Printer()
     p.device(device, depth)
-    return "\n".join(p.out)
+    return respell("\n".join(p.out), era)
 
 
 def print_op(op, depth: int = 0, scope: dict | None = None) -> str:
@@ -493,8 +502,9 @@ def print_op(op, depth: int = 0, scope: dict | None = None) -> str:
     return "\n".join(p.out)
 
 
-def print_module(module: ir.Module) -> str:
-    """The whole module as mlir-aie assembly, ending in a newline."""
+def print_module(module: ir.Module, era: Era = TODAY) -> str:
+    """The whole module as mlir-aie assembly, ending in a newline, in the forms ``era`` reads
+    (:mod:`iron.target.mlir_eras`; default today's upstream, byte for byte as before eras)."""
     p = _Printer()
     p.line(0, f"{getattr(module, 'header', 'module')} {{")
     for op in getattr(module, "extra", ()):
@@ -502,4 +512,4 @@ def print_module(module: ir.Module) -> str:
     for dev in module.devices:
         p.device(dev, 1)
     p.line(0, "}")
-    return "\n".join(p.out) + "\n"
+    return respell("\n".join(p.out), era) + "\n"

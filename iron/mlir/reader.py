@@ -658,16 +658,8 @@ class _Reader:
         return glob
 
     def func_decl(self, code: str):
-        """``func.func private @f(types) attributes {link_with = "f.o"}`` (a kernel
-        declaration); other spellings and attributes stay opaque."""
-        m = _RE_FUNC_DECL.match(code)
-        if not m:
-            return None
-        types = tuple(t.strip() for t in split_top(m.group(2))) if m.group(2).strip() else ()
-        decl = ir.FuncDecl(m.group(1), types, m.group(3))
-        from iron.mlir.printer import func_text
-
-        return decl if func_text(decl) == code else None
+        """A kernel declaration (:func:`read_func_decl`)."""
+        return read_func_decl(code)
 
     def objectfifo(self, code: str):
         m = _RE_OBJECTFIFO.match(code)
@@ -1064,6 +1056,19 @@ def _verbatim(lines: list[str], first: int, last: int) -> str:
 
 
 #: (op-name prefix, reader) of the structured ops of a device body, tried in order.
+def read_func_decl(code: str) -> ir.FuncDecl | None:
+    """``func.func private @f(types) attributes {link_with = "f.o"}`` (a kernel declaration),
+    or None: other spellings and attributes stay opaque."""
+    m = _RE_FUNC_DECL.match(code.strip())
+    if not m:
+        return None
+    types = tuple(t.strip() for t in split_top(m.group(2))) if m.group(2).strip() else ()
+    decl = ir.FuncDecl(m.group(1), types, m.group(3))
+    from iron.mlir.printer import func_text
+
+    return decl if func_text(decl) == code.strip() else None
+
+
 _DEVICE_OPS = (
     ("%", _Reader.device_value),
     ("aie.packet_flow", _Reader.packet_flow),

@@ -2,7 +2,7 @@
 
 bf16 calls mlir-aie's ``eltwise/{add,mul}.cc`` (the fixed 1024-element entry at
 ``tile_size == 1024``, else the runtime-size ``*_size`` entry). mlir-aie has no integer
-add/mul, so i16/i32 call iron's own ``iron/kernels/eltwise_int.cc`` (README, "The real
+add/mul, so i16/i32 call iron's own ``iron/kernels/eltwise_int.cc`` (docs/toolchain.md, "The real
 toolchain").
 """
 

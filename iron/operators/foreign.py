@@ -15,7 +15,7 @@ Python API prints) becomes a :class:`ForeignOperator` that :func:`iron.build` an
 
 What iron changes when it builds the design untraced: the device symbol (fusion names
 every device ``op<i>_<name>``), SSA value names, comments and the spelling the printer
-normalises (see README, "Foreign designs"). Everything else is printed as read.
+normalises (see docs/guide.md, "Foreign designs"). Everything else is printed as read.
 
 On sim a foreign design runs its control path and its trace (the events of what it
 executed). Without ``reference`` (a numpy function ``reference(*inputs) -> outputs``)
@@ -39,7 +39,7 @@ from iron import limits
 from iron.errors import IronError
 from iron.mlir import ir, legacy, objectfifo
 from iron.mlir.printer import print_device
-from iron.mlir.reader import parse
+from iron.mlir.reader import parse, read_func_decl
 from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
 from iron.target import registers, shim_dma
 from iron.target.geometry import SHIM_ROW, target_for_device
@@ -183,7 +183,7 @@ def from_mlir(
     ``existing_trace``: a design that already configures trace either keeps it (``"keep"``: a traced build
     lowers its ``aie.trace`` ops into the call site's slice, with its own units and host_config size; an
     already lowered trace stays as it is and iron adds none) or has its ``aie.trace`` configuration removed so
-    iron's units take its place (``"replace"``). README "Foreign designs" says what differs from aiecc.
+    iron's units take its place (``"replace"``). docs/guide.md "Foreign designs" says what differs from aiecc.
     ``objects``: paths of the kernel object files the design's ``link_with`` names (as upstream's
     ``iron.jit(..., object_files=[...])``), matched by file name; a name not given is looked for beside the
     design file. The real toolchain path copies each into aiecc's working folder; one it cannot find is an
@@ -205,6 +205,7 @@ def from_mlir(
         raise ForeignDesignError(f"existing_trace={existing_trace!r}; accepted: {', '.join(EXISTING_TRACE)}")
     module = parse(text, filename)
     dev, seq, origin = _pick(module, device, sequence, text, filename)
+    _module_declarations(module, dev)
     trace_ops = _own_trace(dev, existing_trace, origin)
     streams, directions = _streams(dev, seq, origin)
     args = _arguments(seq, directions)
@@ -221,6 +222,36 @@ def from_mlir(
     )  # fmt: skip
     _LIVE[op.digest] = op
     return op
+
+
+_RE_MODULE_DECL = re.compile(r"^func\.func\s+private\s+@([\w$.\-]+)\s*\([^{]*$", re.S)
+
+
+def _module_declarations(module: ir.Module, dev: ir.Device) -> None:
+    """Put at the front of ``dev`` each module-level ``func.func private`` declaration (outside
+    every ``aie.device``) that ``dev`` refers to and does not declare itself: iron prints the
+    device alone, and mlir-aie resolves a core's ``func.call`` in its ``aie.device`` (the
+    nearest symbol table), so there it must be for the printed module to verify."""
+    decls = [
+        op for op in module.extra if isinstance(op, ir.Opaque) and _RE_MODULE_DECL.match(op.text.strip())
+    ]
+    if not decls:
+        return
+    printed = print_device(dev)
+    own = {op.name for op in dev.body if isinstance(op, ir.FuncDecl)}
+    own |= {
+        m.group(1)
+        for op in dev.body
+        if isinstance(op, ir.Opaque)
+        if (m := _RE_MODULE_DECL.match(op.text.strip()))
+    }
+    moved = []
+    for op in decls:
+        name = _RE_MODULE_DECL.match(op.text.strip()).group(1)
+        if name not in own and re.search(rf"@{re.escape(name)}(?![\w$.\-])", printed):
+            moved.append(read_func_decl(op.text) or ir.Opaque(op.text.strip()))
+            own.add(name)
+    dev.body[:0] = moved
 
 
 def _translated_source(source) -> tuple[str, str, list]:

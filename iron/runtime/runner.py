@@ -90,16 +90,17 @@ def choose_device(artifact, device: str = "auto") -> tuple[str, str]:
     return "sim", why
 
 
-def load(artifact, device: str = "auto", operators=None) -> "Runner":
+def load(artifact, device: str = "auto", operators=None, kernels=None) -> "Runner":
     """A :class:`Runner` for ``artifact`` (an :class:`iron.artifact.schema.Artifact`) on
     ``device`` (``auto``, ``sim`` or ``xrt``). ``operators``: for sim, the function
     ``(payload name, params) -> operator`` that gives each PDI payload its operator
-    (:func:`iron.load` passes :func:`iron.operators.from_payload`); the runtime imports none."""
+    (:func:`iron.load` passes :func:`iron.operators.from_payload`); the runtime imports none.
+    ``kernels``: for sim, models of kernels it has none of (:func:`iron.load`)."""
     name, reason = choose_device(artifact, device)
     if name == "sim":
         from iron.runtime.sim.backend import SimBackend
 
-        backend = SimBackend(artifact, operators)
+        backend = SimBackend(artifact, operators, kernels=kernels)
     else:
         from iron.runtime.xrt import XrtBackend
 

@@ -314,7 +314,7 @@ def user_event(kind: str, n: int) -> int:
 
 
 # ---- selections that read misleadingly on hardware ---------------------------
-# Facts: DESIGN.md 9.3 (FIM43-Redeye/xdna-emu hardware runs on Phoenix and their notes).
+# Facts: docs/design.md 9.3 (FIM43-Redeye/xdna-emu hardware runs on Phoenix and their notes).
 # Every iron design is an object-FIFO design (iron/operators/_dataflow.py): the tiles'
 # BD rings are started by the PDI at load and loop forever.
 

@@ -1,6 +1,6 @@
 """Trace packet header and event frame format: the one table of both.
 
-Source: DESIGN.md section 5, checked against Xilinx/mlir-aie
+Source: docs/design.md section 5, checked against Xilinx/mlir-aie
 ``python/utils/trace/utils.py`` @0750994 (``parse_pkt_hdr_in_stream``,
 ``convert_to_commands``) and AM020 (AIE-ML trace unit). Frame kinds and first
 bytes (:data:`FRAME_TABLE`), field positions (:data:`FRAME_FIELDS`) and the
@@ -172,7 +172,7 @@ def frame_word(kind, value, slot):
 # --------------------------------------------------------------------------- event-PC frames
 # Trace mode 1 (event-PC, :mod:`iron.target.trace_modes`): instead of Single/Multiple
 # frames a core unit sends 4-byte EventPC frames ``110001mm mmmmmmxx xxpppppp pppppppp``
-# (8-bit slot mask, 14-bit PC; DESIGN.md 9.2, bit layout confirmed on Phoenix captures by
+# (8-bit slot mask, 14-bit PC; docs/design.md 9.2, bit layout confirmed on Phoenix captures by
 # FIM43-Redeye/xdna-emu ``tools/trace_decoder/modes/mode1.py``). Start (0xF1 / 0xF5
 # re-anchor, 8 bytes), Repeat0/1, Event_Sync, filler 0xFE and the 4-byte 0xDC-0xDF word
 # are shared with mode 0. A Repeat replays the previous EventPC frame.

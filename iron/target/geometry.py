@@ -36,7 +36,7 @@ class Target:
     name: str
     max_columns: int
     rows: int
-    dev_gen: int  # TXN header device generation (DESIGN.md section 6)
+    dev_gen: int  # TXN header device generation (docs/design.md section 6)
     column_offset: int
     clock_mhz: float  # AIE clock used to turn cycles into microseconds
     full_elf: bool  # one full ELF with several devices (aiex.configure) is npu2 only

@@ -1,6 +1,6 @@
 """Trace-related registers of AIE2/AIE2P tiles and their fields.
 
-Source: DESIGN.md section 4 (mlir-aie ``lib/Dialect/AIE/Util/aie_registers_aie2.json``
+Source: docs/design.md section 4 (mlir-aie ``lib/Dialect/AIE/Util/aie_registers_aie2.json``
 and aie-rt ``driver/src/global/xaiemlgbl_params.h``); the worked example is the
 core tile of mlir-aie ``test/parse-trace/test1/aie.mlir``. The memtile's
 Event_Generate (0x94008) and port selection (0xB0F00) were checked in XRT's

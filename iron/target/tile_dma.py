@@ -29,7 +29,7 @@ DMA kinds. Sources, each named once here:
   ``PushQueuetoWrite32Pattern``: "START_BD_ID is 6 bits on a mem tile"). Ctrl bits sim
   reads: ``Enable_Out_of_Order`` [3] (the shim's bit, set by passthrough_dmas/aie.mlir's
   0x308 / 0x408) and the channel ``Reset`` [1] that memtile and compute-tile channels have
-  (DESIGN.md "Running an artifact many times", option 1; mlir-aie
+  (docs/design.md "Running an artifact many times", option 1; mlir-aie
   ``AIELowerDmaChannelReset.cpp`` pulses it).
 * Locks: a memtile DMA names its own tile's locks 64..127 (west neighbour 0..63, east
   128..191): mlir-aie test/bd-chains-and-dma-tasks/dma-tasks-to-npu/dma_task_with_locks.mlir

@@ -9,7 +9,7 @@ a broadcast.
 
 iron's choices, the ones mlir-aie's trace flow makes (``-aie-insert-trace-flows``,
 ``lib/Dialect/AIE/Transforms/AIEInsertTraceFlows.cpp``, whose lit tests drain through
-BD 15 and start/stop on broadcasts 15/14; DESIGN.md section 4): the
+BD 15 and start/stop on broadcasts 15/14; docs/design.md section 4): the
 packets drain through shim S2MM channel :data:`TRACE_CHANNEL` with shim BD
 :data:`TRACE_BD` in 64-byte bursts; units start on broadcast :data:`START_BROADCAST`
 and stop on :data:`STOP_BROADCAST`, which the drain shim raises from its user events
@@ -23,7 +23,7 @@ from __future__ import annotations
 SLOTS = 8
 #: Packet id field of Trace_Control1: 5 bits.
 PACKET_ID_BITS = 5
-#: Packet ids trace units get, unique per device (DESIGN.md section 4: 1..31).
+#: Packet ids trace units get, unique per device (docs/design.md section 4: 1..31).
 PACKET_IDS = range(1, 1 << PACKET_ID_BITS)
 
 #: Trace port of each unit kind on its tile's stream switch (``Trace : 1`` is the core

@@ -68,7 +68,9 @@ def find() -> Install | str:
         if given and var == "IRON_REAL_MLIR_AIE":
             return f"{var}={given} has no bin/aie-opt that runs"
     if not ORACLE.is_file():
-        return f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({ORACLE})"
+        return (
+            f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({ORACLE})"
+        )
     try:
         out = subprocess.run([str(ORACLE)], capture_output=True, text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -91,11 +93,13 @@ def require() -> Install:
 def aie_opt(text: str, *args: str) -> subprocess.CompletedProcess:
     """Run the real ``aie-opt`` on ``text`` with ``args`` (passes); output on stdout."""
     install = require()
-    return subprocess.run([install.aie_opt, *args, "-"], input=text, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [install.aie_opt, *args, "-"], input=text, capture_output=True, text=True, timeout=300
+    )
 
 
 def verify(text: str) -> str:
-    """"" when the real ``aie-opt`` parses and verifies ``text``, else its first error line."""
+    """ "" when the real ``aie-opt`` parses and verifies ``text``, else its first error line."""
     out = aie_opt(text)
     if out.returncode == 0:
         return ""
@@ -120,5 +124,6 @@ def aiecc_insts(text: str, *flags: str) -> dict[str, bytes]:
         )
         assert out.returncode == 0, f"real aiecc failed:\n{out.stdout}\n{out.stderr}"
         return {
-            p.name[len("insts_") : -len(".bin")]: p.read_bytes() for p in sorted(Path(tmp).glob("insts_*.bin"))
+            p.name[len("insts_") : -len(".bin")]: p.read_bytes()
+            for p in sorted(Path(tmp).glob("insts_*.bin"))
         }

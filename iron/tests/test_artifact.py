@@ -198,7 +198,7 @@ def test_separate_dispatch_binds_trace_slices(tmp_path):
 
 def test_sources_behind_debug_flag(tmp_path, monkeypatch):
     art = build(ADD, trace=True, trace_size=4096, cache_dir=tmp_path, sources=True)
-    assert set(art.sources) == {"fused.mlir", "op0_ElementwiseAdd.mlir"}
+    assert set(art.sources) == {"fused.mlir", "op0_ElementwiseAdd.mlir", "aiecc.mlir"}
     assert "aie.device(npu2_1col) {" in art.sources["fused.mlir"]  # @main: aie-opt's default, elided
     assert art.manifest.sources == art.sources  # captures carry them too
     for text in art.sources.values():
@@ -456,6 +456,26 @@ def fake_aiecc(tmp_path, monkeypatch):
     yield install
     for cached in (aiecc.toolchain_identity, aiecc.help_text):
         cached.cache_clear()
+
+
+def test_sources_carry_the_exact_module_handed_to_aiecc(tmp_path, fake_aiecc):
+    """Issue 33 item 4: ``sources`` holds ``aiecc.mlir``, byte for byte the file aiecc was
+    given (fused and separate dispatch), so a user can rerun aiecc on it; a built-in build
+    carries the same text."""
+    for dispatch, target in (("fused", "npu2"), ("separate", "npu1")):
+        builtin = build(
+            ADD, trace=True, trace_size=4096, target=target, cache_dir=tmp_path / "b", sources=True
+        )
+        _, inputs = fake_aiecc("legacy")
+        before = len(list((tmp_path / "inputs").glob("input*.mlir")))
+        art = build(
+            ADD, trace=True, trace_size=4096, target=target, cache_dir=tmp_path / dispatch, sources=True,
+            backend="aiecc", dispatch=dispatch,
+        )  # fmt: skip
+        assert art.sources["aiecc.mlir"] == inputs(before)
+        assert builtin.sources["aiecc.mlir"] == art.sources["aiecc.mlir"]
+        assert "aiex.run" not in art.sources["aiecc.mlir"]  # materialized
+        assert ("aiex.run" in art.sources["fused.mlir"]) == (dispatch == "fused")
 
 
 def test_build_through_fake_aiecc(tmp_path, fake_aiecc):

@@ -1,6 +1,6 @@
 """Events the hardware never produces in the trace window, and selections that mislead.
 
-Expected behaviour comes from hardware findings (DESIGN.md 9.3, FIM43-Redeye/xdna-emu runs on
+Expected behaviour comes from hardware findings (docs/design.md 9.3, FIM43-Redeye/xdna-emu runs on
 Phoenix): on object-FIFO designs the compute tile's memory-module DMA START_TASK/FINISHED_TASK
 do not fire inside the trace window (the BD ring is queued at load); LOCK_n_REL events come
 from lock-selection blocks, all watching lock 0 after reset; MM2S-direction level events in
@@ -96,7 +96,7 @@ def test_sound_selections_have_no_caveat(kind, name):
 def test_defaults_and_docs_suggest_no_misleading_event(capsys):
     assert [n for n in DEFAULT_CORE_EVENTS if events.caveat("core", n)] == []
     root = Path(__file__).resolve().parents[2]
-    for path in (root / "README.md", root / "iron" / "options.py", root / "docs" / "ARCHITECTURE.md"):
+    for path in (root / "README.md", root / "iron" / "options.py", *sorted((root / "docs").glob("*.md"))):
         text = path.read_text()
         for kind in events.MODULE_KINDS:
             bad = [n for n in events.event_table(kind) if events.caveat(kind, n) and f"{kind}={n}" in text]

@@ -173,7 +173,7 @@ UNTOUCHED = [
 
 @pytest.mark.parametrize("rel", UNTOUCHED, ids=[Path(r).name[:50] for r in UNTOUCHED])
 def test_untraced_build_is_the_input_design(rel):
-    """Normalisation named in the README: the device symbol (op<i>_<name>), SSA names, comments."""
+    """Normalisation named in docs/guide.md: the device symbol (op<i>_<name>), SSA names, comments."""
     text = _text(rel, "npu1")
     op = iron.from_mlir(text, name="ext")
     fm = fuse(op, "npu1", TraceOptions(), "separate")
@@ -388,7 +388,7 @@ def test_replacing_a_lowered_trace_is_refused():
 FLOWS = "corpus/mlir-aie__test__dialect__AIE__trace__test_insert_trace_flows.mlir"
 HELD = "corpus/mlir-aie__test__dialect__AIE__trace__test_insert_trace_flows_held_ids.mlir"
 #: Chunks of FLOWS (by CHECK-LABEL), plus HELD. trace_after_last_tensor is left out on purpose:
-#: its ``arg_idx = -1`` puts the trace after the last tensor; iron drains into the slice (README).
+#: its ``arg_idx = -1`` puts the trace after the last tensor; iron drains into the slice (docs/guide.md).
 #: memtile (chunk 6) is left out too: its memtile event DMA_S2MM_0_START_TASK is no memtile
 #: event (mlir-aie's MemTileEvent and aie-rt say DMA_S2MM_SEL0_START_TASK; the pass under
 #: test never resolves names), so iron refuses it (test below).

@@ -230,7 +230,7 @@ def test_check_input_accepts_the_limit_and_refuses_one_byte_more(tmp_path):
 
 @pytest.mark.parametrize(
     "name, documented",
-    [  # README.md "Limits" table
+    [  # docs/guide.md "Limits" table
         ("MAX_TRACE_BYTES", 16 << 30),  # .bin trace, words in a capture: 16 GiB
         ("MAX_TEXT_BYTES", 48 << 30),  # text trace: 48 GiB (12 bytes per word)
         ("MAX_MANIFEST_BYTES", 256 << 20),  # manifest JSON: 256 MiB
@@ -239,7 +239,7 @@ def test_check_input_accepts_the_limit_and_refuses_one_byte_more(tmp_path):
     ],
 )
 def test_a_file_of_the_documented_limit_plus_one_byte_is_refused(tmp_path, name, documented):
-    """The limits README.md documents, at their edge: a sparse file of exactly the
+    """The limits docs/guide.md documents, at their edge: a sparse file of exactly the
     limit passes the size check, one byte more is refused (by size, never read)."""
     from iron import limits
 
@@ -250,7 +250,7 @@ def test_a_file_of_the_documented_limit_plus_one_byte_is_refused(tmp_path, name,
 
 
 def test_entry_points_refuse_one_byte_past_their_documented_limit(tmp_path, monkeypatch):
-    """read_bin / read_text refuse a file one byte past the README's limit for them
+    """read_bin / read_text refuse a file one byte past the limit docs/guide.md documents for them
     (sparse files: refused by size before a byte is read)."""
     from pathlib import Path
 

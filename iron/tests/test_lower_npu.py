@@ -162,7 +162,7 @@ def test_write32_column_row_masks_offset_as_upstream():
 
 
 def test_write32_column_row():
-    # tile address col << 25 | row << 20 | offset (DESIGN.md 4)
+    # tile address col << 25 | row << 20 | offset (docs/design.md 4)
     assert lower_words([ir.Write32(0x00DEF, 0x42, column=3, row=4)])[4:] == hexwords(
         "00000000 00000000 06400DEF 00000000 00000042 00000018"
     )

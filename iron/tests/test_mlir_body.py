@@ -200,6 +200,29 @@ def _every_body_op() -> list:
         body.Call("func.call", "k", ("b0", "n"), f"{m16}, i32"),
         body.Call("func.call", "nothing", (), "", "i32", ("q",)),
         body.Event(0),
+        body.Copy("b0", "b1", m16, m16),
+        body.Subview(("sv",), "b0", "%c0", "8", "1", m16, "memref<8xi32, strided<[1], offset: ?>>"),
+        body.TransferRead(("tr",), "b0", ("c0",), "x", m16, v16, None, "{in_bounds = [true]}"),
+        body.TransferRead(("tm",), "b0", ("c0",), "x", m16, v16, "mask"),
+        body.TransferWrite("tr", "b1", ("c0",), v16, m16, "mask", "{in_bounds = [true]}"),
+        body.TransferWrite("tr", "b1", ("c0",), v16, m16),
+        body.Splat(("sp",), "x", v16),
+        body.Extract(("ex",), "tr", "%i", "i32", v16),
+        body.Insert(("in",), "ex", "tr", "3", "i32", v16),
+        body.Fma(("fm",), "f2", "f2", "f2", "vector<16xf32>"),
+        body.Reduction(("rd",), "add", "tr", v16, "i32"),
+        body.Reduction(("rf",), "add", "fm", "vector<16xf32>", "f32", "f2", "fastmath<fast>"),
+        body.Unary("math.exp", ("me",), "fm", "vector<16xf32>", "fastmath<fast>"),
+        body.Unary("arith.negf", ("ng",), "fm", "vector<16xf32>"),
+        body.While(
+            "i32",
+            "i32",
+            [body.Condition("p", ("x",), "i32")],
+            [ir.Opaque("^bb0(%wa: i32):"), body.Yield(("wa",), "i32")],
+            ("wr",),
+            (("wb", "x"),),
+        ),
+        body.While("", "()", [body.Condition("p")], []),
         body.Release("in0", "Consume", 2),
         body.Yield(("r",), "i32"),
     ]
@@ -215,15 +238,22 @@ def _every_body_op() -> list:
         body.Acquire(("s",), "in0", "Consume", 1, sub),
         body.SubviewAccess(("e",), "s", 0, sub, m16),
         ir.Opaque("aie.use_lock(%l, Acquire, 1)"),
+        body.Branch("^bb1(%c0 : index)"),
+        ir.Opaque("^bb1(%k: index):"),
+        body.CondBranch("t", "^bb1(%c1 : index)", "^bb2"),
+        ir.Opaque("^bb2:"),
         body.End(),
     ]
 
 
 def test_every_body_op_goes_to_text_and_back():
     ops = _every_body_op()
-    assert {type(op) for op in ops} | {type(op) for op in ops[6].body} >= {
-        cls for cls in vars(body).values() if hasattr(cls, "FORM")
-    }
+
+    def kinds(ops):
+        regions = [r for op in ops for r in vars(op).values() if isinstance(r, list)]
+        return {type(op) for op in ops}.union(*map(kinds, regions))
+
+    assert kinds(ops) >= {cls for cls in vars(body).values() if hasattr(cls, "FORM")}
     lines = print_ops(ops)
     assert read_region(lines) == ops
     assert "  } else {" in lines and "  scf.if %p {" in lines  # an empty else region is not printed
@@ -232,11 +262,11 @@ def test_every_body_op_goes_to_text_and_back():
 # --------------------------------------------------------------------------- opaque and errors
 def test_an_op_no_form_reads_stays_one_verbatim_opaque_op_with_its_region():
     lines = [
-        "%0 = scf.while (%a = %c0) : (index) -> index {",
-        "  scf.condition(%t) %a : index",
-        "} do {",
-        "^bb0(%a: index):",
-        "  scf.yield %a : index",
+        "scf.parallel (%i) = (%c0) to (%c4) step (%c1) {",
+        "  %a = arith.addi %i, %i : index",
+        "  scf.reduce",
+        "  %b = arith.addi %a, %a : index",
+        "  scf.reduce",
         "}",
         "aie.objectfifo.release @of (Consume, 1)",
         "aie.use_lock(%l, Acquire, 1)",

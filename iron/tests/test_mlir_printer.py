@@ -16,7 +16,7 @@ ARGS = {"arg0": ir.MemRefType((4096,), "i16"), "arg2": ir.MemRefType((2, 64, 64)
 
 
 def test_write32_with_tile():
-    # upstream aie_test1.mlir: Trace_Control0 (0x340D0) of core (0, 2) = 0x797A0000 (DESIGN.md 4)
+    # upstream aie_test1.mlir: Trace_Control0 (0x340D0) of core (0, 2) = 0x797A0000 (docs/design.md 4)
     printed = print_op(ir.Write32(0x340D0, 0x797A0000, column=0, row=2))
     i = SSA_TEST1.index("%cst_npu_0 = arith.constant 213200 : i32")
     assert canon(printed) == canon(SSA_TEST1[i : i + 3])

@@ -1,4 +1,4 @@
-"""The public surface: ``iron.build``'s keywords as the README states them, resolved in one
+"""The public surface: ``iron.build``'s keywords as docs/guide.md states them, resolved in one
 place (``iron.options.from_build_kwargs``); no test-only switch among them; ``iron.bf16``."""
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from iron.fuse.fusion import fuse
 from iron.operators import ElementwiseAdd
 from iron.options import TraceOptions, from_build_kwargs
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guide.md"
 ADD = ElementwiseAdd(1024, "i32", columns=1, cores_per_column=1, tile_size=512)
 
 
 def _readme_signature() -> list[tuple[str, str]]:
-    text = README.read_text(encoding="utf-8")
+    text = GUIDE.read_text(encoding="utf-8")
     sig = re.search(r"`iron\.build\(op_or_sequence, \*,(.*?)\)` returns", text, re.S).group(1)
     return [tuple(p.strip().split("=")) for p in " ".join(sig.split()).split(",")]
 

@@ -33,13 +33,13 @@ def test_python_example_runs(tmp_path, monkeypatch, capsys):
 
 
 def test_options_table_is_the_option_declarations():
-    """README's "Options" table is what ``iron.options.OPTIONS`` renders (``python
+    """docs/reference.md's "Options" table is what ``iron.options.OPTIONS`` renders (``python
     docs/options_table.py`` rewrites it): a change to either side alone fails here."""
     from iron.options import markdown_table
 
     script = runpy.run_path(str(README.parent / "docs" / "options_table.py"))
-    text = README.read_text(encoding="utf-8")
+    text = (README.parent / "docs" / "reference.md").read_text(encoding="utf-8")
     assert markdown_table() in text.split("## Options", 1)[1].split("\n## ", 1)[0]
     assert (
         script["rewritten"](text) == text
-    ), "README's options table is stale: run python docs/options_table.py"
+    ), "docs/reference.md's options table is stale: run python docs/options_table.py"

@@ -32,7 +32,7 @@ from iron.tests.golden import TEST1
 ADD = ElementwiseAdd(4096, "i32", columns=1, cores_per_column=1, tile_size=512)
 TWO = Sequence("two", [(ADD, "x", "y", "a"), (ADD, "a", "y", "b")], ["x", "y"], ["b"])
 SIZE = 4096
-DRAIN_WORD1 = 0x1D000 + 0x20 * 15 + 4  # shim BD 15 word 1 (DESIGN.md 4)
+DRAIN_WORD1 = 0x1D000 + 0x20 * 15 + 4  # shim BD 15 word 1 (docs/design.md 4)
 
 
 # --------------------------------------------------------------------------- build refuses bad wiring

@@ -2,7 +2,7 @@
 
 On hardware a trace drain task never completes, so on one context the next
 traced dispatch's task queues behind it and its trace lands at the old task's
-running position (DESIGN.md 9.3). sim keeps device state across runs as a
+running position (docs/design.md 9.3). sim keeps device state across runs as a
 context does; iron's defence is a reconfiguration at the start of a traced
 dispatch whose first device may still be loaded (:mod:`iron.fuse.fusion`).
 

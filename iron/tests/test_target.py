@@ -1,4 +1,4 @@
-"""Target geometry and the trace register table (DESIGN.md section 4)."""
+"""Target geometry and the trace register table (docs/design.md section 4)."""
 
 import pytest
 

@@ -117,7 +117,7 @@ def test_no_register_offset_outside_target():
 
 def test_the_checks_see_what_they_look_for():
     # 0x1D208 is DMA_S2MM_1_Ctrl (aie-rt XAIEMLGBL_NOC_MODULE_DMA_S2MM_1_CTRL); 119304 is the
-    # same offset in decimal, 0x340E0 Trace_Event0 (DESIGN.md section 4), 0x1D1E4 BD 15 word 1.
+    # same offset in decimal, 0x340E0 Trace_Event0 (docs/design.md section 4), 0x1D1E4 BD 15 word 1.
     source = (
         "CTRL = 0x1D208\n"
         "SAME = 119304\n"
@@ -136,7 +136,7 @@ def test_the_checks_see_what_they_look_for():
         "example.py:4: 0x1D1E4",
     ]
     offsets = register_offsets()
-    assert {0x1D208, 0x340E0, 0x1D1E4, 0x1D20C, 0x3404C} <= offsets  # DESIGN.md section 4 addresses
+    assert {0x1D208, 0x340E0, 0x1D1E4, 0x1D20C, 0x3404C} <= offsets  # docs/design.md section 4 addresses
     assert register_literals(path, offsets, source) == [
         "example.py:1: 0x1D208",
         "example.py:2: 119304",

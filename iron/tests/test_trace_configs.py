@@ -4,7 +4,7 @@ Per call-site sizes (``iron.Step``, ``trace_sizes`` / ``IRON_TRACE_SIZES``), sta
 stop events (``trace_start`` / ``trace_stop``: the forms of mlir-aie's
 ``aie.trace.start/stop``), units at chosen tiles (``trace_units``). Each is checked on
 the register program against values derived by hand here from the register layout
-(DESIGN.md 4: Trace_Control0 = stop << 24 | start << 16; Trace_Control1 = packet type
+(docs/design.md 4: Trace_Control0 = stop << 24 | start << 16; Trace_Control1 = packet type
 << 12 | id) and aie-rt's AIE2 event numbers (core: BROADCAST_0 = 107, USER_EVENT_0 =
 124, TRUE = 1, NONE = 0; shim: USER_EVENT_0 = 126; memtile: BROADCAST_0 = 142), on the
 manifest, and on what a capture decodes to.
@@ -27,7 +27,7 @@ ADD = ElementwiseAdd(N, "i32", columns=2, cores_per_column=2, tile_size=512)
 MUL = ElementwiseMul(N, "i32", columns=2, cores_per_column=2, tile_size=512)
 #: Kernel calls per core and operator call, by hand: 4096 / (2 columns x 2 cores x 512).
 INVOCATIONS = 2
-# Register offsets (DESIGN.md 4), by hand.
+# Register offsets (docs/design.md 4), by hand.
 CORE_CONTROL0, CORE_CONTROL1, CORE_EVENT0, CORE_TIMER, CORE_GENERATE = (
     0x340D0,
     0x340D4,
@@ -97,7 +97,9 @@ def test_step_sizes_give_each_slice_its_own_size(cache):
     assert bds[fm.call_sites[0].device] == [1024] and bds[fm.call_sites[1].device] == [2048]
     # Same operator at sites 1 and 2, traced and untraced: two devices.
     assert fm.call_sites[1].device != fm.call_sites[2].device
-    assert fm.options.key()["sizes"] == [[0, 4096], [1, 8192]]
+    assert fm.trace_key()["sizes"] == [[0, 4096], [1, 8192]]  # the plan's sizes enter the cache key
+    assert fm.options.sizes == ()  # the options keep what the user asked for
+    assert [(s.index, s.offset, s.size) for s in fm.plan.sites] == [(0, 0, 4096), (1, 4096, 8192)]
 
     art, trace = traced_run(cache, SIZED)
     assert [(s.slice.offset, s.slice.size, s.status) for s in trace.slices] == [
@@ -122,7 +124,7 @@ def test_trace_sizes_override_steps_and_enter_the_cache_key(cache):
     assert resolve(True, size=8192, sizes={0: 64}, env=env).sizes == ((0, 64),)
     assert "sizes" not in resolve(True, size=8192, env={}).key()
     assert (
-        fuse(PLAIN, "npu2", resolve(True, size=8192, env={})).options.key()
+        fuse(PLAIN, "npu2", resolve(True, size=8192, env={})).trace_key()
         == resolve(True, size=8192, env={}).key()
     )
 

@@ -3,7 +3,7 @@
 External anchors (no expectation here comes from iron's own encoder or decoder):
 
 * Trace_Control0: mlir-aie ``test/parse-trace/test1/aie.mlir`` gives the core's value
-  for start BROADCAST_15 / stop BROADCAST_14 in event-time (0x797A0000, DESIGN.md 4);
+  for start BROADCAST_15 / stop BROADCAST_14 in event-time (0x797A0000, docs/design.md 4);
   mlir-aie ``test/python/test_trace_mode1_decode.py`` (commit feb92118) configures a core
   in mode 1 by writing Trace_Control0 (address 213200 = 0x340D0) with bits [1:0] = 1
   (its ``MODE1_CONFIG_MLIR``, value 5, read back as mode 1), and

@@ -98,7 +98,7 @@ def test_declarative_units_per_device_from_upstream_trace_slices_py():
     (ua,), (ub,) = m.slices[0].units, m.slices[1].units
     assert (ua.column, ua.row, ua.event_ids[0], ua.packet_id) == (0, 2, 33, 1)
     assert (ub.column, ub.row, ub.event_ids[0]) == (0, 4, 37)
-    assert ua.start_event == 122 and ua.stop_event == 121  # BROADCAST_15 / _14 (DESIGN.md 4)
+    assert ua.start_event == 122 and ua.stop_event == 121  # BROADCAST_15 / _14 (docs/design.md 4)
 
 
 def _fused_declarative() -> str:

@@ -19,16 +19,20 @@ import numpy as np
 from iron.errors import IronError
 from iron.artifact.schema import TRACE_BUFFER
 from iron.runtime.sim import HostMemory, SimDevice
+from iron.runtime.sim.kernel_models import with_user_models
 
 
 class SimBackend:
     """``operators``: ``(payload name, params) -> operator`` (optional, see :class:`SimDevice`);
     ``kernel_models``: ``(symbol, defines, arch) -> model | None`` replacing
-    :func:`iron.runtime.sim.kernel_models.model_for` for this backend's device."""
+    :func:`iron.runtime.sim.kernel_models.model_for` for this backend's device;
+    ``kernels``: the user's models, kernel symbol -> numpy function, used before it
+    (:func:`iron.runtime.sim.kernel_models.with_user_models`)."""
 
-    def __init__(self, artifact, operators=None, kernel_models=None):
+    def __init__(self, artifact, operators=None, kernel_models=None, kernels=None):
         self.artifact = artifact
-        self.device = SimDevice(artifact.target, operators, kernel_models)
+        models = with_user_models(kernels, kernel_models)
+        self.device = SimDevice(artifact.target, operators, models)
         for name in {d.kernel for d in artifact.schedule}:
             k = artifact.kernels[name]
             if not k.control:

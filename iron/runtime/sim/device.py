@@ -577,7 +577,7 @@ class SimDevice:
     def _advance(self, force: bool = False) -> None:
         """Run the loaded design as far as it goes; its events reach the running trace units.
 
-        ``force``: where the design cannot be executed entirely (``engine.tainted``), the
+        ``force``: where the design cannot be executed entirely (``engine.why_stuck()``), the
         shim tasks it leaves pending complete with their bytes recorded as not modelled."""
         eng = self.engine
         if eng is None:
@@ -588,13 +588,14 @@ class SimDevice:
             moved = eng.advance()
             if self.tile_dmas is not None:
                 moved = self.tile_dmas.advance() or moved
-        if force and eng.tainted:
+        why = eng.why_stuck() if force else None
+        if why is not None:
             for key in set(eng.shim_channels) | set(self.streams):  # data channels, never the trace's
                 ch = self.channels.get(key)
                 while ch is not None and ch.active is not None:
                     t = ch.active
                     if key[1] == "s2mm":
-                        self.mark_unmodelled(t.buffer, t.indices()[t.moved :], eng.tainted[0])
+                        self.mark_unmodelled(t.buffer, t.indices()[t.moved :], why)
                     ch.complete(t)
         self.kernel_calls += eng.calls
         self.calls[self.payload.symbol] = self.calls.get(self.payload.symbol, 0) + len(eng.calls)

@@ -48,6 +48,7 @@ from iron.runtime.sim import cascade, kernel_models
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.interp import Core, NotModelledOp
 from iron.runtime.sim.program import Program
+from iron.runtime.sim.taint import Taint
 from iron.target import events, tile_dma
 from iron.target.geometry import MEMTILE_ROW, SHIM_ROW
 
@@ -116,7 +117,9 @@ class Reader:
 class Fifo:
     """One object FIFO's state (see the module docstring)."""
 
-    def __init__(self, op: ir.ObjectFifo, mtype: ir.MemRefType, pool: dict | None = None):
+    def __init__(
+        self, op: ir.ObjectFifo, mtype: ir.MemRefType, taint: Taint | None = None, pool: dict | None = None
+    ):
         self.name = op.name
         self.op = op
         self.depth = max(int(op.depth), 1)
@@ -125,8 +128,10 @@ class Fifo:
         self.numel = math.prod(mtype.shape)
         self.nbytes = self.numel * self.elem
         self._kernel_dtype = np.uint16 if mtype.dtype == "bf16" else np.dtype(ir.DTYPES[mtype.dtype])
+        self.taint = taint if taint is not None else Taint()
         self._pool = {} if pool is None else pool
         self.bufs, self.ebufs, self.kbufs = self.buffers((self.name, "producer"))
+        self.why: dict[int, str] = {}  # slot -> why its object is not modelled (iron.runtime.sim.taint)
         self.to_dims: Dims = ()  # applied when streaming out (core or join producer)
         self.readers: list[Reader] = []  # add_reader: the objects freed so far follow them
         self._freed = 0  # min(r.released for r in readers), kept by add_reader / reader_release
@@ -157,11 +162,16 @@ class Fifo:
         self.held[w] += n
         return list(range(first, first + n))
 
-    def writer_release(self, w: int, n: int, t: int) -> None:
+    def writer_release(self, w: int, n: int, t: int, why: str | None = None) -> None:
+        """Writer ``w`` releases ``n`` objects; ``why``: their data is not modelled (else
+        the mark of the buffer the writer filled, if any)."""
         n = min(n, self.held[w])
         for j in range(self.next_slot[w], self.next_slot[w] + n):
             self.parts[j] = self.parts.get(j, 0) + 1
             self.ready[j] = max(self.ready.get(j, 0), t)
+            part_why = why or self.taint.of(self.bufs[j % self.depth])
+            if part_why:
+                self.why.setdefault(j, part_why)
         self.next_slot[w] += n
         self.held[w] -= n
         while self.parts.get(self.pushed, 0) >= self.writers:
@@ -169,10 +179,12 @@ class Fifo:
 
     def _complete(self, j: int) -> None:
         del self.parts[j]
+        why = self.why.pop(j, None)
         stream = self.ebufs[j % self.depth]
         if self.to_dims:
             stream = stream[object_indices(0, self.to_dims, stream.size)]
         for r in self.readers:
+            self.taint.set(r.bufs[j % self.depth], why)
             dst = r.ebufs[j % self.depth]
             if r.dims:
                 dst[object_indices(0, r.dims, stream.size)] = stream
@@ -202,14 +214,17 @@ class Fifo:
         pool: an engine built again for the same device (a reconfiguration) zeroes the
         buffers of the one it replaces instead of making new ones."""
         hit = self._pool.get(key)
-        if hit is not None and hit[0].shape == (self.depth, self.nbytes):
-            hit[0].fill(0)
-            return hit[1:]
-        raw = np.zeros((self.depth, self.nbytes), np.uint8)
-        elems = _elem_view(raw, self.elem)
-        kernel = raw.view(self._kernel_dtype).reshape((self.depth, *self.type.shape))
-        self._pool[key] = raw, list(raw), list(elems), list(kernel)
-        return self._pool[key][1:]
+        if hit is not None and len(hit[0]) == self.depth and hit[0][0].size == self.nbytes:
+            for raw in hit[0]:
+                raw.fill(0)
+        else:
+            # one owning array per object: a taint mark follows the array that owns the memory
+            raws = [np.zeros(self.nbytes, np.uint8) for _ in range(self.depth)]
+            elems = [_elem_view(raw, self.elem) for raw in raws]
+            hit = self._pool[key] = raws, elems, [self.view(raw) for raw in raws]
+        for raw in hit[0]:
+            self.taint.track(raw)
+        return hit
 
 
 @dataclass
@@ -278,7 +293,12 @@ class Engine:
         self.arch = ARCH.get(device.target.name, device.target.name)
         self.kernels = kernels
         self.models = models
+        #: Why the whole device's outputs are not modelled (an op sim cannot run ...).
         self.tainted: list[str] = [f"not modelled: {w}" for w in prog.unmodelled]
+        #: Kernels without a model called so far (why, once each); only the outputs their
+        #: results reach are not modelled (:mod:`iron.runtime.sim.taint`).
+        self.unmodelled_kernels: list[str] = []
+        self.taint = Taint()
         self.fifos: dict[str, Fifo] = {}
         self.procs: list[Proc] = []
         #: (col, row, kind) -> [(first cycle, cycles, event name)] recorded since the last drain
@@ -326,7 +346,7 @@ class Engine:
         """One :class:`Fifo` per object FIFO, its patterns checked; links must name known FIFOs."""
         prog = self.prog
         for name, op in prog.fifos.items():
-            f = Fifo(op, _fifo_type(op), self.pool)
+            f = Fifo(op, _fifo_type(op), self.taint, self.pool)
             _check_cover(op, f.numel, prog.tiles)
             f.to_dims = op.dims_to_stream  # never on a shim producer: iron.mlir.check refuses it
             self.fifos[name] = f
@@ -468,7 +488,7 @@ class Engine:
 
     def _mm2s_gen(self, proc: Proc, key, f: Fifo):
         dev = self.device
-        pending = np.zeros(0, np.uint8)
+        pending, pending_why = np.zeros(0, np.uint8), None
         while True:
             ch = dev.channels.get(key)
             task = ch.active if ch is not None else None
@@ -479,9 +499,7 @@ class Engine:
             proc.t = max(proc.t, task.pushed_at)
             self._ev(proc.col, proc.row, "shim", proc.t, 1, f"DMA_MM2S_{key[2]}_START_TASK")
             idx = task.indices()
-            why = dev.unmodelled_bytes(task.buffer, idx)
-            if why:
-                self.tainted.append(why)
+            pending_why = pending_why or dev.unmodelled_bytes(task.buffer, idx)
             data = task.buffer.data[idx]
             pos = 0
             while pos < data.size:
@@ -500,8 +518,8 @@ class Engine:
                 f.bufs[j % f.depth][:] = pending
                 proc.t = start + DMA_SETUP + f.nbytes // DMA_BYTES_PER_CYCLE
                 self._ev(proc.col, proc.row, "shim", start, proc.t - start, f"PORT_RUNNING_{key[2]}")
-                f.writer_release(0, 1, proc.t)
-                pending = np.zeros(0, np.uint8)
+                f.writer_release(0, 1, proc.t, pending_why)
+                pending, pending_why = np.zeros(0, np.uint8), None
                 yield True
             if ch.active is task:
                 ch.complete(task)
@@ -510,7 +528,7 @@ class Engine:
 
     def _s2mm_gen(self, proc: Proc, key, f: Fifo, r: Reader):
         dev = self.device
-        pending = np.zeros(0, np.uint8)
+        pending, why = np.zeros(0, np.uint8), None
         while True:
             ch = dev.channels.get(key)
             task = ch.active if ch is not None else None
@@ -535,14 +553,16 @@ class Engine:
                         yield False
                     j = r.released
                     pending = r.bufs[j % f.depth].copy()
+                    why = self.taint.of(r.bufs[j % f.depth])
                     start = max(proc.t, f.ready.get(j, 0))
                     proc.t = start + DMA_SETUP + f.nbytes // DMA_BYTES_PER_CYCLE
                     self._ev(proc.col, proc.row, "shim", start, proc.t - start, "PORT_RUNNING_1")
                     f.reader_release(r, 1, proc.t)
                 n = min(pending.size, idx.size - task.moved)
                 task.buffer.data[idx[task.moved : task.moved + n]] = pending[:n]
-                if self.tainted:
-                    dev.mark_unmodelled(task.buffer, idx[task.moved : task.moved + n], self.tainted[0])
+                if self.tainted or why:
+                    why = self.tainted[0] if self.tainted else why
+                    dev.mark_unmodelled(task.buffer, idx[task.moved : task.moved + n], why)
                 task.moved += n
                 pending = pending[n:]
                 yield True
@@ -574,14 +594,14 @@ class Engine:
             proc.t = start + DMA_SETUP + dest.nbytes // DMA_BYTES_PER_CYCLE
             self._link_ev(proc, start, proc.t - start, "PORT_RUNNING_1")
             self._link_ev(proc, proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
-            dest.writer_release(0, 1, proc.t)
+            dest.writer_release(0, 1, proc.t, self.taint.of(r.bufs[j % src.depth]))
             src.reader_release(r, 1, proc.t)
             yield True
 
     def _forward_gen(self, proc: Proc, src: Fifo, r: Reader, dest: Fifo):
         """A 1:1 link between FIFOs of different object sizes: the stream's bytes are repacked
         into the destination's objects (what leaves the memtile is a byte stream)."""
-        pending = np.zeros(0, np.uint8)
+        pending, why = np.zeros(0, np.uint8), None
         while True:
             if pending.size < dest.nbytes:
                 while not src.available(r, 1):
@@ -589,6 +609,7 @@ class Engine:
                     yield False
                 j = r.released
                 pending = np.concatenate([pending, r.bufs[j % src.depth]])
+                why = why or self.taint.of(r.bufs[j % src.depth])
                 proc.t = max(proc.t, src.ready.get(j, 0))
                 src.reader_release(r, 1, proc.t)
                 yield True
@@ -601,7 +622,8 @@ class Engine:
             pending = pending[dest.nbytes :]
             proc.t = max(proc.t, dest.slot_time(k)) + DMA_SETUP + dest.nbytes // DMA_BYTES_PER_CYCLE
             self._link_ev(proc, proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
-            dest.writer_release(0, 1, proc.t)
+            dest.writer_release(0, 1, proc.t, why)
+            why = why if pending.size else None  # leftover bytes: conservatively as marked
             yield True
 
     def _join_gen(self, proc: Proc, src: Fifo, r: Reader, dest: Fifo, w: int, offset: int, dims: Dims):
@@ -625,7 +647,7 @@ class Engine:
             proc.t = start + DMA_SETUP + src.nbytes // DMA_BYTES_PER_CYCLE
             self._link_ev(proc, start, proc.t - start, "PORT_RUNNING_0")
             self._link_ev(proc, proc.t, 1, "DMA_S2MM_SEL0_FINISHED_BD")
-            dest.writer_release(w, 1, proc.t)
+            dest.writer_release(w, 1, proc.t, self.taint.of(r.bufs[j % src.depth]))
             src.reader_release(r, 1, proc.t)
             yield True
 
@@ -634,7 +656,7 @@ class Engine:
         try:
             yield from interp.run()
         except NotModelledOp as e:
-            self.tainted.append(str(e))
+            self.tainted.append(f"{e}{interp.at()}")
         proc.done = True
 
     # ------------------------------------------------------------------ core services
@@ -720,11 +742,51 @@ class Engine:
 
     def call(self, proc: Proc, symbol: str, args: list, core_link: str | None):
         """Run kernel ``symbol``'s model on ``args``; a generator when the kernel reads its
-        cascade (:mod:`iron.runtime.sim.cascade`: the core waits for the data), else None."""
+        cascade (:mod:`iron.runtime.sim.cascade`: the core waits for the data), else None.
+        A kernel without a model, or fed buffers sim did not compute, marks every buffer
+        it was handed (:mod:`iron.runtime.sim.taint`)."""
         obj = self.prog.funcs.get(symbol) or core_link
         defines, arch = self.kernels.get(obj, ({}, self.arch)) if obj else ({}, self.arch)
         known = obj in self.kernels  # iron compiled it: its defines are known
         model, unknown = self._model(symbol, obj, defines, arch, known)
+        why = None if unknown is None else self._unknown_defines(symbol, obj, unknown)
+        self._call_events(proc, args)
+        self.calls.append(symbol)
+        if model is None:
+            why = why or (
+                f"kernel {symbol!r} ({obj or 'no object'}, defines {dict(defines)}) has no model in "
+                f"iron.runtime.sim.kernel_models (give sim one: load(..., kernels={{{symbol!r}: fn}}))"
+            )
+        elif isinstance(model, kernel_models.CascadeModel):
+            if self.taint.of(*args):
+                self.void(self.taint.of(*args))  # a cascade carries no mark
+            return cascade.run_kernel(self, proc, model, args)
+        else:
+            try:
+                model(*args)
+            except kernel_models.KernelModelError as exc:
+                if known:
+                    raise
+                why = self._unknown_defines(symbol, obj, exc)
+        if why is not None and why not in self.unmodelled_kernels:
+            self.unmodelled_kernels.append(why)
+        why = why or self.taint.of(*args)
+        if why is not None and not self.taint.mark(args, why):
+            self.void(why)
+        return None
+
+    @staticmethod
+    def _unknown_defines(symbol: str, obj, exc) -> str:
+        return f"kernel {symbol!r}: the defines {obj} was compiled with are unknown to iron ({exc})"
+
+    def void(self, why: str) -> None:
+        """Values sim did not compute reached what no mark can follow: the whole device's
+        outputs are not modelled."""
+        if why not in self.tainted:
+            self.tainted.append(why)
+
+    def _call_events(self, proc: Proc, args: list) -> None:
+        """A kernel call's trace events and cost (see the module docstring)."""
         nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
         start = proc.t
         proc.t += CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE
@@ -734,29 +796,11 @@ class Engine:
             self._ev(proc.col, proc.row, "core", start + 2, proc.t - start - 4, "INSTR_VECTOR")
             self._ev(proc.col, proc.row, "core", proc.t - 1, 1, "INSTR_RETURN")
             self._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_EVENT_1")
-        self.calls.append(symbol)
-        if model is None:
-            why = (
-                f"kernel {symbol!r} ({obj or 'no object'}, defines {dict(defines)}) has no model in "
-                f"iron.runtime.sim.kernel_models"
-            )
-            if unknown is not None:
-                why = (
-                    f"kernel {symbol!r}: the defines {obj} was compiled with are unknown to iron ({unknown})"
-                )
-            if why not in self.tainted:
-                self.tainted.append(why)
-            return
-        if isinstance(model, kernel_models.CascadeModel):
-            return cascade.run_kernel(self, proc, model, args)
-        try:
-            model(*args)
-        except kernel_models.KernelModelError as exc:
-            if known:
-                raise
-            why = f"kernel {symbol!r}: the defines {obj} was compiled with are unknown to iron ({exc})"
-            if why not in self.tainted:
-                self.tainted.append(why)
+
+    def why_stuck(self) -> str | None:
+        """Why shim tasks the design leaves pending hold no modelled values: an op or a
+        kernel sim does not model (None: nothing is missing, the design should finish)."""
+        return (self.tainted or self.unmodelled_kernels or [None])[0]
 
     def _model(self, symbol: str, obj, defines, arch: str, known: bool):
         """(model or None, why a foreign object's defines are unknown or None), looked up once

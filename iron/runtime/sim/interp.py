@@ -15,8 +15,9 @@ trace still runs):
   ``aie.objectfifo.release``. An acquire that cannot be granted yields (blocks);
   acquires count cumulatively, as mlir-aie's stateful transform lowers them;
 * ``func.call`` to a kernel: its model (:mod:`iron.runtime.sim.kernel_models`) is
-  called with numpy views of the buffers; a kernel without a model does nothing and
-  taints the device's outputs (not modelled);
+  called with numpy views of the buffers (a user's model first: ``load(kernels=)``); a
+  kernel without a model does nothing and marks the buffers it was handed: only the
+  outputs their values reach are not modelled (:mod:`iron.runtime.sim.taint`);
 * ``aie.put_cascade`` / ``aie.get_cascade`` of vectors (:mod:`iron.runtime.sim.cascade`);
   a get waits for its bytes;
 * ``memref.load`` / ``memref.store``, ``vector.load`` / ``vector.store`` /
@@ -37,15 +38,11 @@ from iron import bf16
 from iron.mlir import body as b
 from iron.mlir import ir
 from iron.mlir.form import format_op
-from iron.runtime.sim import cascade
+from iron.runtime.sim import cascade, values, vector_ops
 
-_RE_SHAPED = re.compile(r"^(?:vector|memref)<((?:\d+x)*)(\w+)[,>]")
 _RE_RESULT_GROUP = re.compile(r"^(.*):(\d+)$")
 _RE_OP_NAME = re.compile(r"^(?:%[^=]*=\s*)?(\S+?)(?:\(|\s|$)")
-
-_INT_BITS = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "index": 64}
-_NP = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "f32": np.float32,
-       "ui8": np.uint8, "ui16": np.uint16, "ui32": np.uint32, "bf16": np.uint16, "i1": np.bool_}  # fmt: skip
+_INT_BITS, _NP = values.INT_BITS, values.NP
 
 _BIN = {
     "addi": np.add, "subi": np.subtract, "muli": np.multiply, "andi": np.bitwise_and,
@@ -62,8 +59,7 @@ _CMP = {
 }  # fmt: skip
 
 
-class NotModelledOp(Exception):
-    """The core reached an op sim does not interpret."""
+NotModelledOp = values.NotModelledOp
 
 
 class _Yield(Exception):
@@ -71,28 +67,7 @@ class _Yield(Exception):
         self.values = values
 
 
-def _wrap(value, typ: str):
-    """An integer result wrapped to its type's width (two's complement)."""
-    bits = _INT_BITS.get(typ)
-    if bits is None or bits >= 64 or isinstance(value, np.ndarray):
-        return value
-    if bits == 1:
-        return int(value) & 1
-    m = 1 << bits
-    v = int(value) % m
-    return v - m if v >= m >> 1 else v
-
-
-def _shaped(typ: str) -> tuple[tuple[int, ...], str] | None:
-    """``vector<4x8xbf16>`` / ``memref<16xi32, ...>`` -> ((4, 8), "bf16"); None for other types."""
-    m = _RE_SHAPED.match(typ.strip())
-    return None if m is None else (tuple(int(d) for d in m.group(1).split("x")[:-1]), m.group(2))
-
-
-def _element(typ: str) -> str:
-    """The element type of a vector or memref type, else the type itself (``i32``, ``index``)."""
-    shaped = _shaped(typ)
-    return shaped[1] if shaped else typ.strip()
+_wrap, _shaped, _element = values.wrap, values.shaped, values.element
 
 
 def _names(results) -> list[str]:
@@ -116,11 +91,18 @@ def _describe(op) -> tuple[str, str]:
 class Core:
     """One core's interpreter state; :meth:`run` is the generator the engine drives."""
 
+    YIELD = _Yield  # what scf.yield raises (iron.runtime.sim.vector_ops catches it)
+
     def __init__(self, prog, engine, proc):
         self.prog = prog  # CoreProgram
         self.engine = engine
         self.proc = proc  # the engine process (clock, tile)
         self.env: dict[str, object] = {}
+        self.op = None  # the op running (where a "not modelled" stopped the core)
+        self._cfg: dict[int, tuple[list, bool]] = {}  # id(region ops) -> (ops, has block labels)
+        #: Why values this core loaded are not modelled (iron.runtime.sim.taint): what it
+        #: stores from then on is marked too.
+        self.taint: str | None = None
 
     # ------------------------------------------------------------------ values
     def val(self, name: str):
@@ -137,7 +119,16 @@ class Core:
         yield from self.block(self.prog.body)
 
     def block(self, ops: list):
+        """Generator: run a region's ops (a region with block labels follows its branches)."""
+        known = self._cfg.get(id(ops))
+        if known is None:  # once per region; the entry keeps the list alive, so its id stays its own
+            known = self._cfg[id(ops)] = (ops, vector_ops.has_blocks(ops))
+        return vector_ops.run_blocks(self, ops) if known[1] else self.straight(ops)
+
+    def straight(self, ops: list):
+        """Generator: run a block's ops in order."""
         for op in ops:
+            self.op = op
             h = _HANDLERS.get(type(op))
             if h is None:
                 name, line = _describe(op)
@@ -145,6 +136,13 @@ class Core:
             res = h(self, op)
             if res is not None and hasattr(res, "__next__"):
                 yield from res
+
+    def at(self) -> str:
+        """`` at <where>:<line>`` of the op running in the device's MLIR ("" if not found)."""
+        if self.op is None:
+            return ""
+        line = self.engine.prog.line_of(self.prog.tile, _describe(self.op)[1])
+        return "" if line is None else f" at {self.engine.prog.where}:{line}"
 
     # ------------------------------------------------------------------ arith
     def constant(self, op: b.Constant):
@@ -168,8 +166,8 @@ class Core:
 
     def binary(self, op: b.Binary):
         kind = op.name.split(".", 1)[1]
-        a, c = self.val(op.lhs), self.val(op.rhs)
         typ = _element(op.type)
+        a, c = values.num(self.val(op.lhs), typ), values.num(self.val(op.rhs), typ)
         if kind in ("divsi", "divui", "ceildivsi", "floordivsi"):
             r = np.floor_divide(a, c) if kind == "floordivsi" else (
                 -(-a // c) if kind == "ceildivsi" else (np.trunc(np.divide(a, c)).astype(np.int64)
@@ -190,12 +188,13 @@ class Core:
                 r = float(r) if typ.startswith("f") else int(r)
         else:
             raise NotModelledOp(f"not modelled: {op.name}")
-        self.set(op, _wrap(r, typ))
+        self.set(op, values.pack(r, op.type) if isinstance(r, np.ndarray) else _wrap(r, typ))
 
     def compare(self, op: b.Compare):
         if op.predicate not in _CMP:
             raise NotModelledOp(f"not modelled: {op.name} predicate {op.predicate}")
-        r = _CMP[op.predicate](self.val(op.lhs), self.val(op.rhs))
+        et = _element(op.type)
+        r = _CMP[op.predicate](values.num(self.val(op.lhs), et), values.num(self.val(op.rhs), et))
         self.set(op, r if isinstance(r, np.ndarray) else int(r))
 
     def select(self, op: b.Select):
@@ -203,14 +202,22 @@ class Core:
         self.set(op, np.where(c, x, y) if isinstance(c, np.ndarray) else (x if c else y))
 
     def cast(self, op: b.Cast):
-        v = self.val(op.source)
-        et = _element(op.type)
-        if isinstance(v, np.ndarray):
-            self.set(op, v.astype(_NP.get(et, np.int64)) if et != "bf16" else bf16.to_bf16(v))
-        elif et.startswith("f"):
-            self.set(op, float(v))
-        else:
-            self.set(op, _wrap(int(v), et))
+        """``arith`` casts: extensions and truncations wrap or round once (bf16 to nearest-even),
+        ``fpto*i`` truncate toward zero, ``ext/uito/index_castui`` read the source as unsigned."""
+        kind, v = op.name.split(".", 1)[1], self.val(op.source)
+        src, et = _element(op.source_type), _element(op.type)
+        if kind == "bitcast":
+            if not isinstance(v, np.ndarray):
+                raise NotModelledOp(f"not modelled: {format_op(op)} (a scalar bitcast)")
+            self.set(op, v.view(_NP[et]).reshape(_shaped(op.type)[0]))
+            return
+        x = values.num(v, src)
+        if kind in ("extui", "uitofp", "index_castui") and not values.is_float(src):
+            bits = _INT_BITS.get(src, 64)
+            x = x.astype(np.int64) % (1 << bits) if isinstance(x, np.ndarray) else int(x) % (1 << bits)
+        if kind in ("fptosi", "fptoui"):
+            x = np.trunc(x) if isinstance(x, np.ndarray) else int(x)
+        self.set(op, values.pack(x, op.type))
 
     # ------------------------------------------------------------------ scf
     def scf_for(self, op: b.For):
@@ -256,11 +263,24 @@ class Core:
         args = [self.val(a) for a in op.args]
         waits = self.engine.call(self.proc, op.callee, args, self.prog.link_with)
         self.env.update((r, 0) for r in _names(op.results))
+        if op.results:  # a scalar result of a call on marked buffers is not modelled either
+            self.taint = self.taint or self.engine.taint.of(*args)
         return waits  # a generator when the kernel waits on its cascade
+
+    def read(self, buf) -> None:
+        """The core reads values from ``buf``: a mark on it taints the core."""
+        self.taint = self.taint or self.engine.taint.of(buf)
+
+    def wrote(self, buf) -> None:
+        """The core wrote into ``buf``: marked if the core is tainted."""
+        if self.taint is not None and not self.engine.taint.mark([buf], self.taint):
+            self.engine.void(self.taint)
 
     # ------------------------------------------------------------------ cascade
     def put_cascade(self, op: b.PutCascade):
         """``aie.put_cascade(%v : vector<...>)``: the value's bytes onto the outgoing cascade."""
+        if self.taint is not None:
+            self.engine.void(self.taint)  # a cascade carries no mark
         cascade.put(self.engine, self.proc, np.asarray(self.val(op.value)))
 
     def get_cascade(self, op: b.GetCascade):
@@ -278,6 +298,7 @@ class Core:
 
     def load(self, op: b.Load):
         buf, idx = self._indexed(op.memref, op.indices)
+        self.read(buf)
         v = buf[idx]
         if _element(op.type) == "bf16":
             v = float(bf16.from_bf16(np.asarray(v, np.uint16)))
@@ -287,20 +308,29 @@ class Core:
         buf, idx = self._indexed(op.memref, op.indices)
         v = self.val(op.value)
         buf[idx] = bf16.to_bf16(np.float32(v)) if buf.dtype == np.uint16 and isinstance(v, float) else v
+        self.wrote(buf)
         self.proc.t += 1
 
     def vload(self, op: b.VectorLoad):
         buf, idx = self._indexed(op.base, op.indices)
-        n = int(np.prod(_shaped(op.type)[0]))
-        flat = int(np.ravel_multi_index(idx, buf.shape)) if idx else 0
-        self.set(op, buf.reshape(-1)[flat : flat + n].copy())
+        self.read(buf)
+        shape = _shaped(op.type)[0]
+        if not buf.flags.c_contiguous:  # a strided view (memref.subview): along its own dimensions
+            self.set(op, buf[vector_ops.window(op, buf, idx, shape)].copy())
+        else:
+            flat = int(np.ravel_multi_index(idx, buf.shape)) if idx else 0
+            self.set(op, buf.reshape(-1)[flat : flat + int(np.prod(shape))].reshape(shape).copy())
         self.proc.t += 1
 
     def vstore(self, op: b.VectorStore):
         buf, idx = self._indexed(op.base, op.indices)
         v = np.asarray(self.val(op.value))
-        flat = int(np.ravel_multi_index(idx, buf.shape)) if idx else 0
-        buf.reshape(-1)[flat : flat + v.size] = v.reshape(-1)
+        if not buf.flags.c_contiguous:
+            buf[vector_ops.window(op, buf, idx, v.shape)] = v
+        else:
+            flat = int(np.ravel_multi_index(idx, buf.shape)) if idx else 0
+            buf.reshape(-1)[flat : flat + v.size] = v.reshape(-1)
+        self.wrote(buf)
         self.proc.t += 1
 
     def broadcast(self, op: b.Broadcast):
@@ -342,4 +372,5 @@ _HANDLERS = {
     b.Event: Core.event,
     b.PutCascade: Core.put_cascade,
     b.GetCascade: Core.get_cascade,
+    **vector_ops.HANDLERS,
 }

@@ -30,6 +30,7 @@ from their sources too, with the defines ``iron.from_mlir(kernel_defines=)`` gav
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Mapping
 
 import numpy as np
@@ -63,6 +64,36 @@ def model_for(symbol: str, defines: Mapping[str, str], arch: str) -> KernelModel
         return None
     maker = _MAKERS.get(src.key)
     return None if maker is None else maker(src, e, defines, arch)
+
+
+class KernelsArgError(IronError, TypeError):
+    """A ``kernels=`` argument that is not a mapping of kernel symbols to callables."""
+
+
+def with_user_models(kernels: Mapping[str, KernelModel] | None, lookup=None):
+    """The model lookup sim uses when the user gives models: ``kernels`` maps a kernel
+    symbol (the ``func.call`` target) to a function called as built-in models are (see
+    the module docstring: numpy views of the buffers in operand order, scalars as Python
+    numbers; it writes its outputs in place). A user's model wins over iron's own;
+    ``lookup``: the fallback (None: :func:`model_for`, looked up at call time). Returns
+    ``lookup`` itself when ``kernels`` is empty."""
+    if not kernels:
+        return lookup
+    if not isinstance(kernels, Mapping):
+        raise KernelsArgError(f"kernels must be a dict of kernel symbol -> numpy function, got {kernels!r}")
+    bad = {k: v for k, v in kernels.items() if not isinstance(k, str) or not callable(v)}
+    if bad:
+        raise KernelsArgError(
+            f"kernels: {bad!r} is not kernel symbol (str) -> callable; e.g. kernels={{'scale': fn}}"
+        )
+    user = dict(kernels)
+
+    def models(symbol, defines, arch):
+        if symbol in user:
+            return user[symbol]
+        return (lookup or model_for)(symbol, defines, arch)
+
+    return models
 
 
 # --------------------------------------------------------------------------- helpers
@@ -168,18 +199,25 @@ def _eltwise_bf16(op):
 
 def _eltwise_int(src, e, defines, arch):
     """iron's own ``eltwise_{add,mul}_{i16,i32}_vector`` (iron/kernels/eltwise_int.cc lines
-    10-32): ``size`` elements, wrapping."""
-    op = "add" if "_add_" in e.symbol else "mul"
+    10-32): ``size`` elements, wrapping. A symbol whose operation is not in
+    :data:`_INT_OPS` has no model (None), never another operation's."""
+    m = re.fullmatch(r"eltwise_([a-z]+)_i(?:16|32)_vector", e.symbol)
+    op = _INT_OPS.get(m.group(1)) if m else None
+    if op is None:
+        return None
 
     def model(a, b, c, size):
         n = int(size)
         for name, buf in (("reads", a), ("reads", b), ("writes", c)):
             _need(e.symbol, buf, n, name)
-        xa, xb = _flat(a)[:n].astype(np.int64), _flat(b)[:n].astype(np.int64)
-        r = xa + xb if op == "add" else xa * xb
+        r = op(_flat(a)[:n].astype(np.int64), _flat(b)[:n].astype(np.int64))
         _flat(c)[:n] = r.astype(c.dtype)  # numpy wraps on the narrowing cast
 
     return model
+
+
+#: The operations of iron's integer elementwise kernels (iron/kernels/eltwise_int.cc).
+_INT_OPS = {"add": np.add, "mul": np.multiply}
 
 
 def _passthrough(src, e, defines, arch):

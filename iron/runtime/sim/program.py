@@ -93,6 +93,18 @@ class Program:
     runtime_links: list[Link] = field(default_factory=list)
     routes: list[Route] = field(default_factory=list)  # the design's aie.flow / aie.packet_flow
     locks: dict[tuple[str, int], int] = field(default_factory=dict)  # (tile, lock id) -> init (aie.lock)
+    source: str = ""  # the device's MLIR as read (for "at <where>:<line>" in messages)
+    where: str = "<pdi>"
+
+    def line_of(self, tile: str, text: str) -> int | None:
+        """The line (1-based) of ``source`` where op ``text`` (its first line) stands in the
+        core of ``tile``, or None."""
+        first = text.split("\n", 1)[0].strip()
+        lines = self.source.splitlines()
+        start = next((k for k, line in enumerate(lines) if f"aie.core(%{tile})" in line), None)
+        if start is None:
+            return None
+        return next((k + 1 for k in range(start, len(lines)) if lines[k].strip() == first), None)
 
 
 def program(mlir: str, where: str = "<pdi>") -> Program:
@@ -100,7 +112,7 @@ def program(mlir: str, where: str = "<pdi>") -> Program:
     module = parse(mlir, where)
     dev = module.devices[0]
     tiles = {t.name: t for t in dev.tiles}
-    prog = Program(dev.target, tiles, {}, [], {}, [], dev)
+    prog = Program(dev.target, tiles, {}, [], {}, [], dev, source=mlir, where=where)
     for op in dev.body:
         if isinstance(op, ir.ObjectFifo):
             (prog.runtime_fifos if op.runtime_dmas else prog.fifos)[op.name] = op

@@ -398,7 +398,7 @@ def runtime_fifo_resources(prog: Program) -> tuple[list[Route], dict[tuple[str, 
     locks already taken (``createObjectFifoLocks``: prod lock first, ``lockAnalysis.getLockID``).
     At that commit the transform reads no ``runtimeDmas`` attribute (it appears in upstream's
     passthrough_dmas/unrolled_repeat_pass.mlir only); iron generates no BDs for these FIFOs,
-    as that design expects (README "Foreign designs")."""
+    as that design expects (docs/guide.md "Foreign designs")."""
     fifos = prog.runtime_fifos
     if not fifos:
         return [], {}

@@ -76,7 +76,7 @@ def unit_marks(ds: DecodedSlice, off: int, length: int, gap: float = 0.0) -> lis
 
 #: Where matplotlib keeps its config and font cache when iron is the first to import it
 #: (unless ``MPLCONFIGDIR`` is set): beside the decoder's kernels, in iron's own cache
-#: folder, not ``~/.config/matplotlib`` and ``~/.cache/matplotlib`` (README "Files iron writes").
+#: folder, not ``~/.config/matplotlib`` and ``~/.cache/matplotlib`` (docs/guide.md "Files iron writes").
 MPL_DIR = CACHE_DIR.parent / "matplotlib"
 
 
