@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.lower import dma
-from iron.mlir import ir
+from iron.mlir import ir, storage
 from iron.mlir.decl import NAME as _NAME
 from iron.lower.task_text import (
     TaskText,
@@ -52,13 +52,14 @@ from iron.lower.task_text import (
 )
 from iron.lower.tile_task import TileTask, TileTaskLowering
 from iron.target.geometry import SHIM_ROW, target_for_device
-from iron.target import shim_dma
+from iron.target import shim_dma, tile_dma
 from iron.target.shim_dma import SHIM_BD_COUNT
 
 _RE_HEAD_FOR = re.compile(rf"^%({_NAME})\s*=\s*aiex\.dma_configure_task_for\s+@({_NAME})\s*$")
 _RE_HEAD = re.compile(
     rf"^%({_NAME})\s*=\s*aiex\.dma_configure_task\s*\(\s*%({_NAME})\s*,\s*(MM2S|S2MM)\s*,\s*(\d+)\s*\)\s*$"
 )
+_RE_SET_LOCK = re.compile(rf"^aiex\.set_lock\s*\(\s*%({_NAME})\s*,\s*(-?(?:0x)?[0-9a-fA-F]+)\s*\)")
 _RE_TASK_USE = re.compile(rf"^aiex\.dma_(start|await|free)_task\s*\(\s*%({_NAME})\s*\)$")
 #: Sequence ops a foreign design may hold that act on state sim does not model
 #: (core-tile buffers and locks); the built-in lowering of a foreign design skips them.
@@ -143,12 +144,29 @@ class TaskLowering:
                     )
                 return [dma.lower_wait(ir.DmaWait(task.alloc.symbol), task.alloc)]
             return []
+        if text.startswith("aiex.set_lock") and (ops := self._set_lock(text)) is not None:
+            return ops
         if self.foreign and (
             text.startswith(SKIPPABLE) or re.match(rf"^%{_NAME}\s*=\s*arith\.constant\b", text)
         ):
             self.skipped.append(_first(text))
             return []
         return None
+
+    def _set_lock(self, text: str) -> list | None:
+        """``aiex.set_lock(%lock, v)`` on a memtile or compute tile: a write32 of the lock's value
+        register, as mlir-aie's ``AIELowerSetLock.cpp`` (None: a shim lock, skipped as before)."""
+        m = _RE_SET_LOCK.match(_one_line(text))
+        lock = next((lk for op in self.device.body if isinstance(op, ir.Opaque)
+                     if (lk := storage.read_lock(op.text.strip())) is not None and m and lk.name == m.group(1)),
+                    None)  # fmt: skip
+        if lock is None:
+            raise IronError(f"{self.where}: `{_first(text)}` names no aie.lock of the device")
+        tile = self.device.tile(lock.tile)
+        if tile.row == SHIM_ROW:
+            return None
+        reg = tile_dma.lock_register(tile_dma.kind_of_row(tile.row), lock.id)
+        return [ir.Write32(reg, int(m.group(2), 0), column=tile.col, row=tile.row)]
 
     def _tiles(self) -> TileTaskLowering:
         """The lowering of tasks on memtiles and compute tiles (:mod:`iron.lower.tile_task`)."""

@@ -166,6 +166,53 @@ SHIM_ONLY = ("burst_length",)
 
 #: Bytes of one memtile's memory (the npu2 own-memory base, see the module docstring).
 MEMTILE_OWN_BASE = {"npu1": 0, "npu2": MEMTILE_MEMORY}
+#: The own-memory base the static (CDO) path writes into a memtile BD on every target: mlir-aie's
+#: ``configureBdInBlock`` (lib/Targets/AIERT.cpp, andrej/mlir-aie a9e39faeb1447025b504ac10a28098fcdd467255)
+#: adds ``getMemLocalBaseAddress`` (own memtile: ``getMemTileSize()``) on AIE2 too, unlike the
+#: DMA-task path above; the real compiler's ``--convert-aie-to-transaction`` writes it
+#: (iron/tests/test_sim_static_dma.py). A DMA reading an npu1 BD address past one memtile takes it so.
+STATIC_MEMTILE_OWN_BASE = MEMTILE_MEMORY
+
+
+#: Bytes of a core's stack below its buffers (mlir-aie ``CoreOp`` ``stack_size`` default, 0x400) and
+#: the banks of a tile's data memory (``getNumBanks``: 4 on a core tile, 8 on a memtile), which
+#: ``aie-assign-buffer-addresses`` places buffers in round-robin; seen in the real compiler's output
+#: (andrej/mlir-aie a9e39fae): add_one_using_dma's core buffers at 1024, 16384, 32768, 49152, its
+#: memtile buffers at 0, 65536, 131072, 196608.
+STACK_SIZE = 0x400
+MEMORY_BANKS = {"tile": 4, "memtile": 8}
+
+
+#: Lock value registers (``Lock<n>_value``): compute tile ``0x1F000 + 0x10 n``, memtile
+#: ``0xC0000 + 0x10 n`` (mlir-aie ``AIE2TargetModel::getLocalLockAddress``,
+#: lib/Dialect/AIE/IR/AIETargetModel.cpp at a9e39faeb1447025b504ac10a28098fcdd467255, which
+#: ``aiex.set_lock`` lowers to a write32 of, AIELowerSetLock.cpp).
+LOCK_VALUE_BASE = {"tile": 0x1F000, "memtile": 0xC0000}
+LOCK_VALUE_STRIDE = 0x10
+
+
+def lock_register(kind: DmaKind, lock_id: int) -> int:
+    """Offset of the value register of the tile's own lock ``lock_id``."""
+    if not 0 <= lock_id < kind.locks:
+        raise IronError(f"{kind.name} lock id {lock_id} out of range 0..{kind.locks - 1}")
+    return LOCK_VALUE_BASE[kind.name] + LOCK_VALUE_STRIDE * lock_id
+
+
+def lock_of_register(kind: DmaKind, offset: int) -> int | None:
+    """The lock whose value register ``offset`` is (None: not one)."""
+    rel = offset - LOCK_VALUE_BASE[kind.name]
+    if rel < 0 or rel % LOCK_VALUE_STRIDE or rel // LOCK_VALUE_STRIDE >= kind.locks:
+        return None
+    return rel // LOCK_VALUE_STRIDE
+
+
+def memtile_own_address(arch: str, address: int) -> int:
+    """Byte offset in a memtile's own memory of a BD address (either path's convention)."""
+    base = MEMTILE_OWN_BASE.get(arch, 0)
+    if base == 0 and address >= STATIC_MEMTILE_OWN_BASE:
+        base = STATIC_MEMTILE_OWN_BASE
+    return address - base
+
 
 CTRL_RESET_BIT = 1
 CTRL_ENABLE_OUT_OF_ORDER_BIT = 3

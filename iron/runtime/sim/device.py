@@ -60,6 +60,7 @@ cores whose program ended, so a second dispatch of the device runs again.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import defaultdict
 from typing import Callable, Mapping, Sequence
@@ -71,6 +72,7 @@ from iron.errors import IronError
 from iron.mlir import txn_codec
 from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
+from iron.runtime.sim import static_dma
 from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
@@ -180,6 +182,7 @@ class SimDevice:
         self.tiles: list[tuple[int, int]] = []
         self.engine: Engine | None = None
         self.tile_dmas: TileDmas | None = None  # memtile / compute-tile DMAs at register level
+        self.static_dma: static_dma.StaticDma | None = None  # the design's aie.mem / memtile_dma programs
         if payload is not None and payload.mlir:
             self.engine = self._engine(payload)
         if payload is not None:
@@ -213,8 +216,11 @@ class SimDevice:
         kernels = {name: (dict(defines), arch) for name, _src, arch, defines in payload.kernels}
         try:
             self.tile_dmas = TileDmas(self, prog)
+            self.static_dma = static_dma.install(self, prog, self.tile_dmas, payload.mlir, where)
         except IronError as e:
             raise SimError(f"{where}: {e}") from None
+        if self.static_dma.unmodelled:  # on a copy: the program read once stays as read
+            prog = dataclasses.replace(prog, unmodelled=prog.unmodelled + self.static_dma.unmodelled)
         pool = self._pools.setdefault(payload.mlir, {})  # the buffers of its previous engine
         return Engine(self, prog, fifo_allocs, kernels, self.kernel_models, pool)
 

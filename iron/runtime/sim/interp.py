@@ -22,7 +22,10 @@ trace still runs):
   a get waits for its bytes;
 * ``memref.load`` / ``memref.store``, ``vector.load`` / ``vector.store`` /
   ``vector.broadcast`` (element loops in Python: fine for small upstream examples);
-* ``aie.event`` (INSTR_EVENT_n), ``aie.end``.
+* ``aie.event`` (INSTR_EVENT_n), ``aie.end``;
+* a design's own ``aie.buffer`` values (views of the tile memory its static DMA programs move)
+  and ``aie.use_lock`` on its ``aie.lock``s (:mod:`iron.runtime.sim.static_dma`; an acquire that
+  cannot be granted yields).
 
 Time: the core's clock advances by the engine's cost model
 (:mod:`iron.runtime.sim.engine`), not cycle-accurately.
@@ -38,7 +41,7 @@ from iron import bf16
 from iron.mlir import body as b
 from iron.mlir import ir
 from iron.mlir.form import format_op
-from iron.runtime.sim import cascade, values, vector_ops
+from iron.runtime.sim import cascade, static_dma, values, vector_ops
 
 _RE_RESULT_GROUP = re.compile(r"^(.*):(\d+)$")
 _RE_OP_NAME = re.compile(r"^(?:%[^=]*=\s*)?(\S+?)(?:\(|\s|$)")
@@ -103,6 +106,9 @@ class Core:
         #: Why values this core loaded are not modelled (iron.runtime.sim.taint): what it
         #: stores from then on is marked too.
         self.taint: str | None = None
+        static = getattr(getattr(engine, "device", None), "static_dma", None)
+        if static is not None:  # the design's aie.buffer values: views of the tile memories
+            self.env.update(static.views(engine.device.tile_dmas._memory))
 
     # ------------------------------------------------------------------ values
     def val(self, name: str):
@@ -130,6 +136,8 @@ class Core:
         for op in ops:
             self.op = op
             h = _HANDLERS.get(type(op))
+            if h is None and isinstance(op, ir.Opaque) and op.text.lstrip().startswith("aie.use_lock"):
+                h = Core.use_lock
             if h is None:
                 name, line = _describe(op)
                 raise NotModelledOp(f"not modelled: {name} (core ({self.proc.col},{self.proc.row}): {line})")
@@ -344,6 +352,13 @@ class Core:
         """``aie.event(n)``: the core raises INSTR_EVENT_n (what a kernel's event0()/event1() do)."""
         self.engine._ev(self.proc.col, self.proc.row, "core", self.proc.t, 1, f"INSTR_EVENT_{op.value}")
         self.proc.t += 1
+
+    def use_lock(self, op: ir.Opaque):
+        """``aie.use_lock`` on a design's own locks (:func:`iron.runtime.sim.static_dma.core_use_lock`)."""
+        return static_dma.core_use_lock(self, op.text)
+
+    def not_modelled(self, why: str) -> Exception:
+        return NotModelledOp(why)
 
     def end(self, op: b.End):
         return None

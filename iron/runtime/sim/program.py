@@ -20,7 +20,8 @@ plain data:
   (:mod:`iron.runtime.sim.tile_dma`); ``{runtimeDmas = true}`` object FIFOs and their links
   are kept apart for it (:attr:`Program.runtime_fifos`), the FIFO-level engine never sees them.
 
-Everything else in the device (hand-written ``aie.mem`` / ``aie.memtile_dma`` programs, ...) is
+The statically written DMA programs (``aie.mem`` / ``aie.memtile_dma`` / ``aie.shim_dma``) are
+read from ``Program.device`` by :mod:`iron.runtime.sim.static_dma`. Everything else in the device is
 listed in :attr:`Program.unmodelled`: the design still runs its control path and
 trace, its outputs are not modelled.
 """
@@ -30,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from iron.mlir import ir, storage
+from iron.mlir import dma_program, ir, storage
 from iron.mlir.decl import NAME as _NAME
 from iron.mlir.reader import parse
 
@@ -180,6 +181,8 @@ def _opaque(prog: Program, text: str) -> None:
     word = first.split("(")[0].split()[0] if first else ""
     if word.startswith("%") and "=" in first:
         word = first.split("=", 1)[1].split()[0].split("(")[0]
+    if word in dma_program.REGION_OPS:  # programmed at load by iron.runtime.sim.static_dma
+        return
     if word.startswith(("aie.", "aiex.")) and word not in _IGNORED and not word.startswith("aie.trace"):
         prog.unmodelled.append(word)
 

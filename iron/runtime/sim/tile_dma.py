@@ -104,6 +104,7 @@ class TileDmas:
             if row != SHIM_ROW:
                 self._locks(col, row)[lock_id] = init
         self.channels: dict[Key, TileChannel] = {}
+        self.pad_values: dict[Key, int] = {}  # memtile MM2S channel -> its 32-bit pad word (static programs)
         self.streams: dict[Key, np.ndarray] = {}  # destination S2MM channel -> bytes in flight
         #: (col, row, unit kind) -> [(first cycle, cycles, event name)], as the engine records them
         self.events: dict[tuple[int, int, str], list] = {}
@@ -150,6 +151,9 @@ class TileDmas:
         kind = tile_dma.kind_of_row(row)
         reg = _channel_registers(kind).get(offset)
         if reg is None:
+            lock = tile_dma.lock_of_register(kind, offset)
+            if lock is not None:  # aiex.set_lock: a write32 of the lock's value register
+                self._locks(col, row)[lock] = value
             return
         direction, ch, what = reg
         chan = self.channel((col, row, direction, ch))
@@ -221,7 +225,11 @@ class TileDmas:
             return False
         if not self._acquire(chan):
             return False
-        data = self._memory(key[0], key[1])[chan.idx]
+        data = self._memory(key[0], key[1])[np.maximum(chan.idx, 0)]
+        if chan.idx.size and chan.idx.min() < 0:  # padding: the channel's pad value, word by word
+            word = np.array([self.pad_values.get(key, 0)], "<u4").view(np.uint8)
+            hole = chan.idx < 0
+            data[hole] = np.resize(word, chan.idx.size)[hole]
         for d in dests:
             self.streams[d] = np.concatenate([self.streams.get(d, np.zeros(0, np.uint8)), data])
         chan.moved = chan.idx.size
@@ -271,6 +279,9 @@ class TileDmas:
         idx = task.indices()
         n = min(data.size, idx.size - task.moved)
         task.buffer.data[idx[task.moved : task.moved + n]] = data[:n]
+        eng = self.device.engine
+        if eng is not None and eng.tainted:  # what a core computed without a model is not modelled
+            self.device.mark_unmodelled(task.buffer, idx[task.moved : task.moved + n], eng.tainted[0])
         task.moved += n
         self.streams[key] = data[n:]
         if task.moved == n:
@@ -310,13 +321,18 @@ class TileDmas:
         uses = chan.uses.get(bd_id, 0)
         chan.uses[bd_id] = uses + 1
         pattern = pattern_of(bd)
-        address = bd["buffer_offset"] * 4 - tile_dma.MEMTILE_OWN_BASE.get(self.arch, 0) * (
-            kind is tile_dma.MEMTILE
-        )
-        idx = byte_indices(address, bd["buffer_length"] * 4, 0, (*pattern[:7], pattern[7] + uses))
-        if idx.size and (idx.min() < 0 or idx.max() >= kind.memory):
+        address = bd["buffer_offset"] * 4
+        if kind is tile_dma.MEMTILE:
+            address = tile_dma.memtile_own_address(self.arch, address)
+        pads = tuple(bd.get(f"d{j}_zero_{w}", 0) for j in (2, 1, 0) for w in ("before", "after"))
+        length = bd["buffer_length"] * 4 if not any(pads) else unpadded_words(bd, pads) * 4
+        idx = byte_indices(address, length, 0, (*pattern[:7], pattern[7] + uses))
+        if any(pads):
+            idx = padded(idx, bd, pads)
+        real = idx[idx >= 0]
+        if real.size and (real.min() < 0 or real.max() >= kind.memory):
             raise SimError(
-                f"{where}: BD {bd_id} reaches bytes {int(idx.min())}..{int(idx.max())} of the tile's memory, "
+                f"{where}: BD {bd_id} reaches bytes {int(real.min())}..{int(real.max())} of the tile's memory, "
                 f"outside its own {kind.memory} bytes (neighbour memories are not modelled)"
             )
         chan.bd_id, chan.bd, chan.idx, chan.moved, chan.locked = bd_id, bd, idx, 0, False
@@ -379,6 +395,24 @@ class TileDmas:
         out = [f"{name_of(k)}: {c.wait}" for k, c in self.channels.items() if c.task and c.wait]
         out += [f"{d.size} bytes wait for {name_of(k)}" for k, d in self.streams.items() if d.size]
         return out
+
+
+def unpadded_words(bd: dict, pads: tuple[int, ...]) -> int:
+    """Words a padded BD reads from memory: its ``buffer_length`` counts the padded stream."""
+    b2, a2, b1, a1, b0, a0 = pads
+    d0, d1 = bd["d0_size"], max(bd["d1_size"], 1)
+    row = (b1 + d1 + a1) * (b0 + d0 + a0)
+    return (bd["buffer_length"] // row - b2 - a2) * d1 * d0
+
+
+def padded(idx: np.ndarray, bd: dict, pads: tuple[int, ...]) -> np.ndarray:
+    """Byte offsets of a padded MM2S stream: -1 where the DMA inserts its pad value. Each
+    dimension gets ``dN_zero_before`` / ``dN_zero_after`` whole lower-dimension blocks around it
+    (``d0`` counts 32-bit words), as mlir-aie's ``XAie_DmaSetPadding`` describes them."""
+    b2, a2, b1, a1, b0, a0 = pads
+    d0, d1 = bd["d0_size"], max(bd["d1_size"], 1)
+    grid = idx.reshape(-1, d1, d0, 4)
+    return np.pad(grid, ((b2, a2), (b1, a1), (b0, a0), (0, 0)), constant_values=-1).reshape(-1)
 
 
 #: Largest value of an AIE2 lock (6-bit semaphore).
