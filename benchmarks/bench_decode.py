@@ -1,47 +1,44 @@
-"""Decode throughput, memory and output size of every ``iron trace decode`` format.
+"""Decode time, memory and output of every ``iron trace decode`` format, beside mlir-aie's parser.
 
-Two inputs (``--inputs``), each at 1, 16 and 64 MiB by default:
+Sizes (``--mib``, default 1/16 = 64 KiB, 1 and 16 MiB; bench_small.py takes the 8 KB capture)
+of two inputs (``--inputs``):
 
 * ``tiled`` (issue 16's reference input): the 16 packets of one core unit that
   mlir-aie's test1 hardware capture holds (``iron/tests/data/mlir-aie-test1``, the
-  words before its zero padding) repeated up to the size. That is how the density
-  of the issue's "tiled hardware packets (one unit, about 373k intervals per MiB)"
-  was matched: this gives 372,737 intervals per MiB, and mlir-aie's test MLIR
-  configures it.
+  words before its zero padding) repeated up to the size: 372,737 intervals per MiB,
+  and mlir-aie's test MLIR configures it.
 * ``synthetic``: several units' packets interleaved (4 core modules + 2 memory
   modules, made with iron's encoder from a random activity model), about 0.93 M
-  intervals per MiB, with a matching mlir-aie MLIR file.
+  intervals per MiB, with a matching MLIR file.
 
-The package is built once as ``pip install`` builds it (``setup.py build_py``,
-which compiles the decoder's kernels into it; the time is printed), and each
-buffer, written as ``.bin``, is decoded with every output format in fresh
-processes of that built package (``python -m iron trace decode``, with Python's
-bytecode cache on as after an install, whatever ``PYTHONDONTWRITEBYTECODE`` says
-here), each after a ``sync``: to ``/dev/null``, a ``cold`` run with no compiled
-kernels at all (``NUMBA_CACHE_DIR`` set to a new folder: what a package whose
-shipped kernels do not fit this machine, or a source checkout, costs once), a
-``first`` run after the install (an empty user cache: the shipped kernels are
-copied and loaded) and a ``warm`` run, whose time the first and cold runs' are
-divided by; then a warm run writing the output file (``file``: the difference
-is the disk). Prints wall time, MiB/s, peak RSS
-(of that process alone) and its ratio to the buffer, output bytes and, for the
-native Perfetto trace, bytes per interval; then per format the warm speed per MiB
-and per interval against mlir-aie's parser: issue 16 measured it at 100 s for
-16 MiB of the tiled input (6.25 s per MiB, 16.8 us per interval).
+Each buffer is written as mlir-aie's text (``trace.txt``: one hex word per line), the input
+both tools read, and decoded whole-process (``python -m iron trace decode IN --mlir M
+--format F -o OUT``; Python's bytecode cache on, as after an install; compiled kernels
+warm: one unmeasured run of each format first) in every format, ``--runs`` times,
+alternating with mlir-aie's parser (``benchmarks/peer.py`` finds it: an installed
+``aie.utils.trace``, else its source) on the same input, so that load changes hit both
+alike. Per size and format: iron's best and median wall time, best CPU time (user +
+system), peak RSS (that process alone) per raw byte and output size; the peer's; and the
+ratios of the best wall and CPU times (the peer's time / iron's). The peer's JSON is
+compared byte for byte with iron's ``--format mlir-aie``.
 
-    python benchmarks/bench_decode.py [--inputs tiled synthetic] [--mib 1 16 64]
-                                      [--formats ...] [--dir DIR]
-                                      [--mlir-aie-parse PATH/TO/parse.py]
+The peer at 16 MiB takes minutes and about 8.5 GiB: above ``--peer-max-mib`` (default 2)
+its time is its time per MiB at the largest size it ran at in this run, times the size
+(said in the output); ``--peer-max-mib 64`` runs it at every size.
+
+    python benchmarks/bench_decode.py [--inputs tiled synthetic] [--mib 0.0625 1 16]
+                                      [--formats ...] [--runs 3] [--markdown]
+                                      [--mlir-aie-src DIR] [--no-peer] [--peer-max-mib 2]
     python benchmarks/bench_decode.py --slope [--inputs tiled] [--mib 64 128]
+    python benchmarks/bench_decode.py --install [--mib 16]
 
-``--slope``: warm runs only (to ``/dev/null``) at the two sizes, and per format
-the growth of the peak RSS between them per raw byte (issue 16's memory goal is
-"at most 2x the raw buffer plus a constant").
-
-With ``--mlir-aie-parse`` mlir-aie's parser runs on the same words (as
-``trace.txt``) in the same run (``python parse.py --input --mlir --output``,
-which needs mlir-aie's Python package) and the measured ratios are printed too.
-Goals (issue 16; 2-core machine): see README "Measured".
+``--markdown``: the README "Measured" rows of this run, machine and load included.
+``--slope``: warm runs only (to ``/dev/null``) at the two sizes, and per format the growth
+of the peak RSS between them per raw byte (issue 16's memory goal: at most 2x the raw
+buffer plus a constant). ``--install``: the package built as ``pip install`` builds it
+(``setup.py build_py``, which compiles the decoder's kernels into it), and per format a
+``cold`` run (no compiled kernels: ``NUMBA_CACHE_DIR`` a new folder), a ``first`` run after
+the install (empty user cache) and a ``warm`` one, to ``/dev/null``.
 """
 
 from __future__ import annotations
@@ -49,6 +46,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -60,6 +58,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import peer  # noqa: E402
 
 from iron.target.registers import TRACE_REGISTERS, trace_events, tile_address  # noqa: E402
 from iron.trace import encode as E  # noqa: E402
@@ -141,30 +142,15 @@ def generate(path: Path, mib: float, seed: int = 0) -> int:
 
 
 FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")
-#: mlir-aie's parser on the tiled input, as issue 16 measured it on this machine (100 s at 16 MiB).
-MLIR_AIE_S_PER_MIB = 100.0 / 16
-MLIR_AIE_S_PER_INTERVAL = 100.0 / (16 * 372_737)
 SUFFIX = {"summary": "txt", "perfetto": "json", "pftrace": "pftrace", "mlir-aie": "json"}
 
 
-def run(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> tuple[float, int, int]:
-    """(wall s, peak RSS bytes of that process alone, exit status) of a fresh process.
+Sample = peer.Sample
 
-    GNU time measures the RSS: a child forked from this (big) process would count
-    this process's pages until it execs."""
-    if hasattr(os, "sync"):
-        os.sync()  # the previous run's output is on disk, not written back during this one
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as rep:
-        timer = ["/usr/bin/time", "-q", "-f", "%M", "-o", rep.name] if os.path.exists("/usr/bin/time") else []
-        t = time.perf_counter()
-        proc = subprocess.run(
-            timer + cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        dt = time.perf_counter() - t
-        lines = [x for x in open(rep.name).read().split() if x.isdigit()]
-    if proc.returncode:
-        print(f"  failed ({proc.returncode}): {proc.stderr.decode().strip()[-500:]}")
-    return dt, int(lines[-1]) * 1024 if lines else 0, proc.returncode
+
+def run(cmd: list[str], env: dict | None = None, cwd: Path = ROOT) -> Sample:
+    """One fresh process, measured (:func:`peer.measure`)."""
+    return peer.measure(cmd, env, cwd)
 
 
 def count_intervals(big: Path, mlir: Path) -> int:
@@ -184,21 +170,40 @@ def count_intervals(big: Path, mlir: Path) -> int:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--inputs", nargs="+", default=["tiled", "synthetic"], choices=("tiled", "synthetic"))
-    ap.add_argument("--mib", type=float, nargs="+", default=[1.0, 16.0, 64.0])
+    ap.add_argument("--inputs", nargs="+", default=["tiled"], choices=("tiled", "synthetic"))
+    ap.add_argument("--mib", type=float, nargs="+", default=None, help="sizes (default 1/16 1 16)")
     ap.add_argument("--formats", nargs="+", default=list(FORMATS), choices=FORMATS)
+    ap.add_argument("--runs", type=int, default=3, help="alternating runs per size (best and median)")
+    ap.add_argument("--peer-max-mib", type=float, default=2.0, help="largest size the peer runs at")
+    ap.add_argument("--markdown", action="store_true", help="also print README 'Measured' rows")
     ap.add_argument("--dir", default=None, help="work folder (default: a temporary one, removed)")
-    ap.add_argument("--mlir-aie-parse", default=None, metavar="PARSE_PY", help="mlir-aie's parse.py")
     ap.add_argument("--slope", action="store_true", help="memory growth per raw byte between two sizes")
+    ap.add_argument("--install", action="store_true", help="cold / first / warm runs of the built package")
+    peer.add_arguments(ap)
     args = ap.parse_args()
+    args.mib = args.mib or ([64.0, 128.0] if args.slope else [1 / 16, 1.0, 16.0])
     tmp = Path(args.dir or tempfile.mkdtemp(prefix="iron-bench-")).resolve()
     tmp.mkdir(parents=True, exist_ok=True)
+    print(f"{machine()}; load average before: {load()}")
     for kind in args.inputs:
         print(f"\n== input: {kind}")
-        (bench_slope if args.slope else bench_input)(kind, args, tmp)
+        if args.slope:
+            bench_slope(kind, args, tmp)
+        elif args.install:
+            bench_install(kind, args, tmp)
+        else:
+            bench_live(kind, args, tmp)
+    print(f"load average after: {load()}")
     if not args.dir:
         shutil.rmtree(tmp, ignore_errors=True)
     return 0
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+machine = peer.machine
 
 
 def _inputs(kind: str, tmp: Path) -> tuple[Path, Callable[[Path, float], int]]:
@@ -217,6 +222,10 @@ def _env(**extra) -> dict:
     return env
 
 
+def iron_cmd(src: Path, mlir: Path, fmt: str, out: Path | str) -> list[str]:
+    return [sys.executable, "-m", "iron", "trace", "decode", str(src), "--mlir", str(mlir), "--format", fmt, "-o", str(out)]  # fmt: skip
+
+
 def bench_slope(kind: str, args, tmp: Path) -> None:
     """Peak RSS at two sizes, warm, to /dev/null; growth per raw byte between them."""
     mlir, gen = _inputs(kind, tmp)
@@ -226,12 +235,13 @@ def bench_slope(kind: str, args, tmp: Path) -> None:
         big = tmp / f"{kind}-{size:g}MiB.bin"
         nbytes = gen(big, size)
         for fmt in args.formats:
-            cmd = [sys.executable, "-m", "iron", "trace", "decode", str(big), "--mlir", str(mlir)]
-            cmd += ["--format", fmt, "-o", os.devnull]
+            cmd = iron_cmd(big, mlir, fmt, os.devnull)
             run(cmd, _env())  # fills the kernel cache
-            dt, rss, _rc = run(cmd, _env())
-            peak[fmt, size] = (nbytes, rss)
-            print(f"{size:5g} MiB {fmt:10s} warm {dt:8.2f} s, peak RSS {rss / 2**20:6.0f} MiB", flush=True)
+            s = run(cmd, _env())
+            peak[fmt, size] = (nbytes, s.rss)
+            print(
+                f"{size:5g} MiB {fmt:10s} warm {s.wall:8.2f} s, peak RSS {s.rss / 2**20:6.0f} MiB", flush=True
+            )
         big.unlink(missing_ok=True)
     for fmt in args.formats:
         (b0, r0), (b1, r1) = peak[fmt, sizes[0]], peak[fmt, sizes[1]]
@@ -253,71 +263,156 @@ def build_package(tmp: Path) -> Path:
     return lib
 
 
-def bench_input(kind: str, args, tmp: Path) -> None:
+def bench_install(kind: str, args, tmp: Path) -> None:
+    """cold / first / warm runs of the package as ``pip install`` builds it, to /dev/null."""
     mlir, gen = _inputs(kind, tmp)
     lib = build_package(tmp)
-    print("size      format     run     wall s   MiB/s  peak RSS MiB  xbuffer  output MB  B/interval")
     for size in args.mib:
         big = tmp / f"{kind}-{size:g}MiB.bin"
-        nbytes = gen(big, size)
-        mib = nbytes / 2**20
-        intervals = count_intervals(big, mlir)
-        speed = {}
+        gen(big, size)
         for fmt in args.formats:
-            out = tmp / f"out-{size:g}.{SUFFIX[fmt]}"
-            cmd = [sys.executable, "-m", "iron", "trace", "decode", str(big), "--mlir", str(mlir)]
-            cmd += ["--format", fmt, "-o", str(out)]
+            cmd = iron_cmd(big, mlir, fmt, os.devnull)
             cold = tempfile.mkdtemp(prefix="numba-", dir=tmp)
             home = tempfile.mkdtemp(prefix="home-", dir=tmp)  # an empty user cache
             installed = _env(HOME=home, PYTHONPATH=str(lib))
             installed.pop("NUMBA_CACHE_DIR", None)
-            envs = {"cold": {**installed, "NUMBA_CACHE_DIR": cold}, "first": installed}
-            for label in ("cold", "first", "warm", "file"):
-                dt, rss, rc = run(
-                    cmd if label == "file" else cmd[:-1] + [os.devnull], envs.get(label, installed), tmp
-                )
-                size_out = out.stat().st_size if label == "file" and out.exists() and not rc else 0
-                per = f"{size_out / intervals:10.1f}" if fmt == "pftrace" and intervals and size_out else ""
-                print(
-                    f"{mib:5.0f} MiB {fmt:10s} {label:6s} {dt:8.2f} {mib / dt:7.1f} {rss / 2**20:13.0f} "
-                    f"{rss / nbytes:8.2f} {size_out / 1e6:10.1f}  {per}",
-                    flush=True,
-                )
-                speed[(fmt, label)] = dt
-            warm = speed[fmt, "warm"]
+            got = {}
+            for label, env in (
+                ("cold", {**installed, "NUMBA_CACHE_DIR": cold}),
+                ("first", installed),
+                ("warm", installed),
+            ):
+                got[label] = run(cmd, env, tmp)
+            w = got["warm"].wall
             print(
-                f"          {fmt:9s} first run after the install / warm: {speed[fmt, 'first'] / warm:.2f}x, "
-                f"cold (compiling) / warm: {speed[fmt, 'cold'] / warm:.2f}x"
+                f"{size:5g} MiB {fmt:9s} cold {got['cold'].wall:6.2f} s ({got['cold'].wall / w:.2f}x warm), first "
+                f"{got['first'].wall:6.2f} s ({got['first'].wall / w:.2f}x), warm {w:6.2f} s, "
+                f"peak RSS cold {got['cold'].rss / 2**20:.0f} MiB, warm {got['warm'].rss / 2**20:.0f} MiB",
+                flush=True,
             )
             shutil.rmtree(cold, ignore_errors=True)
             shutil.rmtree(home, ignore_errors=True)
-            out.unlink(missing_ok=True)
-        print(f"{mib:5.0f} MiB: {intervals} intervals ({intervals / mib / 1e3:.0f}k per MiB)")
-        for (fmt, label), t in speed.items():
-            if label in ("file", "warm") and fmt != "summary":
-                per_mib = MLIR_AIE_S_PER_MIB / (t / mib)
-                per_iv = MLIR_AIE_S_PER_INTERVAL / (t / intervals) if intervals else 0
-                print(
-                    f"          {fmt:9s} {label:4s} {t / mib:6.3f} s/MiB: {per_mib:5.1f}x mlir-aie's parser per MiB, "
-                    f"{per_iv:5.1f}x per interval (issue 16's figure: 6.25 s/MiB, 16.8 us/interval)"
-                )
-        if args.mlir_aie_parse:
-            txt = tmp / f"{kind}-{size:g}MiB.txt"
-            from iron.trace.words import format_text
-
-            txt.write_text(format_text(np.fromfile(big, "<u4")))
-            out = tmp / "mlir-aie.json"
-            cmd = [sys.executable, args.mlir_aie_parse, "--input", str(txt), "--mlir", str(mlir)]
-            dt, rss, rc = run(cmd + ["--output", str(out)])
-            print(f"{mib:5.0f} MiB mlir-aie parse.py  {dt:8.2f} s, peak RSS {rss / 2**20:.0f} MiB (rc {rc})")
-            for (fmt, label), t in speed.items():
-                if label == "file":
-                    print(
-                        f"          iron {fmt} warm (to the file) is {dt / t:.1f}x faster than mlir-aie's parser"
-                    )
-            txt.unlink(missing_ok=True)
-            out.unlink(missing_ok=True)
         big.unlink(missing_ok=True)
+
+
+def _best(samples: list[Sample]) -> tuple[float, float, float, int]:
+    """(best wall, median wall, best CPU, largest peak RSS) of good runs."""
+    ok = [s for s in samples if not s.rc] or samples
+    walls = [s.wall for s in ok]
+    return min(walls), statistics.median(walls), min(s.cpu for s in ok), max(s.rss for s in ok)
+
+
+def bench_live(kind: str, args, tmp: Path) -> None:
+    """iron in every format and the peer, alternating, per size; ratios from this run."""
+    mlir, gen = _inputs(kind, tmp)
+    the_peer = None if args.no_peer else peer.find_peer(args.mlir_aie_src)
+    print(
+        f"peer: {the_peer.origin if the_peer else 'not run (--no-peer)' if args.no_peer else 'not found (see benchmarks/peer.py): no ratios'}"
+    )
+    peer_per_mib: tuple[float, float, float] | None = None  # (s/MiB wall, s/MiB CPU, at MiB)
+    rows = []
+    try:
+        for size in sorted(args.mib):
+            rows.append(_live_size(kind, size, mlir, gen, the_peer, args, tmp, peer_per_mib))
+            peer_per_mib = rows[-1]["peer_per_mib"] or peer_per_mib
+    finally:
+        if the_peer:
+            the_peer.close()
+    if args.markdown:
+        print(f"\nREADME rows ({kind}; {time.strftime('%b %Y')}, {machine()}):")
+        for row in rows:
+            print(markdown_row(kind, row, args))
+
+
+def _live_size(kind, size, mlir, gen, the_peer, args, tmp, peer_per_mib) -> dict:
+    big = tmp / f"{kind}-{size:g}MiB.bin"
+    nbytes = gen(big, size)
+    mib = nbytes / 2**20
+    words = np.fromfile(big, "<u4")
+    text = tmp / f"{kind}-{size:g}MiB.txt"
+    from iron.trace.words import format_text
+
+    text.write_text(format_text(words))
+    intervals = count_intervals(big, mlir)
+    outs = {fmt: tmp / f"out-{size:g}-{fmt}.{SUFFIX[fmt]}" for fmt in args.formats}
+    peer_out = tmp / "peer.json"
+    run_peer = the_peer is not None and size <= args.peer_max_mib
+    for fmt in args.formats:  # unmeasured: bytecode written, kernels cached and loaded once
+        run(iron_cmd(text, mlir, fmt, outs[fmt]), _env(), tmp)
+    samples: dict[str, list[Sample]] = {fmt: [] for fmt in args.formats}
+    peer_samples: list[Sample] = []
+    load0 = load()
+    for _ in range(args.runs):
+        if run_peer:
+            peer_samples.append(run(the_peer.command(text, mlir, peer_out), _env(), tmp))
+        for fmt in args.formats:
+            samples[fmt].append(run(iron_cmd(text, mlir, fmt, outs[fmt]), _env(), tmp))
+    row = {"mib": mib, "size": size, "intervals": intervals, "load": f"{load0} / {load()}", "iron": {}}
+    row["out"] = {fmt: outs[fmt].stat().st_size if outs[fmt].exists() else 0 for fmt in args.formats}
+    for fmt in args.formats:
+        row["iron"][fmt] = _best(samples[fmt])
+    row["peer_per_mib"] = None
+    if run_peer:
+        pw, pmed, pcpu, prss = _best(peer_samples)
+        row["peer"] = (pw, pcpu, prss, f"measured at {mib:g} MiB")
+        row["peer_per_mib"] = (pw / mib, pcpu / mib, mib)
+        if "mlir-aie" in outs and peer_out.exists():
+            row["identical"] = outs["mlir-aie"].read_bytes() == peer_out.read_bytes()
+    elif peer_per_mib:
+        w, c, at = peer_per_mib
+        row["peer"] = (w * mib, c * mib, 0, f"its time per MiB at {at:g} MiB in this run x {mib:g}")
+    _print_size(kind, row, args)
+    for p in (big, text, peer_out, *outs.values()):
+        p.unlink(missing_ok=True)
+    return row
+
+
+def _size_name(mib: float) -> str:
+    return f"{mib * 1024:g} KiB" if mib < 1 else f"{mib:g} MiB"
+
+
+def _print_size(kind: str, row: dict, args) -> None:
+    mib = row["mib"]
+    print(f"{_size_name(mib)} ({row['intervals']} intervals; load average {row['load']}; {args.runs} runs)")
+    peer_t = row.get("peer")
+    if peer_t:
+        pw, pcpu, prss, how = peer_t
+        mem = f", peak RSS {prss / 2**20:.0f} MiB" if prss else ""
+        print(f"  mlir-aie parse.py     wall best {pw:8.3f} s, CPU {pcpu:8.3f} s{mem} ({how})")
+        if "identical" in row:
+            print(f"  iron --format mlir-aie output byte-identical to the peer's: {row['identical']}")
+    for fmt, (best, med, cpu, rss) in row["iron"].items():
+        ratio = f" = {peer_t[0] / best:6.1f}x faster (CPU {peer_t[1] / cpu:6.1f}x)" if peer_t else ""
+        print(
+            f"  iron {fmt:16s} wall best {best:8.3f} s, median {med:7.3f} s, CPU {cpu:7.3f} s, "
+            f"peak RSS {rss / 2**20:5.0f} MiB ({rss / (mib * 2**20):5.2f} x raw), out {row['out'][fmt] / 1e6:8.1f} MB"
+            f"{ratio}",
+            flush=True,
+        )
+
+
+def markdown_row(kind: str, row: dict, args) -> str:
+    """One README "Measured" row: this size, every format, its ratios."""
+    mib, peer_t = row["mib"], row.get("peer")
+    cells = []
+    for fmt, (best, med, cpu, rss) in row["iron"].items():
+        ratio = f" = **{peer_t[0] / best:.1f}x** (CPU {peer_t[1] / cpu:.1f}x)" if peer_t else ""
+        cells.append(f"{fmt} {best:.3f} s (median {med:.3f}), {rss / 2**20:.0f} MiB{ratio}")
+    if peer_t:
+        pw, pcpu, prss, how = peer_t
+        mem = f", {prss / 2**20:.0f} MiB" if prss else ""
+        same = {True: ", byte-identical to iron's mlir-aie output", False: ", NOT identical"}.get(
+            row.get("identical"), ""
+        )
+        peer_cell = f"mlir-aie parse.py {pw:.3f} s{mem} ({how}{same})"
+    else:
+        peer_cell = "peer not run"
+    what = (
+        f"`iron trace decode` {kind} {_size_name(mib)} as mlir-aie text, whole process, warm, to the file, beside "
+        f"mlir-aie's parser (`python benchmarks/bench_decode.py --mib {row['size']:g} --runs {args.runs} --markdown`; "
+        f"{time.strftime('%b %Y')}, {machine()}, load average {row['load']}; best of {args.runs})"
+    )
+    return f"| {what} | {'; '.join(cells)}; {peer_cell} |"
 
 
 if __name__ == "__main__":

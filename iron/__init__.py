@@ -140,7 +140,7 @@ def machine(
     if b == "aiecc" and not toolchain:
         raise MachineError(
             "backend 'aiecc' (backend= or IRON_BACKEND) asked for, but mlir-aie's aiecc is not on PATH "
-            "or its 'aie' package is not importable"
+            "(source mlir-aie's utils/env_setup.sh, or put its install's bin on PATH)"
         )
     if d == "xrt" and b == "builtin":
         raise MachineError("device 'xrt' runs aiecc builds only; iron's built-in artifacts run on 'sim'")

@@ -8,7 +8,8 @@ the environment (``IRON_TRACE_SIZE``, see :mod:`iron.options`) it also builds
 and runs it traced and checks that
 
 * traced outputs equal untraced outputs bitwise,
-* every slice decodes with status ``ok`` and holds only its own call's units,
+* every slice decodes without a failing status and holds only its own call's units
+  (a slice that filled warns: :data:`iron.trace.decode.diagnostics.STATUSES`),
 
 then writes ``trace.pftrace`` (Perfetto's native trace), ``summary.txt`` and
 ``capture.npz`` (``iron trace decode capture.npz --format perfetto`` gives JSON) under
@@ -29,7 +30,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,7 @@ from iron.errors import OptionError
 from iron.files import atomic_write
 from iron.fuse import plan as trace_plan
 from iron.fuse.fusion import Sequence, as_sequence
+from iron.trace.decode.diagnostics import FAILED_STATUSES
 
 
 class CheckError(AssertionError):
@@ -174,11 +176,25 @@ def same_bits(a, b) -> bool:
     )
 
 
+class TraceFullWarning(UserWarning):
+    """A checked slice filled (status ``full``): its buffer was too small for the run."""
+
+
 def check_slices(trace) -> None:
-    """Every slice decodes ``ok`` and every unit in it is one of the slice's configured units."""
+    """Every slice decodes without a failing status (``empty``, ``bad_headers``; a ``full``
+    slice warns with :class:`TraceFullWarning`: the meaning of each status and which fail
+    is :data:`iron.trace.decode.diagnostics.STATUSES`), holds unit data, and every unit
+    in it is one of the slice's configured units."""
     for s in trace.slices:
-        if s.status != "ok":
+        if s.status in FAILED_STATUSES:
             raise CheckError(f"trace slice {s.label}: status {s.status} ({s.diagnostics})")
+        if s.status == "full":
+            warnings.warn(
+                f"trace slice {s.label} filled its {s.slice.size} bytes: later packets were dropped "
+                "(a larger IRON_TRACE_SIZE / IRON_TRACE_SIZES keeps them)",
+                TraceFullWarning,
+                stacklevel=2,
+            )
         stray = [u.label for u in s.units if u.unit is None]
         if stray:
             raise CheckError(
@@ -206,6 +222,7 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     ran it. Raises :class:`CheckError` on any mismatch, naming the first differing element.
     """
     from iron import build, machine
+    from iron.builder.build import build as build_with
 
     where = machine(backend, device, target=target, env={**os.environ, **SUITE_ENV})
 
@@ -227,8 +244,8 @@ def check_operator(op_or_sequence, inputs=None, *, request=None, target: str = "
     options, select = _trace_choice(seq, trace)
     if options is None:
         return result
-    traced = build(op_or_sequence, trace=True, trace_size=options.size, ntiles=options.ntiles, target=target,
-                   cache_dir=cache_dir, dispatch=dispatch, select=select, backend=where.backend)  # fmt: skip
+    traced = build_with(op_or_sequence, options=replace(options, select=tuple(select)), target=target,
+                        cache_dir=cache_dir, dispatch=dispatch, backend=where.backend)  # fmt: skip
     runner = traced.load(where.device)
     t_outputs = _as_tuple(runner(*ordered))
     runner.close()
@@ -300,6 +317,7 @@ def _save_trace(trace, out: Path, on: str) -> Path:
 __all__ = [
     "CheckError",
     "CheckResult",
+    "TraceFullWarning",
     "UntracedWarning",
     "check_operator",
     "check_slices",

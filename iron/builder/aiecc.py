@@ -1,7 +1,7 @@
 """The real toolchain path: compile the materialized module with mlir-aie's aiecc.
 
-Used by :func:`iron.build` when ``aiecc`` is on PATH and the ``aie`` Python
-package is importable. The result is iron's own ELF container
+Used by :func:`iron.build` when ``aiecc`` is on PATH (the C++ driver needs no
+Python bindings; :func:`available`). The result is iron's own ELF container
 (:mod:`iron.artifact.elf`): iron's sections (``.iron.meta``, ``.iron.trace``, ``.iron.sum``
 ...) beside aiecc's full ELF or xclbin, which it holds byte for byte
 (``.iron.full_elf``, ``.iron.xclbin``), so XRT is handed aiecc's bytes, never a
@@ -54,7 +54,6 @@ argv are relative: aiecc runs in the work directory.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import re
 import shutil
 import subprocess
@@ -84,6 +83,13 @@ OUTPUT_FLAGS = {
 #: style: the declarative driver's first releases still compiled with Chess by default, and
 #: its newest one (Peano by default) rejects them as unknown.
 LEGACY_OFF = ["--no-aiesim", "--no-xchesscc", "--no-xbridge", "--no-compile-host"]
+#: The C++ driver lowers object FIFOs dynamically by default (a9e39fae
+#: ``tools/aiecc/CommandLineOptions.h``: ``dynamicObjFifos``, ``cl::init(true)``); the Python
+#: drivers before it statically (``--dynamic-objFifos`` was opt-in). iron asks for the static
+#: lowering everywhere: it is the one iron's object-FIFO model is checked against
+#: (``objectFifo-stateful-transform`` lit tests, the real aie-opt), and the dynamic one needs
+#: an MLIR newer than some builds of that era have ("held counter could not be promoted").
+STATIC_FIFOS = "--dynamic-objFifos=false"
 #: Instruction-binary name templates. Legacy: {0} device, {1} sequence; the
 #: declarative driver expands {0} to its device/sequence key.
 INSTS = {"legacy": "insts_{0}_{1}.bin", "get": "insts_{0}.bin"}
@@ -94,8 +100,10 @@ class AieccError(IronError):
 
 
 def available() -> bool:
-    """True when the real toolchain is installed (aiecc on PATH and ``aie`` importable)."""
-    return shutil.which(EXE) is not None and importlib.util.find_spec("aie") is not None
+    """True when mlir-aie's aiecc is on PATH. iron needs no Python bindings (``aie``): it only
+    runs aiecc and aie-opt, and the C++ aiecc (a9e39fae ``tools/aiecc``, the wheels' driver
+    since then) is a program of its own; the older Python driver brings ``aie`` with it."""
+    return shutil.which(EXE) is not None
 
 
 def xclbin_kernel_id(index: int) -> str:
@@ -322,6 +330,8 @@ def _driver(exe: str, style: str | None) -> _Driver:
     off = off_switches(exe)
     if supports("--peano", exe):  # link the cores with the Peano that compiled the kernels
         off.append(f"--peano={peano.find_peano()}")
+    if style == "get" and supports(STATIC_FIFOS.split("=")[0], exe):
+        off.append(STATIC_FIFOS)
     return _Driver(exe, style, no_materialize, off)
 
 

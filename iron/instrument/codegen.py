@@ -352,39 +352,48 @@ def _write(col: int, row: int, offset: int, value: int) -> ir.Write32:
     return ir.Write32(offset, value, column=col, row=row)
 
 
+def unit_writes(u: TraceUnit) -> list[ir.Write32]:
+    """The trace unit's own registers, as mlir-aie's ``-aie-trace-to-config
+    -aie-trace-pack-reg-writes -aie-inline-trace-config`` write them for an ``aie.trace`` op:
+    Trace_Control0 (mode, start, stop), Trace_Control1 (packet), Trace_Event0 and, only when
+    something uses them, Trace_Event1 (slots 4-7) and the port selection (both registers: the
+    passes write selection 1 only when slots 4-7 are used). Checked against the real a9e39fae
+    passes in ``iron/tests/test_real_trace_config.py``."""
+    regs = registers.TRACE_REGISTERS[u.kind]
+    ev0, ev1 = registers.trace_events(u.event_ids, u.kind)
+    control0 = registers.trace_control0(u.start_event, u.stop_event, mode=u.mode, kind=u.kind)
+    ops = [
+        _write(u.column, u.row, regs.trace_control0, control0),
+        _write(u.column, u.row, regs.trace_control1, registers.trace_control1(u.packet_type, u.packet_id)),
+        _write(u.column, u.row, regs.trace_event0, ev0),
+    ]
+    if any(u.event_ids[4:]):
+        ops.append(_write(u.column, u.row, regs.trace_event1, ev1))
+    if regs.port_select0 is not None and u.ports:
+        sel0, sel1 = registers.port_selection(port_fields(u))
+        # Both selection registers, as mlir-aie's Python trace utilities write them (test1's
+        # golden); the declarative passes leave selection 1 out while slots 4-7 are unused
+        # (one deliberate difference: it writes the reset value 0 there).
+        ops += [
+            _write(u.column, u.row, regs.port_select0, sel0),
+            _write(u.column, u.row, regs.port_select1, sel1),
+        ]
+    return ops
+
+
 def _unit_program(units: list[TraceUnit], start_spec: str = DEFAULT_START) -> list:
     ops = []
     # A unit whose start event is TRUE starts the moment Trace_Control0 holds it: its
     # packet id and slots must be in place by then, so Trace_Control0 goes last.
     for u in units:
         immediate = start_spec == "event=TRUE" or u.start_event == events.event_id(u.kind, "TRUE")
-        regs = registers.TRACE_REGISTERS[u.kind]
-        ev0, ev1 = registers.trace_events(u.event_ids, u.kind)
-        control0 = _write(
-            u.column,
-            u.row,
-            regs.trace_control0,
-            registers.trace_control0(u.start_event, u.stop_event, mode=u.mode, kind=u.kind),
-        )
-        ops += [
-            *([] if immediate else [control0]),
-            _write(
-                u.column, u.row, regs.trace_control1, registers.trace_control1(u.packet_type, u.packet_id)
-            ),
-            _write(u.column, u.row, regs.trace_event0, ev0),
-        ]
-        # As aiecc: slots 4-7 and the port selection are written only when something uses them.
-        if any(u.event_ids[4:]):
-            ops.append(_write(u.column, u.row, regs.trace_event1, ev1))
-        if regs.port_select0 is not None and u.ports:
-            sel0, sel1 = registers.port_selection(port_fields(u))
-            ops += [
-                _write(u.column, u.row, regs.port_select0, sel0),
-                _write(u.column, u.row, regs.port_select1, sel1),
-            ]
-        # The drain shim's timer is reset by the start broadcast program; TRUE and NONE
-        # are no reset events (TRUE would hold the timer at 0).
+        control0, *rest = unit_writes(u)
+        ops += [*([] if immediate else [control0]), *rest]
+        # The drain shim's timer is reset by the start broadcast program (mlir-aie's
+        # -aie-insert-trace-flows, "timer sync"); TRUE and NONE are no reset events (TRUE
+        # would hold the timer at 0).
         if u.kind != "shim" and u.start_event not in (events.event_id(u.kind, "TRUE"), 0):
+            regs = registers.TRACE_REGISTERS[u.kind]
             ops.append(
                 _write(u.column, u.row, regs.timer_control, registers.timer_control(u.start_event, u.kind))
             )

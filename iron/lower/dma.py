@@ -7,7 +7,8 @@ offset), and a push of the BD on the channel's task queue; a wait becomes an
 ``aiex.npu.sync`` on the channel.
 
 Sizes and strides become BD fields as ``getHardwareStridesWraps`` computes them
-(:func:`iron.target.shim_dma.transfer_fields`, which owns the rules and the field limits).
+(:func:`iron.target.shim_dma.transfer_fields`, which owns the rules and the field limits;
+a contiguous row-major scan becomes a linear BD, as ``DmaToNpuPattern``'s ``isLinear``).
 The byte offset is ``getOffsetInBytes``: offsets index the memref's
 own shape, innermost first.
 """
@@ -25,12 +26,14 @@ from iron.target.geometry import SHIM_ROW
 Resolver = Callable[[str], tuple[int, int, ir.MemRefType]]
 
 
-def hardware_fields(op: ir.DmaMemcpyNd, mtype: ir.MemRefType) -> dict[str, int]:
+def hardware_fields(op: ir.DmaMemcpyNd, mtype: ir.MemRefType, shim: bool = True) -> dict[str, int]:
     """The ``writebd`` dimension fields and ``repeat_count`` of ``op`` (see the module docstring;
-    the rules and field limits are :func:`iron.target.shim_dma.transfer_fields`)."""
+    the rules and field limits are :func:`iron.target.shim_dma.transfer_fields`). ``shim``:
+    the BD is a shim tile's, where a contiguous scan lowers to a linear BD."""
     elem = ir.ELEMENT_BYTES[mtype.dtype]
+    where = f"dma_memcpy_nd on @{op.metadata}"
     return shim_dma.transfer_fields(
-        op.sizes, op.strides, elem, f"dma_memcpy_nd on @{op.metadata}", inner_stride=op.inner_stride
+        op.sizes, op.strides, elem, where, inner_stride=op.inner_stride, shim=shim
     )
 
 

@@ -143,7 +143,7 @@ class TileTaskLowering:
     def _dims_fields(self, what, arg, mref, offset, length, dims) -> dict:
         sizes, strides, inner = task_pattern(dims, length, what)
         op = ir.DmaMemcpyNd(arg, (0, 0, 0, offset), sizes, strides, "task", 0, False, inner)
-        fields = dma.hardware_fields(op, mref)
+        fields = dma.hardware_fields(op, mref, shim=False)  # only shim BDs fold contiguous scans
         fields.pop("repeat_count")
         if len(dims) > 2:
             fields["d2_size"] = sizes[1]  # mlir-aie sets it for memtiles; the BD words leave it out

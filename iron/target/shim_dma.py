@@ -107,7 +107,20 @@ STEP_MAX = 1 << 20
 ITER_MAX = 1 << 6
 
 
-def transfer_fields(sizes, strides, elem: int, where: str, inner_stride: int = 1) -> dict[str, int]:
+def is_contiguous(sizes, strides, inner_stride: int = 1) -> bool:
+    """True when ``sizes`` (4) and ``strides`` (3 outer, ``inner_stride`` the innermost),
+    outermost first, scan the lower three dimensions row-major without a gap: innermost
+    stride 1 and each outer stride the product of the sizes inside it (a size-1 dimension's
+    stride never applies). The repeat dimension (size 3) is left out. mlir-aie a9e39fae
+    ``AIEX::isContiguousTransfer`` (``lib/Dialect/AIEX/IR/AIEXDialect.cpp``)."""
+    _s3, s2, s1, s0 = sizes
+    _t3, t2, t1 = strides
+    return inner_stride == 1 and (s1 == 1 or t1 == s0) and (s2 == 1 or t2 == s0 * s1)
+
+
+def transfer_fields(
+    sizes, strides, elem: int, where: str, inner_stride: int = 1, shim: bool = True
+) -> dict[str, int]:
     """The ``writebd`` dimension fields and ``repeat_count`` of a 4-D shim transfer, as
     mlir-aie's ``getHardwareStridesWraps`` (``AIEXDialect.cpp``; the arithmetic is
     ``encodeHardwareStridesWraps`` in ``include/aie/Dialect/AIEX/Utils/BdLowering.h``)
@@ -119,8 +132,13 @@ def transfer_fields(sizes, strides, elem: int, where: str, inner_stride: int = 1
     ``stride0 * elem`` is under a word or the elements are wider than one; a stride of
     partial words is refused, as ``verifyStridesWraps`` refuses it), ``iteration_size = size3 - 1`` and ``iteration_stride = stride3 * elem / 4
     - 1`` when ``stride3 > 0`` (with ``stride3 = 0`` the repeat is the push's repeat count
-    only), ``buffer_length = d0_size * size1 * size2``; a linear transfer (``[1, 1, 1, n]
-    [0, 0, 0, 1]``) writes no dimensions. A value the fields cannot hold raises an
+    only), ``buffer_length = d0_size * size1 * size2``.
+
+    A linear transfer writes no d0/d1/d2 fields (only ``buffer_length`` and the iteration):
+    ``[*, 1, 1, n][*, 0, 0, 1]`` on any tile and, on a ``shim`` (NOC) tile, any contiguous
+    row-major scan (:func:`is_contiguous`, e.g. ``[2, 1, 64, 64][0, 64, 64, 1]``), as
+    mlir-aie a9e39fae lowers them (``AIEDmaToNpu.cpp`` ``DmaToNpuPattern``: ``isLinear``;
+    ``AIEDMATasksToNPU.cpp``: ``treatAsLinear``). A value the fields cannot hold raises an
     :class:`IronError` that starts with ``where`` and names the limit."""
     s3, s2, s1, s0 = sizes
     t3, t2, t1 = strides
@@ -135,25 +153,13 @@ def transfer_fields(sizes, strides, elem: int, where: str, inner_stride: int = 1
         raise IronError(
             f"{where}: innermost stride {t0} of {elem}-byte elements is not a whole number of words"
         )
-    linear = (s1, s2, s3) == (1, 1, 1) and (t1, t2, t3) == (0, 0, 0) and t0 == 1
+    plain = (s1, s2) == (1, 1) and (t1, t2) == (0, 0) and t0 == 1  # AIEX::isLinearTransfer
+    linear = plain or (shim and is_contiguous(sizes, strides, t0))
     f = {"d0_size": 0, "d0_stride": 0, "d1_size": 0, "d1_stride": 0, "d2_stride": 0}
     f.update(iteration_size=0, iteration_stride=0)
     words = lambda stride: stride * elem // 4  # noqa: E731
     if not linear:
-        for i, (size, stride) in enumerate(((s0, t0), (s1, t1), (s2, t2))):
-            if size > 1 and stride < 1:
-                raise IronError(f"{where}: stride {i} must be a positive integer (size {size})")
-            if i and stride * elem % 4:
-                raise IronError(f"{where}: stride {i} of {stride} elements is not a multiple of 4 bytes")
-        f["d0_size"] = s0 * elem // 4
-        f["d0_stride"] = 0 if t0 * elem < 4 or elem > 4 else words(t0) - 1
-        f["d1_size"] = s1
-        f["d1_stride"] = words(t1) - 1 if s1 > 1 else 0
-        f["d2_stride"] = words(t2) - 1 if s2 > 1 else 0
-        if f["d0_size"] > WRAP_MAX or f["d1_size"] > WRAP_MAX:
-            raise IronError(f"{where}: size 0 or 1 exceeds the BD's [0:{WRAP_MAX}] wrap range")
-        if max(f["d1_stride"], f["d2_stride"]) > STEP_MAX:
-            raise IronError(f"{where}: a stride exceeds the BD's [1:{STEP_MAX}] step range")
+        f.update(_dimension_fields((s2, s1, s0), (t2, t1, t0), elem, where))
     if s3 > 1:
         if s3 - 1 > ITER_MAX:
             raise IronError(f"{where}: size 3 = {s3} exceeds the BD's [1:{ITER_MAX}] iteration range")
@@ -164,6 +170,30 @@ def transfer_fields(sizes, strides, elem: int, where: str, inner_stride: int = 1
             f["iteration_stride"] = words(t3) - 1
     f["buffer_length"] = s0 * elem // 4 * s1 * s2
     f["repeat_count"] = s3 - 1
+    return f
+
+
+def _dimension_fields(sizes, strides, elem: int, where: str) -> dict[str, int]:
+    """The d0/d1/d2 fields of a transfer that is not linear (:func:`transfer_fields`):
+    ``sizes`` and ``strides`` of dimensions 2, 1, 0 in elements of ``elem`` bytes."""
+    (s2, s1, s0), (t2, t1, t0) = sizes, strides
+    for i, (size, stride) in enumerate(((s0, t0), (s1, t1), (s2, t2))):
+        if size > 1 and stride < 1:
+            raise IronError(f"{where}: stride {i} must be a positive integer (size {size})")
+        if i and stride * elem % 4:
+            raise IronError(f"{where}: stride {i} of {stride} elements is not a multiple of 4 bytes")
+    words = lambda stride: stride * elem // 4  # noqa: E731
+    f = {
+        "d0_size": s0 * elem // 4,
+        "d0_stride": 0 if t0 * elem < 4 or elem > 4 else words(t0) - 1,
+        "d1_size": s1,
+        "d1_stride": words(t1) - 1 if s1 > 1 else 0,
+        "d2_stride": words(t2) - 1 if s2 > 1 else 0,
+    }
+    if f["d0_size"] > WRAP_MAX or f["d1_size"] > WRAP_MAX:
+        raise IronError(f"{where}: size 0 or 1 exceeds the BD's [0:{WRAP_MAX}] wrap range")
+    if max(f["d1_stride"], f["d2_stride"]) > STEP_MAX:
+        raise IronError(f"{where}: a stride exceeds the BD's [1:{STEP_MAX}] step range")
     return f
 
 

@@ -26,8 +26,13 @@ import sys
 import pytest
 
 from iron import testing
+from iron.options import TRACE_OPTIONS
 
 MACHINES = ("none", "toolchain", "npu")
+#: Trace variables set aside for the operator checks (see _session_dirs).
+CHECK_ONLY_TRACE_ENV = tuple(
+    o.env for o in TRACE_OPTIONS.values() if o.env not in ("IRON_TRACE_SIZE", "IRON_TRACE_DIR")
+)
 
 
 def pytest_configure(config):
@@ -101,8 +106,8 @@ def _stage(kind: str, root) -> list:
 def _session_dirs(tmp_path_factory):
     """Builds go to a per-session cache (not ./build) unless IRON_CACHE_DIR is set;
     traces written by tests that force tracing go to a temporary directory unless
-    the user asked for traces (IRON_TRACE_SIZE or IRON_TRACE_DIR set); IRON_TRACE_OP,
-    IRON_BACKEND and IRON_DEVICE apply to the operator checks only (see below); the
+    the user asked for traces (IRON_TRACE_SIZE or IRON_TRACE_DIR set); the trace
+    options but the size, IRON_BACKEND and IRON_DEVICE apply to the operator checks only (see below); the
     machine of IRON_TEST_MACHINE is staged."""
     undo = _stage(os.environ.get("IRON_TEST_MACHINE", "none"), tmp_path_factory.mktemp("machine"))
     added = []
@@ -112,18 +117,26 @@ def _session_dirs(tmp_path_factory):
     if "IRON_TRACE_DIR" not in os.environ and "IRON_TRACE_SIZE" not in os.environ:
         os.environ["IRON_TRACE_DIR"] = str(tmp_path_factory.mktemp("iron-traces"))
         added.append("IRON_TRACE_DIR")
-    # IRON_TRACE_OP picks the call sites of the traced suite's operator checks
-    # (iron.testing.check_operator); tests that build with explicit options must not
-    # inherit it, or a selection naming no call site of theirs would fail them. The same
-    # for the machine's choice: other tests build with iron's lowering (so auto loads run on sim).
+    # The trace options that shape a traced run (IRON_TRACE_OP, _NTILES, _MODE, _SIZES,
+    # _EVENTS, ...; every trace option but IRON_TRACE_SIZE, which turns the traced suite on,
+    # and IRON_TRACE_DIR) apply to the traced suite's operator checks
+    # (iron.testing.check_operator) only: a test that builds with its own options (its own
+    # trace size, events, mode) checks what those options give, so it must not inherit
+    # four traced tiles in its 4096 bytes, an event-pc mode or a selection naming none of
+    # its call sites. The same for the machine's choice: other tests build with iron's
+    # lowering (so auto loads run on sim).
     moved = {}
-    for name, pinned in (("IRON_TRACE_OP", None), ("IRON_BACKEND", "builtin"), ("IRON_DEVICE", None)):
+    for name, pinned in [(n, None) for n in CHECK_ONLY_TRACE_ENV] + [
+        ("IRON_BACKEND", "builtin"),
+        ("IRON_DEVICE", None),
+    ]:
         moved[name] = os.environ.pop(name, None)
-        testing.SUITE_ENV[name] = moved[name] if moved[name] is not None else "auto"
+        if moved[name] is not None:
+            testing.SUITE_ENV[name] = moved[name]
         if pinned is not None:
             os.environ[name] = pinned
-    if moved["IRON_TRACE_OP"] is None:
-        del testing.SUITE_ENV["IRON_TRACE_OP"]
+    testing.SUITE_ENV.setdefault("IRON_BACKEND", "auto")
+    testing.SUITE_ENV.setdefault("IRON_DEVICE", "auto")
     yield
     for name in added:
         del os.environ[name]

@@ -1,6 +1,6 @@
 """Mutation harness for untrusted inputs (issue 14): hypothesis strategies that damage
 real manifests, capture files, text and binary traces and artifacts, and the entry
-points they go through. Used by ``test_properties.py`` (a few hundred examples) and
+points they go through. Used by ``test_fuzzed_trace_inputs.py`` (a few hundred examples) and
 ``benchmarks/bench_robustness.py`` (thousands).
 
 The property: every entry point either succeeds or raises :class:`iron.IronError`

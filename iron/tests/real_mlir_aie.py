@@ -27,6 +27,22 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 ORACLE = REPO.parent / "shared" / "tools" / "mlir-aie-oracle"
+
+
+def _oracle() -> Path:
+    """The oracle script beside this checkout, or beside the main checkout of a git worktree
+    (whose ``.git`` file points into the main checkout's ``.git``)."""
+    if ORACLE.is_file():
+        return ORACLE
+    git = REPO / ".git"
+    if git.is_file() and git.read_text().startswith("gitdir:"):
+        main = Path(git.read_text().split(":", 1)[1].strip()).parents[2]  # <main>/.git/worktrees/<name>
+        beside = main.parent / "shared" / "tools" / "mlir-aie-oracle"
+        if beside.is_file():
+            return beside
+    return ORACLE
+
+
 #: aiecc flags every lowering here uses (static object FIFOs, no progress line).
 AIECC_FLAGS = ("--dynamic-objFifos=false", "--no-progress")
 
@@ -67,17 +83,18 @@ def find() -> Install | str:
             return Install(Path(given))
         if given and var == "IRON_REAL_MLIR_AIE":
             return f"{var}={given} has no bin/aie-opt that runs"
-    if not ORACLE.is_file():
+    oracle = _oracle()
+    if not oracle.is_file():
         return (
-            f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({ORACLE})"
+            f"no real mlir-aie: set IRON_REAL_MLIR_AIE, or keep shared/tools beside the repository ({oracle})"
         )
     try:
-        out = subprocess.run([str(ORACLE)], capture_output=True, text=True, timeout=900)
+        out = subprocess.run([str(oracle)], capture_output=True, text=True, timeout=900)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"{ORACLE} did not run: {exc}"
+        return f"{oracle} did not run: {exc}"
     lines = (out.stderr or "").strip().splitlines()
     if out.returncode != 0:
-        return f"{ORACLE} gives no mlir-aie here: {lines[-1] if lines else f'exit {out.returncode}'}"
+        return f"{oracle} gives no mlir-aie here: {lines[-1] if lines else f'exit {out.returncode}'}"
     root = Path(out.stdout.strip())
     return Install(root) if _runs(root) else f"{root}/bin/aie-opt does not run"
 
@@ -107,23 +124,50 @@ def verify(text: str) -> str:
     return next((line for line in lines if "error" in line), lines[0])
 
 
-def aiecc_insts(text: str, *flags: str) -> dict[str, bytes]:
+#: The instruction binaries aiecc writes: the xclbin flow's ``insts_<key>.bin`` (the DDR
+#: aperture offset folded into patches of host arguments from 5 on), and the ones it hands
+#: aiebu for a full ELF (unfolded: a9e39fae ``tools/aiecc/aiecc.cpp``,
+#: ``buildNpuProgramSubgraph(perSeq, "npu_program_full_elf_{0}.bin", false)``).
+XCLBIN_INSTS = "insts_{0}.bin"
+FULL_ELF_INSTS = "npu_insts_full_elf_{0}.bin"
+
+
+def aiecc_insts(text: str, *flags: str, get: str = XCLBIN_INSTS) -> dict[str, bytes]:
     """The NPU instruction binaries the real aiecc writes for ``text``: runtime-sequence
-    name (``<device>_<sequence>``, as aiecc names ``insts_{0}.bin``) -> bytes. Raises
-    AssertionError with aiecc's output when it fails."""
+    name (``<device>_<sequence>``, as aiecc expands ``{0}`` of ``get``) -> bytes. ``get``:
+    :data:`XCLBIN_INSTS` or :data:`FULL_ELF_INSTS`. Raises AssertionError with aiecc's
+    output when it fails."""
     install = require()
+    head, tail = get.split("{0}")
     with tempfile.TemporaryDirectory(prefix="iron-real-aiecc-") as tmp:
         src = Path(tmp) / "design.mlir"
         src.write_text(text)
         out = subprocess.run(
-            [install.aiecc, *AIECC_FLAGS, *flags, "--get=insts_{0}.bin", f"--tmpdir={tmp}/prj", str(src)],
+            [install.aiecc, *AIECC_FLAGS, *flags, f"--get={get}", f"--tmpdir={tmp}/prj", str(src)],
             capture_output=True,
             text=True,
             cwd=tmp,
             timeout=600,
         )
         assert out.returncode == 0, f"real aiecc failed:\n{out.stdout}\n{out.stderr}"
-        return {
-            p.name[len("insts_") : -len(".bin")]: p.read_bytes()
-            for p in sorted(Path(tmp).glob("insts_*.bin"))
-        }
+        found = sorted(Path(tmp).glob(f"{head}*{tail}"))
+        return {p.name[len(head) : len(p.name) - len(tail)]: p.read_bytes() for p in found}
+
+
+def aiecc_output(text: str, edge: str, *flags: str) -> str:
+    """The text of one intermediate of the real aiecc's pipeline for ``text``: ``edge`` is its
+    name in ``aiecc --emit-dot`` (e.g. ``npu_materialized.mlir``, after aiecc's own
+    ``aie-materialize-runtime-sequences``). Raises AssertionError with aiecc's output when it fails."""
+    install = require()
+    with tempfile.TemporaryDirectory(prefix="iron-real-aiecc-") as tmp:
+        src = Path(tmp) / "design.mlir"
+        src.write_text(text)
+        out = subprocess.run(
+            [install.aiecc, *AIECC_FLAGS, *flags, f"--get={edge}", f"--tmpdir={tmp}/prj", str(src)],
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+            timeout=600,
+        )
+        assert out.returncode == 0, f"real aiecc failed:\n{out.stdout}\n{out.stderr}"
+        return (Path(tmp) / edge).read_text()

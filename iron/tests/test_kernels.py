@@ -225,13 +225,14 @@ def test_fake_link_fails_like_the_linker(tmp_path, install, monkeypatch):
 def test_aie2_lut_kernels_need_their_tables(tmp_path, install, monkeypatch, layout):
     install(layout)
     build_and_link(SiLU(1024, tile_size=512), "npu1", tmp_path / "w", tmp_path / "c")
-    monkeypatch.setattr(kt.KERNELS["silu"], "lut_on", (), raising=False) if False else None
-    object.__setattr__(kt.KERNELS["silu"], "lut_on", ())
+    silu = kt.KERNELS["silu"]
+    saved = silu.lut_on
+    object.__setattr__(silu, "lut_on", ())  # a frozen table row: restored below, whatever happens
     try:
         with pytest.raises(LinkError, match="undefined symbol: tanh_lut_ab"):
             build_and_link(SiLU(1024, tile_size=512), "npu1", tmp_path / "w2", tmp_path / "c2")
     finally:
-        object.__setattr__(kt.KERNELS["silu"], "lut_on", ("aie2",))
+        object.__setattr__(silu, "lut_on", saved)
 
 
 def test_object_cache_keys_on_source_bytes_and_mlir_aie_version(tmp_path, install):
@@ -251,6 +252,30 @@ def test_object_cache_keys_on_source_bytes_and_mlir_aie_version(tmp_path, instal
     install("family", version="1.4.4")  # same files rebuilt, another release
     build_and_link(op, "npu2", tmp_path / "w", tmp_path / "cache")
     assert len(compiles()) == 3
+
+
+@pytest.mark.parametrize(
+    "op,target,companion",
+    [
+        (GEMM(64, 64, 64, m=32, k=32, n=32), "npu2", "aie_kernels/zero/zero.cc"),  # -include'd
+        (SiLU(1024, tile_size=512), "npu1", "aie_kernels/common/lut_kernel.cc"),  # the file compiled
+        (SiLU(1024, tile_size=512), "npu1", "aie_runtime_lib/AIE2/lut_based_ops.cpp"),  # its tables
+    ],
+    ids=["gemm-zero", "silu-lut-wrapper", "silu-lut-tables"],
+)
+def test_object_cache_keys_on_the_companion_sources_compiled_in(tmp_path, install, op, target, companion):
+    """An object is rebuilt when a source compiled into it beside its own changes (the
+    family GEMM folds zero/zero.cc in; aie2 LUT kernels compile through lut_kernel.cc with
+    lut_based_ops.cpp): a cached object built from the old bytes would link stale code."""
+    root = install("family")
+    log = tmp_path / "clang.log"
+    compiles = lambda: sum("-c" in json.loads(x) for x in log.read_text().splitlines())  # noqa: E731
+    build_and_link(op, target, tmp_path / "w", tmp_path / "cache")
+    before = compiles()
+    path = root / companion
+    path.write_text(path.read_text() + "\n// changed\n")
+    build_and_link(op, target, tmp_path / "w", tmp_path / "cache")
+    assert compiles() > before
 
 
 def test_c_definitions_of_preprocessed_text():

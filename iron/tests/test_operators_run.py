@@ -73,3 +73,18 @@ def test_every_operator_inside_one_fused_sequence(check_operator, target):
         "0:GEMM#0", "1:ReLU#0", "2:ReLU#1", "3:ElementwiseAdd#0", "4:ElementwiseMul#0", "5:SiLU#0",
         "6:GELU#0", "7:AXPY#0", "8:Softmax#0", "9:RMSNorm#0", "10:MemCopy#0",
     ]  # fmt: skip
+
+
+def test_rms_norm_of_an_all_zero_row_is_zero(check_operator):
+    """``y = x / sqrt(mean(x^2) + eps) * w`` (iron/kernels/weighted_rms_norm.cc): eps > 0
+    keeps the denominator finite, so a row of zeros normalizes to zeros, not 0 / 0 = NaN."""
+    import numpy as np
+
+    from iron.bf16 import from_bf16
+
+    op = RMSNorm(2, 32)
+    x, w = op.example_inputs(0)
+    x = x.copy()
+    x[0] = 0
+    result = check_operator(op, [x, w])
+    assert np.array_equal(from_bf16(result.outputs[0][0]), np.zeros(32, np.float32))

@@ -43,3 +43,35 @@ def test_options_table_is_the_option_declarations():
     assert (
         script["rewritten"](text) == text
     ), "docs/reference.md's options table is stale: run python docs/options_table.py"
+
+
+CI_RUN = README.parent / ".ci" / "run"
+#: How .ci/run marks a line as a command of a documentation file (see its header).
+_FROM = re.compile(r"^\s*(.*?) # from (\S+)$")
+
+
+def _shell_lines(path: Path) -> set[str]:
+    blocks = re.findall(r"```sh\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
+    return {line.rstrip() for block in blocks for line in block.splitlines() if line.strip()}
+
+
+def _ci_documented_commands() -> list[tuple[str, str]]:
+    """``(command, file)`` of every .ci/run line marked ``# from FILE``."""
+    found = (_FROM.match(line.rstrip()) for line in CI_RUN.read_text(encoding="utf-8").splitlines())
+    return [(m.group(1), m.group(2)) for m in found if m]
+
+
+def test_ci_runs_the_documented_commands_verbatim():
+    """Every command .ci/run says is a documentation file's is a line of one of that file's
+    shell blocks, byte for byte, and README's quick start and traced suite (its commands
+    in the "Quick start" section) are among them: CI cannot drift from what users type."""
+    ci = _ci_documented_commands()
+    assert ci, f"{CI_RUN} marks no line with '# from FILE'"
+    assert [(c, f) for c, f in ci if c not in _shell_lines(README.parent / f)] == []
+    quick = re.search(r"## Quick start\n(.*?)\n## ", README.read_text(encoding="utf-8"), re.S).group(1)
+    promised = [
+        ln for b in re.findall(r"```sh\n(.*?)```", quick, re.S) for ln in b.splitlines() if ln.strip()
+    ]
+    assert "IRON_TRACE_SIZE=65536 IRON_TRACE_NTILES=4 python -m pytest iron/tests" in promised
+    from_readme = [c for c, f in ci if f == "README.md"]
+    assert [p for p in promised if p not in from_readme] == []

@@ -141,6 +141,34 @@ def test_check_slices_rejects_a_stale_trace(cache):
         testing.check_slices(run.trace)
 
 
+def test_check_operator_warns_on_a_slice_that_filled_and_passes(request, monkeypatch, tmp_path, cache):
+    """A slice that filled (``full``) is what a size too small for the run gives: the check
+    passes with a TraceFullWarning (iron.trace.decode.diagnostics.STATUSES says so once);
+    ``empty`` still fails it (test above)."""
+    monkeypatch.setattr(testing, "SUITE_ENV", {"IRON_TRACE_NTILES": "1"})
+    monkeypatch.setenv("IRON_TRACE_SIZE", "32")  # one packet: any run fills it
+    monkeypatch.setenv("IRON_TRACE_DIR", str(tmp_path))
+    with pytest.warns(testing.TraceFullWarning, match=r"slice 0:ElementwiseAdd#0 filled its 32 bytes"):
+        result = testing.check_operator(ADD, request=request, cache_dir=cache)
+    assert [s.status for s in result.trace.slices] == ["full"]
+
+
+def test_operator_checks_take_the_suites_trace_options_and_other_tests_do_not(monkeypatch):
+    """conftest.py sets the traced suite's shaping options (all but IRON_TRACE_SIZE and
+    IRON_TRACE_DIR) aside for the operator checks: a test building with its own trace size
+    never inherits IRON_TRACE_NTILES=4 (the whole-array GEMM corpus test's 4096 bytes filled)."""
+    from iron.tests.conftest import CHECK_ONLY_TRACE_ENV
+
+    assert {"IRON_TRACE_NTILES", "IRON_TRACE_OP", "IRON_TRACE_MODE", "IRON_TRACE_SIZES"} <= set(
+        CHECK_ONLY_TRACE_ENV
+    )
+    assert not set(CHECK_ONLY_TRACE_ENV) & set(os.environ)
+    monkeypatch.setattr(testing, "SUITE_ENV", {"IRON_TRACE_NTILES": "2", "IRON_TRACE_MODE": "event-pc"})
+    monkeypatch.setenv("IRON_TRACE_SIZE", "4096")
+    options, select = testing._trace_choice(PAIR, None)
+    assert (options.ntiles, options.core_mode, select) == (2, "event-pc", [0, 1])
+
+
 # --------------------------------------------------------------------------- the runtime reads the artifact only
 def test_sim_runs_without_operators(cache):
     """The runtime imports no operator, and sim needs none: it executes the design the PDI

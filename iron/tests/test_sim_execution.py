@@ -18,6 +18,7 @@ from iron.design import NotModelled
 from iron.errors import IronError
 from iron.lower import dma, npu
 from iron.mlir import ir
+from iron.operators import ElementwiseAdd
 from iron.runtime.sim import kernel_models
 from iron.target import shim_dma
 
@@ -194,6 +195,30 @@ def test_a_kernel_without_a_model_gives_not_modelled_outputs(monkeypatch, tmp_pa
         else out.__class__.__name__ == "NotModelled"
     )
     assert "kernel 'scale'" in out.reason and "no model" in out.reason
+
+
+@pytest.mark.parametrize("where", ["lookup", "call"])
+def test_a_kernel_model_error_in_a_kernel_iron_compiled_raises(monkeypatch, tmp_path, where):
+    """iron compiled ElementwiseAdd's kernel itself, so the defines its model is handed are
+    the ones it was built with: a KernelModelError then (at the model's lookup or at its
+    call) is a real error, not a foreign object's unknown defines (those give NotModelled)."""
+    real = kernel_models.model_for
+
+    def failing(symbol, defines, arch):
+        if where == "lookup":
+            raise kernel_models.KernelModelError(f"{symbol}: refused at lookup")
+        model = real(symbol, defines, arch)
+
+        def call(*args):
+            raise kernel_models.KernelModelError(f"{symbol}: refused at call")
+
+        return call if model is not None else None
+
+    monkeypatch.setattr(kernel_models, "model_for", failing)
+    op = ElementwiseAdd(2048, "i32")
+    art = iron.build(op, trace=False, cache_dir=tmp_path)
+    with art.load("sim") as run, pytest.raises(kernel_models.KernelModelError, match=f"refused at {where}"):
+        run(*op.example_inputs(0))
 
 
 def test_traced_run_shows_the_executed_calls_and_equals_untraced(models, tmp_path):
@@ -385,3 +410,25 @@ def test_the_interpreter_runs_loops_ifs_and_arith_from_the_op_objects():
         28,
         12,
     )  # acc: the last iteration's carried value, 0 + 1 + 2 + 9
+
+
+I8_BODY = """%max = arith.constant 127 : i8
+%one = arith.constant 1 : i8
+%min = arith.addi %max, %one : i8
+%back = arith.subi %min, %one : i8
+aie.end"""
+
+
+def test_i8_arith_wraps_to_minus_128_and_back():
+    """MLIR's arith.addi / subi wrap in two's complement (arith dialect docs: "overflow
+    wraps"): 127 + 1 in i8 is -128 (not 128), and -128 - 1 is 127."""
+    from types import SimpleNamespace
+
+    from iron.mlir.reader import read_region
+    from iron.runtime.sim.interp import Core
+
+    core = Core(SimpleNamespace(body=read_region(I8_BODY.split("\n")), link_with=None), None,
+                SimpleNamespace(t=0, col=0, row=2))  # fmt: skip
+    for _ in core.run():
+        pass
+    assert (core.env["min"], core.env["back"]) == (-128, 127)

@@ -96,3 +96,54 @@ def test_sync_on_a_memtile_channel_without_token_names_it(tmp_path):
         IronError, match=r"SYNC.*waits on memtile \(0,1\) S2MM 0 forever: no queued task will issue"
     ):
         _run(bad, tmp_path)
+
+
+#: Two linked pairs of {runtimeDmas = true} FIFOs through one memtile that already has a
+#: lock of its own (id 0).
+TWO_RUNTIME_PAIRS = """module {
+  aie.device(npu1_1col) {
+    %shim_noc_tile_0_0 = aie.tile(0, 0)
+    %mem_tile_0_1 = aie.tile(0, 1)
+    %user_lock = aie.lock(%mem_tile_0_1, 0) {init = 0 : i32}
+    aie.objectfifo @in(%shim_noc_tile_0_0, {%mem_tile_0_1}, 2 : i32) {runtimeDmas = true} : !aie.objectfifo<memref<1024xi32>>
+    aie.objectfifo @in_fwd(%mem_tile_0_1, {%shim_noc_tile_0_0}, 2 : i32) {runtimeDmas = true} : !aie.objectfifo<memref<1024xi32>>
+    aie.objectfifo.link [@in] -> [@in_fwd]([] [0])
+    aie.objectfifo @in2(%shim_noc_tile_0_0, {%mem_tile_0_1}, 2 : i32) {runtimeDmas = true} : !aie.objectfifo<memref<1024xi32>>
+    aie.objectfifo @in2_fwd(%mem_tile_0_1, {%shim_noc_tile_0_0}, 2 : i32) {runtimeDmas = true} : !aie.objectfifo<memref<1024xi32>>
+    aie.objectfifo.link [@in2] -> [@in2_fwd]([] [0])
+  }
+}"""
+#: What the real ``aie-opt --aie-objectFifo-stateful-transform="dynamic-objFifos=false"``
+#: (mlir-aie a9e39fae, /work/shared/tools) makes of TWO_RUNTIME_PAIRS: the memtile's FIFO
+#: locks numbered after its lock 0 (``in_cons_prod_lock_0`` 1 init 2, ``in_cons_cons_lock_0``
+#: 2 init 0, ``in2_cons_prod_lock_0`` 3 init 2, ``in2_cons_cons_lock_0`` 4 init 0), and each
+#: FIFO end on the lowest DMA channel still free on its tile, FIFOs in program order.
+REAL_FLOWS = [
+    (("shim_noc_tile_0_0", 0), ("mem_tile_0_1", 0)),
+    (("mem_tile_0_1", 0), ("shim_noc_tile_0_0", 0)),
+    (("shim_noc_tile_0_0", 1), ("mem_tile_0_1", 1)),
+    (("mem_tile_0_1", 1), ("shim_noc_tile_0_0", 1)),
+]
+REAL_MEMTILE_LOCKS = {1: 2, 2: 0, 3: 2, 4: 0}
+
+
+def test_runtime_dma_fifos_take_locks_after_the_tiles_own_and_the_lowest_free_channels():
+    from iron.runtime.sim.program import program
+    from iron.runtime.sim.tile_dma import runtime_fifo_resources
+
+    routes, locks = runtime_fifo_resources(program(TWO_RUNTIME_PAIRS))
+    flows = [((r.source.tile, r.source.channel), *((d.tile, d.channel) for d in r.dests)) for r in routes]
+    assert flows == REAL_FLOWS
+    assert {i: v for (tile, i), v in locks.items() if tile == "mem_tile_0_1"} == REAL_MEMTILE_LOCKS
+
+
+def test_runtime_dma_fifo_resources_are_the_real_transforms(real_mlir_aie):
+    """REAL_FLOWS and REAL_MEMTILE_LOCKS re-read from the real compiler where it is here."""
+    from iron.tests.real_mlir_aie import aie_opt
+
+    out = aie_opt(TWO_RUNTIME_PAIRS, "--aie-objectFifo-stateful-transform=dynamic-objFifos=false")
+    assert out.returncode == 0, out.stderr
+    flows = re.findall(r"aie\.flow\(%(\w+), DMA : (\d+), %(\w+), DMA : (\d+)\)", out.stdout)
+    assert [((a, int(b)), (c, int(d))) for a, b, c, d in flows] == REAL_FLOWS
+    made = re.findall(r"aie\.lock\(%mem_tile_0_1, (\d+)\) \{init = (\d+) : i32, sym_name", out.stdout)
+    assert {int(i): int(v) for i, v in made} == REAL_MEMTILE_LOCKS

@@ -109,6 +109,38 @@ def test_memtile_chain_sets_next_bd():
     assert (bd1["use_next_bd"], bd1["buffer_offset"]) == (0, 2048)
 
 
+# TEST8 with its lock values as SSA constants (the real aie-opt refuses literal ones).
+CHAIN_AT_OFFSET = """      %t1 = aiex.dma_configure_task(%tile_0_1, S2MM, 0) {
+          %c1 = arith.constant 1 : i32
+          aie.use_lock(%prod_lock, Acquire, %c1)
+          aie.dma_bd(%buf : memref<1024xi32> offset = 0 len = 512) {bd_id = 0 : i32}
+          aie.use_lock(%cons_lock, Release, %c1)
+          aie.next_bd ^bd1
+        ^bd1:
+          %c1b = arith.constant 1 : i32
+          aie.use_lock(%prod_lock, Acquire, %c1b)
+          aie.dma_bd(%buf : memref<1024xi32> offset = 512 len = 512) {bd_id = 1 : i32}
+          aie.use_lock(%cons_lock, Release, %c1b)
+          aie.end
+      }
+      aiex.dma_start_task(%t1)"""
+
+
+def test_task_bd_address_adds_the_bd_offset_to_the_buffer_address():
+    """mlir-aie a9e39fae ``aie-opt --aie-dma-tasks-to-npu`` on CHAIN_AT_OFFSET (run on the
+    real compiler of /work/shared/tools) writes ``buffer_offset = 0`` / ``2048`` and mask-writes
+    ``aiex.npu.maskwrite32(1703940, 1024, 524287)`` and ``(1703972, 1536, 524287)``: the
+    buffer's 0x1000 plus each BD's offset (0 and 512 i32 = 2048 bytes), in 32-bit words
+    (addresses: row 1 << 20 | 0xA0004 / 0xA0024)."""
+    ops = _lower(_module("tile_0_1", 1, CHAIN_AT_OFFSET, MEMTILE_LOCKS))
+    assert [op["buffer_offset"] for op in _bds(ops)] == [0, 2048]
+    masks = [op for op in ops if isinstance(op, ir.MaskWrite32)]
+    assert [((1 << 20) | m.address, m.value, m.mask) for m in masks] == [
+        (1703940, 1024, 524287),
+        (1703972, 1536, 524287),
+    ]
+
+
 def test_core_tile_task_has_no_write32():
     buffers = MEMTILE_LOCKS.replace("tile_0_1", "tile_0_2")
     ops = _lower(_module("tile_0_2", 2, CORE, buffers))
@@ -185,3 +217,63 @@ def test_memtile_tasks_run_on_sim_with_locks_repeat_and_a_strided_read(tmp_path)
         [obj.reshape(32, 4, 8).transpose(1, 0, 2).reshape(-1) for obj in a.reshape(2, 1024)]
     )
     np.testing.assert_array_equal(out, want)
+
+
+#: A memtile S2MM task whose one BD has an iteration dimension (2 x 512 words, 512 apart)
+#: and runs twice (repeat_count = 1); the drain reads the whole buffer once both landed.
+STEPPING = """module {
+  aie.device(npu1_1col) {
+    %s = aie.tile(0, 0)
+    %m = aie.tile(0, 1)
+    %buf = aie.buffer(%m) {address = 4096 : i32} : memref<1024xi32>
+    %prod = aie.lock(%m, 0) {init = 2 : i32}
+    %cons = aie.lock(%m, 1) {init = 0 : i32}
+    aie.flow(%s, DMA : 0, %m, DMA : 0)
+    aie.flow(%m, DMA : 0, %s, DMA : 0)
+    aie.runtime_sequence(%a: memref<1024xi32>, %b: memref<1024xi32>) {
+      %in = aiex.dma_configure_task(%s, MM2S, 0) {
+        aie.dma_bd(%a : memref<1024xi32>, 0, 1024) {bd_id = 0 : i32}
+        aie.end
+      }
+      %fill = aiex.dma_configure_task(%m, S2MM, 0) {
+        aie.use_lock(%prod, AcquireGreaterEqual, 1)
+        aie.dma_bd(%buf : memref<1024xi32> offset = 0 len = 512 sizes = [2, 1, 1, 512] strides = [512, 0, 0, 1]) {bd_id = 0 : i32}
+        aie.use_lock(%cons, Release, 1)
+        aie.end
+      } {repeat_count = 1 : i32}
+      %drain = aiex.dma_configure_task(%m, MM2S, 0) {
+        aie.use_lock(%cons, AcquireGreaterEqual, 2)
+        aie.dma_bd(%buf : memref<1024xi32> offset = 0 len = 1024) {bd_id = 1 : i32}
+        aie.use_lock(%prod, Release, 2)
+        aie.end
+      } {issue_token = true}
+      %out = aiex.dma_configure_task(%s, S2MM, 0) {
+        aie.dma_bd(%b : memref<1024xi32>, 0, 1024) {bd_id = 1 : i32}
+        aie.end
+      } {issue_token = true}
+      aiex.dma_start_task(%fill)
+      aiex.dma_start_task(%drain)
+      aiex.dma_start_task(%out)
+      aiex.dma_start_task(%in)
+      aiex.dma_await_task(%drain)
+      aiex.dma_await_task(%out)
+    }
+  }
+}"""
+
+
+def test_a_bd_used_again_within_its_task_steps_its_iteration(tmp_path):
+    """The BD's iteration fields are what the real aie-opt a9e39fae (/work/shared/tools)
+    ``--aie-dma-tasks-to-npu`` writes for it (``buffer_length = 512, iteration_size = 1,
+    iteration_stride = 511``); the DMA steps Iteration_Current each time the BD is used in
+    its task (shim_dma / tile_dma's iteration fields), so the second use lands 512 words on
+    and the 1024 words come back whole, in order."""
+    op = iron.from_mlir(STEPPING, name="steps")
+    fill = STEPPING[STEPPING.index("      %fill") : STEPPING.index("      %drain")]
+    fill = fill.replace("%m,", "%tile_0_1,").replace("%prod,", "%prod_lock,").replace("%cons,", "%cons_lock,")
+    (bd,) = _bds(_lower(_module("tile_0_1", 1, fill, MEMTILE_LOCKS)))
+    assert (bd["buffer_length"], bd["iteration_size"], bd["iteration_stride"]) == (512, 1, 511)
+    art = iron.build(op, target="npu1", cache_dir=tmp_path)
+    a = np.arange(1024, dtype=np.int32) * 3 + 1
+    with art.load("sim") as run:
+        np.testing.assert_array_equal(run(a), a)

@@ -179,6 +179,34 @@ def test_frame_starts_doubling_matches_numba():
         assert np.array_equal(D.frame_starts(L, "numpy"), D.frame_starts(L, "numba"))
 
 
+@pytest.mark.parametrize("block", [8, 16, 256])
+def test_frame_starts_blockwise_follow_the_chain(block):
+    """The numpy frame scan (block by block, issue 37) gives the chain of frame starts as
+    its definition walks it (a frame starts where the previous one ends: mlir-aie's
+    ``convert_to_commands`` reads the stream so), on random bytes and on streams whose
+    chains from neighbouring offsets never meet (all 2-byte frames after a 1-byte one)."""
+    from iron.trace.decode.scan import _frame_starts_blocks
+
+    def walk(lengths):
+        out, i = [], 0
+        while i < len(lengths):
+            out.append(i)
+            i += int(lengths[i])
+        return out
+
+    rng = np.random.default_rng(3)
+    streams = [np.zeros(0, np.uint8), np.array([0xF0], np.uint8), np.full(1000, 0x80, np.uint8)]
+    streams.append(np.concatenate([[0x00], np.full(2000, 0x80)]).astype(np.uint8))  # odd chain only
+    for _ in range(60):
+        n = int(rng.integers(1, 3000))
+        streams.append(rng.integers(0, 256, n).astype(np.uint8))
+        streams.append(rng.choice(np.array([0x80, 0xA0, 0xF0, 0x10, 0xD4], np.uint8), n))
+    for data in streams:
+        for table in (F.LENGTH_OF_BYTE, F.PC_LENGTH_OF_BYTE):
+            lengths = table[data]
+            assert _frame_starts_blocks(lengths, block).tolist() == walk(lengths)
+
+
 def test_numba_and_numpy_parsers_agree_on_random_bytes():
     rng = np.random.default_rng(1)
     for trial in range(60):

@@ -122,6 +122,10 @@ def test_render_matches_python_formatting(method):
     want = "".join("{%s,%s,%s}\n" % (json.dumps(x), fixed(x), names[x % 3].decode()) for x in v.tolist())
     assert got.decode() == want
     assert _rendered(0, [b"x", v[:0]], method) == b""
+    for part in (v[v < 10**9], v[(v >= 10**9) & (v < 10**10)]):  # the numpy path's 32-bit digits, and not
+        assert _rendered(len(part), [part, b"\n"], method).decode() == "".join(
+            f"{x}\n" for x in part.tolist()
+        )
 
 
 @pytest.mark.parametrize("method", ["numpy", "numba", "plain"])
@@ -335,6 +339,27 @@ def test_pftrace_parses_back_to_the_golden_events(tmp_path):
     assert len(begins["mlir-aie"]) == 4  # one per INSTR_EVENT_0 -> INSTR_EVENT_1 invocation
 
 
+def test_pftrace_child_tracks_keep_their_order_by_increasing_sibling_rank(tmp_path):
+    """A slice's process track asks for EXPLICIT child ordering, under which Perfetto sorts
+    the child tracks by ``sibling_order_rank`` (perfetto protos/perfetto/trace/track_event/
+    track_descriptor.proto, ``ChildTracksOrdering``): ranks strictly increasing in the order
+    iron writes the tracks keep the kernel track first and the slots in slot order."""
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+    from iron.tests.golden import TEST1
+
+    path = tmp_path / "t.pftrace"
+    _golden_decoded(TEST1).to_perfetto(path)
+    trace = pb.Trace.FromString(path.read_bytes())
+    tracks = [p.track_descriptor for p in trace.packet if p.HasField("track_descriptor")]
+    (process,) = [t for t in tracks if t.HasField("process")]
+    assert process.child_ordering == pb.TrackDescriptor.ChildTracksOrdering.EXPLICIT
+    children = [t for t in tracks if t.parent_uuid == process.uuid]
+    assert len(children) > 2 and children[0].name == "core(0,2) kernel"
+    ranks = [t.sibling_order_rank for t in children]
+    assert all(a < b for a, b in zip(ranks, ranks[1:])), ranks
+
+
 def test_pftrace_field_table_is_perfettos():
     """iron encodes the descriptor packets itself (no protobuf import): every field
     number, wire type and enum value it uses is the one of the ``perfetto`` package's
@@ -516,6 +541,46 @@ def test_compiled_kernels_only_where_they_pay_off(monkeypatch):
     assert K.choose_method(K.COMPILED_BYTES, lambda: [Disp(True), Disp(False)]) == "numpy"
     assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [Disp(False)]) == "numba"
     assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [None]) == "numpy"  # no numba
+
+
+def test_a_decode_that_compiles_says_so_once(monkeypatch, capsys):
+    """Issue 37: a decode that will compile kernels (none cached, a slice past the compile
+    break-even) says so on stderr once per process, naming ``python -m iron.trace.warm``;
+    one that loads cached kernels or stays on numpy says nothing."""
+    from iron.trace import jit as K
+
+    class Disp:
+        def __init__(self, cached):
+            self.cached = cached
+
+    monkeypatch.setattr(K, "cached", lambda d: d.cached)
+    monkeypatch.setattr(K, "_STATE", {})  # a fresh process's state
+    assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [Disp(True)]) == "numba"
+    assert K.choose_method(K.COMPILED_BYTES, lambda: [Disp(False)]) == "numpy"
+    assert capsys.readouterr().err == ""
+    for _ in range(3):
+        assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [Disp(True), Disp(False)]) == "numba"
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "compiling" in err and "python -m iron.trace.warm" in err
+
+
+@pytest.mark.parametrize("fmt", ["perfetto", "pftrace", "mlir-aie"])
+def test_event_outputs_scan_each_unit_once_on_the_numpy_path(monkeypatch, tmp_path, fmt):
+    """Issue 37: below the compiled paths' size the event writers take the ops the
+    counting scan found (mlir-aie's test2 capture: a core and a memory-module unit,
+    decoded with numpy) instead of scanning each unit's frames again."""
+    from iron.trace import jit as K
+    from iron.trace.cli import main
+    from iron.trace.decode import scan
+    from iron.tests.golden import TEST2
+
+    calls = []
+    real = scan._parse_numpy
+    monkeypatch.setattr(scan, "_parse_numpy", lambda data: calls.append(len(data)) or real(data))
+    monkeypatch.setattr(K, "PLAIN_BYTES", 0)  # numpy, not plain
+    args = ["trace", "decode", str(TEST2 / "trace.txt"), "--mlir", str(TEST2 / "aie.mlir")]
+    assert main(args + ["--format", fmt, "-o", str(tmp_path / "out")]) == 0
+    assert len(calls) == 2, calls  # test2 holds two units (its SOURCES.md)
 
 
 def test_kernel_cache_is_outside_the_package():

@@ -172,7 +172,7 @@ def _tiled_test1(kib: int) -> list[int]:
 
 
 def test_a_dense_small_input_goes_to_numpy_early(monkeypatch, tmp_path):
-    """64 KiB of test1's packets hold about 23,000 intervals: the plain decode projects
+    """32 KiB of test1's packets (within ``PLAIN_BYTES``) hold about 11,400 intervals: the plain decode projects
     its count over the unit's bytes and gives up within the first chunks; the event
     outputs are the numpy path's, the summary stays plain."""
     from iron.trace.mlir_manifest import manifest_from_mlir
@@ -180,7 +180,7 @@ def test_a_dense_small_input_goes_to_numpy_early(monkeypatch, tmp_path):
     from iron.trace.capture import decode_manifest
     from iron.trace.export import summary
 
-    words = _tiled_test1(64)
+    words = _tiled_test1(32)
     positions, real = [], summary.compiled_scan
 
     def spy(data, accumulate, chunk, method, progress):
@@ -194,7 +194,7 @@ def test_a_dense_small_input_goes_to_numpy_early(monkeypatch, tmp_path):
     manifest = manifest_from_mlir((TEST1 / "aie.mlir").read_text(), 4 * len(words))
     with pytest.raises(jit.PlainOverflow):
         decode_manifest(manifest, words, analyze=summary.summarize_counting, method="plain")
-    assert positions and positions[-1][0] < positions[-1][1] // 8, positions  # given up early
+    assert positions and positions[-1][0] < positions[-1][1] // 4, positions  # given up early
     monkeypatch.undo()
     src = tmp_path / "tiled.txt"
     src.write_text("".join(f"{w:08x}\n" for w in words))
@@ -396,3 +396,31 @@ def test_plain_kernel_is_the_compiled_kernel_code():
     assert jit.plain(_scan_ops).__globals__["np"] is jit.PLAIN_NP
     assert jit.jit(_scan_ops).py_func.__globals__["np"] is np
     assert TEST1_EVENTS  # (the golden the stored-capture test ends with)
+
+
+def test_plain_bound_counts_raw_bytes_of_a_text_input(monkeypatch, tmp_path):
+    """Issue 37: ``PLAIN_BYTES`` bounds the raw trace bytes, a text input counting 4 per
+    9 characters: 32 KiB of words (72 KiB of text) decode plain, 64 KiB of words (144 KiB
+    of text, past the measured crossover) with numpy, as a 64 KiB ``.bin`` does."""
+    from iron.trace import capture
+    from iron.trace.cli import main
+
+    methods: list[str] = []
+    real = capture.decode_manifest
+    monkeypatch.setattr(capture, "decode_manifest", lambda *a, **k: _note(real(*a, **k), methods))
+    config = ["--mlir", str(TEST1 / "aie.mlir"), "--format", "summary", "-o", str(tmp_path / "out")]
+    for kib, suffix, want in ((32, "txt", "plain"), (64, "txt", "numpy"), (64, "bin", "numpy")):
+        words = _tiled_test1(kib)
+        src = tmp_path / f"in.{suffix}"
+        if suffix == "txt":
+            src.write_text("".join(f"{w:08x}\n" for w in words))
+        else:
+            np.asarray(words, "<u4").tofile(src)
+        methods.clear()
+        assert main(["trace", "decode", str(src), *config]) == 0
+        assert methods == [want], (kib, suffix, methods)
+
+
+def _note(decoded, methods: list) -> object:
+    methods.extend(ds.method for ds in decoded.slices)
+    return decoded

@@ -191,9 +191,14 @@ def _plain_input(args) -> bool:
     (:data:`iron.trace.jit.PLAIN_BYTES`; a capture file needs numpy to be read)."""
     from iron.trace import jit
 
+    from iron.trace.words import TraceInputError, detect_format
+
     try:
-        return jit.plain_input(os.path.getsize(args.input))
-    except OSError:  # reported by _load
+        size = os.path.getsize(args.input)
+        if detect_format(args.input) == "text":
+            size = size * 4 // 9  # raw bytes: a word is 8 hex digits and a newline
+        return jit.plain_input(size)
+    except (OSError, TraceInputError):  # reported by _load
         return False
 
 

@@ -17,7 +17,8 @@ scans) and caches the machine code. Three rules keep that off a user's first dec
   not cached yet, below the size where compiling them pays off
   (:data:`COLD_COMPILED_BYTES`). A decode never starts a process behind the
   user's back: ``python -m iron.trace.warm`` compiles them ahead of time, and
-  the first decode of a slice of 16 MiB or more compiles them otherwise.
+  the first decode of a slice of 16 MiB or more compiles them otherwise, saying
+  so on stderr once (:func:`note_compiling`).
 
 The kernels themselves live with the code they speed up (the payload gather in
 :mod:`iron.trace.decode.packets`, the frame scan in :mod:`iron.trace.decode.scan`,
@@ -43,7 +44,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
-import pickle
 import sys
 import threading
 import types
@@ -71,11 +71,13 @@ COMPILED_BYTES = 4 << 20
 #: ~3 s; measured Dec 2026 on 2 cores: at 16 MiB a cold compiled summary took 3.8 s and
 #: 0.21 GB, numpy 4.7-7 s and 1.2 GB; at 8 MiB numpy was faster).
 COLD_COMPILED_BYTES = 16 << 20
-#: Input files smaller than this decode from the command line with the kernels run as
-#: plain Python (:func:`plain`): no numpy, no numba. It covers a 64 KiB trace buffer in
-#: mlir-aie's text form (144 KiB), the largest ``trace_size`` users commonly run; up to
-#: it the plain summary takes about numpy's time (measured Dec 2026, README "Measured").
-PLAIN_BYTES = 160 << 10
+#: Inputs of fewer raw trace bytes than this (a text input: 4 per 9 characters, one word a
+#: line) decode from the command line with the kernels run as plain Python (:func:`plain`):
+#: no numpy, no numba. Measured Dec 2026 (issue 37, ``bench_small.py --methods``, CPU
+#: time, whole process, after the numpy frame scan got about 5x faster): the plain
+#: summary beats numpy's up to 32 KiB of test1's packets (0.32 vs 0.35 s at load 10),
+#: numpy wins at 64 KiB (0.33 vs 0.40 s).
+PLAIN_BYTES = 48 << 10
 #: ... unless their units hold more intervals than this (all slots), which the event
 #: outputs (Perfetto, mlir-aie) would write: plain Python writes about 10-13 us per
 #: interval, numpy about 1.5 us after its import (about 60 ms): past about this many
@@ -146,6 +148,8 @@ def seed(folder: Path, stamp, caching) -> None:
     def entries(where: Path, base: str) -> dict:
         return caching.IndexDataCacheFile(str(where), base, stamp)._load_index()
 
+    import pickle  # here: a small decode never seeds, and pickle costs an import
+
     from iron.files import atomic_write
 
     try:
@@ -178,9 +182,29 @@ def choose_method(nbytes: int, kernels) -> str:
     disps = kernels()
     if not disps or any(d is None for d in disps):
         return "numpy"
-    if all(cached(d) for d in disps) or nbytes >= COLD_COMPILED_BYTES:
+    if all(cached(d) for d in disps):
+        return "numba"
+    if nbytes >= COLD_COMPILED_BYTES:
+        note_compiling()
         return "numba"
     return "numpy"
+
+
+#: What a decode that compiles kernels says on stderr (once per process).
+COMPILING_NOTE = (
+    "iron: note: compiling the trace decoder's kernels (numba; seconds, once per iron version and "
+    "machine): `python -m iron.trace.warm` compiles them ahead of time; a package built with "
+    "`pip install .` ships them"
+)
+
+
+def note_compiling() -> None:
+    """Say :data:`COMPILING_NOTE` on stderr, the first time in this process."""
+    with _LOCK:
+        if _STATE.get("noted"):
+            return
+        _STATE["noted"] = True
+    print(COMPILING_NOTE, file=sys.stderr, flush=True)
 
 
 # numba compiles the sequential scans (frame chains cannot be vectorized well);

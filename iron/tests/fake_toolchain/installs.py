@@ -218,3 +218,18 @@ def build_install(root: Path, layout: str, *, sizes: bool = True, clang_log: Pat
     _launcher(root / "peano" / "bin" / "clang++", "clang", clang_log)
     _launcher(root / "peano" / "bin" / "llvm-objcopy", "objcopy", None)
     return root
+
+
+#: What the fakes of the steps that cannot run here print: Peano's code generation and the
+#: programs aiecc runs for the xclbin and the full ELF. Each exits 1, as a missing tool makes aiecc fail.
+MISSING = "{name}: a fake (iron/tests/fake_toolchain): the real {name} is not installed here"
+
+
+def missing_tools(bindir: Path, names) -> Path:
+    """Write a failing stand-in (:data:`MISSING`) for each program in ``names`` into ``bindir``."""
+    bindir.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        path = bindir / name
+        path.write_text(f"#!/bin/sh\necho '{MISSING.format(name=name)}' >&2\nexit 1\n")
+        path.chmod(0o755)
+    return bindir

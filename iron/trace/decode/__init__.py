@@ -24,7 +24,7 @@ works for each; their modules own them.
 
 from __future__ import annotations
 
-from iron.trace.decode.diagnostics import STATUSES, slice_status
+from iron.trace.decode.diagnostics import FAILED_STATUSES, STATUSES, slice_status
 from iron.trace.decode.timing import (
     NO_OPS,
     OP_EVENT,
@@ -94,6 +94,7 @@ __all__ = [
     "parse_stream",
     "segments",
     "slice_status",
+    "FAILED_STATUSES",
     "slot_intervals",
     "unit_key",
     "unit_mode",

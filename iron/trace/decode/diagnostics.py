@@ -9,7 +9,22 @@ a status (:data:`STATUSES`).
 
 from __future__ import annotations
 
+#: What each slice status means, and whether a check (:func:`iron.testing.check_slices`,
+#: ``iron demo``) fails on it. This is the one place that says so.
+#:
+#: * ``ok``: the units wrote packets and the buffer did not fill.
+#: * ``empty``: no unit wrote a word into the slice: its wiring, its start or its drain
+#:   failed. An error.
+#: * ``full``: the slice's last word is data: the buffer filled and what the units wrote
+#:   after that was dropped. The packets it holds decode as they are; it is the legitimate
+#:   outcome of a size too small for the run (``IRON_TRACE_SIZE`` / ``IRON_TRACE_SIZES``
+#:   chosen by the user, more traced tiles sharing it), so a check warns
+#:   (:class:`iron.testing.TraceFullWarning`) and does not fail.
+#: * ``bad_headers``: packets whose header names no configured unit: the stream is not
+#:   what the slice's units write. An error.
 STATUSES = ("ok", "empty", "full", "bad_headers")
+#: Statuses a check fails on (see :data:`STATUSES`); ``full`` only warns.
+FAILED_STATUSES = ("empty", "bad_headers")
 FRAME_COUNTERS = ("frames", "unknown_frames", "truncated_frames", "start_frames", "sync_frames")
 
 

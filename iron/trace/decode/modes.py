@@ -4,7 +4,7 @@
   counter (layout: ``frames.EVENT_PC_TABLE``/``EVENT_PC_FIELDS``); the unit keeps
   ``pc_events`` (:class:`PcEvents`) and no mode-0 ops. There is no cycle field:
   events are ordered, not timed. Vectorized like the mode-0 parser: one byte ->
-  frame length table and pointer doubling over the stream.
+  frame length table and the block-wise frame walk over the stream.
 * mode 2 (execution trace): no public description of its format exists, so the
   unit is reported as not decoded with its byte count (``undecoded``
   diagnostic), never turned into events.
@@ -18,7 +18,7 @@ from iron.artifact.manifest import TraceUnit
 from iron.target import frames as F
 from iron.target.trace_modes import EVENT_PC, MODES, start_frame_mode
 from iron.trace.decode.diagnostics import no_frames
-from iron.trace.decode.scan import _frame_starts_doubling, _start_timer
+from iron.trace.decode.scan import _frame_starts_blocks, _start_timer
 from iron.trace.jit import np
 
 
@@ -91,7 +91,7 @@ def parse_event_pc(data: np.ndarray) -> tuple[PcEvents, list[dict], dict]:
     empty = PcEvents(np.zeros(0, np.uint8), np.zeros(0, np.uint16), np.zeros(0, np.int64))
     if n == 0:
         return empty, [], diag
-    starts = _frame_starts_doubling(F.PC_LENGTH_OF_BYTE[data]).astype(np.int64)
+    starts = _frame_starts_blocks(F.PC_LENGTH_OF_BYTE[data]).astype(np.int64)
     if len(starts) and starts[-1] + int(F.PC_LENGTH_OF_BYTE[data[starts[-1]]]) > n:
         starts = starts[:-1]
         diag["truncated_frames"] = 1

@@ -242,7 +242,8 @@ class _UnitDecoder:
             du.diagnostics.update(mode_diag)
         if analyze is not None:
             analyze(du, data, method)
-            du.reload = _Reparse(words, start, nwords, method)
+            if du.ops is NO_OPS:  # none kept: the writers parse the unit again
+                du.reload = _Reparse(words, start, nwords, method)
         else:
             self.parse(du, data)
         return du, idle

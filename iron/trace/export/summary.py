@@ -29,6 +29,7 @@ from iron.trace.decode.packets import _gather, warm_gather
 from iron.trace.decode.scan import CHUNK_OPS as SCAN_CHUNK_OPS
 from iron.trace.decode.scan import _scan_ops, compiled_scan, parse_stream, scan_pieces, warm_ops
 from iron.trace.export.ahead import ahead, reuse_after
+from iron.trace import jit as jit_rules
 from iron.trace.jit import PlainOverflow, jit, kernel, np, plain_output
 
 KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
@@ -365,7 +366,8 @@ def summarize_unit(du: DecodedUnit, data, method: str = "auto", count: bool = Fa
         du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
         du.frames = du.diagnostics["frames"]
         du.summary = unit_summary(du)
-        du.ops = NO_OPS
+        if not (count and keeps_ops(len(data))):
+            du.ops = NO_OPS  # the writers parse it again (see keeps_ops)
         return
     scan = "plain" if method == "plain" else "numba"
     acc = _Figures(fold, *(slots or (-1, -1)), plain=scan == "plain")
@@ -386,6 +388,15 @@ def summarize_unit(du: DecodedUnit, data, method: str = "auto", count: bool = Fa
     if counter is not None:
         du.interval_counts = counter.counts()
     _compiled_summary(du, acc)
+
+
+def keeps_ops(nbytes: int) -> bool:
+    """Whether :func:`summarize_counting` on the numpy path keeps the ops of a unit of
+    ``nbytes`` payload bytes for the event writers (one scan per unit) rather than
+    letting them parse it again: below :data:`~iron.trace.jit.COMPILED_BYTES`, where
+    the numpy path runs anyway. Above it (numba missing) the ops, about 6 bytes per
+    payload byte, would break the 2-bytes-per-raw-byte memory bound."""
+    return nbytes < jit_rules.COMPILED_BYTES
 
 
 def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:

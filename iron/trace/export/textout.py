@@ -107,9 +107,18 @@ def _ndigits(v):
 
 def _digit_columns(buf, keep, col, v, nd, width) -> None:
     """Right-aligned decimal digits of ``v`` in ``buf[:, col:col+width]``; ``keep``
-    marks the ``nd`` used columns of each row."""
-    for d in range(int(nd.max()) if len(nd) else 0):
-        buf[:, col + width - 1 - d] = _ZERO + (v // POW10[d]) % 10
+    marks the ``nd`` used columns of each row. Digit by digit from the last, each
+    step dividing what is left by 10, in 32-bit integers where the values fit (their
+    division is about 3x faster than 64-bit's)."""
+    digits = int(nd.max()) if len(nd) else 0
+    if digits:
+        dt = np.uint32 if digits < 10 or int(v.max()) < 1 << 32 else np.uint64
+        x, ten = v.astype(dt), dt(10)
+        for d in range(digits):
+            q = x // ten
+            buf[:, col + width - 1 - d] = x - q * ten
+            x = q
+        buf[:, col + width - digits : col + width] += _ZERO
     keep[:, col : col + width] = np.arange(width) >= (width - nd)[:, None]
 
 

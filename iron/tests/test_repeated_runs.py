@@ -23,7 +23,6 @@ from iron.tests.bugs import build_with_bug
 from iron.fuse.fusion import RESET_DEVICE
 from iron.operators import ElementwiseAdd, ElementwiseMul, from_payload
 from iron.runtime.sim import HostMemory, SimDevice, SimError
-from iron.target import shim_dma
 from iron.trace.encode import as_runs
 
 N, TILE = 4096, 512
@@ -100,9 +99,7 @@ def test_without_the_reset_the_fifth_run_overflows_the_trace_queue(cache):
         SimError, match=r"task queue overflow .*S2MM 1 was dropped: the queue already holds 4"
     ):
         run(*inputs(RUNS - 1))
-    ch = run.backend.device.channels[TRACE_CHANNEL]
-    status = run.backend.device._read(0x1D224)  # DMA_S2MM_Status_1 of shim (0,0)
-    assert ch.overflow and shim_dma.unpack_status("s2mm", status)["task_queue_overflow"] == 1
+    assert run.backend.device.channels[TRACE_CHANNEL].overflow  # the error above is the public result
 
 
 def fresh_buffer_runs(art, count, release=False):
