@@ -16,6 +16,7 @@ Every subcommand registers itself with ``add_subcommands(subparsers)`` and sets
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 
 from iron.errors import IronError
@@ -38,6 +39,14 @@ def _demo(args) -> int:
     from iron.demo import run_demo
 
     return run_demo(out_dir=args.out, target=args.target, device=args.device, trace_size=args.trace_size)
+
+
+def _installed_era():
+    """The mlir-aie era the installed ``aie-opt`` reads (:func:`iron.builder.toolchain.era`):
+    ``iron trace wire`` prints in it, since its output goes to that install's aiecc."""
+    from iron.builder import toolchain
+
+    return toolchain.era()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -65,7 +74,7 @@ def parser() -> argparse.ArgumentParser:
     ev.add_argument("kind", nargs="?", choices=["core", "mem", "shim", "memtile"])
     ev.set_defaults(func=_events)
 
-    trace_cli.add_subcommands(sub, extra=[fuse_cli.add_subcommands])
+    trace_cli.add_subcommands(sub, extra=[functools.partial(fuse_cli.add_subcommands, era=_installed_era)])
     artifact_cli.add_subcommands(sub)
     return p
 

@@ -293,8 +293,10 @@ def manifest_path(output) -> Path:
     return out.with_name(out.stem + ".manifest.json")
 
 
-def write_wired(input_path, output_path, *, trace_size: int = 0) -> Wired:
-    """``iron trace wire``: read ``input_path``, write the wired MLIR and its manifest.
+def write_wired(input_path, output_path, *, trace_size: int = 0, era=None) -> Wired:
+    """``iron trace wire``: read ``input_path``, write the wired MLIR and its manifest. The MLIR
+    is printed in ``era`` (:mod:`iron.target.mlir_eras`; None: today's forms), the installed
+    mlir-aie's when the CLI calls it, since the user hands it to that install's aiecc.
 
     The input goes through the checks of every input (:func:`iron.limits.read_text`: a
     regular file within :data:`iron.limits.MAX_MLIR_BYTES`, UTF-8); both outputs are
@@ -312,7 +314,9 @@ def write_wired(input_path, output_path, *, trace_size: int = 0) -> Wired:
     from iron.artifact.manifest import Manifest
     from iron.mlir.printer import print_module
 
-    mlir = print_module(wired.module)
+    from iron.target.mlir_eras import TODAY
+
+    mlir = print_module(wired.module, era or TODAY)
     manifest = wired.manifest.to_json(indent=1)
     Manifest.from_json(manifest)  # what we write loads (the schema is the reader's)
     mpath = manifest_path(output_path)

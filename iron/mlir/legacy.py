@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.mlir.decl import NAME
+from iron.target.mlir_eras import RETIRED
 
 _MEMREF = r"memref<[^<>]*(?:<[^<>]*>[^<>]*)*>"
 _RE_ACQUIRE = re.compile(
@@ -78,7 +79,84 @@ def _use(name: str) -> re.Pattern:
 
 
 def translate(text: str, filename: str = "<mlir>") -> tuple[str, list[Translation]]:
-    """``text`` in today's syntax and the translations made (empty when nothing was old)."""
+    """``text`` in today's syntax and the translations made (empty when nothing was old): the
+    retired spellings of :data:`iron.target.mlir_eras.RETIRED` line by line, then the acquire."""
+    text, notes = _retired(text, filename)
+    text, more = _acquires(text, filename)
+    return text, notes + more
+
+
+def _dma_bd(m: re.Match) -> str:
+    """A positional ``aie.dma_bd`` (before PR #3306) in its keyword form."""
+    if m["pad"]:
+        raise ValueError("padding dimensions")
+    parts = [f"offset = {m['offset']}"] + ([f"len = {m['len']}"] if m["len"] else [])
+    if m["dims"] is not None:
+        dims = _RE_DIM.findall(m["dims"])
+        if len(dims) != len([d for d in m["dims"].split(">") if d.strip(" ,")]):
+            raise ValueError("dimensions other than <size = n, stride = m>")
+        parts += [
+            f"sizes = [{', '.join(d[0] for d in dims)}]",
+            f"strides = [{', '.join(d[1] for d in dims)}]",
+        ]
+    return f"aie.dma_bd({m['buf']} : {m['type']} {' '.join(parts)})"
+
+
+def _host_config(m: re.Match) -> str:
+    pairs = re.findall(r"(\w+)\s*=\s*(-?\d+)", m["pairs"])
+    return "aie.trace.host_config {" + ", ".join(f"{k} = {v} : i32" for k, v in pairs) + "}"
+
+
+#: Each retired spelling's rewrite (name as in RETIRED): pattern and replacement (a string or a
+#: function of the match; a ValueError from it means no one-to-one form: LegacySyntaxError).
+_RULES = {
+    "device npu1_4col": (re.compile(r"\baie\.device\s*\(\s*npu1_4col\s*\)"), "aie.device(npu1)"),
+    "objectfifo stream dimensions": (
+        re.compile(r"(?<=\S)(\s+)(to|from)Stream(?=\s*\[)"),
+        lambda m: f"{m[1]}dimensions{m[2].capitalize()}Stream",
+    ),
+    "bundle Ctrl": (re.compile(rf'(%{NAME}\s*,\s*)"?Ctrl"?(\s*:)'), r"\1TileControl\2"),
+    "dma_bd positional": (
+        re.compile(
+            rf"aie\.dma_bd\(\s*(?P<buf>%{NAME})\s*:\s*(?P<type>{_MEMREF})\s*,\s*(?P<offset>-?\d+)\s*"
+            r"(?:,\s*(?P<len>\d+)\s*)?(?:,\s*\[(?P<dims>[^\]]*)\]\s*)?(?P<pad>,[^)]*)?\)"
+        ),
+        _dma_bd,
+    ),
+    "trace host_config": (
+        re.compile(r"aie\.trace\.host_config\s+(?P<pairs>(?:\w+\s*=\s*-?\d+\s*)+)$"),
+        _host_config,
+    ),
+}
+_RE_DIM = re.compile(r"<\s*size\s*=\s*(\d+)\s*,\s*stride\s*=\s*(\d+)\s*>")
+_RETIRED_HINT = re.compile(r"npu1_4col|Stream\s*\[|Ctrl|aie\.dma_bd\(|host_config\s+\w")
+
+
+def _retired(text: str, filename: str) -> tuple[str, list[Translation]]:
+    """Each line's retired spellings (:data:`_RULES`) rewritten, one :class:`Translation` a line."""
+    if not _RETIRED_HINT.search(text):
+        return text, []
+    lines, notes = text.split("\n"), []
+    for n, line in enumerate(lines):
+        code, sep, comment = line.partition("//")
+        new = code.rstrip()
+        tail = code[len(new) :]
+        for name, (pattern, repl) in _RULES.items():
+            try:
+                new = pattern.sub(repl, new)
+            except ValueError as exc:
+                raise LegacySyntaxError(
+                    f"{filename}:{n + 1}: `{line.strip()}`: {RETIRED[name].old!r} with {exc} has no one-to-one "
+                    f"form in today's {RETIRED[name].new!r} ({RETIRED[name].changed_by}); rewrite it by hand"
+                ) from None
+        if new + tail != code:
+            lines[n] = new + tail + sep + comment
+            notes.append(Translation(f"{filename}:{n + 1}", line.strip(), lines[n].strip()))
+    return "\n".join(lines), notes
+
+
+def _acquires(text: str, filename: str) -> tuple[str, list[Translation]]:
+    """The subview acquires and their accesses in today's acquire (see the module docstring)."""
     if "objectfifosubview" not in text and "AIE" not in text and "aiex.ipu." not in text:
         return text, []
     lines = text.split("\n")

@@ -17,6 +17,10 @@ An :class:`Era` is which spelling of each changed form an install reads. The pri
 (:mod:`iron.mlir.printer`) prints the era it is handed (default :data:`TODAY`); the reader
 reads every era (:mod:`iron.mlir.legacy` translates the older acquire). Which era an install
 reads is asked of its own ``aie-opt`` with the probes (:func:`iron.builder.toolchain.era`).
+
+:data:`RETIRED` lists spellings older than both ends (a foreign design written for an older
+mlir-aie): neither end reads them, so :mod:`iron.mlir.legacy` rewrites each to the one form
+both read when the design is read.
 """
 
 from __future__ import annotations
@@ -108,3 +112,57 @@ class Era:
 TODAY = Era()
 #: The era of mlir-aie a9e39fae (every form in :data:`CHANGES` spelled the older way).
 A9E39FAE = Era(frozenset(CHANGES))
+
+
+@dataclass(frozen=True)
+class Retired:
+    """A spelling neither end reads any more (older than a9e39fae), with the one form both ends
+    read; :func:`iron.mlir.legacy.translate` rewrites it when a foreign design is read, each
+    rewrite reported as a ``LegacySyntaxWarning``. ``changed_by``: the upstream change (andrej/mlir-aie
+    history, the commit that made the change in its own lit tests)."""
+
+    name: str
+    old: str
+    new: str
+    changed_by: str
+
+
+#: Spellings older than both ends, translated on reading (key: the rule's name in iron.mlir.legacy).
+RETIRED: dict[str, Retired] = {
+    r.name: r
+    for r in (
+        Retired(
+            "device npu1_4col",
+            "aie.device(npu1_4col)",
+            "aie.device(npu1)",
+            "mlir-aie PR #2397 (3a3076baa, 2025-06-18) removed npu1_4col from AIEAttrs.td's AIEDevice; npu1 is "
+            "the 4-column Phoenix",
+        ),
+        Retired(
+            "objectfifo stream dimensions",
+            "aie.objectfifo @f(%t toStream [...], {%c fromStream [...]}, ...)",
+            "aie.objectfifo @f(%t dimensionsToStream [...], {%c dimensionsFromStream [...]}, ...)",
+            "mlir-aie PR #1761 (ce58da34d, 2024-09-16) renamed the keywords in AIEDialect.cpp",
+        ),
+        Retired(
+            "bundle Ctrl",
+            'aie.packet_source<%t, "Ctrl" : 0>',
+            "aie.packet_source<%t, TileControl : 0>",
+            "mlir-aie PR #2010 (df46f74e0, 2025-01-10) renamed WireBundle::Ctrl to TileControl",
+        ),
+        Retired(
+            "dma_bd positional",
+            "aie.dma_bd(%b : memref<..>, 0, 128, [<size = 2, stride = 1>, <size = 3, stride = 2>])",
+            "aie.dma_bd(%b : memref<..> offset = 0 len = 128 sizes = [2, 3] strides = [1, 2])",
+            "mlir-aie PR #3306 (398f7f704, 2026-07-14), as its own diff of "
+            "test/Targets/AIEGenerateXAIE/aie2_nd_DMA.mlir rewrites it",
+        ),
+        Retired(
+            "trace host_config",
+            "aie.trace.host_config buffer_size=65536 egress_shim_col=4",
+            "aie.trace.host_config {buffer_size = 65536 : i32, egress_shim_col = 4 : i32}",
+            "mlir-aie PR #3252 (aeebdbe0c, 2026-07-10) made its assembly format attr-dict "
+            "(test/dialect/AIE/trace/test_insert_trace_flows.mlir)",
+        ),
+    )
+}

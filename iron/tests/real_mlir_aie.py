@@ -171,3 +171,37 @@ def aiecc_output(text: str, edge: str, *flags: str) -> str:
         )
         assert out.returncode == 0, f"real aiecc failed:\n{out.stdout}\n{out.stderr}"
         return (Path(tmp) / edge).read_text()
+
+
+#: The chunk marker of ``aie-opt --split-input-file`` (MLIR's default).
+SPLIT = "// -----"
+
+
+def verify_many(texts: dict[str, str]) -> dict[str, str]:
+    """Each module of ``texts`` (name -> text) verified by the real ``aie-opt`` in one run
+    (``--split-input-file``): name -> its first error line ("" when it verifies)."""
+    install = require()
+    names, chunks, starts, line = list(texts), [], [], 1
+    for name in names:
+        starts.append(line)
+        chunks.append(texts[name].rstrip("\n"))
+        line += chunks[-1].count("\n") + 2  # the chunk's lines and the marker's
+    batch = f"\n{SPLIT}\n".join(chunks) + "\n"
+    with tempfile.TemporaryDirectory(prefix="iron-real-verify-") as tmp:
+        src = Path(tmp) / "batch.mlir"
+        src.write_text(batch)
+        out = subprocess.run(
+            [install.aie_opt, "--split-input-file", str(src), "-o", os.devnull],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+    errors = {name: "" for name in names}
+    for err in out.stderr.splitlines():
+        head = err.split(":")
+        if len(head) > 3 and head[0] == str(src) and head[1].isdigit() and "error" in head[3]:
+            k = max(i for i, s in enumerate(starts) if s <= int(head[1]))
+            errors[names[k]] = errors[names[k]] or f"line {int(head[1]) - starts[k] + 1}:{':'.join(head[2:])}"
+    if out.returncode != 0 and not any(errors.values()):
+        errors = {name: out.stderr.strip() or f"exit {out.returncode}" for name in names}
+    return errors

@@ -162,3 +162,37 @@ def test_the_real_a9e39fae_install_reads_the_older_acquire_and_passes_the_gramma
     assert "result #0 must be" in toolchain._grammar(
         real_mlir_aie.aie_opt, toolchain._stamp(real_mlir_aie.aie_opt), change.probe_new
     )
+
+
+def test_the_era_a_build_prints_is_in_its_cache_key_and_sources(tmp_path, monkeypatch):
+    """A built-in build with sources prints the detected era (here made to answer a9e39fae's):
+    its key differs from today's build, and without sources the era is not asked at all."""
+    from iron import build
+    from iron.operators import ReLU
+
+    op = ReLU(2048, tile_size=32)
+    today = build(op, target="npu2", cache_dir=tmp_path, sources=True)
+    monkeypatch.setattr(toolchain, "era", lambda exe="aiecc": A9E39FAE)
+    old = build(op, target="npu2", cache_dir=tmp_path, sources=True)
+    assert old.path != today.path and old.key != today.key
+    assert "subview.access" in old.sources["fused.mlir"] and "subview" not in today.sources["fused.mlir"]
+    monkeypatch.setattr(toolchain, "era", lambda exe="aiecc": pytest.fail("era asked without sources"))
+    assert build(op, target="npu2", cache_dir=tmp_path).sources == {}
+
+
+def test_iron_trace_wire_prints_what_the_installed_mlir_aie_reads(tmp_path, monkeypatch):
+    """``iron trace wire``'s output goes to the user's aiecc: printed in its install's era."""
+    from iron import cli
+    from iron.tests.test_trace_wire import _chunks
+
+    src = tmp_path / "fused.mlir"
+    src.write_text(_chunks("trace_slices_configure_run_aie.mlir")[0])  # its cores acquire (upstream)
+    assert "aie.objectfifo.acquire" in src.read_text()
+    monkeypatch.setenv("PATH", "/nonexistent")
+    monkeypatch.delenv("MLIR_AIE_INSTALL_DIR", raising=False)
+    assert cli.main(["trace", "wire", str(src), "-o", str(tmp_path / "today.mlir")]) == 0
+    _fake_opt(tmp_path, monkeypatch)
+    assert cli.main(["trace", "wire", str(src), "-o", str(tmp_path / "old.mlir")]) == 0
+    today, old = (tmp_path / "today.mlir").read_text(), (tmp_path / "old.mlir").read_text()
+    assert "objectfifosubview" not in today and "aie.objectfifo.subview.access" in old
+    assert respell(today, A9E39FAE) == old
