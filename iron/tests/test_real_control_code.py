@@ -218,10 +218,6 @@ PENDING: dict = {}  # none: with iron printing the install's era (mlir_eras), ev
 KNOWN_DIFFERENCES = {
     ("event_trace", "own"): "an untraced iron build drops the design's own aie.trace configuration; "
     "aiecc handed the printed module lowers it (1280 bytes against iron's 508)",
-    (
-        "passthrough_memtile_tasks",
-        "own",
-    ): "the memtile DMA task's BD: iron writes BD 4, aiecc's allocator BD 0",
     ("whole_array_matmul", "traced"): "aiecc: 'Unable to find a legal routing' for iron's trace packet flows",
 }
 #: Designs whose materialized module (aiecc.mlir) the install reads but whose printed module
