@@ -290,3 +290,7 @@ def _function_slices(du, pid: int, base_tid: int, offset: int, us: float) -> lis
             }
         )
     return out
+
+
+#: The export registry's entry (:data:`iron.trace.export.FORMATS`).
+write = write_perfetto_json
