@@ -21,11 +21,14 @@ def to_bf16(x) -> np.ndarray:
     values beyond the bf16 range round to +/-infinity as on hardware.
     """
     f = np.ascontiguousarray(x, dtype=np.float32)
-    bits = f.view(np.uint32).astype(np.uint64)
-    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-    nan = np.isnan(f)
-    out = np.where(nan, (bits >> 16) | 0x0040, rounded)
-    return out.astype(np.uint16)
+    bits = f.reshape(-1).view(np.uint32)
+    # 32-bit arithmetic is exact for every non-NaN value (the largest, 0xFF7FFFFF + 0x8000, does
+    # not wrap); NaNs, which could wrap, are replaced below. Kernel models call this per call.
+    out = ((bits + (((bits >> 16) & 1) + 0x7FFF)) >> 16).astype(np.uint16)
+    nan = np.isnan(f.reshape(-1))
+    if nan.any():
+        out[nan] = ((bits[nan] >> 16) | 0x0040).astype(np.uint16)
+    return out.reshape(f.shape)
 
 
 def from_bf16(bits) -> np.ndarray:

@@ -93,7 +93,7 @@ class TaskLowering:
         self.skipped: list[str] = []
         used: dict[int, set[int]] = {}
         for op in sequence.body:
-            if isinstance(op, ir.WriteBd):
+            if isinstance(op, ir.WriteBd) and op["row"] == 0:  # shim BDs only: other tiles' BDs are their own
                 used.setdefault(op["column"], set()).add(op["bd_id"])
             elif isinstance(op, ir.DmaMemcpyNd):
                 used.setdefault(-1, set()).add(op.id)  # column known only through the allocation

@@ -21,6 +21,7 @@ from iron.fuse.fusion import FusedModule, Kernel
 from iron.instrument import layout
 from iron.lower import dma, dma_task
 from iron.mlir import objectfifo
+from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
 from iron.mlir import ir
 
 _PASSTHROUGH = (ir.Write32, ir.MaskWrite32, ir.BlockWrite, ir.WriteBd, ir.Sync, ir.LoadPdi)
@@ -49,8 +50,13 @@ def materialize(fm: FusedModule, *, translate_patches: bool = True) -> ir.Module
     """A copy of the module whose dispatched sequences hold their flat control code."""
     module = copy.deepcopy(fm.module)
     for kernel in fm.kernels:
-        seq = module.device(kernel.device).sequence(kernel.sequence)
-        seq.body = kernel_ops(fm, kernel, translate_patches=translate_patches)
+        device = module.device(kernel.device)
+        device.sequence(kernel.sequence).body = kernel_ops(fm, kernel, translate_patches=translate_patches)
+        if not any(is_trace_op(op) for seq in device.sequences for op in seq.body):
+            # A design's own aie.trace configuration that no sequence configures any more (an
+            # untraced build skipped its host/start config): its declarations go too, since
+            # mlir-aie's trace passes refuse aie.trace ops without an aie.trace.host_config.
+            strip_trace_ops(device)
     return module
 
 

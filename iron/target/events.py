@@ -313,6 +313,22 @@ def user_event(kind: str, n: int) -> int:
     return _BY_NAME["aie2", kind][f"USER_EVENT_{n}"]
 
 
+# ---- what a decoded event means to a reader ----------------------------------
+#: The kernel-invocation rule's events: a kernel call runs from an INSTR_EVENT_0 to the next
+#: INSTR_EVENT_1 (mlir-aie ``python/utils/trace/utils.py`` ``get_cycles_summary`` pairs them;
+#: iron's kernels and sim raise event 0 on entry and 1 on exit, as upstream's kernels do).
+KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
+
+
+def is_stall(name: str) -> bool:
+    """Whether event ``name`` is a stall *state* of its module (``MEMORY_STALL``,
+    ``STREAM_STALL``, ``LOCK_STALL``, ``CASCADE_STALL``, ``DMA_TASK_TOKEN_STALL`` ...: the
+    table's names ending in ``_STALL``), whose cycles the summary reports as stall cycles.
+    Not ``PORT_STALLED_<n>`` (a watched stream port's backpressure, a port event) nor a
+    DMA channel's ``*_STALLED_LOCK`` (a DMA waiting on a lock, a DMA event)."""
+    return name.endswith("_STALL")
+
+
 # ---- selections that read misleadingly on hardware ---------------------------
 # Facts: docs/design.md 9.3 (FIM43-Redeye/xdna-emu hardware runs on Phoenix and their notes).
 # Every iron design is an object-FIFO design (iron/operators/_dataflow.py): the tiles'

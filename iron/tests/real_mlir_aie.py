@@ -132,13 +132,10 @@ XCLBIN_INSTS = "insts_{0}.bin"
 FULL_ELF_INSTS = "npu_insts_full_elf_{0}.bin"
 
 
-def aiecc_insts(text: str, *flags: str, get: str = XCLBIN_INSTS) -> dict[str, bytes]:
-    """The NPU instruction binaries the real aiecc writes for ``text``: runtime-sequence
-    name (``<device>_<sequence>``, as aiecc expands ``{0}`` of ``get``) -> bytes. ``get``:
-    :data:`XCLBIN_INSTS` or :data:`FULL_ELF_INSTS`. Raises AssertionError with aiecc's
-    output when it fails."""
+def _aiecc(text: str, get: str, flags: tuple) -> dict[str, bytes]:
+    """Run the real aiecc on ``text`` asking for output(s) ``get``; every file it wrote in its
+    output folder (name -> bytes). Raises AssertionError with aiecc's output when it fails."""
     install = require()
-    head, tail = get.split("{0}")
     with tempfile.TemporaryDirectory(prefix="iron-real-aiecc-") as tmp:
         src = Path(tmp) / "design.mlir"
         src.write_text(text)
@@ -150,27 +147,28 @@ def aiecc_insts(text: str, *flags: str, get: str = XCLBIN_INSTS) -> dict[str, by
             timeout=600,
         )
         assert out.returncode == 0, f"real aiecc failed:\n{out.stdout}\n{out.stderr}"
-        found = sorted(Path(tmp).glob(f"{head}*{tail}"))
-        return {p.name[len(head) : len(p.name) - len(tail)]: p.read_bytes() for p in found}
+        return {p.name: p.read_bytes() for p in sorted(Path(tmp).iterdir()) if p.is_file() and p != src}
+
+
+def aiecc_insts(text: str, *flags: str, get: str = XCLBIN_INSTS) -> dict[str, bytes]:
+    """The NPU instruction binaries the real aiecc writes for ``text``: runtime-sequence
+    name (``<device>_<sequence>``, as aiecc expands ``{0}`` of ``get``) -> bytes. ``get``:
+    :data:`XCLBIN_INSTS` or :data:`FULL_ELF_INSTS`. Raises AssertionError with aiecc's
+    output when it fails."""
+    head, tail = get.split("{0}")
+    written = _aiecc(text, get, flags)
+    return {
+        name[len(head) : len(name) - len(tail)]: data
+        for name, data in written.items()
+        if name.startswith(head) and name.endswith(tail)
+    }
 
 
 def aiecc_output(text: str, edge: str, *flags: str) -> str:
     """The text of one intermediate of the real aiecc's pipeline for ``text``: ``edge`` is its
     name in ``aiecc --emit-dot`` (e.g. ``npu_materialized.mlir``, after aiecc's own
     ``aie-materialize-runtime-sequences``). Raises AssertionError with aiecc's output when it fails."""
-    install = require()
-    with tempfile.TemporaryDirectory(prefix="iron-real-aiecc-") as tmp:
-        src = Path(tmp) / "design.mlir"
-        src.write_text(text)
-        out = subprocess.run(
-            [install.aiecc, *AIECC_FLAGS, *flags, f"--get={edge}", f"--tmpdir={tmp}/prj", str(src)],
-            capture_output=True,
-            text=True,
-            cwd=tmp,
-            timeout=600,
-        )
-        assert out.returncode == 0, f"real aiecc failed:\n{out.stdout}\n{out.stderr}"
-        return (Path(tmp) / edge).read_text()
+    return _aiecc(text, edge, flags)[edge].decode()
 
 
 #: The chunk marker of ``aie-opt --split-input-file`` (MLIR's default).

@@ -154,7 +154,7 @@ STATIC_DESIGNS: dict[str, dict] = {
 #: Upstream designs of the same style not stored here, and why sim does not run them yet.
 NOT_YET: dict[str, str] = {
     "packet_flow / packet_flow_fanin / packet_flow_fanout": "iron's lowering of dma_memcpy_nd with packet = <..>",
-    "shim_dma_bd_reuse": "pushes 8 tasks on one shim queue: sim drops the fifth (DESIGN.md), hardware stalls",
+    "shim_dma_bd_reuse": "pushes 8 tasks on one shim queue: sim drops the fifth (docs/design.md 7), hardware stalls",
     "add_blockwrite / add_maskwrite": "iron's lowering of memref.get_global / maskwrite32 {buffer = @..}",
     "local_reset/core": "a core reset (maskwrite32 of Core_Control) restarting the core",
 }

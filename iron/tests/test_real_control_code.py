@@ -96,6 +96,8 @@ def _all_in_one(ops: list, buffers: int) -> list[Sequence]:
     them), at most ``buffers`` host buffers each (XRT's limit for one fused dispatch), so
     one module holds many operators."""
     groups: list[list] = [[]]
+    if not ops:
+        return []
     for op in ops:
         if sum(len(o.arg_spec()) for o in groups[-1]) + len(op.arg_spec()) > buffers:
             groups.append([])
@@ -209,31 +211,20 @@ def test_single_traced_operator_equals_aiecc_both_pipelines(install, target, tmp
 #: the install's era is issue 33 item 1 (the verify tier, ``test_real_verify.py``); here they
 #: are kept out of the comparison, and :func:`test_pending_corpus_designs_are_still_rejected`
 #: fails once the install reads them, so the list cannot go stale. Value: aie-opt's error.
-PENDING = {
-    "matrix_vector": "no device npu1_4col (a9e39fae calls it npu1)",
-    "matrix_vector_tasks": "no device npu1_4col (a9e39fae calls it npu1)",
-    "passthrough_memtile_bds": 'aie.packet_source<%tile, "Ctrl" : 0>: invalid bundle "Ctrl"',
-    "whole_array_matmul": "expected ','",
-    "transpose_npu2": "expected ')'",
-    # A design with its own aie.trace ops: iron lowers their start_config into the sequence
-    # itself but keeps the aie.trace declarations in the device, so aiecc's trace pass asks
-    # for the aie.trace.host_config iron removed (and the newer host_config form, on npu2).
-    "event_trace": "runtime_sequence with traces requires aie.trace.host_config",
+PENDING: dict = {}  # none: with iron printing the install's era (mlir_eras), every corpus design is read
+#: Differences the real compiler found once every corpus design was read, kept out of the
+#: comparison (docs/toolchain.md says why: event_trace's is deliberate, the routing one open):
+#: (design, comparison) -> what differs. "own": aiecc lowering iron's printed module itself;
+#: "traced": the traced build.
+KNOWN_DIFFERENCES = {
+    ("event_trace", "own"): "an untraced iron build drops the design's own aie.trace configuration; "
+    "aiecc handed the printed module lowers it (1280 bytes against iron's 508)",
+    ("whole_array_matmul", "traced"): "aiecc: 'Unable to find a legal routing' for iron's trace packet flows",
 }
 #: Designs whose materialized module (aiecc.mlir) the install reads but whose printed module
 #: (fused.mlir, with dma_memcpy_nd / DMA tasks not yet lowered) it does not: only the first
 #: comparison runs for them. Value: aie-opt's error on fused.mlir.
-PENDING_OWN_PIPELINE = {
-    "copy_dma": "expected ')'",
-    "vector_vector_add": "expected ')'",
-    "vector_scalar_mul_i16": "expected ')'",
-    "relu_two_cores": "expected ')'",
-    "passthrough_memtile_tasks": "expected ')'",
-    "vector_vector_mul": "expected ')'",
-    "vector_vector_mod": "expected ')'",
-    "vector_scalar_add": "expected ')'",
-    "matrix_transpose_dma": "expected ')'",
-}
+PENDING_OWN_PIPELINE: dict = {}
 
 
 def _pending(key: str, target: str) -> bool:
@@ -260,6 +251,8 @@ def _corpus(target: str, traced: bool, own_pipeline: bool) -> list:
         and not (traced and e.get("trace_events"))
         and not _pending(k, target)
         and (k in PENDING_OWN_PIPELINE) != own_pipeline
+        and not (own_pipeline and (k, "own") in KNOWN_DIFFERENCES)
+        and not (traced and (k, "traced") in KNOWN_DIFFERENCES)
     ]
     return [_corpus_op(k, target) for k in keys]
 

@@ -118,3 +118,15 @@ def test_errors():
 def test_table_is_read_only():
     with pytest.raises(TypeError):
         ev.event_table("core")["NEW"] = 1
+
+
+def test_stall_events_are_stall_states_not_port_or_dma_lock_events():
+    """The summary's stall cycles: the modules' ``*_STALL`` states. A port's backpressure
+    (``PORT_STALLED_<n>``) and a DMA channel waiting on a lock (``*_STALLED_LOCK``) are other
+    categories (names from mlir-aie's event enums, iron/target/events.py)."""
+    from iron.target.events import event_table, is_stall
+
+    core = {n for n in event_table("core") if is_stall(n)}
+    assert {"MEMORY_STALL", "STREAM_STALL", "LOCK_STALL", "CASCADE_STALL"} <= core
+    assert not any(is_stall(n) for n in ("PORT_STALLED_0", "PORT_STALLED_7", "DMA_S2MM_0_STALLED_LOCK"))
+    assert not any(is_stall(n) for n in event_table("memtile") if "STALLED" in n)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from iron.target.events import PACKET_TYPE
+from iron.target.events import KERNEL_END, KERNEL_START, PACKET_TYPE
 from iron.trace import decode as D
 from iron.trace import encode as E
 from iron.target import frames as F
@@ -20,7 +20,7 @@ def _unit(slots=(0, 1)):
     """A core unit with the kernel start/end events at ``slots`` (None: not traced)."""
     names = [f"EV{i}" for i in range(8)]
     if slots is not None:
-        names[slots[0]], names[slots[1]] = S.KERNEL_START, S.KERNEL_END
+        names[slots[0]], names[slots[1]] = KERNEL_START, KERNEL_END
     return TraceUnit(0, 2, "core", PACKET_TYPE["core"], 1, names, list(range(8)), 122, 121)
 
 

@@ -22,12 +22,14 @@ from functools import cached_property
 from iron.errors import IronError
 from iron.files import atomic_open, atomic_write
 from iron.artifact.manifest import Manifest, ManifestError
+from iron.trace import export
 from iron.trace.decode import DecodedSlice, decode_words
 from iron.trace.jit import np
 from iron.trace.words import TraceInputError, check_words, detect_format, read_bin, read_text
 
-#: What :meth:`DecodedTrace.write` writes: Perfetto JSON, Perfetto's protobuf trace, mlir-aie's JSON.
-OUTPUT_FORMATS = ("perfetto", "pftrace", "mlir-aie")
+#: What :meth:`DecodedTrace.write` writes: Perfetto JSON, Perfetto's protobuf trace, mlir-aie's JSON
+#: (the export registry, :data:`iron.trace.export.FORMATS`).
+OUTPUT_FORMATS = tuple(export.FORMATS)
 GZIP_LEVEL = 1  # .gz outputs: the fastest level (traces compress about 10x at any level)
 
 CAPTURE_FORMAT = "iron-trace-capture"
@@ -113,19 +115,7 @@ class DecodedTrace:
             gz = str(out).endswith(".gz")
             with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
                 return self.write(f, fmt, all_intervals=all_intervals)
-        if fmt == "mlir-aie":
-            from iron.trace.export.bound import RecordBudget
-            from iron.trace.export.mlir_aie import write_mlir_aie
-
-            write_mlir_aie(self.slices, out, RecordBudget.for_slices(self.slices, not all_intervals))
-            return 0
-        if fmt == "pftrace":
-            from iron.trace.export.pftrace import write_pftrace
-
-            return write_pftrace(self.slices, self.manifest.clock_mhz, out, self._meta(), all_intervals)
-        from iron.trace.export.perfetto import write_perfetto_json
-
-        return write_perfetto_json(self.slices, self.manifest.clock_mhz, out, self._meta(), all_intervals)
+        return export.writer(fmt)(self.slices, self.manifest.clock_mhz, out, self._meta(), all_intervals)
 
     def to_perfetto(self, path, *, all_intervals: bool = False) -> int:
         """Write a trace for ui.perfetto.dev: the native protobuf trace when the

@@ -19,8 +19,9 @@ import sys
 
 from iron.errors import IronError
 from iron.files import OutputError, atomic_open, atomic_write
+from iron.trace import export
 
-FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")  # the last three: capture.OUTPUT_FORMATS
+FORMATS = ("summary", *export.FORMATS)  # the summary, then the event formats (iron.trace.export)
 
 
 def _config_args(p: argparse.ArgumentParser) -> None:

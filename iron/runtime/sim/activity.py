@@ -17,6 +17,7 @@ the encoder turns into Repeat frames.
 
 from __future__ import annotations
 
+import functools
 import zlib
 
 import numpy as np
@@ -40,6 +41,15 @@ def runs(ivs: list[Interval], kind: str, slot_ids: list[int], origin: int) -> li
     its 8 slots. Where intervals overlap, each cycle's mask holds every slot
     asserted then; a run is a stretch of cycles with one mask.
     """
+    # The records depend on the intervals' times relative to the origin only: a design
+    # configured again (a sequence's repeated step) records the same, computed once.
+    rel = tuple((first - origin, n, name) for first, n, name in ivs)
+    return list(_runs(rel, kind, tuple(slot_ids)))
+
+
+@functools.lru_cache(maxsize=512)
+def _runs(ivs: tuple, kind: str, slot_ids: tuple) -> tuple:
+    origin = 0
     table = events.event_table(kind)
     bits: dict[int, int] = {}
     for slot, eid in enumerate(slot_ids):
@@ -57,7 +67,7 @@ def runs(ivs: list[Interval], kind: str, slot_ids: list[int], origin: int) -> li
                 lasts.append(hi)
                 masks.append(mask)
     if not masks:
-        return []
+        return ()
     points = np.unique(np.concatenate([firsts, lasts]))
     # Per slot, +1 where an interval begins and -1 where it ends; a running sum
     # tells which slots are asserted on each stretch between points.
@@ -70,7 +80,7 @@ def runs(ivs: list[Interval], kind: str, slot_ids: list[int], origin: int) -> li
     keep = seg_mask > 0
     t = points[:-1][keep]
     n = np.diff(points)[keep]
-    return [(int(a), int(b), int(c), 1) for a, b, c in zip(t, seg_mask[keep], n)]
+    return tuple((int(a), int(b), int(c), 1) for a, b, c in zip(t, seg_mask[keep], n))
 
 
 def code_range(kernel: str) -> tuple[int, int]:

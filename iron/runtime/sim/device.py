@@ -60,6 +60,8 @@ cores whose program ended, so a second dispatch of the device runs again.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections import defaultdict
 from typing import Callable, Mapping, Sequence
 
@@ -74,7 +76,7 @@ from iron.runtime.sim import progress, static_dma
 from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
-from iron.runtime.sim.program import program
+from iron.runtime.sim.program import Program, program
 from iron.runtime.sim.tile_dma import TileDmas
 from iron.runtime.sim.tile_dma import name_of as tile_dma_name
 from iron.runtime.sim.errors import SimError
@@ -97,8 +99,37 @@ _RUNNING_BIT = _STATUS_FIELDS["channel_running"][0]
 _QUEUE_SIZE_SHIFT = _STATUS_FIELDS["task_queue_size"][0]
 
 
-def _op_text(i: int, op) -> str:
-    return f"op #{i} {txn_codec.describe(op)}"
+class _Text:
+    """Message text made only when a message uses it (``str`` / f-string): describing an op
+    costs more than executing it, and most never reach a message."""
+
+    __slots__ = ("_make", "_text")
+
+    def __init__(self, make: Callable[[], str]):
+        self._make, self._text = make, None
+
+    def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._make()
+        return self._text
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+@functools.lru_cache(maxsize=None)
+def _bd_words(bd_id: int) -> tuple[int, ...]:
+    return tuple(shim_dma.bd_word(bd_id, k) for k in range(shim_dma.SHIM_BD_WORDS))
+
+
+@functools.lru_cache(maxsize=1024)
+def _unpack_bd(words: tuple[int, ...], arch: str) -> dict:
+    # a runtime sequence pushes the same few BDs again and again: unpacked once per content
+    return shim_dma.unpack_bd(words, arch=arch)
+
+
+def _op_text(i: int, op) -> _Text:
+    return _Text(lambda: f"op #{i} {txn_codec.describe(op)}")
 
 
 class SimDevice:
@@ -115,6 +146,9 @@ class SimDevice:
         self._resolve = operators
         self.kernel_models = kernel_models
         self._operators: dict[str, object] = {}  # device symbol -> its operator, once
+        self._prepared: dict[str, tuple[Program, dict]] = {}  # device MLIR -> (program, allocations)
+        self._decoded: dict[bytes, tuple] = {}  # control stream -> (header, ops)
+        self._pools: dict[str, dict] = {}  # device MLIR -> its engine's object buffers (Engine pool)
         self.reset()
 
     # ------------------------------------------------------------------ state
@@ -159,22 +193,36 @@ class SimDevice:
                 self.streams.setdefault(alloc[symbol], []).append((int(arg), symbol))
             self.tiles = [tuple(t) for t in payload.tiles]
 
-    def _engine(self, payload: DevicePayload) -> Engine:
+    def _prepare(self, payload: DevicePayload) -> tuple[Program, dict]:
+        """The device's program and its FIFOs' shim allocations, read once per device text for
+        the life of this context (a sequence reconfigures the same few devices at every step;
+        nothing downstream mutates either)."""
+        hit = self._prepared.get(payload.mlir)
+        if hit is not None:
+            return hit
         where = f"<PDI of @{payload.symbol}>"
         prog = program(payload.mlir, where)
         try:
             allocs = shim_allocations(prog.device)
         except IronError as e:
             raise SimError(f"{where}: {e}") from None
-        fifo_allocs = {name: allocs[name] for name in prog.fifos if name in allocs}
+        hit = prog, {name: allocs[name] for name in prog.fifos if name in allocs}
+        self._prepared[payload.mlir] = hit
+        return hit
+
+    def _engine(self, payload: DevicePayload) -> Engine:
+        where = f"<PDI of @{payload.symbol}>"
+        prog, fifo_allocs = self._prepare(payload)
         kernels = {name: (dict(defines), arch) for name, _src, arch, defines in payload.kernels}
         try:
             self.tile_dmas = TileDmas(self, prog)
             self.static_dma = static_dma.install(self, prog, self.tile_dmas, payload.mlir, where)
         except IronError as e:
             raise SimError(f"{where}: {e}") from None
-        prog.unmodelled += self.static_dma.unmodelled
-        return Engine(self, prog, fifo_allocs, kernels, self.kernel_models)
+        if self.static_dma.unmodelled:  # on a copy: the program read once stays as read
+            prog = dataclasses.replace(prog, unmodelled=prog.unmodelled + self.static_dma.unmodelled)
+        pool = self._pools.setdefault(payload.mlir, {})  # the buffers of its previous engine
+        return Engine(self, prog, fifo_allocs, kernels, self.kernel_models, pool)
 
     def channel(self, key: ChannelKey) -> Channel:
         if key not in self.channels:
@@ -209,7 +257,7 @@ class SimDevice:
         ``pdi``: the PDI the host loads before the stream runs (xclbin flow, where
         the kernel's control code holds no PDI load); skipped if already loaded.
         """
-        header, ops = txn_codec.decode(control)
+        header, ops = self._decode(control)
         if header.dev_gen != self.target.dev_gen:
             raise SimError(
                 f"kernel {kernel!r}: transaction header says device generation {header.dev_gen}, "
@@ -217,6 +265,8 @@ class SimDevice:
             )
         self._kernel, self._args, self._pdis = kernel, list(args), pdis
         self._lost_pushes: list[str] = []
+        if self.engine is not None:
+            self.engine.forget_models()
         if pdi is not None:
             self._load_pdi(-1, txn_codec.LoadPdi(pdi))
         for i, op in enumerate(ops):
@@ -229,6 +279,13 @@ class SimDevice:
             raise SimError(
                 "task queue overflow (sticky Task_Queue_Overflow set): " + "; ".join(self._lost_pushes)
             )
+
+    def _decode(self, control: bytes):
+        """The header and ops of a control stream, decoded once per stream (the ops are frozen)."""
+        hit = self._decoded.get(control)
+        if hit is None:
+            hit = self._decoded[control] = txn_codec.decode(control)
+        return hit
 
     def _op(self, i: int, op) -> None:
         handler = _HANDLERS.get(type(op))
@@ -315,12 +372,13 @@ class SimDevice:
     def _push(self, i: int, op, col: int, direction: str, channel: int, value: int) -> None:
         q = shim_dma.unpack_task_queue(value)
         bd_id = q["start_bd"]
-        words = [
-            self.regs[col, SHIM_ROW].get(shim_dma.bd_word(bd_id, k), 0) for k in range(shim_dma.SHIM_BD_WORDS)
-        ]
-        bd = shim_dma.unpack_bd(words, arch=self.target.name)
+        bd = self._bd(col, bd_id)
         key = (col, direction, channel)
-        where = f"kernel {self._kernel!r}: {_op_text(i, op)} pushes BD {bd_id} on shim ({col},0) {direction.upper()} {channel}"
+        kernel = self._kernel
+        where = _Text(
+            lambda: f"kernel {kernel!r}: {_op_text(i, op)} pushes BD {bd_id} on shim ({col},0) "
+            f"{direction.upper()} {channel}"
+        )
         if not bd["valid_bd"]:
             raise SimError(f"{where}, but the BD is not valid (never written since the last PDI load?)")
         segments, seen = [], [bd_id]
@@ -333,11 +391,7 @@ class SimDevice:
             if bd_id in seen:
                 raise SimError(f"{where}: its BD chain {seen + [bd_id]} loops; sim models chains that end")
             seen.append(bd_id)
-            words = [
-                self.regs[col, SHIM_ROW].get(shim_dma.bd_word(bd_id, k), 0)
-                for k in range(shim_dma.SHIM_BD_WORDS)
-            ]
-            bd = shim_dma.unpack_bd(words, arch=self.target.name)
+            bd = self._bd(col, bd_id)
             if not bd["valid_bd"]:
                 raise SimError(f"{where}: BD {seen[-2]} chains to BD {bd_id}, which is not valid")
         if len({id(b) for b, *_ in segments}) > 1:
@@ -356,6 +410,12 @@ class SimDevice:
                 f"{where} was dropped: the queue already holds {len(ch.queue)} tasks "
                 f"(depth {shim_dma.TASK_QUEUE_DEPTH}, aie-rt XAIE_DMA_MAX_QUEUE_SIZE): {waiting}"
             )
+
+    def _bd(self, col: int, bd_id: int) -> dict:
+        """Shim BD ``bd_id``'s fields as its registers hold them now (read-only: shared by
+        every push of the same words)."""
+        regs = self.regs[col, SHIM_ROW]
+        return _unpack_bd(tuple(regs.get(w, 0) for w in _bd_words(bd_id)), self.target.name)
 
     def _segment(self, where: str, col: int, bd_id: int, bd: dict, repeat: int):
         """(host buffer, byte offset, bytes per run, pattern) of one BD, its reach checked."""
@@ -385,7 +445,8 @@ class SimDevice:
     def _sync(self, i: int, op: txn_codec.Sync) -> None:
         direction = shim_dma.DIRECTION_OF_CODE.get(op.direction, "mm2s")
         key = (op.column, direction, op.channel)
-        where = f"kernel {self._kernel!r}: {_op_text(i, op)}"
+        kernel = self._kernel
+        where = _Text(lambda: f"kernel {kernel!r}: {_op_text(i, op)}")
         if op.row != SHIM_ROW:
             self._sync_tile(where, (op.column, op.row, direction, op.channel))
             return
@@ -528,6 +589,7 @@ class SimDevice:
         eng = self.engine
         if eng is None:
             return
+        eng.traced = frozenset(u.key for u in self.units.values() if u.running)
         moved = True
         while moved:  # the FIFO-level engine and the register-level DMAs, until neither moves
             moved = eng.advance()

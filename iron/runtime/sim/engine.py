@@ -38,6 +38,7 @@ A core that waits on an acquire shows a LOCK_STALL for the wait.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -83,6 +84,7 @@ def _pattern(dims: Dims) -> np.ndarray:
     return idx
 
 
+@functools.lru_cache(maxsize=256)
 def object_indices(base: int, dims: Dims, numel: int) -> np.ndarray:
     """Element indices a tile DMA visits for one object of ``numel`` elements with
     ``dims``. A pattern with every dimension its BD has (:attr:`iron.target.tile_dma.DmaKind.
@@ -91,9 +93,12 @@ def object_indices(base: int, dims: Dims, numel: int) -> np.ndarray:
     whole_array matmul's ``C_L2L3`` memtile FIFO (mlir-aie
     programming_examples/basic/matrix_multiplication/whole_array/build, 4fe0c68b) streams a
     3072-element object with a 768-element pattern whose outer size 4 covers one core's tile."""
-    inner = int(np.prod([size for size, _ in dims[1:]], dtype=np.int64))
+    inner = math.prod(size for size, _ in dims[1:])
     outer = max(dims[0][0], -(-numel // inner))
-    return pattern_indices(base, ((outer, dims[0][1]), *dims[1:]))[:numel]
+    # every object of a FIFO streams with one pattern: built once (cached), read-only
+    idx = pattern_indices(base, ((outer, dims[0][1]), *dims[1:]))[:numel]
+    idx.flags.writeable = False
+    return idx
 
 
 @dataclass
@@ -105,25 +110,31 @@ class Reader:
     released: int = 0
     held: int = 0
     bufs: list = field(default_factory=list)  # its physical buffers (uint8), one per depth
+    ebufs: list = field(default_factory=list)  # the same, viewed as the FIFO's elements
+    kbufs: list = field(default_factory=list)  # the same, as a kernel sees them (Fifo.view)
 
 
 class Fifo:
     """One object FIFO's state (see the module docstring)."""
 
-    def __init__(self, op: ir.ObjectFifo, mtype: ir.MemRefType, taint: Taint | None = None):
+    def __init__(
+        self, op: ir.ObjectFifo, mtype: ir.MemRefType, taint: Taint | None = None, pool: dict | None = None
+    ):
         self.name = op.name
         self.op = op
         self.depth = max(int(op.depth), 1)
         self.type = mtype
         self.elem = ir.ELEMENT_BYTES[mtype.dtype]
-        self.nbytes = mtype.nbytes
-        self.bufs = [np.zeros(self.nbytes, np.uint8) for _ in range(self.depth)]
+        self.numel = math.prod(mtype.shape)
+        self.nbytes = self.numel * self.elem
+        self._kernel_dtype = np.uint16 if mtype.dtype == "bf16" else np.dtype(ir.DTYPES[mtype.dtype])
         self.taint = taint if taint is not None else Taint()
-        for raw in self.bufs:
-            self.taint.track(raw)
+        self._pool = {} if pool is None else pool
+        self.bufs, self.ebufs, self.kbufs = self.buffers((self.name, "producer"))
         self.why: dict[int, str] = {}  # slot -> why its object is not modelled (iron.runtime.sim.taint)
         self.to_dims: Dims = ()  # applied when streaming out (core or join producer)
-        self.readers: list[Reader] = []
+        self.readers: list[Reader] = []  # add_reader: the objects freed so far follow them
+        self._freed = 0  # min(r.released for r in readers), kept by add_reader / reader_release
         self.writers = 1
         self.parts: dict[int, int] = {}  # slot -> writers done
         self.next_slot = [0]  # per writer: next slot it acquires
@@ -134,7 +145,11 @@ class Fifo:
 
     # -- producers
     def freed(self) -> int:
-        return min((r.released for r in self.readers), default=0)
+        return self._freed
+
+    def add_reader(self, r: "Reader") -> None:
+        self.readers.append(r)
+        self._freed = min(x.released for x in self.readers)
 
     def can_write(self, w: int, n: int) -> bool:
         return self.next_slot[w] + self.held[w] + n - 1 < self.freed() + self.depth
@@ -165,13 +180,12 @@ class Fifo:
     def _complete(self, j: int) -> None:
         del self.parts[j]
         why = self.why.pop(j, None)
-        raw = self.bufs[j % self.depth]
-        stream = _elem_view(raw, self.elem)
+        stream = self.ebufs[j % self.depth]
         if self.to_dims:
             stream = stream[object_indices(0, self.to_dims, stream.size)]
         for r in self.readers:
             self.taint.set(r.bufs[j % self.depth], why)
-            dst = _elem_view(r.bufs[j % self.depth], self.elem)
+            dst = r.ebufs[j % self.depth]
             if r.dims:
                 dst[object_indices(0, r.dims, stream.size)] = stream
             else:
@@ -183,16 +197,34 @@ class Fifo:
         return r.released + n <= self.pushed
 
     def reader_release(self, r: Reader, n: int, t: int) -> None:
-        before = self.freed()
+        before = self._freed
         r.released += n
         r.held = max(r.held - n, 0)
-        for j in range(before, self.freed()):
+        self._freed = min(x.released for x in self.readers)
+        for j in range(before, self._freed):
             self.free_at[j] = t
 
     def view(self, raw: np.ndarray) -> np.ndarray:
         """An object buffer as the kernel sees it: shaped, bf16 as uint16 bit patterns."""
-        dt = np.uint16 if self.type.dtype == "bf16" else np.dtype(ir.DTYPES[self.type.dtype])
-        return raw.view(dt).reshape(self.type.shape)
+        return raw.view(self._kernel_dtype).reshape(self.type.shape)
+
+    def buffers(self, key) -> tuple[list, list, list]:
+        """``depth`` zeroed object buffers (uint8), and the same as elements and as the kernel
+        sees them (views made once, not per object moved). ``key`` names them in the engine's
+        pool: an engine built again for the same device (a reconfiguration) zeroes the
+        buffers of the one it replaces instead of making new ones."""
+        hit = self._pool.get(key)
+        if hit is not None and len(hit[0]) == self.depth and hit[0][0].size == self.nbytes:
+            for raw in hit[0]:
+                raw.fill(0)
+        else:
+            # one owning array per object: a taint mark follows the array that owns the memory
+            raws = [np.zeros(self.nbytes, np.uint8) for _ in range(self.depth)]
+            elems = [_elem_view(raw, self.elem) for raw in raws]
+            hit = self._pool[key] = raws, elems, [self.view(raw) for raw in raws]
+        for raw in hit[0]:
+            self.taint.track(raw)
+        return hit
 
 
 @dataclass
@@ -206,6 +238,7 @@ class Proc:
     t: int = 0
     done: bool = False
     wait: str = ""  # what it waits for when blocked (for messages)
+    tile: str = ""  # a core's tile SSA name
     steps: int = 0  # steps since its last interaction (iron.runtime.sim.progress)
 
 
@@ -217,7 +250,7 @@ def _check_cover(op: ir.ObjectFifo, numel: int, tiles: dict) -> None:
     named = [("dimensionsToStream", op.dims_to_stream, op.producer)]
     named += [("dimensionsFromStream", d, c) for d, c in zip(op.dims_from_stream, op.consumers)]
     for what, dims, tile in named:
-        n = int(np.prod([size for size, _stride in dims])) if dims else numel
+        n = math.prod(size for size, _stride in dims) if dims else numel
         row = tiles[tile].row if tile in tiles else MEMTILE_ROW
         full = row != SHIM_ROW and len(dims) == tile_dma.kind_of_row(row).pattern_dims
         if n != numel and not full:
@@ -228,12 +261,18 @@ def _check_cover(op: ir.ObjectFifo, numel: int, tiles: dict) -> None:
 
 
 def _fifo_type(op: ir.ObjectFifo) -> ir.MemRefType:
-    from iron.mlir.reader import memref_type as _memref
-
     t = _memref(op.type)
     if t is None:
         raise NotModelledOp(f"object FIFO @{op.name}: element type {op.type!r} is not modelled")
     return t
+
+
+@functools.lru_cache(maxsize=256)
+def _memref(text: str) -> ir.MemRefType | None:
+    # a FIFO's type read once per spelling (an engine is built at every reconfiguration)
+    from iron.mlir.reader import memref_type
+
+    return memref_type(text)
 
 
 class Engine:
@@ -242,12 +281,16 @@ class Engine:
     ``device``: the :class:`iron.runtime.sim.SimDevice` whose shim channels, host
     buffers and clock the engine uses; ``kernels``: kernel object name ->
     ``(defines dict, arch)``; ``models``: ``(symbol, defines, arch) -> model | None``
-    (default :func:`iron.runtime.sim.kernel_models.model_for`, looked up at call time).
+    (default :func:`iron.runtime.sim.kernel_models.model_for`, looked up at call time);
+    ``pool``: the object buffers of the engine this one replaces, for the same program
+    (:meth:`Fifo.buffers`; zeroed before use, as new ones would be).
     """
 
-    def __init__(self, device, prog: Program, allocations: dict, kernels: dict, models=None):
+    def __init__(self, device, prog: Program, allocations: dict, kernels: dict, models=None, pool=None):
         self.device = device
         self.prog = prog
+        #: object buffers by owner, kept by the device per program for the next engine of it
+        self.pool: dict = {} if pool is None else pool
         self.arch = ARCH.get(device.target.name, device.target.name)
         self.kernels = kernels
         self.models = models
@@ -262,10 +305,15 @@ class Engine:
         self.procs: list[Proc] = []
         #: (col, row, kind) -> [(first cycle, cycles, event name)] recorded since the last drain
         self.events: dict[tuple[int, int, str], list] = {}
+        #: The modules whose trace units run while the engine advances (the device sets it before
+        #: each advance; units start and stop only between advances): only their events are
+        #: recorded, none when nothing is traced.
+        self.traced: frozenset[tuple[int, int, str]] = frozenset()
         self.calls: list[str] = []  # kernel symbols called, in order (all cores), since the last drain
         self.first_call = ""  # the first kernel this device called (names its EVENT_PC code range)
         self.shim_channels: dict[tuple, str] = {}  # (col, dir, ch) -> fifo
         self._cores: dict[str, Proc] = {}
+        self._looked_up: dict[tuple, tuple] = {}  # (lookup, symbol, object) -> (model, unknown)
         self._reader_of: dict[tuple[str, str], Reader] = {}
         self._channel: dict[tuple[str, str], int] = {}  # (fifo, core tile) -> its DMA channel
         self._lock0: dict[str, str] = {}  # core tile -> the FIFO whose lock is lock 0
@@ -300,8 +348,8 @@ class Engine:
         """One :class:`Fifo` per object FIFO, its patterns checked; links must name known FIFOs."""
         prog = self.prog
         for name, op in prog.fifos.items():
-            f = Fifo(op, _fifo_type(op), self.taint)
-            _check_cover(op, f.type.numel, prog.tiles)
+            f = Fifo(op, _fifo_type(op), self.taint, self.pool)
+            _check_cover(op, f.numel, prog.tiles)
             f.to_dims = op.dims_to_stream  # never on a shim producer: iron.mlir.check refuses it
             self.fifos[name] = f
         for lk in prog.links:
@@ -359,16 +407,15 @@ class Engine:
             self._channel[n, core.tile] = k % 2
         if ins:
             self._lock0[core.tile] = ins[0]
-        proc = Proc(f"core ({core.col},{core.row})", core.col, core.row)
+        proc = Proc(f"core ({core.col},{core.row})", core.col, core.row, tile=core.tile)
         proc.gen = self._core_gen(core, proc)
         self._cores[core.tile] = proc
         self.procs.append(proc)
 
     def _reader(self, f: Fifo, label: str, dims: Dims, key=None) -> Reader:
-        r = Reader(label, tuple(dims), bufs=[np.zeros(f.nbytes, np.uint8) for _ in range(f.depth)])
-        for raw in r.bufs:
-            self.taint.track(raw)
-        f.readers.append(r)
+        r = Reader(label, tuple(dims))
+        r.bufs, r.ebufs, r.kbufs = f.buffers((f.name, "reader", len(f.readers)))
+        f.add_reader(r)
         if key is not None:
             self._reader_of[key] = r
         return r
@@ -410,7 +457,9 @@ class Engine:
 
     # ------------------------------------------------------------------ events
     def _ev(self, col: int, row: int, kind: str, first: int, n: int, name: str) -> None:
-        self.events.setdefault((col, row, kind), []).append((int(first), max(int(n), 1), name))
+        key = (col, row, kind)
+        if key in self.traced:
+            self.events.setdefault(key, []).append((int(first), max(int(n), 1), name))
 
     def _link_ev(self, proc: Proc, first: int, n: int, name: str) -> None:
         """A memtile link's DMA event (a compute tile's forwarding DMA reports none here)."""
@@ -457,7 +506,8 @@ class Engine:
             pos = 0
             while pos < data.size:
                 take = min(f.nbytes - pending.size, data.size - pos)
-                pending = np.concatenate([pending, data[pos : pos + take]])
+                part = data[pos : pos + take]  # data is the task's own copy: a view of it is safe
+                pending = part if not pending.size else np.concatenate([pending, part])
                 pos += take
                 task.moved = pos
                 if pending.size < f.nbytes:
@@ -539,9 +589,9 @@ class Engine:
                 yield False
             j = r.released
             (k,) = dest.writer_acquire(0, 1)
-            stream = _elem_view(r.bufs[j % src.depth], src.elem)
+            stream = r.ebufs[j % src.depth]
             part = stream[object_indices(offset, dims, n)] if dims else stream[offset : offset + n]
-            _elem_view(dest.bufs[k % dest.depth], dest.elem)[:] = part
+            dest.ebufs[k % dest.depth][:] = part
             start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
             proc.t = start + DMA_SETUP + dest.nbytes // DMA_BYTES_PER_CYCLE
             self._link_ev(proc, start, proc.t - start, "PORT_RUNNING_1")
@@ -589,8 +639,8 @@ class Engine:
                 yield False
             j = r.released
             (k,) = dest.writer_acquire(w, 1)
-            stream = _elem_view(r.bufs[j % src.depth], src.elem)
-            dst = _elem_view(dest.bufs[k % dest.depth], dest.elem)
+            stream = r.ebufs[j % src.depth]
+            dst = dest.ebufs[k % dest.depth]
             if dims:
                 dst[object_indices(offset, dims, stream.size)] = stream
             else:
@@ -646,7 +696,7 @@ class Engine:
             first = f.next_slot[0]
             slots = list(range(first, first + n))
             ready = max((f.slot_time(j) for j in slots), default=0)
-            bufs = [f.view(f.bufs[j % f.depth]) for j in slots]
+            bufs = [f.kbufs[j % f.depth] for j in slots]
         else:
             while not f.available(r, n):
                 proc.wait = f"acquire @{fifo}(Consume, {n})"
@@ -654,7 +704,7 @@ class Engine:
             r.held = max(r.held, n)
             slots = list(range(r.released, r.released + n))
             ready = max(f.ready.get(j, 0) for j in slots) + DMA_SETUP + f.nbytes // DMA_BYTES_PER_CYCLE
-            bufs = [f.view(r.bufs[j % f.depth]) for j in slots]
+            bufs = [r.kbufs[j % f.depth] for j in slots]
             tile = self._tile_of(proc)
             dur = f.nbytes // DMA_BYTES_PER_CYCLE
             ch = self._channel.get((fifo, tile), 0)
@@ -685,10 +735,12 @@ class Engine:
                 self._locks(proc, proc.t, "LOCK_{}_REL")
 
     def _tile_of(self, proc: Proc) -> str:
-        return next(t for t, p in self._cores.items() if p is proc)
+        return proc.tile
 
     def _locks(self, proc: Proc, t: int, fmt: str) -> None:
         """Lock 0's event as every lock-selection block reports it (all watch lock 0 after reset)."""
+        if (proc.col, proc.row, "mem") not in self.traced:
+            return
         for n in range(events.LOCK_SELECTION_BLOCKS):
             self._ev(proc.col, proc.row, "mem", t, 1, fmt.format(n))
 
@@ -700,14 +752,9 @@ class Engine:
         progress.interacted(proc)
         obj = self.prog.funcs.get(symbol) or core_link
         defines, arch = self.kernels.get(obj, ({}, self.arch)) if obj else ({}, self.arch)
-        lookup = self.models or kernel_models.model_for  # at call time: tests may replace it
         known = obj in self.kernels  # iron compiled it: its defines are known
-        try:
-            model, why = lookup(symbol, defines, arch), None
-        except kernel_models.KernelModelError as exc:
-            if known:
-                raise
-            model, why = None, self._unknown_defines(symbol, obj, exc)
+        model, unknown = self._model(symbol, obj, defines, arch, known)
+        why = None if unknown is None else self._unknown_defines(symbol, obj, unknown)
         self._call_events(proc, args)
         self.calls.append(symbol)
         if model is None:
@@ -747,17 +794,40 @@ class Engine:
         """A kernel call's trace events and cost (see the module docstring)."""
         nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
         start = proc.t
-        self._ev(proc.col, proc.row, "core", start, 1, "INSTR_EVENT_0")
-        self._ev(proc.col, proc.row, "core", start + 1, 1, "INSTR_CALL")
         proc.t += CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE
-        self._ev(proc.col, proc.row, "core", start + 2, proc.t - start - 4, "INSTR_VECTOR")
-        self._ev(proc.col, proc.row, "core", proc.t - 1, 1, "INSTR_RETURN")
-        self._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_EVENT_1")
+        if (proc.col, proc.row, "core") in self.traced:
+            self._ev(proc.col, proc.row, "core", start, 1, "INSTR_EVENT_0")
+            self._ev(proc.col, proc.row, "core", start + 1, 1, "INSTR_CALL")
+            self._ev(proc.col, proc.row, "core", start + 2, proc.t - start - 4, "INSTR_VECTOR")
+            self._ev(proc.col, proc.row, "core", proc.t - 1, 1, "INSTR_RETURN")
+            self._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_EVENT_1")
 
     def why_stuck(self) -> str | None:
         """Why shim tasks the design leaves pending hold no modelled values: an op or a
         kernel sim does not model (None: nothing is missing, the design should finish)."""
         return (self.tainted or self.unmodelled_kernels or [None])[0]
+
+    def _model(self, symbol: str, obj, defines, arch: str, known: bool):
+        """(model or None, why a foreign object's defines are unknown or None), looked up once
+        per kernel and lookup function in each dispatch (:meth:`forget_models`; looked up at
+        call time: tests may replace :func:`iron.runtime.sim.kernel_models.model_for`)."""
+        lookup = self.models or kernel_models.model_for
+        key = (lookup, symbol, obj)
+        hit = self._looked_up.get(key)
+        if hit is not None:
+            return hit
+        try:
+            hit = lookup(symbol, defines, arch), None
+        except kernel_models.KernelModelError as exc:
+            if known:
+                raise
+            hit = None, exc  # a foreign object: how it was compiled is not known
+        self._looked_up[key] = hit
+        return hit
+
+    def forget_models(self) -> None:
+        """A new dispatch looks its kernels' models up again (one registered since is used)."""
+        self._looked_up.clear()
 
     # ------------------------------------------------------------------ scheduling
     def advance(self) -> bool:

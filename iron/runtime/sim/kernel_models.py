@@ -97,6 +97,14 @@ def with_user_models(kernels: Mapping[str, KernelModel] | None, lookup=None):
 
 
 # --------------------------------------------------------------------------- helpers
+def _f32(bits: np.ndarray) -> np.ndarray:
+    """float32 values of bf16 bit patterns (any view, e.g. a tiled one), C-ordered: the widening
+    and the copy in one pass (what :func:`iron.bf16.from_bf16` does in two)."""
+    out = np.empty(bits.shape, np.uint32)
+    np.left_shift(bits, 16, out=out, dtype=np.uint32)
+    return out.view(np.float32)
+
+
 def _flat(buf: np.ndarray) -> np.ndarray:
     """A writable 1-D view of an L1 buffer (models write in place)."""
     return buf.reshape(-1)
@@ -324,17 +332,18 @@ def _mm(src, e, defines, arch):
     def model(a, b, c):
         for buf, cnt, what in ((a, m * k, "reads A"), (b, k * n, "reads B"), (c, m * n, "accumulates C in")):
             _need(e.symbol, buf, cnt, what)
-        A = _flat(a)[: m * k].reshape(m // r, k // s, r, s).transpose(0, 2, 1, 3).reshape(m, k)
-        B = _flat(b)[: k * n].reshape(k // s, n // t, s, t).transpose(0, 2, 1, 3).reshape(k, n)
-        cflat = _flat(c)
-        C = cflat[: m * n].reshape(m // r, n // t, r, t).transpose(0, 2, 1, 3).reshape(m, n)
-        if dtype == "bf16":
-            acc = from_bf16(C) + from_bf16(A) @ from_bf16(B)  # float32 accumulator
+        A = _flat(a)[: m * k].reshape(m // r, k // s, r, s).transpose(0, 2, 1, 3)
+        B = _flat(b)[: k * n].reshape(k // s, n // t, s, t).transpose(0, 2, 1, 3)
+        C = _flat(c)[: m * n].reshape(m // r, n // t, r, t).transpose(0, 2, 1, 3)  # a view: written back
+        if dtype == "bf16":  # float32 accumulator; each operand converted and untiled in one pass
+            acc = _f32(C).reshape(m, n) + _f32(A).reshape(m, k) @ _f32(B).reshape(k, n)
             out = to_bf16(acc)
         else:
-            acc = C.astype(np.int64) + A.astype(np.int64) @ B.astype(np.int64)
+            acc = C.astype(np.int64).reshape(m, n) + A.astype(np.int64).reshape(m, k) @ B.astype(
+                np.int64
+            ).reshape(k, n)
             out = acc.astype(np.int32)  # to_vector<int32> of the 32-bit accumulator: wraps
-        cflat[: m * n] = out.reshape(m // r, r, n // t, t).transpose(0, 2, 1, 3).reshape(-1)
+        C[...] = out.reshape(m // r, r, n // t, t)
 
     return model
 

@@ -30,6 +30,7 @@ wait forever. Not cycle-accurate: no time passes here.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -150,7 +151,7 @@ class TileDmas:
     def store(self, col: int, row: int, offset: int, value: int, pushed_by: str) -> None:
         """A register write at a memtile / compute tile (its Ctrl and Start_Queue matter here)."""
         kind = tile_dma.kind_of_row(row)
-        reg = tile_dma.channel_registers(kind).get(offset)
+        reg = _channel_registers(kind).get(offset)
         if reg is None:
             lock = tile_dma.lock_of_register(kind, offset)
             if lock is not None:  # aiex.set_lock: a write32 of the lock's value register
@@ -467,3 +468,15 @@ def _end_port(prog: Program, allocs: dict, taken: dict, tile: str, direction: st
     channel = taken.get((tile, direction), 0)
     taken[tile, direction] = channel + 1
     return Port(tile, "DMA", channel)
+
+
+_CHANNEL_REGISTERS: dict[int, tuple[tile_dma.DmaKind, dict]] = {}
+
+
+def _channel_registers(kind: tile_dma.DmaKind) -> dict[int, tuple[str, int, str]]:
+    # looked up at every register write into a memtile or compute tile: built once per kind
+    # object (keyed by identity: hashing the frozen kind costs more than building the table)
+    hit = _CHANNEL_REGISTERS.get(id(kind))
+    if hit is None or hit[0] is not kind:
+        hit = _CHANNEL_REGISTERS[id(kind)] = (kind, tile_dma.channel_registers(kind))
+    return hit[1]

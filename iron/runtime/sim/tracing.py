@@ -15,6 +15,7 @@ registers were never (re)written records nothing.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -96,21 +97,30 @@ def timer_reset_event(tile_regs: dict[int, int], kind: str) -> int:
 
 
 def packet_words(unit: Unit, column_offset: int) -> np.ndarray:
-    """The unit's trace as 8-word packets (header with the absolute column)."""
+    """The unit's trace as 8-word packets (header with the absolute column; read-only)."""
     from iron.runtime.sim.errors import SimError
-    from iron.trace import encode
     from iron.target.trace_modes import EVENT_PC, EVENT_TIME, MODES
 
-    if unit.mode == EVENT_PC:
-        payload = encode.encode_event_pc_unit(unit.pc_samples, start_timer=unit.start_timer)
-    elif unit.mode == EVENT_TIME:
-        payload = encode.encode_unit(unit.records, start_timer=unit.start_timer)
-    else:
+    if unit.mode not in (EVENT_PC, EVENT_TIME):
         raise SimError(
             f"{unit.kind}({unit.column},{unit.row}): trace mode {unit.mode} ({MODES.get(unit.mode, '?')}) "
             "is not modelled by sim (event-time and event-pc are)"
         )
-    return np.asarray(
-        encode.packetize(unit.column + column_offset, unit.row, unit.packet_type, unit.packet_id, payload),
-        dtype=np.uint32,
-    )
+    samples = unit.pc_samples if unit.mode == EVENT_PC else unit.records
+    header = (unit.column + column_offset, unit.row, unit.packet_type, unit.packet_id)
+    return _packets(unit.mode, tuple(samples), unit.start_timer, header)
+
+
+@functools.lru_cache(maxsize=256)
+def _packets(mode: int, samples: tuple, start_timer: int, header: tuple) -> np.ndarray:
+    # A sequence's repeated step records the same in each configuration: encoded once.
+    from iron.trace import encode
+    from iron.target.trace_modes import EVENT_PC
+
+    if mode == EVENT_PC:
+        payload = encode.encode_event_pc_unit(list(samples), start_timer=start_timer)
+    else:
+        payload = encode.encode_unit(list(samples), start_timer=start_timer)
+    words = np.array(encode.packetize(*header, payload), dtype=np.uint32)
+    words.flags.writeable = False
+    return words

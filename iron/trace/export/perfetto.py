@@ -26,7 +26,8 @@ from iron.trace.decode.modes import slot_occurrences
 from iron.trace.decode.timing import bound_runs
 from iron.trace.export.ahead import ahead
 from iron.trace.export.bound import IntervalBudget
-from iron.trace.export.summary import KERNEL_END, KERNEL_START, invocations
+from iron.target.events import KERNEL_END, KERNEL_START
+from iron.trace.export.summary import invocations
 from iron.trace.export.textout import ROWS, Fixed, output_method, render, scaled
 from iron.trace.export.timeline import slice_spans
 
@@ -289,3 +290,7 @@ def _function_slices(du, pid: int, base_tid: int, offset: int, us: float) -> lis
             }
         )
     return out
+
+
+#: The export registry's entry (:data:`iron.trace.export.FORMATS`).
+write = write_perfetto_json

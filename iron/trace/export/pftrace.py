@@ -196,3 +196,7 @@ def _track_packet(seq: int, uuid: int, parent: int, rank: int, track: Track) -> 
         "interned_data": {"event_names": [{"iid": NAME_IID, "name": track.name}]},
         "trace_packet_defaults": {"track_event_defaults": {"track_uuid": uuid}},
     }
+
+
+#: The export registry's entry (:data:`iron.trace.export.FORMATS`).
+write = write_pftrace

@@ -1,7 +1,8 @@
 """Summary of decoded traces: per unit kernel invocations, stalls, extent; per slice status.
 
 Kernel invocations pair INSTR_EVENT_0 with the next INSTR_EVENT_1 the way
-mlir-aie's ``get_cycles_summary`` does: the first event0 after an invocation
+mlir-aie's ``get_cycles_summary`` does (the rule's events and which events are stalls:
+:mod:`iron.target.events`): the first event0 after an invocation
 ends starts the next one, the first event1 after it ends it, extra ones are
 ignored. All times are cycles since the slice's trace start.
 """
@@ -12,6 +13,7 @@ import bisect
 import functools
 
 from iron.target import frames as F
+from iron.target.events import KERNEL_END, KERNEL_START, is_stall
 from iron.target.frames import SYNC_CYCLES
 from iron.trace.decode import (
     NO_OPS,
@@ -31,8 +33,6 @@ from iron.trace.decode.scan import _scan_ops, compiled_scan, parse_stream, scan_
 from iron.trace.export.ahead import ahead, reuse_after
 from iron.trace import jit as jit_rules
 from iron.trace.jit import PlainOverflow, jit, kernel, np, plain_output
-
-KERNEL_START, KERNEL_END = "INSTR_EVENT_0", "INSTR_EVENT_1"
 
 
 def invocations(starts, ends):
@@ -240,7 +240,7 @@ def _summary(du: DecodedUnit, fig: dict, kernel: dict | None) -> dict:
         "last": fig["last"],
         "start_timer": du.start_timer,
         "kernel": kernel,
-        "stalls": {k.split(":", 1)[1]: v for k, v in events.items() if "STALL" in k},
+        "stalls": {k.split(":", 1)[1]: v for k, v in events.items() if is_stall(k.split(":", 1)[1])},
         "cycles": events,
         **_mode_summary(du),
     }
