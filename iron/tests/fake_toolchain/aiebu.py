@@ -60,13 +60,15 @@ def mangle(name: str, nargs: int) -> str:
 
 def pdi_key(device) -> str:
     """What identifies a device's PDI for the fake: sha256 of the device printed
-    without its runtime sequences (the sequences are control code, not configuration)."""
+    without its runtime sequences (the sequences are control code, not configuration) and
+    without declarative ``aie.trace`` ops (the module iron hands aiecc drops those no
+    sequence configures: :func:`iron.lower.materialize.materialize`)."""
     from iron.mlir import ir
     from iron.mlir.printer import print_device
+    from iron.mlir.trace_ops import is_trace_op
 
-    bare = ir.Device(
-        device.target, device.symbol, [op for op in device.body if not isinstance(op, ir.RuntimeSequence)]
-    )
+    kept = [op for op in device.body if not isinstance(op, ir.RuntimeSequence) and not is_trace_op(op)]
+    bare = ir.Device(device.target, device.symbol, kept)
     return hashlib.sha256(print_device(bare).encode()).hexdigest()
 
 
