@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-
 from iron import options as iron_options
 from iron import testing
 from iron.errors import IronError
@@ -70,6 +69,11 @@ def run_demo(
     _check_outputs(seq, inputs, outputs)
 
     trace = runner.trace
+    if trace is None:  # every call site untraced (IRON_TRACE_SIZES gave each size 0)
+        raise IronError(
+            "demo: the run recorded no trace: every call site's trace size is 0 (IRON_TRACE_SIZES or "
+            "--trace-size); accepted: a size above 0 for at least one call site"
+        )
     files = _write_trace(trace, out)
     print(f"Open {files['perfetto']} at https://ui.perfetto.dev (Open trace file);")
     print(f"decode the capture anywhere with: iron trace decode {files['capture']} --format summary")

@@ -194,13 +194,40 @@ def temp_name(name: str) -> str:
     return f".{name}.{os.urandom(4).hex()}.tmp"
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
+def atomic_write(path: str | os.PathLike, data: bytes | str, *, follow: bool = True) -> None:
     """Write ``data`` to ``path`` so readers see the old file or the whole new one
-    (see the module rules; raises :class:`OutputError` naming ``path``)."""
+    (see the module rules; raises :class:`OutputError` naming ``path``).
+
+    ``follow=False`` (the cache's entries): the new file is renamed onto ``path`` itself, so a
+    symlink there is replaced, never written through, and nothing is opened in place."""
     if isinstance(data, str):
         data = data.encode()
+    if not follow:
+        _replace_path(Path(path), data)
+        return
     with atomic_open(path) as f:
         f.write(data)
+
+
+def _replace_path(path: Path, data: bytes) -> None:
+    tmp = path.with_name(temp_name(path.name))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+    except OSError as exc:
+        raise OutputError(path, _reason(exc)) from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and not isinstance(exc, OutputError):
+            raise OutputError(path, _reason(exc)) from None
+        raise
+    _sync_dir(path.parent)
 
 
 def _keep_mode(fd: int, st: os.stat_result) -> None:

@@ -28,6 +28,9 @@ MAX_MLIR_BYTES = 1 << 30
 #: nest 3 or 4); an op nested deeper is kept as text, so no printer, equality or sim recursion
 #: can exceed Python's stack on a hostile file.
 MAX_REGION_DEPTH = 100
+#: Longest file name (one path component) Linux file systems take, in bytes (NAME_MAX,
+#: ``include/uapi/linux/limits.h``); a longer one is a bare ENAMETOOLONG where it is used.
+NAME_MAX = 255
 
 
 def check_input(path, limit: int, what: str, error=None) -> int:

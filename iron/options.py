@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from iron.errors import OptionError
+from iron import limits
 from iron.limits import IntegerError, parse_int
 from iron.target.registers import BROADCAST_CHANNELS
 from iron.target.shim_dma import BD_LENGTH_MAX_WORDS
@@ -533,14 +534,30 @@ def _path(name: str, value) -> Path | None:
 
 
 def _check_directory(name: str, path: Path) -> None:
-    """Refuse a folder iron would fail to create: a file, or a symlink to nothing."""
-    if path.is_symlink() and not path.exists():  # mkdir would raise a bare FileExistsError
-        raise OptionError(
-            f"{name}={str(path)!r}: a symlink to {os.readlink(path)!r}, which does not exist; "
-            f"create that directory or point {name} elsewhere"
-        )
-    if path.exists() and not path.is_dir():
-        raise OptionError(f"{name}={str(path)!r}: exists and is not a directory")
+    """Refuse a folder iron would fail to create: a name longer than the file system takes,
+    a file, or a symlink to nothing."""
+    for part in path.parts:  # the kernel refuses longer names: a bare OSError, later
+        if len(os.fsencode(part)) > limits.NAME_MAX:
+            raise OptionError(
+                f"{name}={_short(path)}: the folder name {_short(part)} is {len(os.fsencode(part))} bytes; "
+                f"accepted: names of at most {limits.NAME_MAX} bytes (the file system's limit)"
+            )
+    try:
+        if path.is_symlink() and not path.exists():  # mkdir would raise a bare FileExistsError
+            raise OptionError(
+                f"{name}={str(path)!r}: a symlink to {os.readlink(path)!r}, which does not exist; "
+                f"create that directory or point {name} elsewhere"
+            )
+        if path.exists() and not path.is_dir():
+            raise OptionError(f"{name}={str(path)!r}: exists and is not a directory")
+    except OSError as exc:  # a path the kernel cannot look up (too long, ELOOP, EACCES, ...)
+        raise OptionError(f"{name}={_short(path)}: cannot be used: {exc.strerror or exc}") from None
+
+
+def _short(value) -> str:
+    """``value``'s repr, cut in the middle when long (an error line stays one readable line)."""
+    text = repr(str(value))
+    return text if len(text) <= 80 else f"{text[:38]}...{text[-38:]}"
 
 
 def _install_dir(name: str, value) -> Path:

@@ -327,3 +327,23 @@ def validate(data) -> None:
                 start_b,
                 f"a region not overlapping slices[{a}] (which ends at {end_a})",
             )
+    _unicode(data, "")
+
+
+def _unicode(node, where: str) -> None:
+    """Every string (key or value) is Unicode text every output can encode: JSON's
+    ``"\\ud800"`` escape gives a lone surrogate, which no UTF-8 writer (Perfetto's protobuf,
+    summaries) can write."""
+    listed = isinstance(node, list)
+    items = node.items() if isinstance(node, dict) else enumerate(node) if listed else ()
+    for key, value in items:
+        at = f"{where}[{key}]" if listed else f"{where}.{key}" if where else str(key)
+        for text in (key, value):
+            if isinstance(text, str) and not text.isascii():
+                try:
+                    text.encode("utf-8")
+                except UnicodeEncodeError as exc:
+                    _fail(
+                        at, text, f"Unicode text (it holds the lone surrogate U+{ord(text[exc.start]):04X})"
+                    )
+        _unicode(value, at)

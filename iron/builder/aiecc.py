@@ -54,6 +54,7 @@ argv are relative: aiecc runs in the work directory.
 from __future__ import annotations
 
 import functools
+import os
 import re
 import shutil
 import subprocess
@@ -301,12 +302,31 @@ def place_foreign_objects(fm, work: Path) -> list[Path]:
             + ". Pass them with iron.from_mlir(..., objects=[...]) or put them beside the design file"
         )
     out = []
-    for name, (_src, data) in placed.items():
-        dest = work / name
+    for name, (src, data) in placed.items():
+        dest = _object_destination(work, name, src)
+        if dest is None:
+            continue  # an absolute link_with naming the very file iron found: aiecc reads it there
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(data)
         out.append(dest)
     return out
+
+
+def _object_destination(work: Path, name: str, src: str) -> Path | None:
+    """Where the object ``link_with = name`` goes: inside aiecc's folder ``work``, never
+    outside it. An absolute ``name`` that is the file iron found needs no copy (None); any
+    other name leaving the folder (absolute, ``..``) is an :class:`AieccError`, before anything
+    is written."""
+    if Path(name).is_absolute() and os.path.realpath(name) == os.path.realpath(src):
+        return None
+    dest = Path(os.path.normpath(work / name))
+    if Path(name).is_absolute() or not dest.is_relative_to(Path(os.path.normpath(work))):
+        raise AieccError(
+            f'link_with = "{name}" names a path outside aiecc\'s folder, and the object iron found for it '
+            f"is {src}; iron writes kernel objects only inside that folder: give link_with a plain file "
+            "name (resolved beside the design or from objects=[...])"
+        )
+    return dest
 
 
 @dataclass(frozen=True)

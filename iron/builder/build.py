@@ -12,6 +12,7 @@ Which back end ``auto`` means on this machine is decided in one place,
 
 from __future__ import annotations
 
+import math
 import warnings
 
 from iron import options as opts_mod
@@ -27,6 +28,7 @@ from iron.options import TraceOptions
 from iron.lower import npu
 from iron.mlir.check import check_module
 from iron.mlir import txn_codec
+from iron.mlir.ir import ELEMENT_BYTES
 from iron.lower.materialize import kernel_ops
 from iron.lower.verify import check_wiring
 from iron.mlir.printer import print_module
@@ -70,6 +72,7 @@ def build(
     use_aiecc = backend == "aiecc"
     fm = fuse(op_or_sequence, tgt, options, dispatch)
     check_module(fm.module, fm.name)  # a design its device cannot hold is never lowered or cached
+    _check_buffers(fm)
     if use_aiecc:  # each missing piece one clear message, before any work
         toolchain_mod.require_toolchain(fm.dispatch)
     toolchain = aiecc.toolchain_identity() if use_aiecc else cache.builtin_toolchain()
@@ -79,14 +82,15 @@ def build(
     key = _cache_key(fm, mlir, toolchain, with_sources, backend)
     store = cache.Cache(cache_dir)
     path = store.path(fm.name, options.size, key)
-    hit = store.lookup(path, key, report=False)
+    expect = _expected_meta(fm, toolchain)
+    hit = store.lookup(path, key, report=False, expect=expect)
     if hit is not None:
         return hit
 
     with progress.status(f"building {path.name}") as status:
         status.step("waiting for a concurrent build")
         with store.lock(key):
-            hit = store.lookup(path, key)  # another process may have built it meanwhile
+            hit = store.lookup(path, key, expect=expect)  # another process may have built it meanwhile
             if hit is not None:
                 return hit
             translate = _EMULATED_BUG != OWN_ARG_PATCH
@@ -96,6 +100,33 @@ def build(
             store.store(path, data)
             art = Artifact.open(path)  # under the lock: a concurrent `cache clear` waits for it
     return art
+
+
+def _check_buffers(fm) -> None:
+    """Every host buffer fits what an artifact may declare (``schema.MAX_BUFFER_BYTES``, what
+    :meth:`Artifact.open` accepts): checked before building, so no entry is stored that the
+    cache could not read back."""
+    for name, typ in fm.buffers.items():
+        nbytes = math.prod(typ.shape) * ELEMENT_BYTES[typ.dtype]  # Python ints: no overflow
+        if len(typ.shape) > schema.MAX_RANK or nbytes > schema.MAX_BUFFER_BYTES:
+            raise IronError(
+                f"{fm.name}: buffer {name!r} is memref<{'x'.join(map(str, typ.shape))}x{typ.dtype}> "
+                f"({nbytes} bytes, rank {len(typ.shape)}); accepted: at most "
+                f"{schema.MAX_BUFFER_BYTES} bytes (what one shim BD can move) and rank {schema.MAX_RANK}"
+            )
+
+
+def _expected_meta(fm, toolchain: str) -> dict:
+    """What a cached entry of this build must describe (:meth:`Cache.lookup` ``expect``)."""
+    return {
+        "name": fm.name,
+        "target": fm.target.name,
+        "dispatch": fm.dispatch,
+        "inputs": list(fm.inputs),
+        "outputs": list(fm.outputs),
+        "buffers": dict(fm.buffers),
+        "toolchain": toolchain,
+    }
 
 
 def printed_era(use_aiecc: bool, with_sources: bool) -> Era:

@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 import warnings
 from dataclasses import dataclass
@@ -134,11 +135,14 @@ class Cache:
         locks.mkdir(parents=True, exist_ok=True)
         return FileLock(str(locks / f"{key[:32]}.lock"), timeout=timeout)
 
-    def lookup(self, path: Path, key: str, *, report: bool = True):
+    def lookup(self, path: Path, key: str, *, report: bool = True, expect: dict | None = None):
         """The valid cached :class:`Artifact` at ``path`` for ``key``, or None.
 
         A damaged entry (truncated, checksum mismatch, unreadable metadata) is a
-        miss; with ``report`` a warning names the file. The caller rebuilds it.
+        miss; with ``report`` a warning names the file. So is an entry with this key whose
+        description differs from ``expect`` (:class:`Artifact` field -> the value this build
+        gives it: its outputs, buffers, ...): the key alone does not prove what it holds.
+        The caller rebuilds it.
         """
         from iron.artifact.elf import ArtifactError
         from iron.artifact.schema import Artifact
@@ -146,7 +150,7 @@ class Cache:
         if path.is_dir() and not path.is_symlink():
             _heal_directory(path)
             return None
-        if not path.exists():
+        if not _regular_or_absent(path):
             return None
         try:
             art = Artifact.open(path)
@@ -156,11 +160,42 @@ class Cache:
             return None
         if art.key != key:  # an 8-digit name collision: rebuild over it
             return None
+        differ = [f for f, want in (expect or {}).items() if getattr(art, f) != want]
+        if differ:
+            if report:
+                warnings.warn(
+                    f"iron cache: {path} has this build's key but other {', '.join(differ)} "
+                    f"({', '.join(f'{f}={getattr(art, f)!r}' for f in differ)[:300]}); rebuilding it",
+                    stacklevel=3,
+                )
+            return None
         art.cached = True
         return art
 
     def store(self, path: Path, data: bytes) -> None:
-        atomic_write(path, data)
+        """Write an entry: a new regular file renamed onto ``path`` itself, never through a
+        symlink or into a FIFO or device sitting there (:func:`lookup` refused those)."""
+        _regular_or_absent(path)
+        atomic_write(path, data, follow=False)
+
+
+def _regular_or_absent(path: Path) -> bool:
+    """True: a regular file sits at ``path``; False: nothing does. Anything else (a symlink,
+    dangling or not, a FIFO, a device, a socket) is a :class:`CacheError`: writing through it
+    would change a file outside the cache, or hang on a FIFO nobody reads."""
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise CacheError(f"{path}: cannot look at this cache entry's path: {exc.strerror or exc}") from None
+    if stat.S_ISREG(st.st_mode):
+        return True
+    what = "a symlink" if stat.S_ISLNK(st.st_mode) else "a special file (FIFO, device or socket)"
+    raise CacheError(
+        f"{path}: {what} sits at this cache entry's path; iron writes its cache entries only as "
+        "regular files and does not delete what it did not write: move or remove it, then build again"
+    )
 
 
 def _heal_directory(path: Path) -> None:

@@ -62,15 +62,33 @@ PACKET_KINDS = {"core": "core", "mem": "mem", "shim": "shim", "shimtile": "shim"
 
 #: ``aie.trace.host_config buffer_size = N`` (upstream's insert-trace-flows tests) and the
 #: attribute form ``aie.trace.host_config {buffer_size = N : i32}`` (its fuse tests).
-_RE_HOST_CONFIG = re.compile(r"^aie\.trace\.host_config\b[^\n]*?\bbuffer_size\s*=\s*(\d+)")
+#: The value is one integer token as MLIR reads it (``0x2000`` is 8192, ``-8192`` negative:
+#: the callers validate it with :func:`iron.options.site_size`).
+_RE_HOST_CONFIG = re.compile(
+    r"^aie\.trace\.host_config\b[^\n]*?\bbuffer_size\s*=\s*(-?\s*[0-9][0-9A-Za-z_]*)"
+)
 
 
 def host_buffer_size(seq: ir.RuntimeSequence) -> int | None:
-    """Bytes a runtime sequence's ``aie.trace.host_config`` asks for (None: it has none)."""
+    """Bytes a runtime sequence's ``aie.trace.host_config`` asks for (None: it has none); one
+    whose ``buffer_size`` is not an integer is a :class:`DeclarativeTraceError`, never ignored."""
     for op in seq.body:
-        if is_trace_op(op) and (m := _RE_HOST_CONFIG.match(op.text.lstrip())):
-            return int(m.group(1))
+        text = op.text.lstrip() if is_trace_op(op) else ""
+        if not text.startswith("aie.trace.host_config"):
+            continue
+        m = _RE_HOST_CONFIG.match(text)
+        try:
+            return parse_int(m.group(1)) if m else _no_size(text)
+        except IntegerError as exc:
+            raise DeclarativeTraceError(f"`{' '.join(text.split())[:120]}`: buffer_size {exc}") from None
     return None
+
+
+def _no_size(text: str):
+    raise DeclarativeTraceError(
+        f"`{' '.join(text.split())[:120]}`: no buffer_size = N read; accepted: buffer_size = an integer "
+        "(decimal or 0x hex, as MLIR reads integers)"
+    )
 
 
 class DeclarativeTraceError(IronError):

@@ -43,8 +43,8 @@ def offset_in_bytes(op: ir.DmaMemcpyNd, mtype: ir.MemRefType) -> int:
     offsets = list(reversed(op.offsets))
     shape = mtype.shape
     stride, total = 1, 0
-    for i in range(len(shape)):
-        total += offsets[i] * stride * elem
+    for i in range(len(shape)):  # a memref of more dimensions than offsets: its outer ones are at 0
+        total += (offsets[i] if i < len(offsets) else 0) * stride * elem
         stride *= shape[len(shape) - i - 1]
     return total
 

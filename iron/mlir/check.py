@@ -18,6 +18,8 @@ import re
 
 from iron.errors import IronError
 from iron.mlir import ir
+from iron.mlir.check_dma import check_storage
+from iron.mlir.check_fifo import check_fifos
 from iron.mlir.decl import NAME
 from iron.target.geometry import (
     FIRST_COMPUTE_ROW,
@@ -66,6 +68,9 @@ def check_device(dev: ir.Device, where: str = "design") -> None:
                 f"{name}: %{t.name} = aie.tile({t.col}, {t.row}) is outside the device: columns 0 to "
                 f"{columns - 1}, rows 0 to {target.rows - 1}"
             )
+
+    check_storage(name, dev, tiles, DesignCheckError)
+    check_fifos(name, dev, tiles, DesignCheckError)
 
     def tile(ssa: str, op: str) -> ir.Tile:
         if ssa not in tiles:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.mlir.decl import NAME
+from iron.target.geometry import MEMTILE_MEMORY
 from iron.target.mlir_eras import RETIRED
 
 _MEMREF = r"memref<[^<>]*(?:<[^<>]*>[^<>]*)*>"
@@ -52,6 +53,9 @@ _RE_DEFINES = re.compile(rf"^\s*(?:scf\.for\s+)?(%{NAME}(?:\s*,\s*%{NAME})*)\s*=
 _RE_SUBVIEW_TYPE = re.compile(r"!aie\.objectfifosubview\b")
 _RE_OLD_DIALECT = re.compile(r"^\s*(?:%[^=]+=\s*)?(AIEX?\.[A-Za-z_]\w*(?:\.\w+)*)")
 _RE_IPU = re.compile(r"\baiex\.ipu\.\w+")
+
+#: Most objects one acquire may name (a memtile's bytes: no FIFO is deeper).
+MAX_OBJECTS = MEMTILE_MEMORY
 
 
 class LegacySyntaxWarning(UserWarning):
@@ -233,7 +237,13 @@ def _refuse_subview_use(line: str, live: dict, where: str) -> None:
 def _rewrite(out: list[str], acq: dict, lines: list[str], text: str) -> None:
     """The acquire's line in today's form, with the names its accesses gave the elements."""
     a = acq["m"]
-    count = int(a["count"])
+    count = int(a["count"]) if len(a["count"]) <= 12 else MAX_OBJECTS + 1
+    if count > MAX_OBJECTS:  # one name per object is written below: bound the loop first
+        raise LegacySyntaxError(
+            f"line {acq['line'] + 1}: `aie.objectfifo.acquire @{a['fifo']}({a['port']}, {a['count'][:20]})`: more than "
+            f"{MAX_OBJECTS} objects; "
+            "accepted: the FIFO's depth at most (no tile holds more: one byte each fills a memtile)"
+        )
     names = []
     for k in range(count):
         name = acq["access"].get(k)

@@ -71,7 +71,7 @@ _RE_SHIM_ALLOC_NEW = re.compile(
     r"(?:,\s*(<[^<>]*>)\s*)?\)\s*(\{.*\})?$"
 )
 _RE_OBJECTFIFO = re.compile(
-    rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(\d+)\s*:\s*i32\s*\)\s*"
+    rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(-?\d+)\s*:\s*i32\s*\)\s*"
     r"(\{[^{}]*\}\s*)?:\s*!aie\.objectfifo<(.*)>$",
     re.S,
 )
@@ -979,11 +979,41 @@ def _statements(lines: list[str]) -> list[tuple[str, int, int]]:
         parts.append(code)
         depth += _depth(code)
         if depth <= 0 or (depth == 1 and code.endswith("{")):
-            out.append((" ".join(parts), first, i))
+            out += [(op, first, i) for op in split_ops(" ".join(parts))]
             parts = []
     if parts:
         out.append((" ".join(parts), first, len(lines) - 1))
     return out
+
+
+#: Where a second op starts on a line: ``%r = dialect.op`` or a result-less ``dialect.op``, after
+#: whitespace at bracket depth 0 (MLIR's parser needs no line break between ops).
+_RE_OP_START = re.compile(
+    rf"(?:%{_NAME}(?::\d+)?(?:\s*,\s*%{_NAME}(?::\d+)?)*\s*=\s*)?[a-z_]+(?:\.[a-z_0-9]+)+\b(?![<.])"
+)
+
+
+def split_ops(code: str) -> list[str]:
+    """The ops of one statement: ``%v = memref.load ... %w = arith.addi ...`` on one line is two
+    ops; an op name right after ``=`` (its own) or a region opener's text is not a new op."""
+    cuts, depth, quoted = [], 0, False
+    for i, c in enumerate(code):
+        if c == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif c in "([{<":
+            depth += 1
+        elif c in ")]}>" and not (c == ">" and code[i - 1 : i] == "-"):
+            depth -= 1
+        elif depth == 0 and i and code[i - 1] in " \t" and c in "%abcdefghijklmnopqrstuvwxyz_":
+            before = code[:i].rstrip()
+            if before and before[-1] not in "=,:" and not before.endswith("->"):
+                m = _RE_OP_START.match(code, i)
+                if m and (c != "%" or "=" in m.group(0)) and "." in m.group(0).split("=")[-1]:
+                    cuts.append(i)
+    bounds = [0, *cuts, len(code)]
+    return [code[a:b].strip() for a, b in zip(bounds, bounds[1:]) if code[a:b].strip()]
 
 
 def _region(stmts: list, k: int, lines: list[str], depth: int = 0) -> tuple[list, int, tuple | None]:
@@ -1003,9 +1033,16 @@ def _region(stmts: list, k: int, lines: list[str], depth: int = 0) -> tuple[list
         elif code.endswith("{"):
             op, k = _region_op(stmts, k, lines, depth)
         else:
-            op, k = _body_op(code) or ir.Opaque(_verbatim(lines, first, last)), k + 1
+            op, k = _body_op(code) or ir.Opaque(_opaque_text(code, lines, first, last)), k + 1
         ops.append(op)
     return ops, k, None
+
+
+def _opaque_text(code: str, lines: list[str], first: int, last: int) -> str:
+    """An op kept as text: its verbatim lines, or its own code when it shares them with
+    another op (:func:`split_ops`), so no op's text is printed twice."""
+    whole = " ".join(c for c in (_code(ln.strip()) for ln in lines[first : last + 1]) if c)
+    return _verbatim(lines, first, last) if whole == code else code
 
 
 def _region_end(stmts: list, k: int) -> int:
@@ -1105,6 +1142,7 @@ def parse(text: str, filename: str | None = None, *, legacy: bool = False) -> ir
     unbalanced braces, unknown device targets, and structured ops with a
     missing or malformed required attribute.
     """
+    text = newlines(text)
     if legacy:
         import warnings
 
@@ -1113,7 +1151,14 @@ def parse(text: str, filename: str | None = None, *, legacy: bool = False) -> ir
         text, notes = old_syntax.translate(text, filename or "<string>")
         for note in notes:
             warnings.warn(str(note), old_syntax.LegacySyntaxWarning, stacklevel=2)
-    return _Reader(text.replace("\r\n", "\n"), filename).run()
+    return _Reader(text, filename).run()
+
+
+def newlines(text: str) -> str:
+    """``text`` with every line ending as ``\\n``: CRLF (Windows) and a lone CR (old Mac
+    editors) are line endings to MLIR's lexer too (``mlir/lib/AsmParser/Lexer.cpp``
+    skips ``\\r`` as whitespace), so a design saved with either reads as with ``\\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def parse_file(path) -> ir.Module:

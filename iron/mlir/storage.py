@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from iron.limits import parse_int
 from iron.mlir.decl import NAME
 
 _RE_BUFFER = re.compile(
     rf"^%({NAME})\s*=\s*aie\.buffer\s*\(\s*%({NAME})\s*\)\s*(\{{[^{{}}]*\}})?\s*:\s*(memref<[^>]*>)"
 )
-_RE_ADDRESS = re.compile(r"\baddress\s*=\s*(0x[0-9a-fA-F]+|\d+)")
+_RE_ADDRESS = re.compile(r"\baddress\s*=\s*(-?(?:0x[0-9a-fA-F]+|\d+))")
 _RE_LOCK = re.compile(rf"^%({NAME})\s*=\s*aie\.lock\s*\(\s*%({NAME})\s*,\s*(\d+)\s*\)\s*(\{{.*\}})?")
 _RE_INIT = re.compile(r"\binit\s*=\s*(-?\d+)")
 
@@ -44,7 +45,7 @@ def read_buffer(text: str) -> Buffer | None:
     if m is None:
         return None
     address = _RE_ADDRESS.search(m.group(3) or "")
-    return Buffer(m.group(1), m.group(2), int(address.group(1), 0) if address else None, m.group(4))
+    return Buffer(m.group(1), m.group(2), parse_int(address.group(1)) if address else None, m.group(4))
 
 
 def read_lock(text: str) -> Lock | None:

@@ -39,7 +39,7 @@ from iron import limits
 from iron.errors import IronError
 from iron.mlir import ir, legacy, objectfifo
 from iron.mlir.printer import print_device
-from iron.mlir.reader import parse, read_func_decl
+from iron.mlir.reader import newlines, parse, read_func_decl
 from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
 from iron.target import registers, shim_dma
 from iron.target.geometry import SHIM_ROW, target_for_device
@@ -258,6 +258,7 @@ def _translated_source(source) -> tuple[str, str, list]:
     """``source``'s text and file name, old syntax translated (:mod:`iron.mlir.legacy`; each
     rewrite a warning at the caller of ``iron.from_mlir``), and the rewrites."""
     text, filename = _source_text(source)
+    text = newlines(text)  # CR-only and CRLF designs read as LF ones
     text, translated = legacy.translate(text, filename)
     for note in translated:
         warnings.warn(str(note), legacy.LegacySyntaxWarning, stacklevel=4)  # the caller of iron.from_mlir
@@ -322,6 +323,14 @@ def _kernel_objects(text: str, objects, filename: str, origin: str) -> tuple[For
     """Each ``link_with`` of the device resolved: to an ``objects=`` path of that file name,
     else to the file beside the design file; None (with the places looked) when neither."""
     names = list(dict.fromkeys(_RE_LINK_WITH.findall(text)))
+    for name in names:  # the kernel refuses longer names (a bare OSError where iron looks for it)
+        long = [p for p in Path(name).parts if len(os.fsencode(p)) > limits.NAME_MAX]
+        if long or "\0" in name:
+            raise ForeignDesignError(
+                f"{origin}: link_with = {name[:60]!r}{'...' if len(name) > 60 else ''}: "
+                + (f"a file name of {len(os.fsencode(long[0]))} bytes" if long else "a NUL character")
+                + f"; accepted: file names of at most {limits.NAME_MAX} bytes (the file system's limit)"
+            )
     given: dict[str, Path] = {}
     if objects is not None:
         if isinstance(objects, (str, os.PathLike)):

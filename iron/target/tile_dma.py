@@ -156,6 +156,9 @@ TILE = DmaKind(
     "tile", TILE_BD_BASE, 16, 6, _TILE_FIELDS, 0, 0x0FFFC000, 0x1DE00, 0x1DE10, 2, 4, 16, 0,
     CORE_DATA_MEMORY, True, 3,
 )  # fmt: skip
+#: Largest value an AIE2 lock holds (mlir-aie ``AIE2TargetModel::getMaxLockValue`` = 0x3F,
+#: include/aie/Dialect/AIE/IR/AIETargetModel.h at a9e39faeb1447025b504ac10a28098fcdd467255).
+LOCK_VALUE_MAX = 0x3F
 #: Fields mlir-aie's writebd lowering leaves out of a memtile BD (ignored, as there).
 MEMTILE_UNWRITTEN = ("d2_size",)
 #: Fields a compute-tile BD does not have (memtile-only padding, d2 wrap).

@@ -81,7 +81,7 @@ def test_mlir_aie_record_bound_holds_across_units(tmp_path, monkeypatch):
     manifest, words = _amplifier(tmp_path, 4)
     per_unit = 2 * PULSES  # a B and an E record per pulse (mlir-aie's parse.py)
     monkeypatch.setattr(bound, "MAX_MLIR_AIE_RECORDS", per_unit + 10)
-    decode_manifest(one, one_words).write(tmp_path / "one.json", "mlir-aie")  # one unit fits
+    decode_manifest(one, one_words).write(tmp_path / "one.json", "mlir-aie", all_intervals=True)  # fits
     with pytest.raises(TraceInputError, match="across all units"):
-        decode_manifest(manifest, words).write(tmp_path / "four.json", "mlir-aie")
+        decode_manifest(manifest, words).write(tmp_path / "four.json", "mlir-aie", all_intervals=True)
     assert not (tmp_path / "four.json").exists()

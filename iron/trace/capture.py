@@ -12,6 +12,8 @@ to functions there.
 
 from __future__ import annotations
 
+import contextlib
+
 import io
 import os
 import re
@@ -105,7 +107,8 @@ class DecodedTrace:
         Perfetto outputs hold at most 8 intervals per payload byte of the whole trace (at
         least 262,144), the earliest first; returns how many were dropped (0: none; also
         recorded in the output). ``all_intervals`` lifts that bound. mlir-aie's JSON is never
-        truncated: past 2**24 records across all units it raises a TraceInputError."""
+        truncated: past two records per interval of that bound (2**24 with ``all_intervals``),
+        all units together, it raises a TraceInputError and writes nothing."""
         if fmt not in OUTPUT_FORMATS:
             raise ValueError(f"output format {fmt!r}: expected one of {', '.join(OUTPUT_FORMATS)}")
         if isinstance(out, (str, os.PathLike)):
@@ -125,7 +128,7 @@ class DecodedTrace:
 
         return mlir_aie_records(self.slices)
 
-    def to_mlir_aie_json(self, path) -> list[str]:
+    def to_mlir_aie_json(self, path, *, all_intervals: bool = False) -> list[str]:
         """Write mlir-aie's JSON (streamed); returns the paths written.
 
         Slices read from upstream's ``trace_slices`` are written as upstream's
@@ -135,19 +138,23 @@ class DecodedTrace:
         from iron.trace.export.mlir_aie import write_mlir_aie
 
         if not any(ds.slice is not None and ds.slice.upstream_index >= 0 for ds in self.slices):
-            self.write(path, "mlir-aie")
+            self.write(path, "mlir-aie", all_intervals=all_intervals)
             return [str(path)]
         from iron.trace.export.bound import RecordBudget
 
         populated = [ds for ds in self.slices if ds.status != "empty"]
         names = per_slice_paths(path, [ds.slice for ds in populated])  # all checked before any write
         written = []
-        budget = RecordBudget()  # one bound for the trace, not one per file
-        for ds, name in zip(populated, names):
-            gz = str(name).endswith(".gz")
-            with atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
+        budget = RecordBudget.for_slices(self.slices, not all_intervals)  # one bound for the trace
+        # Every file stays a temp file until all are written: one that fails leaves none behind.
+        with contextlib.ExitStack() as stack:
+            for ds, name in zip(populated, names):
+                gz = str(name).endswith(".gz")
+                f = stack.enter_context(
+                    atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True)
+                )
                 write_mlir_aie([ds], f, budget)
-            written.append(name)
+                written.append(name)
         return written
 
     def mlir_aie_slice_records(self) -> list[tuple[DecodedSlice, list[dict]]]:

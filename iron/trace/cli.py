@@ -248,7 +248,7 @@ def _decode(args) -> int:
         return 0
     try:
         if args.format == "mlir-aie":  # upstream fused traces: one file per populated slice
-            decoded.to_mlir_aie_json(args.output)
+            decoded.to_mlir_aie_json(args.output, all_intervals=every)
         else:
             dropped = decoded.write(args.output, args.format, all_intervals=every)
     except OutputError:

@@ -95,7 +95,35 @@ def detect_format(path: str | os.PathLike) -> str:
         return "capture"
     if p.suffix.lower() == ".bin":
         return "bin"
-    return "bin" if text_encoding(head) is None else "text"
+    if text_encoding(head) is not None:
+        return "text"
+    foreign = _foreign_character(head)
+    if foreign is not None:  # text, but not hex words: never read as binary words
+        line, char = foreign
+        raise TraceInputError(
+            f"{p}: line {line} holds {char!r} (U+{ord(char):04X}), which is not a hex digit; accepted: "
+            "a text trace of ASCII hex words (one per line, optional 0x), or binary words in a .bin file"
+        )
+    return "bin"
+
+
+def _foreign_character(head: bytes) -> tuple[int, str] | None:
+    """(line, character) of the first non-ASCII character of ``head`` when it is UTF-8 text, or
+    UTF-16 with a byte-order mark (no control characters but whitespace; the last character
+    may be cut), else None."""
+    enc = next((e for bom, e in UTF16_BOMS.items() if head.startswith(bom)), "utf-8")
+    if enc != "utf-8":
+        head = head[2 : 2 + (len(head) - 2) // 2 * 2]
+    try:
+        text = head.decode(enc).lstrip("\ufeff")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3 or exc.reason not in ("unexpected end of data", "truncated data"):
+            return None
+        text = head[: exc.start].decode(enc).lstrip("\ufeff")
+    if not _plain(text.encode("ascii", errors="replace")):
+        return None
+    at = next((i for i, c in enumerate(text) if ord(c) > 126), None)
+    return None if at is None else (text.count("\n", 0, at) + 1, text[at])
 
 
 def _ascii_text(data: bytes, name: str) -> bytes:

@@ -72,7 +72,7 @@ from iron.errors import IronError
 from iron.mlir import txn_codec
 from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
-from iron.runtime.sim import static_dma
+from iron.runtime.sim import progress, static_dma
 from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
@@ -273,6 +273,7 @@ class SimDevice:
             self.now += OP_CYCLES
             self._op(i, op)
         self._advance(force=True)
+        progress.check_drained(self, tile_dma_name)
         self._flush_unstoppable()
         if self._lost_pushes:
             raise SimError(

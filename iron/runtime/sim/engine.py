@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from iron.mlir import ir
-from iron.runtime.sim import cascade, kernel_models
+from iron.runtime.sim import cascade, kernel_models, progress
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.interp import Core, NotModelledOp
 from iron.runtime.sim.program import Program
@@ -239,6 +239,7 @@ class Proc:
     done: bool = False
     wait: str = ""  # what it waits for when blocked (for messages)
     tile: str = ""  # a core's tile SSA name
+    steps: int = 0  # steps since its last interaction (iron.runtime.sim.progress)
 
 
 def _check_cover(op: ir.ObjectFifo, numel: int, tiles: dict) -> None:
@@ -295,6 +296,7 @@ class Engine:
         self.models = models
         #: Why the whole device's outputs are not modelled (an op sim cannot run ...).
         self.tainted: list[str] = [f"not modelled: {w}" for w in prog.unmodelled]
+        self.step_budget = progress.step_budget(prog)
         #: Kernels without a model called so far (why, once each); only the outputs their
         #: results reach are not modelled (:mod:`iron.runtime.sim.taint`).
         self.unmodelled_kernels: list[str] = []
@@ -681,6 +683,7 @@ class Engine:
     def acquire(self, proc: Proc, fifo: str, mode: str, n: int):
         """Generator: the ``n`` buffers of an acquire (cumulative over what the core holds)."""
         f, r = self._port(proc, fifo, mode)
+        progress.interacted(proc)
         t0 = proc.t
         self._ev(proc.col, proc.row, "core", t0, 1, "INSTR_LOCK_ACQUIRE_REQ")
         if r is None:
@@ -716,6 +719,7 @@ class Engine:
 
     def release(self, proc: Proc, fifo: str, mode: str, n: int) -> None:
         f, r = self._port(proc, fifo, mode)
+        progress.interacted(proc)
         self._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_LOCK_RELEASE_REQ")
         proc.t += 1
         tile = self._tile_of(proc)
@@ -745,6 +749,7 @@ class Engine:
         cascade (:mod:`iron.runtime.sim.cascade`: the core waits for the data), else None.
         A kernel without a model, or fed buffers sim did not compute, marks every buffer
         it was handed (:mod:`iron.runtime.sim.taint`)."""
+        progress.interacted(proc)
         obj = self.prog.funcs.get(symbol) or core_link
         defines, arch = self.kernels.get(obj, ({}, self.arch)) if obj else ({}, self.arch)
         known = obj in self.kernels  # iron compiled it: its defines are known

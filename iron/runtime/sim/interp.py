@@ -41,7 +41,8 @@ from iron import bf16
 from iron.mlir import body as b
 from iron.mlir import ir
 from iron.mlir.form import format_op
-from iron.runtime.sim import cascade, static_dma, values, vector_ops
+from iron.runtime.sim import cascade, progress, static_dma, values, vector_ops
+from iron.runtime.sim.errors import SimError
 
 _RE_RESULT_GROUP = re.compile(r"^(.*):(\d+)$")
 _RE_OP_NAME = re.compile(r"^(?:%[^=]*=\s*)?(\S+?)(?:\(|\s|$)")
@@ -177,6 +178,11 @@ class Core:
         typ = _element(op.type)
         a, c = values.num(self.val(op.lhs), typ), values.num(self.val(op.rhs), typ)
         if kind in ("divsi", "divui", "ceildivsi", "floordivsi"):
+            if np.any(np.asarray(c) == 0):
+                raise SimError(
+                    f"core ({self.proc.col},{self.proc.row}): `{format_op(op)}` divides by zero (undefined "
+                    "behaviour in MLIR's arith dialect); accepted: a non-zero divisor"
+                )
             r = np.floor_divide(a, c) if kind == "floordivsi" else (
                 -(-a // c) if kind == "ceildivsi" else (np.trunc(np.divide(a, c)).astype(np.int64)
                                                         if isinstance(a, np.ndarray) else int(a / c)))  # fmt: skip
@@ -232,7 +238,13 @@ class Core:
         lb, ub, step = (int(self.val(x)) for x in (op.lower, op.upper, op.step))
         names = [name for name, _init in op.iter_args]
         values = [self.val(init) for _name, init in op.iter_args]
+        if step <= 0:  # scf.for's verifier: "constant step operand must be positive"
+            raise SimError(
+                f"core ({self.proc.col},{self.proc.row}): {format_op(op).splitlines()[0]} has step {step}; "
+                "accepted: a positive step (scf.for's verifier: 'constant step operand must be positive')"
+            )
         for i in range(lb, ub, step):
+            progress.core_steps(self.engine, self.proc, len(op.body) + 1)
             self.env[op.iv] = i
             self.env.update(zip(names, values))
             try:
@@ -301,8 +313,21 @@ class Core:
         self.set(op, data.view(dtype).reshape(shape))
 
     # ------------------------------------------------------------------ memory
-    def _indexed(self, memref: str, indices) -> tuple[np.ndarray, tuple[int, ...]]:
-        return self.val(memref), tuple(int(self.val(i)) for i in indices)
+    def _indexed(self, memref: str, indices, span: int = 1) -> tuple[np.ndarray, tuple[int, ...]]:
+        """The buffer and the indices of an access; one outside the buffer (``span`` elements
+        from the indices) is a :class:`SimError`: undefined in MLIR, never numpy's wrap-around."""
+        buf, idx = self.val(memref), tuple(int(self.val(i)) for i in indices)
+        shape = np.shape(buf)
+        inside = len(idx) == len(shape) and all(0 <= i < n for i, n in zip(idx, shape))
+        if inside and span > 1 and buf.flags.c_contiguous:  # a strided view: its window checks itself
+            inside = (int(np.ravel_multi_index(idx, shape)) if idx else 0) + span <= int(np.prod(shape))
+        if not inside:
+            raise SimError(
+                f"core ({self.proc.col},{self.proc.row}): access %{memref}[{', '.join(map(str, idx))}] "
+                f"({span} element(s)) outside its {'x'.join(map(str, shape))} elements; accepted: indices "
+                "inside the buffer (an access outside is undefined in MLIR's memref dialect)"
+            )
+        return buf, idx
 
     def load(self, op: b.Load):
         buf, idx = self._indexed(op.memref, op.indices)
@@ -320,9 +345,9 @@ class Core:
         self.proc.t += 1
 
     def vload(self, op: b.VectorLoad):
-        buf, idx = self._indexed(op.base, op.indices)
-        self.read(buf)
         shape = _shaped(op.type)[0]
+        buf, idx = self._indexed(op.base, op.indices, int(np.prod(shape)))
+        self.read(buf)
         if not buf.flags.c_contiguous:  # a strided view (memref.subview): along its own dimensions
             self.set(op, buf[vector_ops.window(op, buf, idx, shape)].copy())
         else:
@@ -331,8 +356,8 @@ class Core:
         self.proc.t += 1
 
     def vstore(self, op: b.VectorStore):
-        buf, idx = self._indexed(op.base, op.indices)
         v = np.asarray(self.val(op.value))
+        buf, idx = self._indexed(op.base, op.indices, v.size)
         if not buf.flags.c_contiguous:
             buf[vector_ops.window(op, buf, idx, v.shape)] = v
         else:

@@ -38,6 +38,7 @@ import numpy as np
 
 from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim.dma import byte_indices, pattern_of
+from iron.runtime.sim import progress as sim_progress
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.program import Port, Program, Route
 from iron.runtime.sim.engine import DMA_BYTES_PER_CYCLE, DMA_SETUP
@@ -109,6 +110,7 @@ class TileDmas:
         #: (col, row, unit kind) -> [(first cycle, cycles, event name)], as the engine records them
         self.events: dict[tuple[int, int, str], list] = {}
         self.t = 0  # cycles: DMA_SETUP plus DMA_BYTES_PER_CYCLE per BD, one BD after the other
+        self.move_budget = sim_progress.dma_budget(prog)
 
     def _ev(self, key: Key, what: str, nbytes: int = 0) -> None:
         """A DMA event of channel ``key`` (name as the tile's event table spells it), if that
@@ -176,14 +178,17 @@ class TileDmas:
     # ------------------------------------------------------------------ running
     def advance(self) -> bool:
         """Move data until nothing can move; True if anything moved."""
-        moved_any, progress = False, True
+        moved_any, progress, moves = False, True, 0
         while progress:
             progress = False
             for key in self._sources():
-                progress |= self._produce(key)
+                if self._produce(key):
+                    progress, moves = True, moves + 1
             for key in list(self.streams):
-                progress |= self._consume(key)
+                if self._consume(key):
+                    progress, moves = True, moves + 1
             moved_any |= progress
+            sim_progress.dma_steps(self, moves, name_of)
         return moved_any
 
     def _sources(self) -> list[Key]:
@@ -416,7 +421,7 @@ def padded(idx: np.ndarray, bd: dict, pads: tuple[int, ...]) -> np.ndarray:
 
 
 #: Largest value of an AIE2 lock (6-bit semaphore).
-LOCK_MAX = 63
+LOCK_MAX = tile_dma.LOCK_VALUE_MAX
 
 
 def runtime_fifo_resources(prog: Program) -> tuple[list[Route], dict[tuple[str, int], int]]:

@@ -35,6 +35,7 @@ from iron import bf16
 from iron.mlir import body as b
 from iron.mlir import ir
 from iron.mlir.form import format_op
+from iron.runtime.sim import progress
 from iron.runtime.sim import values as v
 
 NotModelled = v.NotModelledOp
@@ -286,6 +287,7 @@ def run_blocks(core, ops: list):
             if j.label not in blocks:
                 raise NotModelled(f"not modelled: a branch to ^{j.label}, which this region lacks")
             names, todo = blocks[j.label]
+            progress.core_steps(core.engine, core.proc, len(todo) + 1)  # a branch back may loop
             core.env.update(zip(names, j.vals))
             core.proc.t += 1
 
@@ -298,6 +300,7 @@ def scf_while(core, op: b.While):
     if after and _label(after[0]) is not None:
         args, after = _label(after[0])[1], after[1:]
     while True:
+        progress.core_steps(core.engine, core.proc, len(op.before) + len(after) + 1)
         core.env.update(zip(names, vals))
         try:
             yield from core.block(op.before)

@@ -12,8 +12,9 @@ intervals per byte without Repeat frames, is never cut). Past it the later inter
 record the count in their metadata (``output_bound``) and return it, and
 ``iron trace decode`` says so on stderr. ``limit=None`` lifts the bound
 (``--all-intervals``). mlir-aie's JSON is never truncated (it must match upstream's
-parser record for record): its record bound across all units is
-:data:`MAX_MLIR_AIE_RECORDS`, past which the writer refuses.
+parser record for record): past a begin and an end record per interval of that bound
+(:meth:`RecordBudget.for_slices`; with ``--all-intervals`` :data:`MAX_MLIR_AIE_RECORDS`,
+across all units) the writer refuses, and nothing is left written.
 """
 
 from __future__ import annotations
@@ -94,15 +95,31 @@ class IntervalBudget:
 class RecordBudget:
     """mlir-aie records still allowed in one output (all units together)."""
 
-    def __init__(self, limit: int | None = None):
+    def __init__(self, limit: int | None = None, bounded: bool = False):
         self.limit = MAX_MLIR_AIE_RECORDS if limit is None else limit
+        self.bounded = bounded  # the limit is the trace's own (for_slices), not the format's
         self.used = 0
+
+    @classmethod
+    def for_slices(cls, slices, bounded: bool = True) -> "RecordBudget":
+        """The records one trace may give: a begin and an end per interval the Perfetto bound
+        allows (:func:`default_interval_limit`), so an 8 KB Repeat trace no longer gives
+        hundreds of MB; ``bounded=False`` (``--all-intervals``): the format's own bound only."""
+        if not bounded:
+            return cls()
+        return cls(min(MAX_MLIR_AIE_RECORDS, 2 * default_interval_limit(slices)), bounded=True)
 
     def add(self, count: int) -> None:
         self.used += int(count)
         if self.used > self.limit:
+            lift = (
+                f" ({2 * INTERVALS_PER_BYTE} per payload byte, at least {2 * MIN_INTERVALS_PER_UNIT}; "
+                f"--all-intervals lifts it to {MAX_MLIR_AIE_RECORDS})"
+                if self.bounded
+                else ""
+            )
             raise TraceInputError(
-                f"mlir-aie JSON: more than {self.limit} records across all units of this trace (Repeat "
-                "frames expand to more events than that); this format must match mlir-aie's parser record "
+                f"mlir-aie JSON: more than {self.limit} records across all units of this trace{lift}: Repeat "
+                "frames expand to more events than that; this format must match mlir-aie's parser record "
                 "for record and is never truncated: decode to --format perfetto (bounded, with a note)"
             )

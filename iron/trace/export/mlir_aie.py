@@ -162,6 +162,7 @@ def write(
     slices: list[DecodedSlice], clock_mhz: float, f, meta: dict | None = None, all_intervals=False
 ) -> int:
     """The export registry's entry (:data:`iron.trace.export.FORMATS`): mlir-aie's JSON has no
-    clock, metadata or interval bound (it is never truncated: :func:`write_mlir_aie`)."""
-    write_mlir_aie(slices, f)
+    clock or metadata; it is never truncated, and refused past two records per interval of the
+    trace's bound (``all_intervals``: past the format's own bound; :meth:`RecordBudget.for_slices`)."""
+    write_mlir_aie(slices, f, RecordBudget.for_slices(slices, not all_intervals))
     return 0
