@@ -161,6 +161,14 @@ def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
         return
 
     target = Path(os.path.realpath(p)) if p.is_symlink() else p  # replace the link's target
+    with _replacing(target, user_path, st) as f:
+        yield f
+
+
+@contextlib.contextmanager
+def _replacing(target: Path, user_path, st: os.stat_result | None) -> Iterator[BinaryIO]:
+    """A new temp file beside ``target`` (mode of ``st`` when given), renamed onto ``target``
+    once written and synced; removed on failure. Errors name ``user_path``."""
     tmp = target.with_name(temp_name(target.name))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -210,24 +218,8 @@ def atomic_write(path: str | os.PathLike, data: bytes | str, *, follow: bool = T
 
 
 def _replace_path(path: Path, data: bytes) -> None:
-    tmp = path.with_name(temp_name(path.name))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
-    except OSError as exc:
-        raise OutputError(path, _reason(exc)) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException as exc:
-        tmp.unlink(missing_ok=True)
-        if isinstance(exc, OSError) and not isinstance(exc, OutputError):
-            raise OutputError(path, _reason(exc)) from None
-        raise
-    _sync_dir(path.parent)
+    with _replacing(path, path, None) as f:
+        f.write(data)
 
 
 def _keep_mode(fd: int, st: os.stat_result) -> None:
