@@ -99,6 +99,14 @@ def find() -> Install | str:
     return Install(root) if _runs(root) else f"{root}/bin/aie-opt does not run"
 
 
+def prefer(mp, install: Install) -> None:
+    """Make iron use ``install`` through ``mp`` (a pytest MonkeyPatch): its ``bin`` first on
+    PATH (so ``aiecc`` and the ``aie-opt`` beside it are the real ones, also on a staged machine
+    whose fake aiecc is on PATH) and ``MLIR_AIE_INSTALL_DIR``; iron then prints the era it reads."""
+    mp.setenv("PATH", f"{install.root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
+    mp.setenv("MLIR_AIE_INSTALL_DIR", str(install.root))
+
+
 def require() -> Install:
     """The install, or skip the calling test with the reason."""
     found = find()

@@ -17,7 +17,9 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import subprocess
+import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -43,6 +45,9 @@ def real_toolchain(tmp_path, monkeypatch):
     monkeypatch.setenv("MLIR_AIE_INSTALL_DIR", str(fake))
     monkeypatch.delenv("PEANO_INSTALL_DIR", raising=False)
     monkeypatch.delenv("IRON_REAL_MLIR_AIE", raising=False)
+    # no Python bindings: a staged machine's fake `aie` package (conftest) is taken away too
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if not (Path(p or ".") / "aie").is_dir()])
+    monkeypatch.delitem(sys.modules, "aie", raising=False)
     for cached in (aiecc.toolchain_identity, aiecc.help_text):
         cached.cache_clear()
     yield install

@@ -64,7 +64,7 @@ def install():
     aie-opt (``MLIR_AIE_INSTALL_DIR``) which spelling of each changed form it reads."""
     found = real_mlir_aie.require()
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("MLIR_AIE_INSTALL_DIR", str(found.root))
+        real_mlir_aie.prefer(mp, found)
         yield found
 
 

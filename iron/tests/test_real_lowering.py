@@ -19,6 +19,7 @@ import re
 
 import pytest
 
+
 from iron.builder import toolchain
 from iron.fuse.fusion import fuse
 from iron.mlir.objectfifo import shim_allocations
@@ -50,7 +51,7 @@ def real_allocations(device_text: str) -> dict[str, tuple[str, int, int]]:
 @pytest.mark.parametrize("target", ["npu1", "npu2"])
 @pytest.mark.parametrize("size", [1, 2])
 def test_shim_allocations_and_routing_equal_the_real_compiler(real_mlir_aie, monkeypatch, target, size):
-    monkeypatch.setenv("MLIR_AIE_INSTALL_DIR", str(real_mlir_aie.root))  # iron prints its era
+    real.prefer(monkeypatch, real_mlir_aie)  # iron prints its era
     ops = _operators(size, size) + (_gemms() if size == 1 else [])
     for seq in _all_in_one(ops, 1000 if target == "npu1" else 15):
         fm = fuse(seq, get_target(target), resolve(size=8192, env={}), "separate")

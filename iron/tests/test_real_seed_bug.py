@@ -53,7 +53,7 @@ def _texts(bug: str | None = None) -> tuple[str, str]:
         outputs=["y"],
     )
     with pytest.MonkeyPatch.context() as mp, tempfile.TemporaryDirectory() as tmp, emulated_bug(bug):
-        mp.setenv("MLIR_AIE_INSTALL_DIR", str(install.root))
+        real_mlir_aie.prefer(mp, install)
         art = iron.build(
             seq, target="npu2", trace=True, trace_size=SLICE, cache_dir=tmp, sources=True, backend="builtin"
         )
