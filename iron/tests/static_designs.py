@@ -138,7 +138,6 @@ STATIC_DESIGNS: dict[str, dict] = {
     # not modelled with that reason; once they compute, drop it and the reference is checked)
     "add_256_using_dma_op_no_double_buffering": {
         "file": _file("add_256_using_dma_op_no_double_buffering"), "targets": ["npu1"], "data": _add_256,
-        "pending": "not modelled: affine.for",
     },
     "vector_scalar_using_dma": {
         "file": _file("vector_scalar_using_dma"), "targets": ["npu1"], "data": _vector_scalar,
