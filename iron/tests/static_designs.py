@@ -141,7 +141,6 @@ STATIC_DESIGNS: dict[str, dict] = {
     },
     "vector_scalar_using_dma": {
         "file": _file("vector_scalar_using_dma"), "targets": ["npu1"], "data": _vector_scalar,
-        "pending": "kernel 'scale_int32'",
     },
     "dmabd_task_queue": {
         "file": "mlir-aie__test__npu-xrt__dmabd_task_queue__aie.a9e39fae.mlir", "targets": ["npu1"],
