@@ -133,6 +133,35 @@ def test_swapped_dimensions_or_padding_change_the_outputs(tmp_path):
     )
 
 
+def test_a_shim_packet_goes_where_its_id_is_routed(tmp_path):
+    """packet_flow_fanout: one shim MM2S channel sends rows 0-63 as packet 3 (routed to the core
+    that adds 12, whose result comes back into rows 0-63) and rows 64-127 as packet 7 (the core
+    that adds 7, rows 64-127); with distinct rows, swapping the two ids swaps the halves."""
+    key = "packet_flow_fanout"
+    a = (np.arange(128 * 64) % 101).astype(np.int8).reshape(128, 64)
+    want = np.concatenate([a[:64] + 12, a[64:] + 7]).astype(np.int8)
+    (out,) = _run(text(STATIC_DESIGNS[key], "npu1"), "npu1", tmp_path / "a", [a, np.zeros(32, np.int8)])
+    np.testing.assert_array_equal(out, want)
+    swapped = _mutated(key, "pkt_id = 3,", "pkt_id = 9,").replace("pkt_id = 7,", "pkt_id = 3,")
+    swapped = swapped.replace("pkt_id = 9,", "pkt_id = 7,")
+    (out,) = _run(swapped, "npu1", tmp_path / "b", [a, np.zeros(32, np.int8)])
+    np.testing.assert_array_equal(out, np.concatenate([a[64:] + 12, a[:64] + 7]).astype(np.int8))
+
+
+@pytest.mark.parametrize(
+    "header,error", [("pkt_id = 3, pkt_type = 8", "Packet type field can only hold 3 bits"),
+                     ("pkt_id = 32, pkt_type = 0", "Packet ID field can only hold 5 bits")],
+)  # fmt: skip
+def test_a_packet_header_the_bd_cannot_hold_is_refused_as_mlir_aie_does(header, error, tmp_path):
+    """NpuDmaMemcpyNdOp::verify (AIEXDialect.cpp @a9e39fae): its messages, named in iron's error."""
+    src = _mutated("packet_flow", "pkt_id = 3, pkt_type = 0", header)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        op = iron.from_mlir(src, name="bad_packet")
+    with pytest.raises(iron.IronError, match=error):
+        iron.build(op, target="npu1", cache_dir=tmp_path)
+
+
 def test_what_is_not_modelled_is_named_with_its_line(tmp_path):
     key = "add_one_using_dma"
     src = _mutated(key, "aie.next_bd ^bb2", "aie.mystery_op\n      aie.next_bd ^bb2", 1)

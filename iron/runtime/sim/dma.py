@@ -57,7 +57,7 @@ class Task:
     length: int  # bytes per repetition (BD buffer_length * 4)
     repeat: int
     issue_token: bool
-    packet: bool  # BD enable_packet
+    packet: int | None  # the BD's packet id when it sets enable_packet (its data is one packet)
     pushed_by: str  # "op #i ..." for messages
     moved: int = 0  # bytes moved so far
     #: (d0_size, d0_step, d1_size, d1_step, d2_step, iteration wrap, iteration step,
