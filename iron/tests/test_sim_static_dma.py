@@ -162,6 +162,29 @@ def test_a_packet_header_the_bd_cannot_hold_is_refused_as_mlir_aie_does(header, 
         iron.build(op, target="npu1", cache_dir=tmp_path)
 
 
+def _offsets(sizes, strides) -> np.ndarray:
+    """Element offsets an ``aie.dma_bd`` with ``sizes`` / ``strides`` (outermost first, in
+    elements; AIE.td's BD dimensions) visits, in order."""
+    grid = np.indices(sizes).reshape(len(sizes), -1).T
+    return grid @ np.array(strides)
+
+
+def test_memtile_bds_of_three_and_four_dimensions_move_in_their_order(tmp_path):
+    """add_256 with its memtile S2MM 0 BD in 4-D (the input lands permuted: element k at
+    offset off4[k]) and S2MM 1 in 3-D (the core's result lands at off3[k]); the host gets, per
+    16-element chunk c: out[off3[k]] = c'[k] + 256 with c'[off4[k]] = c[k]."""
+    a = np.arange(64, dtype=np.int32) * 3 + 5
+    off4, off3 = _offsets([2, 2, 2, 2], [1, 8, 2, 4]), _offsets([2, 4, 2], [1, 2, 8])
+    assert sorted(off4) == sorted(off3) == list(range(16))  # permutations
+    want = np.zeros(64, np.int32)
+    for c in range(4):
+        landed = np.zeros(16, np.int32)
+        landed[off4] = a[16 * c : 16 * c + 16]
+        want[16 * c + off3] = landed + 256
+    (out,) = _run(_memtile_dims(), "npu1", tmp_path, [a, np.zeros(32, np.int32)])
+    np.testing.assert_array_equal(out, want)
+
+
 def test_what_is_not_modelled_is_named_with_its_line(tmp_path):
     key = "add_one_using_dma"
     src = _mutated(key, "aie.next_bd ^bb2", "aie.mystery_op\n      aie.next_bd ^bb2", 1)
@@ -270,7 +293,23 @@ def _sim_registers(src: str, target: str) -> dict[tuple[int, int, int], int]:
 
 _OFFSET = ("add_one_using_dma", "aie.dma_bd(%objFifo_out0_buff_1 : memref<16xi32> offset = 0 len = 16)",
            "aie.dma_bd(%objFifo_out0_buff_1 : memref<16xi32> offset = 4 len = 12 sizes = [3, 4] strides = [1, 3])")  # fmt: skip
-REAL_CASES = CASES + [pytest.param("offset", "npu1", id="add_one_using_dma-offset-and-dims")]
+_ADD_256 = "add_256_using_dma_op_no_double_buffering"
+#: Its memtile S2MM 0 BD in four dimensions, its S2MM 1 BD in three (both permutations of 16).
+_FOUR_D = (_ADD_256, "aie.dma_bd(%buffer_0_1 : memref<16xi32>)",
+           "aie.dma_bd(%buffer_0_1 : memref<16xi32> offset = 0 len = 16 sizes = [2, 2, 2, 2] strides = [1, 8, 2, 4])", 1)  # fmt: skip
+_THREE_D = (_ADD_256, "aie.dma_bd(%buffer_0_1_0 : memref<16xi32>)",
+            "aie.dma_bd(%buffer_0_1_0 : memref<16xi32> offset = 0 len = 16 sizes = [2, 4, 2] strides = [1, 2, 8])", 1)  # fmt: skip
+
+
+def _memtile_dims() -> str:
+    return _mutated(*_FOUR_D).replace(_THREE_D[1], _THREE_D[2], 1)
+
+
+REAL_CASES = CASES + [
+    pytest.param("offset", "npu1", id="add_one_using_dma-offset-and-dims"),
+    pytest.param("memtile_dims", "npu1", id="add_256-memtile-3d-and-4d"),
+    pytest.param("memtile_dims", "npu2", id="add_256-memtile-3d-and-4d-npu2"),
+]
 
 
 @pytest.mark.parametrize("key,target", REAL_CASES)
@@ -282,7 +321,10 @@ def test_bd_words_and_queue_writes_equal_the_real_compilers(key, target, real_ml
     from iron.tests import real_mlir_aie as real
     from iron.target import tile_dma
 
-    src = _mutated(*_OFFSET) if key == "offset" else text(STATIC_DESIGNS[key], target)
+    src = {"offset": lambda: _mutated(*_OFFSET), "memtile_dims": _memtile_dims}.get(
+        key, lambda: text(STATIC_DESIGNS[key], target)
+    )()
+    src = src.replace("npu1_1col", "npu2_1col") if target == "npu2" else src
     placed = real.aie_opt(src, "--aie-assign-buffer-addresses", "--aie-assign-bd-ids")
     assert placed.returncode == 0, placed.stderr
     txn = real.aie_opt(placed.stdout, "--convert-aie-to-transaction")

@@ -21,9 +21,10 @@ same BD / lock / Start_Queue state the register-level DMAs of :mod:`iron.runtime
 * one Start_Queue write per ``aie.dma_start`` / ``aie.dma``: its first BD and ``repeat_count``.
 
 A core's ``aie.buffer`` values are views of the same tile memory and its ``aie.use_lock`` works on
-the same locks (:class:`StaticDma`, used by :mod:`iron.runtime.sim.interp`). What is not modelled
-(``aie.shim_dma`` regions, four-dimensional memtile BDs, a neighbour's buffer or lock, an op the
-reader did not know) is reported as ``"not modelled: <what> at <file>:<line>"``.
+the same locks (:class:`StaticDma`, used by :mod:`iron.runtime.sim.interp`). A memtile BD has four
+dimensions (``d2_size`` and ``d3_stride`` too). What is not modelled (``aie.shim_dma`` regions, a
+neighbour's buffer or lock, an op the reader did not know) is reported as
+``"not modelled: <what> at <file>:<line>"``.
 """
 
 from __future__ import annotations
@@ -264,8 +265,9 @@ def bd_fields(state: StaticDma, block, kind, tile: tuple[int, int], target: str,
 def _dims(bd, elem: int, kind) -> dict:
     """Sizes / strides / padding, innermost (d0) first, as ``configureBdInBlock`` scales them."""
     n = len(bd.sizes)
-    if n > 3:  # a memtile's fourth (d3) is not in iron's BD table (iron.target.tile_dma)
-        raise _NotModelled(f"aie.dma_bd with {n} dimensions (sim models 3)")
+    dims = 4 if kind is tile_dma.MEMTILE else 3  # d3: a memtile's step without a wrap
+    if n > dims:  # mlir-aie's verifier refuses them
+        raise _NotModelled(f"aie.dma_bd with {n} dimensions on a {kind.name} (it has {dims})")
     if bd.pad and kind is not tile_dma.MEMTILE:
         raise _NotModelled(f"aie.dma_bd padding on a {kind.name} (only memtile MM2S channels pad)")
     out = {}
@@ -276,7 +278,7 @@ def _dims(bd, elem: int, kind) -> dict:
         else:
             stride = stride * elem // 4
         out[f"d{j}_stride"] = max(stride, 1) - 1
-        if j < 2:
+        if j < (3 if kind is tile_dma.MEMTILE else 2):  # the outermost step has no wrap
             out[f"d{j}_size"] = size
     for i, (before, after) in enumerate(bd.pad):
         j = len(bd.pad) - 1 - i

@@ -334,7 +334,7 @@ class TileDmas:
             address = tile_dma.memtile_own_address(self.arch, address)
         pads = tuple(bd.get(f"d{j}_zero_{w}", 0) for j in (2, 1, 0) for w in ("before", "after"))
         length = bd["buffer_length"] * 4 if not any(pads) else unpadded_words(bd, pads) * 4
-        idx = byte_indices(address, length, 0, (*pattern[:7], pattern[7] + uses))
+        idx = byte_indices(address, length, 0, (*pattern[:7], pattern[7] + uses, *pattern[8:]))
         if any(pads):
             idx = padded(idx, bd, pads)
         real = idx[idx >= 0]
