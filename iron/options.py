@@ -66,6 +66,12 @@ DEFAULT_CORE_EVENTS = (
     "PORT_RUNNING_0",
     "PORT_RUNNING_1",
 )
+#: Events a memtile unit traces when iron traces the memtiles because no core's trace can
+#: leave its column (:mod:`iron.instrument.routes`) and the build lists none: its DMA
+#: channels 0..3 running, both directions, as mlir-aie's trace setup defaults a memtile
+#: (``python/utils/trace/setup.py`` ``_get_default_events_for_tile``, a9e39fae); the slots
+#: watch :data:`iron.target.stream_switch.DEFAULT_PORTS` (the same eight ports).
+DEFAULT_MEMTILE_EVENTS = tuple(f"PORT_RUNNING_{n}" for n in range(8))
 #: Modes a build may ask of core units (names from iron.target.trace_modes). Only the core
 #: module's Trace_Control0 has a Mode field (mlir-aie AIETraceToConfig.cpp), so the
 #: memory module, memtile and shim units are always event-time. Execution trace (2)

@@ -219,7 +219,6 @@ PENDING: dict = {}  # none: with iron printing the install's era (mlir_eras), ev
 KNOWN_DIFFERENCES = {
     ("event_trace", "own"): "an untraced iron build drops the design's own aie.trace configuration; "
     "aiecc handed the printed module lowers it (1280 bytes against iron's 508)",
-    ("whole_array_matmul", "traced"): "aiecc: 'Unable to find a legal routing' for iron's trace packet flows",
 }
 #: Designs whose materialized module (aiecc.mlir) the install reads but whose printed module
 #: (fused.mlir, with dma_memcpy_nd / DMA tasks not yet lowered) it does not: only the first
