@@ -268,11 +268,14 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
             f"tracing all {len(tiles)}",
             stacklevel=3,
         )
-    # Only tiles whose trace packets can get past the design's circuits (mlir-aie's router
-    # refuses the others); the first ``ntiles`` of those.
-    chosen = [t for t in tiles if routes.blocked_boundary(device, t[1]) is None][: options.ntiles]
-    if len(chosen) < min(options.ntiles, len(tiles)):
-        return _fallback_units(design, device, options, shim, tiles, chosen)
+    # Core and memory-module units only at tiles whose trace packets can get past the
+    # design's circuits (mlir-aie's router refuses the others): the first ``ntiles`` of those.
+    leave = not (options.events_for("core") or options.events_for("mem"))
+    routable = [t for t in tiles if leave or routes.blocked_boundary(device, t[1]) is None]
+    chosen = routable[: options.ntiles]
+    skipped = [t for t in tiles[: options.ntiles] if t not in routable]
+    if skipped:
+        return _fallback_units(design, device, options, shim, chosen, skipped)
     return _make_units(_places(device, options, chosen, shim), options, shim)
 
 
@@ -294,23 +297,29 @@ def _places(
     return places
 
 
-def _fallback_units(design, device, options, shim, tiles, chosen) -> list[TraceUnit]:
-    """Units when fewer than ``ntiles`` compute tiles' traces can leave: those that can, with
-    a warning; when none can, the memtiles of the first ``ntiles`` tiles' columns instead
-    (with :data:`~iron.options.DEFAULT_MEMTILE_EVENTS` unless the build lists memtile events)."""
-    wanted = tiles[: options.ntiles]
-    why = routes.why_blocked(device, ("core", *next(t for t in wanted if t not in chosen)))
+def _fallback_units(
+    design: Design,
+    device: ir.Device,
+    options: TraceOptions,
+    shim: ir.Tile,
+    chosen: list[tuple[int, int]],
+    skipped: list[tuple[int, int]],
+) -> list[TraceUnit]:
+    """Units when compute tiles among the first ``ntiles`` cannot send their trace out
+    (``skipped``): the next ones that can (``chosen``), with a warning; when none can, the
+    memtiles of the skipped tiles' columns instead (with
+    :data:`~iron.options.DEFAULT_MEMTILE_EVENTS` unless the build lists memtile events)."""
+    why = routes.why_blocked(device, ("core", *skipped[0]))
     name = design.device.symbol or "the design"
     if chosen:
-        warnings.warn(
-            f"{name}: tracing {len(chosen)} compute tile(s), not {options.ntiles}: {why}", stacklevel=4
-        )
+        shown = ", ".join(f"({c},{r})" for c, r in chosen)
+        warnings.warn(f"{name}: tracing compute tile(s) {shown} instead: {why}", stacklevel=4)
         return _make_units(_places(device, options, chosen, shim), options, shim)
     if not options.events_for("memtile"):
         options = dataclasses.replace(options, events=options.events + (("memtile", DEFAULT_MEMTILE_EVENTS),))
     places = _places(device, options, [], shim)
     places[:0] = [
-        ("memtile", c, MEMTILE_ROW) for c in sorted({c for c, _ in wanted}) if device.tile_at(c, MEMTILE_ROW)
+        ("memtile", c, MEMTILE_ROW) for c in sorted({c for c, _ in skipped}) if device.tile_at(c, MEMTILE_ROW)
     ]
     blocked = [w for p in places if (w := routes.why_blocked(device, p))]
     if blocked or not places:
