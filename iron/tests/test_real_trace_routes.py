@@ -153,3 +153,14 @@ def test_named_core_unit_that_cannot_leave_is_refused(tmp_path):
             trace_units="core(0,3)",
             cache_dir=tmp_path,
         )
+
+
+def test_memtile_traced_gemm_runs_on_sim_as_untraced(check_operator):
+    # 4 cores per column: no core can be traced (the test above), the memtiles are; the
+    # traced outputs equal the untraced ones bit for bit and the memtiles' packets decode
+    op = GEMM(64, 32, 32, columns=2, cores_per_column=4, m=16, k=16, n=16)
+    with pytest.warns(UserWarning, match="tracing its memtile"):
+        result = check_operator(op, target="npu1", trace=True)
+    (ds,) = result.trace.slices
+    assert {(u.unit.kind, u.unit.row) for u in ds.units} == {("memtile", 1)}
+    assert sum(u.frames for u in ds.units) > 0
