@@ -9,14 +9,16 @@ configuration; sim's trace and the capture are decoded the same way and compared
 
 * kernel: cycles from ``INSTR_EVENT_0`` to the next ``INSTR_EVENT_1`` (median/min/max);
 * gap: cycles from the end of one call to the start of the next;
+* busy: the cycles of each gap the core is not in ``LOCK_STALL`` (its releases, acquires, loop and
+  call code; the gap itself where ``LOCK_STALL`` is not traced);
 * wake: cycles from the end of the core's last ``LOCK_STALL`` before a call (its input's lock
   granted by the DMA) to the call (only where the capture traces ``LOCK_STALL``);
 * stall: ``LOCK_STALL`` cycles in all;
 * ratio: sim / capture of the medians (of the totals for stall).
 
 The figures are cycles of the modelled and the real device, not host time: they do not depend
-on the machine's load. sim's kernel cost is calibrated from these captures
-(:mod:`iron.target.kernel_cycles`); the gaps, wakes and stalls are not.
+on the machine's load. sim's kernel cost and call overhead (busy, wake) are calibrated from these
+captures (:mod:`iron.target.kernel_cycles`); the DMA and the lock stalls are not.
 """
 
 from __future__ import annotations
@@ -29,15 +31,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from iron import sim_timing  # noqa: E402
 
-FIGURES = ("kernel", "gap", "wake")
+FIGURES = ("kernel", "gap", "busy", "wake")
+
+
+def _num(x):
+    return int(x) if x is not None and float(x).is_integer() else x
 
 
 def _fmt(s: dict | None) -> str:
     if s is None:
         return "-"
-    med = s["median"]
-    med = int(med) if float(med).is_integer() else med
-    return f"{med} ({s['min']}-{s['max']}, n={s['n']})"
+    return f"{_num(s['median'])} ({s['min']}-{s['max']}, n={s['n']})"
 
 
 def _ratio(sim, hw) -> str:
@@ -88,17 +92,19 @@ def markdown(rows: list[dict]) -> str:
         k = _ratio(_med(row, "sim", "kernel"), _med(row, "hw", "kernel"))
         g = _ratio(_med(row, "sim", "gap"), _med(row, "hw", "gap"))
         w = _ratio(_med(row, "sim", "wake"), _med(row, "hw", "wake"))
+        b = _ratio(_med(row, "sim", "busy"), _med(row, "hw", "busy"))
         s = _ratio(row["sim"]["stall"], row["hw"]["stall"])
+        st = "-" if row["hw"]["stall"] is None else f"{row['sim']['stall']} / {row['hw']['stall']} = {s}"
         parts.append(
             f"{row['design']} ({row['source']}): kernel sim {_fmt(row['sim']['kernel'])} / capture "
-            f"{_fmt(row['hw']['kernel'])} = **{k}**; gap {_med(row, 'sim', 'gap')} / "
-            f"{_med(row, 'hw', 'gap')} = {g}; wake {w}; stall {row['sim']['stall']} / {row['hw']['stall']} = {s}"
+            f"{_fmt(row['hw']['kernel'])} = **{k}**; gap {_num(_med(row, 'sim', 'gap'))} / "
+            f"{_num(_med(row, 'hw', 'gap'))} = {g}; busy {b}; wake {w}; stall {st}"
         )
     what = (
         "sim's timing beside real NPU1 trace captures of the same designs, same trace configuration "
         "(`python benchmarks/bench_sim_timing.py --markdown`; cycles, median (min-max, calls); ratios "
-        "sim / capture). Kernel cost calibrated from these captures (`iron/target/kernel_cycles.py`); "
-        "gaps, wake-to-kernel and lock stalls are not"
+        "sim / capture). Kernel cost and call overhead (busy, wake) calibrated from these captures "
+        "(`iron/target/kernel_cycles.py`); DMA and lock stalls are not"
     )
     return f"| {what} | {'; '.join(parts)} |"
 

@@ -9,9 +9,10 @@ with three arguments), so :func:`sim_design` declares it as one more argument of
 sequence. sim's trace words and the hardware's are then decoded the same way, with the
 manifest the original design gives (:func:`iron.trace.capture.capture_from_mlir`), and
 :func:`figures` reads the same figures from both: kernel durations (``INSTR_EVENT_0`` to
-the next ``INSTR_EVENT_1``), the gaps between consecutive calls, the wake-to-kernel gap
-(the end of the core's last ``LOCK_STALL`` before a call, i.e. its input's lock granted
-by the DMA, to the call) and stall cycles.
+the next ``INSTR_EVENT_1``), the gaps between consecutive calls and the part of each gap
+the core is not in ``LOCK_STALL`` (busy: releases, acquires, loop and call overhead), the
+wake-to-kernel gap (the end of the core's last ``LOCK_STALL`` before a call, i.e. its input's
+lock granted by the DMA, to the call) and stall cycles.
 
 Captures not used, and why: xdna-emu's ``mode0_add_one_objfifo_r0.bin`` (its design
 MLIR is not published beside it), ``mode1_mixed_r0.bin`` (EVENT_PC mode: no event times;
@@ -146,8 +147,9 @@ def hardware_words(cd: CapturedDesign) -> np.ndarray:
 
 def figures(unit) -> dict:
     """Timing figures of one decoded core unit that traces the kernel events: ``kernel``,
-    ``gap`` (end of a call to the start of the next), ``wake`` (end of the last LOCK_STALL
-    before a call to the call; empty unless LOCK_STALL is traced): lists of cycles;
+    ``gap`` (end of a call to the start of the next), ``busy`` (the cycles of each gap not in
+    LOCK_STALL; the gap itself unless LOCK_STALL is traced), ``wake`` (end of the last
+    LOCK_STALL before a call to the call; empty unless LOCK_STALL is traced): lists of cycles;
     ``stall``: LOCK_STALL cycles in all (None unless traced)."""
     from iron.trace.export.summary import invocations
 
@@ -157,18 +159,20 @@ def figures(unit) -> dict:
     begin, end = invocations(
         runs.intervals(names.index(KERNEL_START))[0], runs.intervals(names.index(KERNEL_END))[0]
     )
-    out = {
-        "kernel": (end - begin).tolist(),
-        "gap": (begin[1:] - end[:-1]).tolist(),
-        "wake": [],
-        "stall": None,
-    }
+    gap = (begin[1:] - end[:-1]).tolist()
+    out = {"kernel": (end - begin).tolist(), "gap": gap, "busy": gap, "wake": [], "stall": None}
     if "LOCK_STALL" in names:
         sb, se = runs.intervals(names.index("LOCK_STALL"))
         out["stall"] = int((se - sb).sum())
         idx = np.searchsorted(se, begin, side="right") - 1  # last stall ended at or before each call
         out["wake"] = [int(b - se[i]) for b, i in zip(begin.tolist(), idx.tolist()) if i >= 0]
+        out["busy"] = [g - _overlap(sb, se, lo, hi) for g, lo, hi in zip(gap, end[:-1], begin[1:])]
     return out
+
+
+def _overlap(begin: np.ndarray, end: np.ndarray, lo: int, hi: int) -> int:
+    """Cycles of the intervals ``[begin, end)`` inside ``[lo, hi)``."""
+    return int((np.clip(end, lo, hi) - np.clip(begin, lo, hi)).sum())
 
 
 def stats(values: list) -> dict | None:
