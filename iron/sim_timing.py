@@ -86,13 +86,14 @@ def sim_design(text: str) -> tuple[str, int]:
     ``buffer_length`` in 32-bit words) and the ``address_patch`` whose ``arg_idx`` the
     sequence has no argument for."""
     seq, bd = _SEQUENCE.search(text), _TRACE_BD.search(text)
-    if seq is None or bd is None:
+    length = bd and _LENGTH.search(bd.group(0))
+    if seq is None or not length:
         raise CapturedDesignError(
             "captured design: needs an aie.runtime_sequence and its trace drain (aiex.npu.writebd "
-            f"with bd_id = 15); found sequence={seq is not None}, drain={bd is not None}"
+            f"with bd_id = 15 and a buffer_length); found sequence={seq is not None}, drain={bool(length)}"
         )
     nargs = seq.group(1).count("%")
-    words = int(_LENGTH.search(bd.group(0)).group(1))
+    words = int(length.group(1))
     patches = [m for m in _PATCH.finditer(text) if int(m.group(2)) >= nargs]
     if len(patches) != 1:
         raise CapturedDesignError(
@@ -100,6 +101,7 @@ def sim_design(text: str) -> tuple[str, int]:
             f"(the trace drain's), found {len(patches)}"
         )
     (p,) = patches
+    # the patch is in the sequence's body: rewriting it leaves the signature's offsets as they are
     out = text[: p.start(2)] + str(nargs) + text[p.end(2) :]
     cut = seq.end(1)
     sep = ", " if nargs else ""
