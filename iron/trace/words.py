@@ -144,7 +144,7 @@ def _ascii_text(data: bytes, name: str) -> bytes:
 def parse_text(data: bytes | str, name: str = "<text>", plain: bool = False):
     """mlir-aie text trace (one hex word per line, optional 0x) -> uint32 words.
     ASCII, UTF-8 with a byte-order mark and UTF-16 (either byte order) are read.
-    ``plain``: a list of ints (no numpy: small inputs, :data:`iron.trace.jit.PLAIN_BYTES`)."""
+    ``plain``: a list of ints (no numpy: small inputs, :data:`iron.trace.engine.PLAIN_BYTES`)."""
     if isinstance(data, str):
         data = data.lstrip("\ufeff").encode("ascii", errors="replace")  # "?" is then reported as not hex
     data = _ascii_text(bytes(data), name)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from iron.target import frames as F
 from iron.trace.decode.timing import OP_EVENT, OP_REPEAT, OP_SYNC, OPS_FIELDS, Ops, ops_of
-from iron.trace.jit import jit, kernel, np, zeros
+from iron.trace.engine import NUMBA, NUMPY
+from iron.trace.jit import jit, kernel, np
 from iron.trace.words import TraceInputError
 
 #: mlir-aie records one unit may expand to; past it decoding to that format is refused
@@ -69,16 +70,16 @@ def _too_many() -> TraceInputError:
     )
 
 
-def mlir_aie_event_stream(op_chunks, method: str = "numpy"):
+def mlir_aie_event_stream(op_chunks, engine=NUMPY):
     """:func:`mlir_aie_events` of the ops given in consecutive chunks (e.g.
     :meth:`iron.trace.decode.DecodedUnit.op_chunks`: a unit parsed again piece by
     piece), as ``(ts, phase, slot)`` chunks. A chunk may open with Repeat frames
     of the previous chunk's last event (an OP_REPEAT of their own): replayed
-    frame by frame, they give the events of the folded replay. ``method``
-    "numba": the same events by one compiled pass (:func:`_mlir_aie_scan`);
-    "plain": that pass as plain Python (lists)."""
-    if method in ("numba", "plain"):
-        yield from _compiled_stream(op_chunks, method)
+    frame by frame, they give the events of the folded replay. ``engine``
+    NUMBA: the same events by one compiled pass (:func:`_mlir_aie_scan`);
+    PLAIN: that pass as plain Python (lists)."""
+    if engine != NUMPY:
+        yield from _compiled_stream(op_chunks, engine)
         return
     st = _MlirAieState()
     for ops in op_chunks:
@@ -223,17 +224,17 @@ PLAIN_EVENTS_PER_CALL = 1 << 12  # the same, plain (lists: allocating them costs
 _TIMER, _HAS, _BMASK, _BCYC, _BSINGLE, _SMASK, _ACTIVE, _EXPANDED = range(8)
 
 
-def _compiled_stream(op_chunks, method: str = "numba"):
+def _compiled_stream(op_chunks, engine=NUMBA):
     """:func:`mlir_aie_event_stream` by :func:`_mlir_aie_scan`, ``EVENTS_PER_CALL``
-    events (or the one op that needs more) at a time (``method`` "plain": lists)."""
-    scan = kernel(_mlir_aie_scan, method)
-    st = zeros(8, "int64", method)
-    cap = base = PLAIN_EVENTS_PER_CALL if method == "plain" else EVENTS_PER_CALL
+    events (or the one op that needs more) at a time (``engine`` PLAIN: lists)."""
+    scan = kernel(_mlir_aie_scan, engine)
+    st = engine.zeros(8, "int64")
+    cap = base = PLAIN_EVENTS_PER_CALL if engine.plain else EVENTS_PER_CALL
     for ops in op_chunks:
         st[_EXPANDED] = 0  # the limit counts per chunk of ops, as the vectorized path does
         i, n = 0, len(ops)
         while i < n:
-            out = _event_buffers(cap, method)
+            out = _event_buffers(cap, engine)
             i, k, need = scan(
                 ops.kind,
                 ops.mask,
@@ -252,9 +253,9 @@ def _compiled_stream(op_chunks, method: str = "numba"):
             cap = max(base, need)  # the next op alone may need more
 
 
-def _event_buffers(cap: int, method: str) -> tuple:
+def _event_buffers(cap: int, engine) -> tuple:
     """Buffers of ``cap`` events (ts, phase, slot) for :func:`_mlir_aie_scan`."""
-    if method == "plain":
+    if engine.plain:
         return [0] * cap, [0] * cap, [0] * cap
     return np.empty(cap, np.int64), np.empty(cap, np.uint8), np.empty(cap, np.uint8)
 

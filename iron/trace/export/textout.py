@@ -5,8 +5,8 @@ row as a list of pieces: constant bytes, a choice among a few constant strings
 per row, a non-negative integer per row (decimal, or a protobuf varint), or a
 fixed-point number per row. :func:`render`
 lays out every row's bytes with vector operations (digit by digit, template
-byte by template byte), so no Python object is made per row. The "plain"
-method (small outputs, :mod:`iron.trace.jit`) runs the compiled renderer's
+byte by template byte), so no Python object is made per row. The plain
+engine (small outputs, :mod:`iron.trace.engine`) runs the compiled renderer's
 kernel as plain Python over lists instead.
 """
 
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import functools
 
-from iron.trace.jit import choose_method, jit, kernel, np
+from iron.trace.engine import NUMBA, NUMPY, PLAIN, Engine, choose
+from iron.trace.jit import jit, kernel, np
 
 POW10 = tuple(10**k for k in range(19))
 _ZERO = ord("0")
@@ -78,11 +79,11 @@ def _varint_limits():
     return np.array([1 << (7 * k) for k in range(1, 10)], np.uint64)  # values needing k + 1 bytes
 
 
-def scaled(values, offset: int, factor: float, method: str, minus=None):
+def scaled(values, offset: int, factor: float, engine: Engine, minus=None):
     """``round((offset + v - m) * factor)`` of each value ``v`` (and of ``minus``, ``m``,
     when given), halves to even as ``np.rint``: cycles to integer time units. A list
-    for ``method`` "plain" (``values`` lists), else an int64 array."""
-    if method == "plain":
+    for ``engine`` PLAIN (``values`` lists), else an int64 array."""
+    if engine.plain:
         if minus is not None:
             return [round((offset + v - m) * factor) for v, m in zip(values, minus)]
         return [round((offset + v) * factor) for v in values]
@@ -122,23 +123,23 @@ def _digit_columns(buf, keep, col, v, nd, width) -> None:
     keep[:, col : col + width] = np.arange(width) >= (width - nd)[:, None]
 
 
-def render(n: int, pieces: list, method: str = "numpy"):
+def render(n: int, pieces: list, engine: Engine = NUMPY):
     """The bytes of ``n`` rows, each the concatenation of ``pieces`` (bytes,
     :class:`Choice`, :class:`Fixed`, :class:`Varint`, or an integer array of
-    values >= 0 written in decimal), as a uint8 array (a bytearray: "plain").
+    values >= 0 written in decimal), as a uint8 array (a bytearray: PLAIN).
 
-    ``method`` "numba": one compiled pass writing each row's bytes in place
-    (:func:`_render_rows`; several times faster on big outputs, see
-    :func:`render_method`); "plain": that pass as plain Python over lists (small
-    outputs); "numpy": the vectorized path below. Same bytes.
+    ``engine`` (:mod:`iron.trace.engine`) NUMBA: one compiled pass writing each row's bytes
+    in place (:func:`_render_rows`; several times faster on big outputs, see
+    :func:`render_engine`); PLAIN: that pass as plain Python over lists (small
+    outputs); NUMPY: the vectorized path below. Same bytes.
 
     Numpy: every piece gets a fixed column range of its widest form in an ``n`` x width
     byte matrix, filled column-wise; a mask of the bytes each row really uses
     then packs the matrix into the text (no per-row Python, no scattered writes)."""
     if n == 0:
-        return b"" if method == "plain" else np.zeros(0, np.uint8)
-    if method in ("numba", "plain"):
-        return _render_compiled(n, pieces, method)
+        return b"" if engine.plain else np.zeros(0, np.uint8)
+    if engine != NUMPY:
+        return _render_compiled(n, pieces, engine)
     pieces = [q for p in pieces for q in (p.pieces() if isinstance(p, Varint) else [p])]
     plan, width = [], 0
     for p in pieces:
@@ -218,13 +219,12 @@ def _fill_columns(buf, keep, kind: str, data, col: int) -> None:
 ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
 
 
-def output_method(slices) -> str:
-    """How the streamed writers render rows for decoded ``slices``: "plain" for
-    slices decoded plain (:mod:`iron.trace.jit`), else :func:`render_method` of the raw
-    bytes decoded."""
-    if slices and all(ds.method == "plain" for ds in slices):
-        return "plain"
-    return render_method(sum(int(ds.diagnostics.get("size_bytes", 0)) for ds in slices))
+def output_engine(slices) -> Engine:
+    """The engine the streamed writers render rows with for decoded ``slices``: PLAIN for
+    slices decoded plain, else :func:`render_engine` of the raw bytes decoded."""
+    if slices and all(ds.engine == PLAIN for ds in slices):
+        return PLAIN
+    return render_engine(sum(int(ds.diagnostics.get("size_bytes", 0)) for ds in slices))
 
 
 # --------------------------------------------------------------------------- compiled
@@ -232,11 +232,11 @@ def output_method(slices) -> str:
 _P_STR, _P_INT, _P_FIXED, _P_VARINT = 0, 1, 2, 3
 
 
-def render_method(nbytes: int) -> str:
-    """ "numba" or "numpy" for rendering the outputs of a trace of ``nbytes`` raw
-    bytes: the decoder's rule (:func:`iron.trace.jit.choose_method`), so a
+def render_engine(nbytes: int) -> Engine:
+    """NUMBA or NUMPY for rendering the outputs of a trace of ``nbytes`` raw
+    bytes: the decoder's rule (:func:`iron.trace.engine.choose`), so a
     small trace never waits for numba and a first big one compiles only where it pays."""
-    return choose_method(nbytes, lambda: [jit(_render_rows)])
+    return choose(nbytes, lambda: [jit(_render_rows)])
 
 
 def _fold_constants(pieces: list) -> list:
@@ -267,11 +267,11 @@ def warm_render() -> None:
         _render_compiled(1, [b"x", np.ones(1, np.int64)])
 
 
-def _render_compiled(n: int, pieces: list, method: str = "numba"):
+def _render_compiled(n: int, pieces: list, engine: Engine = NUMBA):
     """:func:`render` by :func:`_render_rows`: pieces -> (program, values, string
-    table); ``method`` "plain": all of them lists, the kernel run as plain Python."""
+    table); ``engine`` PLAIN: all of them lists, the kernel run as plain Python."""
     pieces = _fold_constants(pieces)
-    plain = method == "plain"
+    plain = engine.plain
     m = len(pieces)
     # the program, per piece: kind, first string (-1: none) / decimal places, a Varint's offset and factor
     kinds, args, offsets, factors = [0] * m, [0] * m, [0] * m, [1.0] * m
@@ -310,7 +310,7 @@ def _render_compiled(n: int, pieces: list, method: str = "numba"):
     table = b"".join(strings) or b"\0"
     if plain:
         out = bytearray(n * width)
-        k = kernel(_render_rows, method)(kinds, args, offsets, factors, vals, table, offs, lens, POW10, out)
+        k = kernel(_render_rows, engine)(kinds, args, offsets, factors, vals, table, offs, lens, POW10, out)
         return out[:k]
     kinds, args, offsets, offs, lens = (np.array(a, np.int64) for a in (kinds, args, offsets, offs, lens))
     factors = np.array(factors, np.float64)
