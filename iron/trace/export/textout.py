@@ -167,15 +167,10 @@ def _column_plan(n: int, p) -> tuple[str, object, int]:
             used[i, : len(s)] = True
         return "choice", (np.asarray(p.index), table, used), w
     if isinstance(p, Fixed):
-        whole, frac = np.divmod(np.asarray(p.value, np.int64), POW10[p.places])
-        # trailing zeros of the fraction are dropped, and the point when nothing is left
-        tz = np.zeros(n, np.int64)
-        for d in range(1, p.places):
-            tz += (frac % POW10[d] == 0) & (frac != 0)
-        fd = np.where(frac == 0, 0, p.places - tz)
+        whole, digits, fd = _fraction_digits(np.asarray(p.value, np.int64), p.places)
         wd = _ndigits(whole)
         w = int(wd.max())
-        return "fixed", (whole, wd, w, frac, fd, p.places), w + 1 + p.places
+        return "fixed", (whole, wd, w, digits, fd, p.places), w + 1 + p.places
     if isinstance(p, Varint):
         value = np.asarray(p.value, np.uint64)
         nb = varint_size(value)
@@ -185,6 +180,28 @@ def _column_plan(n: int, p) -> tuple[str, object, int]:
     nd = _ndigits(v)
     w = int(nd.max())
     return "int", (v, nd, w), w
+
+
+def _fraction_digits(value, places: int):
+    """``value / 10**places`` split: the whole part, the fraction's ``places`` digits (ASCII,
+    one row per digit, most significant first) and how many of them are written (trailing
+    zeros dropped; 0: no point either). The fraction in 32-bit integers (about 3x faster
+    division than 64-bit's)."""
+    whole = value // POW10[places]
+    x = (value - whole * POW10[places]).astype(np.uint32 if places <= 9 else np.uint64)
+    digits = np.empty((places, len(value)), np.uint8)
+    zeros = np.ones(len(value), bool)  # every digit after this one so far is zero
+    tz = np.zeros(len(value), np.int8)
+    ten = x.dtype.type(10)
+    for d in range(places - 1, -1, -1):
+        q = x // ten
+        digit = x - q * ten
+        digits[d] = digit
+        zeros &= digit == 0
+        tz += zeros
+        x = q
+    digits += _ZERO
+    return whole, digits, places - tz
 
 
 def _fill_columns(buf, keep, kind: str, data, col: int) -> None:
@@ -206,13 +223,12 @@ def _fill_columns(buf, keep, kind: str, data, col: int) -> None:
         v, nd, w = data
         _digit_columns(buf, keep, col, v, nd, w)
     else:
-        whole, wd, w, frac, fd, places = data
+        whole, wd, w, digits, fd, places = data
         _digit_columns(buf, keep, col, whole, wd, w)
         buf[:, col + w] = ord(".")
         keep[:, col + w] = fd > 0
         # the fraction left-aligned after the point: its first fd of `places` digits
-        for d in range(places):
-            buf[:, col + w + 1 + d] = _ZERO + (frac // POW10[places - 1 - d]) % 10
+        buf[:, col + w + 1 : col + w + 1 + places] = digits.T
         keep[:, col + w + 1 : col + w + 1 + places] = np.arange(places) < fd[:, None]
 
 
