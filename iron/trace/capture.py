@@ -115,7 +115,7 @@ class DecodedTrace:
             raise ValueError(f"output format {fmt!r}: expected one of {', '.join(OUTPUT_FORMATS)}")
         if isinstance(out, (str, os.PathLike)):
             gz = str(out).endswith(".gz")
-            with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
+            with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None, threaded=True, durable=False) as f:
                 return self.write(f, fmt, all_intervals=all_intervals)
         return export.writer(fmt)(self.slices, self.manifest.clock_mhz, out, self._meta(), all_intervals)
 
@@ -153,7 +153,7 @@ class DecodedTrace:
             for ds, name in zip(populated, names):
                 gz = str(name).endswith(".gz")
                 f = stack.enter_context(
-                    atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True)
+                    atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True, durable=False)
                 )
                 write_mlir_aie([ds], f, budget)
                 written.append(name)
