@@ -115,11 +115,13 @@ def _digit_columns(buf, keep, col, v, nd, width) -> None:
     if digits:
         dt = np.uint32 if digits < 10 or int(v.max()) < 1 << 32 else np.uint64
         x, ten = v.astype(dt), dt(10)
-        for d in range(digits):
+        out = np.empty((digits, len(v)), np.uint8)  # digit rows, contiguous: one strided copy below
+        for d in range(digits - 1, -1, -1):
             q = x // ten
-            buf[:, col + width - 1 - d] = x - q * ten
+            out[d] = x - q * ten
             x = q
-        buf[:, col + width - digits : col + width] += _ZERO
+        out += _ZERO
+        buf[:, col + width - digits : col + width] = out.T
     keep[:, col : col + width] = np.arange(width) >= (width - nd)[:, None]
 
 
@@ -165,7 +167,7 @@ def _column_plan(n: int, p) -> tuple[str, object, int]:
         for i, s in enumerate(p.strings):
             table[i, : len(s)] = np.frombuffer(s, np.uint8)
             used[i, : len(s)] = True
-        return "choice", (np.asarray(p.index), table, used), w
+        return "choice", (np.asarray(p.index), table, None if used.all() else used), w
     if isinstance(p, Fixed):
         whole, digits, fd = _fraction_digits(np.asarray(p.value, np.int64), p.places)
         wd = _ndigits(whole)
@@ -212,7 +214,8 @@ def _fill_columns(buf, keep, kind: str, data, col: int) -> None:
     elif kind == "choice":
         index, table, used = data
         buf[:, col : col + table.shape[1]] = table[index]
-        keep[:, col : col + table.shape[1]] = used[index]
+        if used is not None:  # strings of several lengths
+            keep[:, col : col + table.shape[1]] = used[index]
     elif kind == "varint":
         v, nb, w = data
         for k in range(w):
