@@ -7,6 +7,7 @@ writes these events so that its output matches mlir-aie's record for record.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from iron.target import frames as F
@@ -20,9 +21,16 @@ from iron.trace.words import TraceInputError
 MAX_MLIR_AIE_RECORDS_PER_UNIT = 1 << 24
 
 
-def _bits(mask: np.ndarray) -> np.ndarray:
-    """uint8 masks -> (n, 8) bool, slot 0 first."""
-    return np.unpackbits(np.asarray(mask, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(bool)
+@functools.cache
+def _slots_of_mask() -> tuple:
+    """Per slot mask (256): its slots in order (row ``8 * mask`` of a flat table, padded)
+    and how many there are."""
+    table, count = np.zeros(256 * F.SLOTS, np.uint8), np.zeros(256, np.int64)
+    for m in range(256):
+        slots = [s for s in range(F.SLOTS) if m >> s & 1]
+        table[F.SLOTS * m : F.SLOTS * m + len(slots)] = slots
+        count[m] = len(slots)
+    return table, count
 
 
 CHUNK_OPS = 1 << 16  # folded ops per step of the streamed outputs (bounds their memory)
@@ -205,13 +213,16 @@ def _in_output_order(items: list[tuple]) -> tuple[np.ndarray, np.ndarray, np.nda
     ph_a = np.concatenate(it_ph)
     mk_a = np.concatenate(it_mask).astype(np.uint8)
     ts_a = np.concatenate(it_ts).astype(np.int64)
-    bits = _bits(mk_a)
-    item, slot = np.nonzero(bits)
     iters = int(it_a.max()) + 1 if len(it_a) else 1
-    key = ((op_a[item] * iters + it_a[item]) * 2 + ph_a[item]) * F.SLOTS + slot
-    order = np.argsort(key, kind="stable")
-    item, slot = item[order], slot[order]
-    return ts_a[item], ph_a[item], slot.astype(np.uint8)
+    # (op, iteration, phase) is one item's alone: the items in order, then each one's slots
+    order = np.argsort((op_a * iters + it_a) * 2 + ph_a, kind="stable")
+    table, count = _slots_of_mask()
+    mk = mk_a[order].astype(np.int64)
+    cnt = count[mk]
+    item = np.repeat(order, cnt)
+    within = np.arange(len(item)) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    slot = table[np.repeat(F.SLOTS * mk, cnt) + within]
+    return ts_a[item], ph_a[item], slot
 
 
 # --------------------------------------------------------------------------- compiled
