@@ -58,12 +58,12 @@ def run_once(argv: list[str], cwd: Path = ROOT) -> tuple[float, float, float]:
 
 
 def iron_argv(src: Path, fmt: str, out: Path, force: str | None = None) -> list[str]:
-    """The decode command; ``force`` "plain" / "numpy": that method whatever the input."""
+    """The decode command; ``force`` "plain" / "numpy": that engine whatever the input."""
     args = ["trace", "decode", str(src), "--mlir", str(TEST1 / "aie.mlir"), "--format", fmt, "-o", str(out)]
     if force is None:
         return [sys.executable, "-m", "iron", *args]
     limits = "K.PLAIN_BYTES = K.PLAIN_INTERVALS = 1 << 60" if force == "plain" else "K.PLAIN_BYTES = 0"
-    code = f"import sys, iron.trace.jit as K; {limits}; from iron.cli import main; sys.exit(main({args!r}))"
+    code = f"import sys, iron.trace.engine as K; {limits}; from iron.cli import main; sys.exit(main({args!r}))"
     return [sys.executable, "-c", code]
 
 
