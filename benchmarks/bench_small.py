@@ -16,7 +16,7 @@ wall times on a loaded 2-core machine are worth little, CPU times more.
 
 ``--tiled KIB``: also test1's packets repeated to a KIB KiB buffer, written as mlir-aie's
 text (the ``trace_size`` range users run is 8-64 KiB), to see where the plain decode hands
-over to numpy (``iron/trace/jit.py``: ``PLAIN_BYTES``, ``PLAIN_INTERVALS``).
+over to numpy (``iron/trace/engine.py``: ``PLAIN_BYTES``, ``PLAIN_INTERVALS``).
 ``--methods``: also each decode with the plain method forced (no interval bound) and with
 numpy forced (``PLAIN_BYTES = 0``), set in the child before it decodes: where the bound
 should sit. ``--baseline DIR``: another iron checkout (e.g. ``git archive main | tar -x -C DIR``) run in
