@@ -150,12 +150,12 @@ def test_max_ops_must_not_be_negative(tmp_path, capsys):
     assert any("more" in line for line in inspect_lines(art, max_ops=0))
 
 
-def test_decode_words_refuses_2d_arrays_and_unknown_methods():
+def test_decode_words_refuses_2d_arrays_and_unknown_engines():
     unit = iron.artifact.manifest.TraceUnit(0, 2, "core", 0, 1, ["NONE"] * 8, [0] * 8, 1, 0)
     with pytest.raises(IronError, match="1-D"):
         D.decode_words(np.zeros((4, 8), np.uint32), [unit])
-    with pytest.raises(OptionError, match="method='bogus': accepted: auto, numpy, numba"):
-        D.decode_words(np.zeros(8, np.uint32), [unit], method="bogus")
-    with pytest.raises(OptionError, match="method='bogus'"):
-        D.parse_stream(np.zeros(4, np.uint8), method="bogus")
+    with pytest.raises(OptionError, match="engine='bogus': accepted: auto, plain, numpy, numba"):
+        D.decode_words(np.zeros(8, np.uint32), [unit], engine="bogus")
+    with pytest.raises(OptionError, match="engine='bogus'"):
+        D.parse_stream(np.zeros(4, np.uint8), engine="bogus")
     assert ElementwiseMul  # operators stay importable alongside
