@@ -283,3 +283,25 @@ def test_pending_corpus_designs_are_still_rejected(install):
             if not any(real_mlir_aie.verify(t) for t in texts):
                 read.append(f"{key} on {target}")
     assert not read, f"the install now reads {read}: move them into the comparison (PENDING)"
+
+
+@pytest.mark.parametrize("target", ["npu1", "npu2"])
+def test_static_designs_control_code_equals_aiecc(install, target, tmp_path):
+    """The upstream hardware tests of iron/tests/static_designs.py (static DMA programs, shim
+    transfers with packet headers: ``dma_memcpy_nd(.., packet = <..>)``), untraced: iron's
+    control code equals aiecc's on both pipelines (aiecc lowering iron's printed module itself
+    checks iron's lowering of each transfer, its packet header included)."""
+    import warnings
+
+    from iron.tests.static_designs import STATIC_DESIGNS
+    from iron.tests.static_designs import text as static_text
+
+    ops = []
+    for key, e in STATIC_DESIGNS.items():
+        if target in e["targets"]:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ops.append(iron.from_mlir(static_text(e, target), name=key))
+    assert len(ops) >= 7
+    for seq in _all_in_one(ops, 1000 if target == "npu1" else 15):
+        _check(seq, target, False, tmp_path, own_pipeline=True)
