@@ -67,7 +67,7 @@ def test_trace_size_maximum_is_what_the_writebd_length_holds():
 def test_too_large_trace_size_is_refused_up_front_naming_the_variable(monkeypatch):
     with pytest.raises(OptionError, match=r"^IRON_TRACE_SIZE='17179869152': exceeds"):
         options.resolve(env={"IRON_TRACE_SIZE": "17179869152"})
-    monkeypatch.setattr(options, "host_trace_limit", lambda: 1 << 30)  # a host with 8 GiB
+    monkeypatch.setattr(options.sizes, "host_trace_limit", lambda: 1 << 30)  # a host with 8 GiB
     with pytest.raises(OptionError, match=r"^IRON_TRACE_SIZE='2147483648': more trace than this host"):
         options.resolve(env={"IRON_TRACE_SIZE": str(2 << 30)})
     with pytest.raises(OptionError, match=r"^trace_size=2147483648: more trace than this host"):
@@ -75,13 +75,13 @@ def test_too_large_trace_size_is_refused_up_front_naming_the_variable(monkeypatc
 
 
 def test_total_trace_of_all_call_sites_is_checked_before_building(tmp_path, monkeypatch):
-    monkeypatch.setattr(options, "host_trace_limit", lambda: 6000)
+    monkeypatch.setattr(options.sizes, "host_trace_limit", lambda: 6000)
     with pytest.raises(OptionError, match=r"trace_size=4096 with 2 traced call sites: 8192 bytes"):
         iron.build(PAIR, trace_size=4096, cache_dir=tmp_path)
 
 
 def test_slice_offsets_beyond_an_i32_patch_are_refused(monkeypatch):
-    monkeypatch.setattr(options, "host_trace_limit", lambda: None)
+    monkeypatch.setattr(options.sizes, "host_trace_limit", lambda: None)
     opts = options.resolve(size=1 << 30, env={})
     layout.check_layout(opts, [1 << 30] * 2)  # the second slice starts at 1 GiB: fine
     with pytest.raises(OptionError, match="beyond what a trace patch can offset"):

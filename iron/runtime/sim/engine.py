@@ -759,9 +759,11 @@ class Engine:
         self._call_events(proc, args, costs.call_cost(symbol, args, arch))
         self.calls.append(symbol)
         if model is None:
+            # the table's reason; a lookup sim was handed (kernel_models=) may refuse more
+            refused = kernel_models.refusal(symbol) or "the kernel-model lookup sim was given has none"
             why = why or (
-                f"kernel {symbol!r} ({obj or 'no object'}, defines {dict(defines)}) has no model in "
-                f"iron.runtime.sim.kernel_models (give sim one: load(..., kernels={{{symbol!r}: fn}}))"
+                f"kernel {symbol!r} ({obj or 'no object'}, defines {dict(defines)}) has no model: {refused}; "
+                f"give sim one: load(..., kernels={{{symbol!r}: fn}})"
             )
         elif isinstance(model, kernel_models.CascadeModel):
             if self.taint.of(*args):
