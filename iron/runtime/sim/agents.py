@@ -73,9 +73,9 @@ def mm2s(eng, proc: Proc, key, f: Fifo):
     pending, pending_why = np.zeros(0, np.uint8), None
     while True:
         ch, task = yield from _next_task(eng, proc, key, "MM2S")
-        idx = task.indices()
-        pending_why = pending_why or dev.unmodelled_bytes(task.buffer, idx)
-        data = task.buffer.data[idx]
+        if dev.not_modelled:  # only then which bytes the task reads matters beyond their values
+            pending_why = pending_why or dev.unmodelled_bytes(task.buffer, task.indices())
+        data = task.read()
         pos = 0
         while pos < data.size:
             take = min(f.nbytes - pending.size, data.size - pos)
@@ -152,6 +152,7 @@ def distribute(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, offset: int, f
         raise NotModelledOp(f"link @{src.name} -> @{dest.name}: element types differ")
     if forward:
         yield from _forward(eng, proc, src, r, dest)
+    part_of = object_indices(offset, dims, n) if dims else slice(offset, offset + n)  # fixed per link
     while True:
         while not src.available(r, 1):
             proc.wait = f"@{src.name} empty"
@@ -162,8 +163,7 @@ def distribute(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, offset: int, f
         j = r.released
         (k,) = dest.writer_acquire(0, 1)
         stream = r.ebufs[j % src.depth]
-        part = stream[object_indices(offset, dims, n)] if dims else stream[offset : offset + n]
-        dest.ebufs[k % dest.depth][:] = part
+        dest.ebufs[k % dest.depth][:] = stream[part_of]
         start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
         proc.t = start + dest.cycles
         link_ev(eng, proc, start, proc.t - start, "PORT_RUNNING_1")
@@ -205,6 +205,7 @@ def _forward(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo):
 def join(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, w: int, offset: int, dims: Dims):
     """Source ``w`` of a join link: each ``src`` object into its part of a ``dest`` object."""
     n = src.type.numel
+    part_of = object_indices(offset, dims, n) if dims else slice(offset, offset + n)  # fixed per link
     while True:
         while not src.available(r, 1):
             proc.wait = f"@{src.name} empty"
@@ -216,10 +217,7 @@ def join(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, w: int, offset: int,
         (k,) = dest.writer_acquire(w, 1)
         stream = r.ebufs[j % src.depth]
         dst = dest.ebufs[k % dest.depth]
-        if dims:
-            dst[object_indices(offset, dims, stream.size)] = stream
-        else:
-            dst[offset : offset + n] = stream
+        dst[part_of] = stream
         start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
         proc.t = start + src.cycles
         link_ev(eng, proc, start, proc.t - start, "PORT_RUNNING_0")

@@ -80,6 +80,7 @@ class Engine:
         self._cores: dict[str, Proc] = {}
         self._looked_up: dict[tuple, tuple] = {}  # (lookup, symbol, object) -> (model, unknown)
         self._reader_of: dict[tuple[str, str], Reader] = {}
+        self._ports: dict[tuple[str, str, str], tuple] = {}  # (core tile, fifo, mode) -> ports.port
         self._channel: dict[tuple[str, str], int] = {}  # (fifo, core tile) -> its DMA channel
         self._lock0: dict[str, str] = {}  # core tile -> the FIFO whose lock is lock 0
         tiles = prog.tiles

@@ -88,6 +88,7 @@ class Reader:
     bufs: list = field(default_factory=list)  # its physical buffers (uint8), one per depth
     ebufs: list = field(default_factory=list)  # the same, viewed as the FIFO's elements
     kbufs: list = field(default_factory=list)  # the same, as a kernel sees them (Fifo.view)
+    idx: np.ndarray | None = None  # where ``dims`` puts each element of an object (made on first use)
 
 
 class Fifo:
@@ -121,6 +122,7 @@ class Fifo:
         #: cycles a DMA takes to move one object, and to stream its bytes (set by the engine's
         #: cost model, :mod:`iron.runtime.sim.engine`)
         self.cycles = self.stream_cycles = 0
+        self._to_idx: np.ndarray | None = None  # to_dims' element indices (made on first use)
 
     # -- producers
     def freed(self) -> int:
@@ -131,7 +133,7 @@ class Fifo:
         self._freed = min(x.released for x in self.readers)
 
     def can_write(self, w: int, n: int) -> bool:
-        return self.next_slot[w] + self.held[w] + n - 1 < self.freed() + self.depth
+        return self.next_slot[w] + self.held[w] + n - 1 < self._freed + self.depth
 
     def slot_time(self, j: int) -> int:
         return self.free_at.get(j - self.depth, 0)
@@ -145,28 +147,36 @@ class Fifo:
         """Writer ``w`` releases ``n`` objects; ``why``: their data is not modelled (else
         the mark of the buffer the writer filled, if any)."""
         n = min(n, self.held[w])
-        for j in range(self.next_slot[w], self.next_slot[w] + n):
-            self.parts[j] = self.parts.get(j, 0) + 1
-            self.ready[j] = max(self.ready.get(j, 0), t)
-            part_why = why or self.taint.of(self.bufs[j % self.depth])
+        first = self.next_slot[w]
+        parts, ready, taint = self.parts, self.ready, self.taint
+        for j in range(first, first + n):
+            parts[j] = parts.get(j, 0) + 1
+            before = ready.get(j, 0)
+            ready[j] = t if t > before else before
+            part_why = why or taint.of(self.bufs[j % self.depth])
             if part_why:
                 self.why.setdefault(j, part_why)
-        self.next_slot[w] += n
+        self.next_slot[w] = first + n
         self.held[w] -= n
-        while self.parts.get(self.pushed, 0) >= self.writers:
+        while parts.get(self.pushed, 0) >= self.writers:
             self._complete(self.pushed)
 
     def _complete(self, j: int) -> None:
         del self.parts[j]
         why = self.why.pop(j, None)
-        stream = self.ebufs[j % self.depth]
+        slot = j % self.depth
+        stream = self.ebufs[slot]
         if self.to_dims:
-            stream = stream[object_indices(0, self.to_dims, stream.size)]
+            if self._to_idx is None:  # the pattern is fixed once the engine is built: made once
+                self._to_idx = object_indices(0, self.to_dims, stream.size)
+            stream = stream[self._to_idx]
         for r in self.readers:
-            self.taint.set(r.bufs[j % self.depth], why)
-            dst = r.ebufs[j % self.depth]
+            self.taint.set(r.bufs[slot], why)
+            dst = r.ebufs[slot]
             if r.dims:
-                dst[object_indices(0, r.dims, stream.size)] = stream
+                if r.idx is None:
+                    r.idx = object_indices(0, r.dims, stream.size)
+                dst[r.idx] = stream
             else:
                 dst[:] = stream
         self.pushed += 1
@@ -179,7 +189,8 @@ class Fifo:
         before = self._freed
         r.released += n
         r.held = max(r.held - n, 0)
-        self._freed = min(x.released for x in self.readers)
+        readers = self.readers
+        self._freed = r.released if len(readers) == 1 else min(x.released for x in readers)
         for j in range(before, self._freed):
             self.free_at[j] = t
 

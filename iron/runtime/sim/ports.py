@@ -16,7 +16,16 @@ from iron.target import events
 
 
 def port(eng, proc, fifo: str, mode: str):
-    """(FIFO, the core's reader of it or None when the core produces into it)."""
+    """(FIFO, the core's reader of it or None when the core produces into it); looked up once
+    per core, FIFO and mode (a core acquires the same FIFOs at every iteration)."""
+    key = (proc.tile, fifo, mode)
+    hit = eng._ports.get(key)
+    if hit is None:
+        hit = eng._ports[key] = _port(eng, proc, fifo, mode)
+    return hit
+
+
+def _port(eng, proc, fifo: str, mode: str):
     f = eng.fifos.get(fifo)
     if f is None:
         raise NotModelledOp(
