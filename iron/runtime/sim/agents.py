@@ -70,6 +70,7 @@ def mm2s(eng, proc: Proc, key, f: Fifo):
     """Shim MM2S channel ``key`` feeding FIFO ``f``: host bytes cut into objects (an object may
     span tasks)."""
     dev = eng.device
+    running = f"PORT_RUNNING_{key[2]}"
     pending, pending_why = np.zeros(0, np.uint8), None
     while True:
         ch, task = yield from _next_task(eng, proc, key, "MM2S")
@@ -92,7 +93,7 @@ def mm2s(eng, proc: Proc, key, f: Fifo):
             start = max(proc.t, f.slot_time(j))
             f.bufs[j % f.depth][:] = pending
             proc.t = start + f.cycles
-            eng._ev(proc.col, proc.row, "shim", start, proc.t - start, f"PORT_RUNNING_{key[2]}")
+            eng._ev(proc.col, proc.row, "shim", start, proc.t - start, running)
             f.writer_release(0, 1, proc.t, pending_why)
             pending, pending_why = np.zeros(0, np.uint8), None
             yield True

@@ -47,7 +47,9 @@ def acquire(eng, proc, fifo: str, mode: str, n: int):
     f, r = port(eng, proc, fifo, mode)
     progress.interacted(proc)
     t0 = proc.t
-    eng._ev(proc.col, proc.row, "core", t0, 1, "INSTR_LOCK_ACQUIRE_REQ")
+    traced = eng.traced  # empty when no unit runs: no event is built
+    if traced:
+        eng._ev(proc.col, proc.row, "core", t0, 1, "INSTR_LOCK_ACQUIRE_REQ")
     if r is None:
         extra = max(n - f.held[0], 0)
         while not f.can_write(0, extra):
@@ -56,45 +58,52 @@ def acquire(eng, proc, fifo: str, mode: str, n: int):
         if extra:
             f.writer_acquire(0, extra)
         first = f.next_slot[0]
-        slots = list(range(first, first + n))
-        ready = max((f.slot_time(j) for j in slots), default=0)
-        bufs = [f.kbufs[j % f.depth] for j in slots]
+        ready = max((f.slot_time(j) for j in range(first, first + n)), default=0)
+        bufs = [f.kbufs[j % f.depth] for j in range(first, first + n)]
     else:
         while not f.available(r, n):
             proc.wait = f"acquire @{fifo}(Consume, {n})"
             yield False
         r.held = max(r.held, n)
-        slots = list(range(r.released, r.released + n))
-        ready = max(f.ready.get(j, 0) for j in slots) + f.cycles
-        bufs = [r.kbufs[j % f.depth] for j in slots]
-        tile = proc.tile
-        dur = f.stream_cycles
-        ch = eng._channel.get((fifo, tile), 0)
-        eng._ev(proc.col, proc.row, "core", ready - dur, dur, "PORT_RUNNING_0")  # data streams in
-        eng._ev(proc.col, proc.row, "mem", ready, 1, f"DMA_S2MM_{ch}_FINISHED_BD")
-        if eng._lock0.get(tile) == fifo:
-            _locks(eng, proc, max(proc.t, ready), "LOCK_SEL{}_ACQ_GE")
+        first = r.released
+        ready = max(f.ready.get(j, 0) for j in range(first, first + n)) + f.cycles
+        bufs = [r.kbufs[j % f.depth] for j in range(first, first + n)]
+        if traced:
+            _consume_events(eng, proc, f, fifo, ready)
     proc.t = max(proc.t, ready) + 1
-    if proc.t - 1 > t0:
+    if traced and proc.t - 1 > t0:
         eng._ev(proc.col, proc.row, "core", t0 + 1, proc.t - 1 - t0, "LOCK_STALL")
     return bufs
+
+
+def _consume_events(eng, proc, f, fifo: str, ready: int) -> None:
+    """An object streaming into the core (its port, its S2MM channel's BD, lock 0 if it is this FIFO's)."""
+    tile = proc.tile
+    dur = f.stream_cycles
+    ch = eng._channel.get((fifo, tile), 0)
+    eng._ev(proc.col, proc.row, "core", ready - dur, dur, "PORT_RUNNING_0")  # data streams in
+    eng._ev(proc.col, proc.row, "mem", ready, 1, f"DMA_S2MM_{ch}_FINISHED_BD")
+    if eng._lock0.get(tile) == fifo:
+        _locks(eng, proc, max(proc.t, ready), "LOCK_SEL{}_ACQ_GE")
 
 
 def release(eng, proc, fifo: str, mode: str, n: int) -> None:
     """The core releases ``n`` objects of ``fifo``: a produced object streams out."""
     f, r = port(eng, proc, fifo, mode)
     progress.interacted(proc)
-    eng._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_LOCK_RELEASE_REQ")
+    traced = eng.traced  # empty when no unit runs: no event is built
+    if traced:
+        eng._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_LOCK_RELEASE_REQ")
     proc.t += 1
-    tile = proc.tile
     if r is None:
         f.writer_release(0, n, proc.t)
-        ch = eng._channel.get((fifo, tile), 0)
-        eng._ev(proc.col, proc.row, "core", proc.t, f.stream_cycles, "PORT_RUNNING_1")
-        eng._ev(proc.col, proc.row, "mem", proc.t + f.cycles, 1, f"DMA_MM2S_{ch}_FINISHED_BD")
+        if traced:
+            ch = eng._channel.get((fifo, proc.tile), 0)
+            eng._ev(proc.col, proc.row, "core", proc.t, f.stream_cycles, "PORT_RUNNING_1")
+            eng._ev(proc.col, proc.row, "mem", proc.t + f.cycles, 1, f"DMA_MM2S_{ch}_FINISHED_BD")
     else:
         f.reader_release(r, n, proc.t)
-        if eng._lock0.get(tile) == fifo:
+        if traced and eng._lock0.get(proc.tile) == fifo:
             _locks(eng, proc, proc.t, "LOCK_{}_REL")
 
 
