@@ -138,10 +138,10 @@ class Fifo:
     def slot_time(self, j: int) -> int:
         return self.free_at.get(j - self.depth, 0)
 
-    def writer_acquire(self, w: int, n: int) -> list[int]:
+    def writer_acquire(self, w: int, n: int) -> range:
         first = self.next_slot[w] + self.held[w]
         self.held[w] += n
-        return list(range(first, first + n))
+        return range(first, first + n)
 
     def writer_release(self, w: int, n: int, t: int, why: str | None = None) -> None:
         """Writer ``w`` releases ``n`` objects; ``why``: their data is not modelled (else

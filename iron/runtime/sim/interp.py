@@ -94,6 +94,26 @@ def _split_names(results) -> tuple[str, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=4096)
+def _scalar(value: str, typ: str):
+    """A scalar ``arith.constant``'s value (immutable: read once per spelling, not per iteration)."""
+    if value in ("true", "false"):
+        return int(value == "true")
+    if typ.startswith("f") or typ == "bf16":
+        return float(value)
+    return _wrap(int(value, 0), typ)
+
+
+def _dense(value: str, typ: str) -> np.ndarray:
+    """A splat ``dense<>`` vector constant (a new array each time: vectors may be written in place)."""
+    inner = value[len("dense<") : -1].strip()
+    if not typ.startswith("vector<") or inner.startswith("["):
+        raise NotModelledOp(f"not modelled: arith.constant {value} : {typ}")
+    shape, et = _shaped(typ)
+    v = float(inner) if "." in inner or "e" in inner.lower() else int(inner)
+    return bf16.to_bf16(np.full(shape, v, np.float32)) if et == "bf16" else np.full(shape, v, _NP[et])
+
+
 def _handler(op):
     """What runs ``op`` (None: it is not modelled)."""
     h = _HANDLERS.get(type(op))
@@ -177,23 +197,8 @@ class Core:
 
     # ------------------------------------------------------------------ arith
     def constant(self, op: b.Constant):
-        value, typ = op.value, op.type or "i1"
-        if value.startswith("dense<"):
-            inner = value[len("dense<") : -1].strip()
-            if not typ.startswith("vector<") or inner.startswith("["):
-                raise NotModelledOp(f"not modelled: arith.constant {value} : {typ}")
-            shape, et = _shaped(typ)
-            v = float(inner) if "." in inner or "e" in inner.lower() else int(inner)
-            self.set(
-                op,
-                bf16.to_bf16(np.full(shape, v, np.float32)) if et == "bf16" else np.full(shape, v, _NP[et]),
-            )
-        elif value in ("true", "false"):
-            self.set(op, int(value == "true"))
-        elif typ.startswith("f") or typ == "bf16":
-            self.set(op, float(value))
-        else:
-            self.set(op, _wrap(int(value, 0), typ))
+        typ = op.type or "i1"
+        self.set(op, _dense(op.value, typ) if op.value.startswith("dense<") else _scalar(op.value, typ))
 
     def binary(self, op: b.Binary):
         kind = op.name.split(".", 1)[1]
