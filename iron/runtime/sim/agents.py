@@ -140,7 +140,7 @@ def s2mm(eng, proc: Proc, key, f: Fifo, r: Reader):
 # ---------------------------------------------------------------------------- links
 def link_ev(eng, proc: Proc, first: int, n: int, name: str) -> None:
     """A memtile link's DMA event (a compute tile's forwarding DMA reports none here)."""
-    if proc.row == MEMTILE_ROW:
+    if eng.traced and proc.row == MEMTILE_ROW:
         eng._ev(proc.col, proc.row, "memtile", first, n, name)
 
 
@@ -164,7 +164,10 @@ def distribute(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, offset: int, f
         j = r.released
         (k,) = dest.writer_acquire(0, 1)
         stream = r.ebufs[j % src.depth]
-        dest.ebufs[k % dest.depth][:] = stream[part_of]
+        if dims:  # gathered straight into the destination object (no temporary)
+            np.take(stream, part_of, out=dest.ebufs[k % dest.depth])
+        else:
+            dest.ebufs[k % dest.depth][:] = stream[part_of]
         start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
         proc.t = start + dest.cycles
         link_ev(eng, proc, start, proc.t - start, "PORT_RUNNING_1")

@@ -169,6 +169,12 @@ class Fifo:
         if self.to_dims:
             if self._to_idx is None:  # the pattern is fixed once the engine is built: made once
                 self._to_idx = object_indices(0, self.to_dims, stream.size)
+            if len(self.readers) == 1 and not self.readers[0].dims:  # gathered into its one reader
+                r = self.readers[0]
+                self.taint.set(r.bufs[slot], why)
+                np.take(stream, self._to_idx, out=r.ebufs[slot])
+                self.pushed += 1
+                return
             stream = stream[self._to_idx]
         for r in self.readers:
             self.taint.set(r.bufs[slot], why)
