@@ -66,6 +66,12 @@ DEFAULT_CORE_EVENTS = (
     "PORT_RUNNING_0",
     "PORT_RUNNING_1",
 )
+#: Events a memtile unit traces when iron traces the memtiles because no core's trace can
+#: leave its column (:mod:`iron.instrument.routes`) and the build lists none: its DMA
+#: channels 0..3 running, both directions, as mlir-aie's trace setup defaults a memtile
+#: (``python/utils/trace/setup.py`` ``_get_default_events_for_tile``, a9e39fae); the slots
+#: watch :data:`iron.target.stream_switch.DEFAULT_PORTS` (the same eight ports).
+DEFAULT_MEMTILE_EVENTS = tuple(f"PORT_RUNNING_{n}" for n in range(8))
 #: Modes a build may ask of core units (names from iron.target.trace_modes). Only the core
 #: module's Trace_Control0 has a Mode field (mlir-aie AIETraceToConfig.cpp), so the
 #: memory module, memtile and shim units are always event-time. Execution trace (2)
@@ -665,7 +671,10 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "ntiles", "IRON_TRACE_NTILES", _ntiles, field="ntiles", keyword="ntiles", blank_is_unset=False,
         applies=f"{_TRACED}, `iron demo` (default 4 there)",
-        doc="compute tiles traced per design (more than the design has: all, with a warning)",
+        doc="compute tiles traced per design (more than the design has: all, with a warning). Tiles whose "
+        "trace cannot get past the design's circuit streams (every South port below them taken, as in "
+        "whole-array GEMMs with 4 cores per column) are skipped with a warning; when no core can, its "
+        "memtiles are traced (memtile events default to `PORT_RUNNING_0..7`)",
     ),
     Option(
         "events", "IRON_TRACE_EVENTS", _events, field="events", keyword="events", applies=_TRACED,
@@ -728,7 +737,8 @@ OPTIONS: tuple[Option, ...] = (
         "units", "IRON_TRACE_UNITS", _units, field="units", keyword="trace_units", applies=_TRACED,
         shown_default="the first `IRON_TRACE_NTILES` compute tiles",
         doc="units at chosen tiles: `core(0,2),mem(0,2),memtile(0,1),shim(0,0)` (design-relative "
-        "columns; each kind listed needs events in `IRON_TRACE_EVENTS`)",
+        "columns; each kind listed needs events in `IRON_TRACE_EVENTS`; a unit whose trace cannot reach a "
+        "shim past the design's circuit streams is refused)",
     ),
     Option(
         "ports", "IRON_TRACE_PORTS", _ports, field="ports", keyword="trace_ports", applies=_TRACED,

@@ -8,7 +8,8 @@ offset), and a push of the BD on the channel's task queue; a wait becomes an
 
 Sizes and strides become BD fields as ``getHardwareStridesWraps`` computes them
 (:func:`iron.target.shim_dma.transfer_fields`, which owns the rules and the field limits;
-a contiguous row-major scan becomes a linear BD, as ``DmaToNpuPattern``'s ``isLinear``).
+a contiguous row-major scan becomes a linear BD, as ``DmaToNpuPattern``'s ``isLinear``);
+``packet = <pkt_type, pkt_id>`` sets the BD's packet header fields.
 The byte offset is ``getOffsetInBytes``: offsets index the memref's
 own shape, innermost first.
 """
@@ -49,6 +50,23 @@ def offset_in_bytes(op: ir.DmaMemcpyNd, mtype: ir.MemRefType) -> int:
     return total
 
 
+def packet_fields(op: ir.DmaMemcpyNd) -> dict[str, int]:
+    """The BD's packet header fields (``DmaToNpuPattern``: ``packet = <..>`` sets
+    ``enable_packet``, ``packet_type`` and ``packet_id``); the widths are the BD's
+    (:data:`iron.target.shim_dma.BD_FIELDS`), checked as ``NpuDmaMemcpyNdOp::verify`` does."""
+    if op.packet is None:
+        return {}
+    kind, pid = op.packet
+    for name, value, what in (("packet_type", kind, "Packet type"), ("packet_id", pid, "Packet ID")):
+        width = shim_dma.field_width(name)
+        if not 0 <= value < 1 << width:
+            raise IronError(
+                f"dma_memcpy_nd on @{op.metadata}: packet {name.split('_')[1]} {value}: {what} field can "
+                f"only hold {width} bits (mlir-aie's verifier); accepted: 0 .. {(1 << width) - 1}"
+            )
+    return {"enable_packet": 1, "packet_type": kind, "packet_id": pid}
+
+
 def lower_memcpy(
     op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resolver, repeat: int | None = None
 ) -> list:
@@ -62,7 +80,9 @@ def lower_memcpy(
     if offset % 4:
         raise IronError(f"dma_memcpy_nd on @{op.metadata}: offset {offset} bytes is not 4-byte aligned")
     col = alloc.column
-    bd = ir.WriteBd({"bd_id": op.id, "column": col, "row": SHIM_ROW, "valid_bd": 1, **fields})
+    bd = ir.WriteBd(
+        {"bd_id": op.id, "column": col, "row": SHIM_ROW, "valid_bd": 1, **fields, **packet_fields(op)}
+    )
     word1 = registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(op.id))
     direction = alloc.direction.lower()
     # As AIEDmaToNpu.cpp: S2MM pushes always issue a token; a token-issuing push first

@@ -33,6 +33,8 @@ def _writebd(op: ir.WriteBd, pdi_ids, arch: str) -> txn_codec.BlockWrite:
             )
         kind = tile_dma.kind_of_row(row)
         fields = {k: v for k, v in op.fields.items() if k not in ("bd_id", "column", "row")}
+        if kind is tile_dma.MEMTILE:  # as mlir-aie's writebd lowering, which leaves them out
+            fields = {k: v for k, v in fields.items() if k not in tile_dma.MEMTILE_UNWRITTEN}
         words = tile_dma.pack_bd(kind, **fields)
         return txn_codec.BlockWrite(
             registers.tile_address(col, row, tile_dma.bd_address(kind, op["bd_id"])), words

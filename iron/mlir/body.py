@@ -152,6 +152,37 @@ class Yield:
     types: str | None = None
 
 
+@declare(
+    Form(
+        "affine.for",
+        " %{iv} = {lower} to {upper}[? step {step:int}?][? iter_args({iter_args:pairs}) -> ({result_types})?]",
+        results="*",
+        regions=("body",),
+    )
+)
+@dataclass
+class AffineFor:
+    """``affine.for %i = 0 to 16 step 1 {`` (MLIR's ``AffineOps.td``: bounds are integer
+    literals, SSA symbols or affine maps as written; the step a positive literal, 1 when left
+    out; ``iter_args`` as ``scf.for``'s, yielded by ``affine.yield``)."""
+
+    iv: str
+    lower: str
+    upper: str
+    body: list = field(default_factory=list)
+    step: int | None = None
+    results: tuple[str, ...] = ()
+    iter_args: tuple[tuple[str, str], ...] = ()
+    result_types: str | None = None
+
+
+@declare(Form("affine.yield", "[? {values:%,} : {types}?]"))
+@dataclass
+class AffineYield:
+    values: tuple[str, ...] = ()
+    types: str | None = None
+
+
 # --------------------------------------------------------------------------- object FIFOs
 @declare(Form("aie.objectfifo.acquire", " @{fifo}({port:word}, {size:int}) : {type}", results="*"))
 @dataclass

@@ -79,6 +79,7 @@ class Bd:
     bd_id: int | None = None
     next_bd_id: int | None = None
     line: int = 0
+    burst_length: int = 0  # bytes (a shim BD's); 0: the target's default
 
 
 @dataclass
@@ -238,6 +239,7 @@ class _State:
         for name in ("bd_id", "next_bd_id"):
             value = _int_attr(attrs, name)
             setattr(bd, name, int(value) if value is not None else None)
+        bd.burst_length = int(_int_attr(attrs, "burst_length") or 0)
         return bd
 
     # -- the aie.dma region form: one block per {...}, chained in order

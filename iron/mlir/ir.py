@@ -388,7 +388,9 @@ class LoadPdi:
 @dataclass
 class DmaMemcpyNd:
     """``aiex.npu.dma_memcpy_nd``: a shim transfer of host buffer ``arg`` on the
-    channel bound to ``metadata``; offsets/sizes/strides in elements, outermost first."""
+    channel bound to ``metadata``; offsets/sizes/strides in elements, outermost first.
+    ``packet``: ``(pkt_type, pkt_id)`` of ``packet = <pkt_type = .., pkt_id = ..>``: the BD
+    sends its data as one packet with that header (None: a circuit-switched transfer)."""
 
     arg: str
     offsets: tuple[int, int, int, int]
@@ -398,6 +400,7 @@ class DmaMemcpyNd:
     id: int
     issue_token: bool = False
     inner_stride: int = 1
+    packet: tuple[int, int] | None = None
 
 
 @dataclass

@@ -404,7 +404,11 @@ def _memcpy_text(op: ir.DmaMemcpyNd, scope: dict) -> str:
     if op.issue_token:
         attrs += ", issue_token = true"
     attrs += f", metadata = @{op.metadata}"
-    return f"{what}(%{op.arg}[{offs}][{sizes}][{strides}]) {{{attrs}}} : {typ}"
+    packet = ""
+    if op.packet is not None:
+        kind, pid = (_check(v, f"{what}.packet", _I64) for v in op.packet)
+        packet = f", packet = <pkt_type = {kind}, pkt_id = {pid}>"
+    return f"{what}(%{op.arg}[{offs}][{sizes}][{strides}]{packet}) {{{attrs}}} : {typ}"
 
 
 def _view_lines(view: ir.View, scope: dict) -> list[str]:

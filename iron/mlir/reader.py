@@ -126,7 +126,7 @@ _RE_CAST = re.compile(
 _RE_RUN = re.compile(rf"^aiex\.run\s+@({_NAME})\s*\(([^)]*)\)\s*:\s*\((.*)\)$", re.S)
 _RE_MEMCPY = re.compile(
     rf"^aiex\.npu\.dma_memcpy_nd\s*\(\s*(?:\d+\s*,\s*\d+\s*,\s*)?%({_NAME})\s*"
-    r"\[([^\]]*)\]\s*\[([^\]]*)\]\s*\[([^\]]*)\]\s*\)\s*(\{.*\})?\s*:\s*(.*)$",
+    r"\[([^\]]*)\]\s*\[([^\]]*)\]\s*\[([^\]]*)\]\s*(?:,\s*packet\s*=\s*<([^<>]*)>\s*)?\)\s*(\{.*\})?\s*:\s*(.*)$",
     re.S,
 )
 _RE_NPU = re.compile(r"^(aiex\.npu\.\w+)\s*(?:\(([^()]*)\))?\s*(\{.*\})?\s*(?::\s*(.*))?$", re.S)
@@ -263,6 +263,18 @@ def _sym_attr(attrs: dict, key: str, op: str) -> str:
     if not m:
         raise _Err(f"{op}: attribute '{key}' must be a symbol reference, got {attrs[key]!r}", key)
     return m.group(1)
+
+
+def _packet_info(text: str, op: str) -> tuple[int, int]:
+    """``pkt_type = 0, pkt_id = 3`` (either order; AIE's PacketInfoAttr) -> ``(pkt_type, pkt_id)``."""
+    fields = dict(part.split("=", 1) for part in text.split(",") if "=" in part)
+    fields = {k.strip(): v.strip() for k, v in fields.items()}
+    if set(fields) != {"pkt_type", "pkt_id"} or text.count("=") != 2:
+        raise _Err(f"{op}: packet = <{text}>: expected <pkt_type = N, pkt_id = N>", "packet")
+    try:
+        return _parse_int(fields["pkt_type"]), _parse_int(fields["pkt_id"])
+    except ValueError:
+        raise _Err(f"{op}: packet = <{text}>: pkt_type and pkt_id must be integers", "packet") from None
 
 
 def memref_type(text: str) -> ir.MemRefType | None:
@@ -812,17 +824,20 @@ class _Reader:
             return None
         if arg not in self.seq.scope:
             return None
-        attrs = _attr_dict(m.group(5))
+        attrs = _attr_dict(m.group(6))
         op = "aiex.npu.dma_memcpy_nd"
         extra = set(attrs) - {"id", "metadata", "issue_token"}
         if extra:
-            return None  # packet headers, zero padding, burst length...: not modelled
+            return None  # zero padding, burst length...: not modelled (kept as text)
         bd = _int_attr(attrs, "id", op)
         meta = _sym_attr(attrs, "metadata", op)
         token = attrs.get("issue_token", "false")
         if token not in ("true", "false", ""):
             raise _Err(f"{op}: issue_token must be true or false, got {token!r}", "issue_token")
-        return ir.DmaMemcpyNd(arg, offs, sizes, strides[:3], meta, bd, token in ("true", ""), strides[3])
+        packet = None if m.group(5) is None else _packet_info(m.group(5), op)
+        return ir.DmaMemcpyNd(
+            arg, offs, sizes, strides[:3], meta, bd, token in ("true", ""), strides[3], packet
+        )
 
     # ------------------------------------------------------------ npu ops
     def declared(self, cls, operands: list[str], attrs: dict, op: str):

@@ -107,6 +107,11 @@ STEP_MAX = 1 << 20
 ITER_MAX = 1 << 6
 
 
+def field_width(name: str) -> int:
+    """Bits of BD field ``name`` (:data:`BD_FIELDS`)."""
+    return _FIELDS[name].width
+
+
 def is_contiguous(sizes, strides, inner_stride: int = 1) -> bool:
     """True when ``sizes`` (4) and ``strides`` (3 outer, ``inner_stride`` the innermost),
     outermost first, scan the lower three dimensions row-major without a gap: innermost

@@ -9,7 +9,10 @@ DMA kinds. Sources, each named once here:
   the BD image, field by field. Field names are the writebd attribute names. The memtile
   ``d2_size`` ("TODO: D2Size") is left out on purpose, as mlir-aie leaves it out (a value
   given is ignored, so iron writes the same words: test/Targets/NPU/npu_blockwrite_instgen.mlir
-  gives ``d2_size = 1`` and CHECKs word 4 without it).
+  gives ``d2_size = 1`` and CHECKs word 4 without it). The static (CDO) path writes it, and the
+  fourth dimension's step ``d3_stride``: ``D2_Wrap`` word 4 [26:17], ``D3_Stepsize`` word 5
+  [16:0], as the real compiler's ``--convert-aie-to-transaction`` (andrej/mlir-aie a9e39fae)
+  writes a 4-D memtile ``aie.dma_bd`` (iron/tests/test_sim_static_dma.py compares them).
 * BD addresses: memtile BD n at ``0xA0000 + 0x20 * n`` (48 BDs), compute-tile BD n at
   ``0x1D000 + 0x20 * n`` (16 BDs), the ``getDmaBdAddress`` offsets of mlir-aie's AIE2 target
   model; the word an address is patched or mask-written into (``getDmaBdAddressOffset``):
@@ -77,7 +80,9 @@ _MEMTILE_FIELDS = (
     BdField("d1_size", 3, 17, 10),
     BdField("d1_zero_before", 3, 27, 5),
     BdField("d2_stride", 4, 0, 17),
+    BdField("d2_size", 4, 17, 10),  # D2_Wrap: written by the CDO path only (MEMTILE_UNWRITTEN)
     BdField("d2_zero_before", 4, 27, 4),
+    BdField("d3_stride", 5, 0, 17),  # D3_Stepsize: the fourth dimension, no wrap (runs to the length)
     BdField("d0_zero_after", 5, 17, 6),
     BdField("d1_zero_after", 5, 23, 5),
     BdField("d2_zero_after", 5, 28, 4),
@@ -159,7 +164,8 @@ TILE = DmaKind(
 #: Largest value an AIE2 lock holds (mlir-aie ``AIE2TargetModel::getMaxLockValue`` = 0x3F,
 #: include/aie/Dialect/AIE/IR/AIETargetModel.h at a9e39faeb1447025b504ac10a28098fcdd467255).
 LOCK_VALUE_MAX = 0x3F
-#: Fields mlir-aie's writebd lowering leaves out of a memtile BD (ignored, as there).
+#: Fields mlir-aie's writebd lowering leaves out of a memtile BD (ignored, as there; the static
+#: path, aie-rt's ``XAie_DmaSetMultiDimAddr`` through ``configureBdInBlock``, writes them).
 MEMTILE_UNWRITTEN = ("d2_size",)
 #: Fields a compute-tile BD does not have (memtile-only padding, d2 wrap).
 TILE_ABSENT = ("d0_zero_before", "d1_zero_before", "d2_zero_before", "d0_zero_after",

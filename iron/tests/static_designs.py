@@ -113,6 +113,19 @@ def _task_queue():
     return [a, b, c], [d]
 
 
+def _packet_flow():
+    # packet_flow/test.cpp lines 21-22 (64 x 64 int8), 69-72 (in = 1), 94-97 (ref = 1 + 12)
+    return [np.ones((64, 64), np.int8), np.zeros(32, np.int8)], [np.full((64, 64), 13, np.int8)]
+
+
+def _packet_two():
+    # packet_flow_fanin and packet_flow_fanout test.cpp lines 21-22 (128 x 64 int8), 69-72
+    # (in = 1), 94-98 (ref = 1 + 12 for rows i <= 63, 1 + 7 below)
+    out = np.full((128, 64), 13, np.int8)
+    out[64:] = 8
+    return [np.ones((128, 64), np.int8), np.zeros(32, np.int8)], [out]
+
+
 STATIC_DESIGNS: dict[str, dict] = {
     "add_one_using_dma": {"file": _file("add_one_using_dma"), "targets": ["npu1", "npu2"], "data": _add_one},
     "add_314_using_dma_op": {"file": _file("add_314_using_dma_op"), "targets": ["npu1"], "data": _add_314},
@@ -138,12 +151,14 @@ STATIC_DESIGNS: dict[str, dict] = {
     # not modelled with that reason; once they compute, drop it and the reference is checked)
     "add_256_using_dma_op_no_double_buffering": {
         "file": _file("add_256_using_dma_op_no_double_buffering"), "targets": ["npu1"], "data": _add_256,
-        "pending": "not modelled: affine.for",
     },
     "vector_scalar_using_dma": {
         "file": _file("vector_scalar_using_dma"), "targets": ["npu1"], "data": _vector_scalar,
-        "pending": "kernel 'scale_int32'",
     },
+    # run.lit: npu1_1col and npu2_1col; the shim transfers carry packet headers (dma_memcpy_nd packet = <..>)
+    "packet_flow": {"file": _file("packet_flow"), "targets": ["npu1", "npu2"], "data": _packet_flow},
+    "packet_flow_fanin": {"file": _file("packet_flow_fanin"), "targets": ["npu1", "npu2"], "data": _packet_two},
+    "packet_flow_fanout": {"file": _file("packet_flow_fanout"), "targets": ["npu1", "npu2"], "data": _packet_two},
     "dmabd_task_queue": {
         "file": "mlir-aie__test__npu-xrt__dmabd_task_queue__aie.a9e39fae.mlir", "targets": ["npu1"],
         "device": {"npu1": "npu1", "npu2": "npu2_4col"},  # run.lit's substitutions
@@ -153,7 +168,6 @@ STATIC_DESIGNS: dict[str, dict] = {
 
 #: Upstream designs of the same style not stored here, and why sim does not run them yet.
 NOT_YET: dict[str, str] = {
-    "packet_flow / packet_flow_fanin / packet_flow_fanout": "iron's lowering of dma_memcpy_nd with packet = <..>",
     "shim_dma_bd_reuse": "pushes 8 tasks on one shim queue: sim drops the fifth (docs/design.md 7), hardware stalls",
     "add_blockwrite / add_maskwrite": "iron's lowering of memref.get_global / maskwrite32 {buffer = @..}",
     "local_reset/core": "a core reset (maskwrite32 of Core_Control) restarting the core",

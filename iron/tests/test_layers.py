@@ -37,7 +37,7 @@ LAYERS = [
     ("runtime", ["iron.runtime"]),
 ]
 #: May import anything: the package facade and the programs built on the whole library.
-TOP = {"iron", "iron.__main__", "iron.cli", "iron.demo", "iron.testing"}
+TOP = {"iron", "iron.__main__", "iron.cli", "iron.demo", "iron.testing", "iron.sim_timing"}
 BASE = ["iron.errors", "iron.files", "iron.progress", "iron.limits", "iron.bf16"]
 #: What the read side may import besides itself.
 READ_SIDE = "iron.trace"

@@ -237,6 +237,10 @@ def _every_body_op() -> list:
         body.Constant(("d",), "dense<0>", v16),
         body.For("i", "c0", "c1", "c1", step, ("acc",), (("a", "one"),), "i32"),
         body.For("j", "c0", "c1", "c1", [], type="i32"),
+        body.AffineFor(
+            "k", "0", "%c1", [body.AffineYield(("b",), "i32")], 2, ("ab",), (("b", "one"),), "i32"
+        ),
+        body.AffineFor("m", "2", "16", []),
         body.Acquire(("s",), "in0", "Consume", 1, sub),
         body.SubviewAccess(("e",), "s", 0, sub, m16),
         ir.Opaque("aie.use_lock(%l, Acquire, 1)"),

@@ -94,6 +94,25 @@ def test_dma_memcpy_nd():
     )
 
 
+def test_dma_memcpy_nd_with_a_packet_header_reads_and_prints_as_aie_opt():
+    """The real aie-opt (mlir-aie a9e39fae) prints the line of test/npu-xrt/packet_flow/aie.mlir
+    (``packet = <pkt_id = 3, pkt_type = 0>``, constants folded) with pkt_type first."""
+    from iron.mlir.reader import parse
+
+    upstream = "aiex.npu.dma_memcpy_nd (%a[0, 0, 0, 0][1, 1, 64, 64][0, 0, 64, 1], packet = <pkt_id = 3, pkt_type = 0>) {id = 0 : i64, metadata = @in0} : memref<64x64xi8>"  # fmt: skip
+    src = (
+        "module {\n  aie.device(npu1_1col) {\n    %t = aie.tile(0, 0)\n"
+        "    aie.shim_dma_allocation @in0 (%t, MM2S, 0)\n"
+        f"    aie.runtime_sequence(%a: memref<64x64xi8>) {{\n      {upstream}\n    }}\n  }}\n}}\n"
+    )
+    (op,) = parse(src).devices[0].sequences[0].body
+    assert isinstance(op, ir.DmaMemcpyNd) and op.packet == (0, 3)
+    assert print_op(op, scope={"a": ir.MemRefType((64, 64), "i8")}) == (
+        "aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 64, 64][0, 0, 64, 1], packet = <pkt_type = 0, pkt_id = 3>) "
+        "{id = 0 : i64, metadata = @in0} : memref<64x64xi8>"
+    )
+
+
 def test_dma_memcpy_nd_unknown_arg():
     with pytest.raises(IronError, match="not a sequence argument"):
         print_op(ir.DmaMemcpyNd("nope", (0,) * 4, (1,) * 4, (0,) * 3, "in0", 0), scope=ARGS)

@@ -10,7 +10,7 @@ The engine exposes :func:`call` and :func:`forget_models` as its methods.
 
 from __future__ import annotations
 
-from iron.runtime.sim import cascade, kernel_models, progress
+from iron.runtime.sim import cascade, costs, kernel_models, progress
 
 
 def call(eng, proc, symbol: str, args: list, core_link: str | None):
@@ -22,7 +22,7 @@ def call(eng, proc, symbol: str, args: list, core_link: str | None):
     known = obj in eng.kernels  # iron compiled it: its defines are known
     model, unknown = _model(eng, symbol, obj, defines, arch, known)
     why = None if unknown is None else _unknown_defines(symbol, obj, unknown)
-    eng.call_events(proc, args)
+    eng.call_events(proc, args, costs.call_cost(symbol, args, arch))
     eng.calls.append(symbol)
     if model is None:
         why = why or (

@@ -400,7 +400,7 @@ class SimDevice:
             )
         buf, offset, _length, pattern = segments[0]
         task = Task(q["start_bd"], buf, offset, sum(s[2] for s in segments), q["repeat"], q["issue_token"],
-                    bool(bd["enable_packet"]), f"op #{i} of {self._kernel!r}", pattern=pattern,
+                    bd["packet_id"] if bd["enable_packet"] else None, f"op #{i} of {self._kernel!r}", pattern=pattern,
                     pushed_at=self.now,
                     segments=[s[1:] for s in segments] if len(segments) > 1 else None)  # fmt: skip
         ch = self.channel(key)

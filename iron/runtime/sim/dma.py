@@ -19,7 +19,8 @@ BDs, ``use_next_bd`` / ``next_bd``, one BD after the other, every repetition)
 (``d1_size``, step ``d1_stride + 1``), ``d2`` (step ``d2_stride + 1``, as many as
 ``buffer_length`` needs), and per repetition the iteration offset
 ``((iteration_current + r) mod (iteration_size + 1)) * (iteration_stride + 1)``
-words; ``d0_size = 0`` is a linear transfer. The fields are in the hardware's
+words; ``d0_size = 0`` is a linear transfer. A memtile BD may wrap ``d2`` too (``d2_size``) and
+then steps ``d3`` (``d3_stride + 1``) as far as the length needs. The fields are in the hardware's
 encoding (:mod:`iron.target.shim_dma`), as mlir-aie's ``aie-dma-to-npu`` lowering
 writes them (``getHardwareStridesWraps`` in ``lib/Dialect/AIEX/IR/AIEXDialect.cpp``).
 
@@ -57,12 +58,13 @@ class Task:
     length: int  # bytes per repetition (BD buffer_length * 4)
     repeat: int
     issue_token: bool
-    packet: bool  # BD enable_packet
+    packet: int | None  # the BD's packet id when it sets enable_packet (its data is one packet)
     pushed_by: str  # "op #i ..." for messages
     moved: int = 0  # bytes moved so far
     #: (d0_size, d0_step, d1_size, d1_step, d2_step, iteration wrap, iteration step,
-    #: iteration_current), steps in 32-bit words; d0_size 0: linear
-    pattern: tuple[int, ...] = (0, 1, 1, 1, 1, 1, 0, 0)
+    #: iteration_current, d2_size, d3_step), steps in 32-bit words; d0_size 0: linear;
+    #: d2_size 0: d2 runs to the length (a memtile BD with a d2 wrap steps d3 after it)
+    pattern: tuple[int, ...] = (0, 1, 1, 1, 1, 1, 0, 0, 0, 1)
     pushed_at: int = 0  # device cycle of the push (the DMA starts no earlier)
     #: a chain of BDs (use_next_bd): (offset, bytes, pattern) each, run in order every repetition
     segments: list | None = None
@@ -74,7 +76,7 @@ class Task:
         runs = []
         for r in range(1 + self.repeat):
             for off, n, pat in self.segments:
-                runs.append(byte_indices(off, n, 0, (*pat[:7], pat[7] + r)))
+                runs.append(byte_indices(off, n, 0, (*pat[:7], pat[7] + r, *pat[8:])))
         return np.concatenate(runs)
 
     def read(self) -> np.ndarray:
@@ -107,6 +109,7 @@ def pattern_of(bd: dict) -> tuple[int, ...]:
     return (
         bd["d0_size"], bd["d0_stride"] + 1, max(bd["d1_size"], 1), bd["d1_stride"] + 1, bd["d2_stride"] + 1,
         bd["iteration_size"] + 1, bd["iteration_stride"] + 1, bd["iteration_current"],
+        bd.get("d2_size", 0), bd.get("d3_stride", 0) + 1,
     )  # fmt: skip
 
 
@@ -128,12 +131,14 @@ def _relative_indices(length: int, repeat: int, pattern: tuple[int, ...]) -> np.
 @functools.lru_cache(maxsize=16)
 def _relative_words(length: int, repeat: int, pattern: tuple[int, ...]) -> np.ndarray:
     """32-bit word offsets (from the BD's address) a BD visits over ``1 + repeat`` runs."""
-    d0, s0, d1, s1, s2, wrap, step, current = pattern
+    d0, s0, d1, s1, s2, wrap, step, current, d2, s3 = pattern
     k = np.arange(length // 4, dtype=np.int64)
     if d0 == 0:
         w = k
-    else:
+    elif d2 == 0:
         w = (k % d0) * s0 + (k // d0 % d1) * s1 + (k // (d0 * d1)) * s2
+    else:  # a memtile's fourth dimension: d2 wraps, d3 runs to the length
+        w = (k % d0) * s0 + (k // d0 % d1) * s1 + (k // (d0 * d1) % d2) * s2 + (k // (d0 * d1 * d2)) * s3
     runs = np.arange(1 + repeat, dtype=np.int64)
     it = (current + runs) % wrap if wrap > 1 else np.zeros_like(runs)
     idx = (it[:, None] * step + w[None, :]).reshape(-1)

@@ -15,7 +15,8 @@ trace events and the scheduler.
 
 Cost model (cycles; for ordering trace events, never a performance claim):
 DMA moves :data:`DMA_BYTES_PER_CYCLE` bytes per cycle after :data:`DMA_SETUP` cycles
-per object or task; a kernel call takes :data:`CALL_CYCLES` plus one cycle per
+per object or task; a kernel call measured on hardware takes its calibrated cycles and call
+overhead (:mod:`iron.runtime.sim.costs`), any other :data:`CALL_CYCLES` plus one cycle per
 :data:`CALL_BYTES_PER_CYCLE` operand bytes; an acquire or release takes one cycle.
 A core that waits on an acquire shows a LOCK_STALL for the wait.
 """
@@ -109,17 +110,20 @@ class Engine:
         f.stream_cycles = f.nbytes // DMA_BYTES_PER_CYCLE
         f.cycles = DMA_SETUP + f.stream_cycles
 
-    def call_events(self, proc: Proc, args: list) -> None:
-        """A kernel call's trace events and cost (see the module docstring)."""
+    def call_events(self, proc: Proc, args: list, measured: tuple | None) -> None:
+        """A kernel call's trace events and cost (``measured``: the calibrated (overhead before,
+        cycles, overhead after), :mod:`iron.runtime.sim.costs`; None: the module docstring's nominal one)."""
         nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
-        start = proc.t
-        proc.t += CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE
+        before, cycles, after = measured or (0, CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE, 0)
+        start = proc.t + before
+        proc.t = start + cycles
         if (proc.col, proc.row, "core") in self.traced:
             self._ev(proc.col, proc.row, "core", start, 1, "INSTR_EVENT_0")
             self._ev(proc.col, proc.row, "core", start + 1, 1, "INSTR_CALL")
             self._ev(proc.col, proc.row, "core", start + 2, proc.t - start - 4, "INSTR_VECTOR")
             self._ev(proc.col, proc.row, "core", proc.t - 1, 1, "INSTR_RETURN")
             self._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_EVENT_1")
+        proc.t += after
 
     def void(self, why: str) -> None:
         """Values sim did not compute reached what no mark can follow: the whole device's

@@ -9,7 +9,8 @@ trace still runs):
   the integer and float binary ops (``addi`` ... ``shrui``, ``maxsi`` ..., ``addf``
   ...), ``cmpi`` / ``cmpf``, ``select``, the casts (``index_cast``, ``extsi``,
   ``trunci``, ``sitofp`` ...); integers wrap at their width;
-* ``scf.for`` (with ``iter_args``), ``scf.if`` / ``else``, ``scf.yield``;
+* ``scf.for`` (with ``iter_args``), ``scf.if`` / ``else``, ``scf.yield``; ``affine.for`` with
+  literal or SSA bounds and ``affine.yield`` (:mod:`iron.runtime.sim.affine_ops`);
 * ``aie.objectfifo.acquire`` in today's form (the results are the buffers) and the older
   ``!aie.objectfifosubview`` form with ``aie.objectfifo.subview.access``;
   ``aie.objectfifo.release``. An acquire that cannot be granted yields (blocks);
@@ -42,7 +43,7 @@ from iron import bf16
 from iron.mlir import body as b
 from iron.mlir import ir
 from iron.mlir.form import format_op
-from iron.runtime.sim import cascade, progress, static_dma, values, vector_ops
+from iron.runtime.sim import affine_ops, cascade, progress, static_dma, values, vector_ops
 from iron.runtime.sim.errors import SimError
 
 _RE_RESULT_GROUP = re.compile(r"^(.*):(\d+)$")
@@ -263,13 +264,19 @@ class Core:
     # ------------------------------------------------------------------ scf
     def scf_for(self, op: b.For):
         lb, ub, step = (int(self.val(x)) for x in (op.lower, op.upper, op.step))
-        names = [name for name, _init in op.iter_args]
-        values = [self.val(init) for _name, init in op.iter_args]
         if step <= 0:  # scf.for's verifier: "constant step operand must be positive"
             raise SimError(
                 f"core ({self.proc.col},{self.proc.row}): {format_op(op).splitlines()[0]} has step {step}; "
                 "accepted: a positive step (scf.for's verifier: 'constant step operand must be positive')"
             )
+        return self.count(op, lb, ub, step)
+
+    def count(self, op, lb: int, ub: int, step: int):
+        """Generator: a counted loop's body (``scf.for``, ``affine.for``) for ``iv`` from ``lb``
+        below ``ub`` by ``step``, its ``iter_args`` carried by the body's yield; the op's results
+        are their last values."""
+        names = [name for name, _init in op.iter_args]
+        values = [self.val(init) for _name, init in op.iter_args]
         for i in range(lb, ub, step):
             progress.core_steps(self.engine, self.proc, len(op.body) + 1)
             self.env[op.iv] = i
@@ -440,4 +447,5 @@ _HANDLERS = {
     b.PutCascade: Core.put_cascade,
     b.GetCascade: Core.get_cascade,
     **vector_ops.HANDLERS,
+    **affine_ops.HANDLERS,
 }

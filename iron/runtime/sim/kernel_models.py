@@ -477,6 +477,17 @@ def _add_one(inp: np.ndarray, out: np.ndarray, n: int) -> None:
         dst[:n] = src[:n] + np.int32(1)
 
 
+def _scale_int32(inp: np.ndarray, out: np.ndarray) -> None:
+    """andrej/mlir-aie test/npu-xrt/vector_scalar_using_dma/scale.cc @a9e39fae (lines 22-35):
+    ``scale<int32_t, int32_t, 1024>(a_in, c_out, 3)``: ``for (i = 0; i < 1024; i++) c[i] =
+    3 * a[i];`` on int32 (wrapping)."""
+    src, dst = _flat(inp), _flat(out)
+    _need("scale_int32", src, 1024, "reads")
+    _need("scale_int32", dst, 1024, "writes")
+    with np.errstate(over="ignore"):
+        dst[:1024] = src[:1024] * np.int32(3)
+
+
 class CascadeModel:
     """A kernel that reads or writes its core's cascade (``get_scd_*`` / ``put_mcd``).
 
@@ -531,6 +542,7 @@ def _cascade_kernel3(buf: np.ndarray, n: int, *, cascade) -> None:
 #: so the foreign designs that call them compute on sim.
 _UPSTREAM_TEST_KERNELS: dict[str, KernelModel] = {
     "add_one": _add_one,
+    "scale_int32": _scale_int32,
     "extern_kernel1": CascadeModel(_cascade_kernel1),
     "extern_kernel2": CascadeModel(_cascade_kernel2, reads=_V32_INT32 * 4),
     "extern_kernel3": CascadeModel(_cascade_kernel3, reads=_V32_INT32 * 4),

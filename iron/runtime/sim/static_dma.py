@@ -21,9 +21,10 @@ same BD / lock / Start_Queue state the register-level DMAs of :mod:`iron.runtime
 * one Start_Queue write per ``aie.dma_start`` / ``aie.dma``: its first BD and ``repeat_count``.
 
 A core's ``aie.buffer`` values are views of the same tile memory and its ``aie.use_lock`` works on
-the same locks (:class:`StaticDma`, used by :mod:`iron.runtime.sim.interp`). What is not modelled
-(``aie.shim_dma`` regions, four-dimensional memtile BDs, a neighbour's buffer or lock, an op the
-reader did not know) is reported as ``"not modelled: <what> at <file>:<line>"``.
+the same locks (:class:`StaticDma`, used by :mod:`iron.runtime.sim.interp`). A memtile BD has four
+dimensions (``d2_size`` and ``d3_stride`` too). ``aie.shim_dma`` regions: :mod:`.static_shim`.
+What is not modelled (a neighbour's buffer or lock, an op the reader did not know) is reported as
+``"not modelled: <what> at <file>:<line>"``.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ import numpy as np
 
 from iron.mlir import dma_program, ir, storage
 from iron.mlir.reader import memref_type
+from iron.runtime.sim import static_bd, static_shim
 from iron.target import tile_dma
 from iron.target.geometry import SHIM_ROW
 
@@ -106,7 +108,7 @@ def install(device, prog, dmas, mlir: str, where: str) -> StaticDma:
         state.unmodelled += region.unmodelled
         col, row = tiles[region.tile]
         if region.op == "aie.shim_dma" or row == SHIM_ROW:
-            state.unmodelled.append(f"{region.op} at {where}:{region.line}")
+            static_shim.program(state, device, region, col, static_shim.external_buffers(prog), where)
             continue
         unrouted = [
             st for st in region.starts if st.direction == "mm2s" and not _routed(dmas, tiles, region, st)
@@ -208,7 +210,7 @@ def _program(state: StaticDma, device, dmas, region, col: int, row: int, where: 
             nxt = ids[block.next]
         try:
             fields = bd_fields(state, block, kind, (col, row), device.target.name, nxt)
-        except _NotModelled as e:
+        except static_bd.NotModelledBd as e:
             state.unmodelled.append(f"{e} at {where}:{block.bd.line}")
             return
         words = tile_dma.pack_bd(kind, **fields)
@@ -226,18 +228,14 @@ def _program(state: StaticDma, device, dmas, region, col: int, row: int, where: 
         dmas.store(col, row, offset, value, f"{region.op} at {where}:{start.line}")
 
 
-class _NotModelled(Exception):
-    pass
-
-
 def bd_fields(state: StaticDma, block, kind, tile: tuple[int, int], target: str, next_bd: int | None) -> dict:
     """The writebd-style field values (:func:`iron.target.tile_dma.pack_bd`) of one static BD block."""
     bd = block.bd
     buf = state.buffers.get(bd.buffer)
     if buf is None:
-        raise _NotModelled(f"aie.dma_bd on %{bd.buffer}, a buffer sim did not place")
+        raise static_bd.NotModelledBd(f"aie.dma_bd on %{bd.buffer}, a buffer sim did not place")
     if (buf.col, buf.row) != tile:
-        raise _NotModelled(f"aie.dma_bd on %{bd.buffer} of another tile's memory")
+        raise static_bd.NotModelledBd(f"aie.dma_bd on %{bd.buffer} of another tile's memory")
     elem = buf.type.nbytes // buf.type.numel
     length = bd.length if bd.length is not None else buf.type.numel
     address = (
@@ -245,44 +243,10 @@ def bd_fields(state: StaticDma, block, kind, tile: tuple[int, int], target: str,
     )
     f = {"buffer_length": length * elem // 4, "valid_bd": 1}
     f["buffer_offset"] = address if kind.offset_in_bytes else address // 4
-    f.update(_dims(bd, elem, kind))
+    f.update(static_bd.bd_dims(bd, elem, kind))
     f.update(_locks(state, block, kind, tile))
-    if bd.packet is not None:
-        f.update(enable_packet=1, packet_type=bd.packet[0], packet_id=bd.packet[1])
-    if bd.iteration is not None and bd.iteration[0] > 1:
-        size, stride, current = bd.iteration
-        f.update(
-            iteration_size=size - 1,
-            iteration_stride=max(stride * elem // 4, 1) - 1,
-            iteration_current=current,
-        )
-    if next_bd is not None:
-        f.update(use_next_bd=1, next_bd=next_bd)
+    f.update(static_bd.packet_and_iteration(bd, elem, next_bd))
     return f
-
-
-def _dims(bd, elem: int, kind) -> dict:
-    """Sizes / strides / padding, innermost (d0) first, as ``configureBdInBlock`` scales them."""
-    n = len(bd.sizes)
-    if n > 3:  # a memtile's fourth (d3) is not in iron's BD table (iron.target.tile_dma)
-        raise _NotModelled(f"aie.dma_bd with {n} dimensions (sim models 3)")
-    if bd.pad and kind is not tile_dma.MEMTILE:
-        raise _NotModelled(f"aie.dma_bd padding on a {kind.name} (only memtile MM2S channels pad)")
-    out = {}
-    for i, (size, stride) in enumerate(zip(bd.sizes, bd.strides)):
-        j = n - 1 - i
-        if j == 0:
-            size = size * elem // 4
-        else:
-            stride = stride * elem // 4
-        out[f"d{j}_stride"] = max(stride, 1) - 1
-        if j < 2:
-            out[f"d{j}_size"] = size
-    for i, (before, after) in enumerate(bd.pad):
-        j = len(bd.pad) - 1 - i
-        scale = elem / 4 if j == 0 else 1
-        out[f"d{j}_zero_before"], out[f"d{j}_zero_after"] = int(before * scale), int(after * scale)
-    return out
 
 
 def _locks(state: StaticDma, block, kind, tile: tuple[int, int]) -> dict:
@@ -291,7 +255,7 @@ def _locks(state: StaticDma, block, kind, tile: tuple[int, int]) -> dict:
     for use in block.locks:
         where = state.locks.get(use.lock)
         if where is None or where[:2] != tile:
-            raise _NotModelled(f"aie.use_lock of %{use.lock}, not a lock of this tile")
+            raise static_bd.NotModelledBd(f"aie.use_lock of %{use.lock}, not a lock of this tile")
         lock_id = where[2] + kind.own_lock_base
         if use.action == "Release":
             out.update(lock_rel_id=lock_id, lock_rel_val=use.value)

@@ -17,7 +17,8 @@ This module runs what the runtime sequence programs register by register instead
   design's ``aie.lock`` ops and, for ``{runtimeDmas = true}`` object FIFOs, from the locks
   mlir-aie's object-FIFO transform creates for them (:func:`runtime_fifo_resources`);
 * streams: an MM2S BD's bytes go along the design's ``aie.flow`` from its port (or the
-  ``aie.packet_flow`` of its packet id when ``enable_packet`` is set) to the S2MM channel at
+  ``aie.packet_flow`` of its packet id when ``enable_packet`` is set; a shim task's too, its
+  start BD's header as ``dma_memcpy_nd ... packet = <..>`` sets it) to the S2MM channel at
   the other end; a shim channel the FIFO-level engine does not drive takes part with its
   queued host tasks. Back pressure is per BD: an MM2S BD starts only when the streams it
   feeds are empty. An S2MM channel in out-of-order mode is not modelled (an error if data
@@ -246,8 +247,10 @@ class TileDmas:
         col, _row, d, ch = key
         shim = self.device.channels[col, d, ch]
         task = shim.active
-        dests = self._dests(key, None)
-        if task is None or any(self.streams.get(k, np.zeros(0)).size for k in dests):
+        if task is None:
+            return False
+        dests = self._dests(key, task.packet)  # a packet goes where its id's aie.packet_flow goes
+        if any(self.streams.get(k, np.zeros(0)).size for k in dests):
             return False
         data = task.buffer.data[task.indices()[task.moved :]]
         for k in dests:
@@ -331,7 +334,7 @@ class TileDmas:
             address = tile_dma.memtile_own_address(self.arch, address)
         pads = tuple(bd.get(f"d{j}_zero_{w}", 0) for j in (2, 1, 0) for w in ("before", "after"))
         length = bd["buffer_length"] * 4 if not any(pads) else unpadded_words(bd, pads) * 4
-        idx = byte_indices(address, length, 0, (*pattern[:7], pattern[7] + uses))
+        idx = byte_indices(address, length, 0, (*pattern[:7], pattern[7] + uses, *pattern[8:]))
         if any(pads):
             idx = padded(idx, bd, pads)
         real = idx[idx >= 0]
