@@ -14,7 +14,7 @@ import pytest
 from iron import testing
 from iron.bf16 import from_bf16, to_bf16
 from iron.operators import GEMM
-from iron.runtime.sim.engine import object_indices
+from iron.runtime.sim.fifo import object_indices
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from iron.mlir import ir
 from iron.operators import ElementwiseAdd, ElementwiseMul
 from iron.runtime.sim import device as sim_device
 from iron.runtime.sim import engine as sim_engine
+from iron.runtime.sim import fifo as sim_fifo
 
 STEPS = 6
 
@@ -90,13 +91,13 @@ def test_a_device_configured_again_starts_from_zeroed_object_buffers():
     as it could not with new buffers (np.zeros)."""
     op = ir.ObjectFifo("of", "tile_0_2", ("tile_0_1",), depth=2, type="memref<4x8xbf16>")
     pool: dict = {}
-    first = sim_engine.Fifo(op, ir.MemRefType((4, 8), "bf16"), pool=pool)
-    reader = sim_engine.Reader("r")
+    first = sim_fifo.Fifo(op, ir.MemRefType((4, 8), "bf16"), pool=pool)
+    reader = sim_fifo.Reader("r")
     reader.bufs, reader.ebufs, reader.kbufs = first.buffers(("of", "reader", 0))
     for views in (first.kbufs, reader.kbufs):
         for v in views:
             v[...] = 0x3F80  # 1.0 in bf16
-    again = sim_engine.Fifo(op, ir.MemRefType((4, 8), "bf16"), pool=pool)
+    again = sim_fifo.Fifo(op, ir.MemRefType((4, 8), "bf16"), pool=pool)
     bufs, _ebufs, kbufs = again.buffers(("of", "reader", 0))
     assert [b.shape for b in kbufs] == [(4, 8)] * 2 and kbufs[0].dtype == np.uint16
     for b in [*again.bufs, *bufs]:

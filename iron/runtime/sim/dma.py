@@ -79,6 +79,16 @@ class Task:
                 runs.append(byte_indices(off, n, 0, (*pat[:7], pat[7] + r, *pat[8:])))
         return np.concatenate(runs)
 
+    def read(self) -> np.ndarray:
+        """The bytes the task moves, in order (a copy of ``buffer.data[indices()]``). The BD's
+        address generator steps in 32-bit words: where the task starts on a word of a
+        word-sized buffer, whole words are gathered (a quarter of the indices to make and follow)."""
+        data = self.buffer.data
+        if self.offset % 4 or data.size % 4 or not data.flags.c_contiguous or self.segments:
+            return data[self.indices()]
+        words = _relative_words(self.length, self.repeat, tuple(self.pattern))
+        return data.view(np.uint32)[self.offset // 4 :][words].view(np.uint8)
+
     @property
     def capacity(self) -> int:
         return self.length * (1 + self.repeat)
@@ -112,9 +122,17 @@ def byte_indices(offset: int, length: int, repeat: int, pattern: tuple[int, ...]
 @functools.lru_cache(maxsize=16)
 def _relative_indices(length: int, repeat: int, pattern: tuple[int, ...]) -> np.ndarray:
     # Designs push the same BD shape again and again (a GEMM's B on every block): built once.
+    words = _relative_words(length, repeat, pattern)
+    idx = (words[:, None] * 4 + np.arange(4)[None, :]).reshape(-1)
+    idx.flags.writeable = False
+    return idx
+
+
+@functools.lru_cache(maxsize=16)
+def _relative_words(length: int, repeat: int, pattern: tuple[int, ...]) -> np.ndarray:
+    """32-bit word offsets (from the BD's address) a BD visits over ``1 + repeat`` runs."""
     d0, s0, d1, s1, s2, wrap, step, current, d2, s3 = pattern
-    words = length // 4
-    k = np.arange(words, dtype=np.int64)
+    k = np.arange(length // 4, dtype=np.int64)
     if d0 == 0:
         w = k
     elif d2 == 0:
@@ -123,8 +141,7 @@ def _relative_indices(length: int, repeat: int, pattern: tuple[int, ...]) -> np.
         w = (k % d0) * s0 + (k // d0 % d1) * s1 + (k // (d0 * d1) % d2) * s2 + (k // (d0 * d1 * d2)) * s3
     runs = np.arange(1 + repeat, dtype=np.int64)
     it = (current + runs) % wrap if wrap > 1 else np.zeros_like(runs)
-    base = it * step * 4
-    idx = (base[:, None, None] + w[None, :, None] * 4 + np.arange(4)[None, None, :]).reshape(-1)
+    idx = (it[:, None] * step + w[None, :]).reshape(-1)
     idx.flags.writeable = False
     return idx
 

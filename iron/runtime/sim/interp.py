@@ -34,6 +34,7 @@ Time: the core's clock advances by the engine's cost model
 
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -75,13 +76,51 @@ class _Yield(Exception):
 _wrap, _shaped, _element = values.wrap, values.shaped, values.element
 
 
-def _names(results) -> list[str]:
+def _names(results) -> tuple[str, ...]:
     """SSA names an op defines: a group ``%0:2`` is ``%0#0``, ``%0#1``."""
+    return _names_of(results) if isinstance(results, tuple) else _split_names(results)
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_of(results: tuple) -> tuple[str, ...]:
+    # the same op runs at every loop iteration: its names are split once
+    return _split_names(results)
+
+
+def _split_names(results) -> tuple[str, ...]:
     out: list[str] = []
     for r in results:
         m = _RE_RESULT_GROUP.match(r)
         out += [f"{m.group(1)}#{k}" for k in range(int(m.group(2)))] if m else [r]
-    return out
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def _scalar(value: str, typ: str):
+    """A scalar ``arith.constant``'s value (immutable: read once per spelling, not per iteration)."""
+    if value in ("true", "false"):
+        return int(value == "true")
+    if typ.startswith("f") or typ == "bf16":
+        return float(value)
+    return _wrap(int(value, 0), typ)
+
+
+def _dense(value: str, typ: str) -> np.ndarray:
+    """A splat ``dense<>`` vector constant (a new array each time: vectors may be written in place)."""
+    inner = value[len("dense<") : -1].strip()
+    if not typ.startswith("vector<") or inner.startswith("["):
+        raise NotModelledOp(f"not modelled: arith.constant {value} : {typ}")
+    shape, et = _shaped(typ)
+    v = float(inner) if "." in inner or "e" in inner.lower() else int(inner)
+    return bf16.to_bf16(np.full(shape, v, np.float32)) if et == "bf16" else np.full(shape, v, _NP[et])
+
+
+def _handler(op):
+    """What runs ``op`` (None: it is not modelled)."""
+    h = _HANDLERS.get(type(op))
+    if h is None and isinstance(op, ir.Opaque) and op.text.lstrip().startswith("aie.use_lock"):
+        h = Core.use_lock
+    return h
 
 
 def _describe(op) -> tuple[str, str]:
@@ -104,7 +143,8 @@ class Core:
         self.proc = proc  # the engine process (clock, tile)
         self.env: dict[str, object] = {}
         self.op = None  # the op running (where a "not modelled" stopped the core)
-        self._cfg: dict[int, tuple[list, bool]] = {}  # id(region ops) -> (ops, has block labels)
+        #: id(region ops) -> (ops, its (op, handler) pairs; None: it has block labels)
+        self._cfg: dict[int, tuple[list, list | None]] = {}
         #: Why values this core loaded are not modelled (iron.runtime.sim.taint): what it
         #: stores from then on is marked too.
         self.taint: str | None = None
@@ -130,16 +170,18 @@ class Core:
         """Generator: run a region's ops (a region with block labels follows its branches)."""
         known = self._cfg.get(id(ops))
         if known is None:  # once per region; the entry keeps the list alive, so its id stays its own
-            known = self._cfg[id(ops)] = (ops, vector_ops.has_blocks(ops))
-        return vector_ops.run_blocks(self, ops) if known[1] else self.straight(ops)
+            steps = None if vector_ops.has_blocks(ops) else [(op, _handler(op)) for op in ops]
+            known = self._cfg[id(ops)] = (ops, steps)
+        return vector_ops.run_blocks(self, ops) if known[1] is None else self._run(known[1])
 
     def straight(self, ops: list):
         """Generator: run a block's ops in order."""
-        for op in ops:
+        return self._run([(op, _handler(op)) for op in ops])
+
+    def _run(self, steps: list):
+        """Generator: run ``(op, handler)`` pairs in order (handlers looked up once per region)."""
+        for op, h in steps:
             self.op = op
-            h = _HANDLERS.get(type(op))
-            if h is None and isinstance(op, ir.Opaque) and op.text.lstrip().startswith("aie.use_lock"):
-                h = Core.use_lock
             if h is None:
                 name, line = _describe(op)
                 raise NotModelledOp(f"not modelled: {name} (core ({self.proc.col},{self.proc.row}): {line})")
@@ -156,23 +198,8 @@ class Core:
 
     # ------------------------------------------------------------------ arith
     def constant(self, op: b.Constant):
-        value, typ = op.value, op.type or "i1"
-        if value.startswith("dense<"):
-            inner = value[len("dense<") : -1].strip()
-            if not typ.startswith("vector<") or inner.startswith("["):
-                raise NotModelledOp(f"not modelled: arith.constant {value} : {typ}")
-            shape, et = _shaped(typ)
-            v = float(inner) if "." in inner or "e" in inner.lower() else int(inner)
-            self.set(
-                op,
-                bf16.to_bf16(np.full(shape, v, np.float32)) if et == "bf16" else np.full(shape, v, _NP[et]),
-            )
-        elif value in ("true", "false"):
-            self.set(op, int(value == "true"))
-        elif typ.startswith("f") or typ == "bf16":
-            self.set(op, float(value))
-        else:
-            self.set(op, _wrap(int(value, 0), typ))
+        typ = op.type or "i1"
+        self.set(op, _dense(op.value, typ) if op.value.startswith("dense<") else _scalar(op.value, typ))
 
     def binary(self, op: b.Binary):
         kind = op.name.split(".", 1)[1]

@@ -96,6 +96,9 @@ class Program:
     locks: dict[tuple[str, int], int] = field(default_factory=dict)  # (tile, lock id) -> init (aie.lock)
     source: str = ""  # the device's MLIR as read (for "at <where>:<line>" in messages)
     where: str = "<pdi>"
+    #: elements of its FIFO slots and buffers (:func:`iron.runtime.sim.progress.storage_elements`),
+    #: counted once: an engine is built from the program at every reconfiguration
+    storage: int | None = field(default=None, repr=False, compare=False)
 
     def line_of(self, tile: str, text: str) -> int | None:
         """The line (1-based) of ``source`` where op ``text`` (its first line) stands in the

@@ -52,7 +52,13 @@ def dma_budget(prog) -> int:
 
 
 def storage_elements(prog) -> int:
-    """Elements of the design's object FIFO slots and ``aie.buffer``s."""
+    """Elements of the design's object FIFO slots and ``aie.buffer``s (counted once per program)."""
+    if getattr(prog, "storage", None) is None:
+        prog.storage = _count_storage(prog)
+    return prog.storage
+
+
+def _count_storage(prog) -> int:
     elements = 0
     for op in (*prog.fifos.values(), *prog.runtime_fifos.values()):
         typ = memref_type(op.type) if isinstance(op.type, str) else op.type

@@ -3,7 +3,7 @@
 A kernel without a model (and a foreign kernel whose compile defines are unknown) does not
 void the whole run: its call marks the buffers it was handed, and the mark follows the
 data. A FIFO object carries the mark of the buffer it was written from
-(:class:`iron.runtime.sim.engine.Fifo`), its readers' buffers take it when the object
+(:class:`iron.runtime.sim.fifo.Fifo`), its readers' buffers take it when the object
 reaches them (or lose it when a clean object overwrites them), a kernel fed a marked
 buffer marks every buffer it was handed, a core that loaded a marked value marks what it
 stores, and a shim S2MM channel records the host bytes it writes from a marked object as
