@@ -34,8 +34,9 @@ from __future__ import annotations
 import re
 
 from iron.errors import IronError
-from iron.mlir import ir
+from iron.mlir import ir, structure
 from iron.mlir.form import format_op
+from iron.mlir.structure import format_structural
 from iron.mlir.spelling import respell
 from iron.target.mlir_eras import TODAY, Era
 
@@ -191,10 +192,6 @@ class _Printer:
             raise IronError(f"cannot print {type(op).__name__} in an aie.device body")
         rule(self, op, depth, bw_symbols)
 
-    def tile(self, op: ir.Tile, depth: int, _bw) -> None:
-        attrs = f" {op.attrs}" if getattr(op, "attrs", None) else ""
-        self.line(depth, f"%{op.name} = aie.tile({op.col}, {op.row}){attrs}")
-
     def packet_flow(self, op: ir.PacketFlow, depth: int, _bw) -> None:
         self.line(depth, f"aie.packet_flow({op.id}) {{")
         s, d = op.source, op.dest
@@ -252,38 +249,38 @@ class _Printer:
         self.body(op.body, depth + 1, scope, bw_symbols)
         self.line(depth, "}")
 
-    def run(self, op: ir.Run, depth: int, scope: dict, bw_symbols: dict) -> None:
-        if len(op.args) != len(op.types):
-            raise IronError(f"aiex.run @{op.sequence}: {len(op.args)} arguments but {len(op.types)} types")
-        args = ", ".join(f"%{a}" for a in op.args)
-        types = ", ".join(str(ty) for ty in op.types)
-        self.line(depth, f"aiex.run @{op.sequence}({args}) : ({types})")
-
     def view(self, op: ir.View, depth: int, scope: dict, bw_symbols: dict) -> None:
         for line in _view_lines(op, scope):
             self.line(depth, line)
         scope[op.name] = op.type
 
 
-#: Device-body op type -> its printer (ops in a runtime sequence: _RUNTIME_OPS, else declared).
+#: Device-body op type -> its printer: the declared structural ops (iron.mlir.structure) by their
+#: declaration, the others by hand (ops in a runtime sequence: _RUNTIME_OPS).
 _DEVICE_OPS = {
-    ir.Tile: _Printer.tile,
+    **{
+        d.cls: lambda p, op, depth, _bw: p.line(depth, format_structural(op, p.device_now))
+        for d in structure.OPS
+        if d.where == "device"
+    },
     ir.PacketFlow: _Printer.packet_flow,
-    ir.ShimDmaAllocation: lambda p, op, depth, _bw: p.line(depth, _shim_alloc_text(op, p.device_now)),
     ir.MemrefGlobal: lambda p, op, depth, _bw: p.line(depth, _global_text(op.symbol, op.values)),
     ir.ObjectFifo: _Printer.objectfifo,
-    ir.ObjectFifoLink: lambda p, op, depth, _bw: p.line(depth, _link_text(op)),
-    ir.FuncDecl: lambda p, op, depth, _bw: p.line(depth, func_text(op)),
     ir.Core: _Printer.core,
     ir.RuntimeSequence: _Printer.sequence,
     ir.Opaque: lambda p, op, depth, _bw: p.opaque(depth, op),
 }
-#: Runtime op types printed by hand (the others by their declaration, _Printer.declared).
+#: Runtime op types: declared structural ops by their declaration, the npu ops of
+#: iron.mlir.decl by theirs (_Printer.declared), these by hand.
 _RUNTIME_OPS = {
+    **{
+        d.cls: lambda p, op, depth, _scope, _bw: p.line(depth, format_structural(op))
+        for d in structure.OPS
+        if d.where == "sequence"
+    },
     ir.BlockWrite: _Printer.blockwrite,
     ir.DmaMemcpyNd: lambda p, op, depth, scope, _bw: p.line(depth, _memcpy_text(op, scope)),
     ir.Configure: _Printer.configure,
-    ir.Run: _Printer.run,
     ir.View: _Printer.view,
     ir.Opaque: lambda p, op, depth, _scope, _bw: p.opaque(depth, op),
 }
@@ -338,19 +335,6 @@ def _names_in(ops: list) -> set[str]:
     return names
 
 
-def _shim_alloc_text(op: ir.ShimDmaAllocation, device: ir.Device | None) -> str:
-    if op.direction not in ("MM2S", "S2MM"):
-        raise IronError(f"aie.shim_dma_allocation @{op.symbol}: direction must be MM2S or S2MM")
-    tile = device.tile_at(op.column, 0) if device is not None else None
-    if tile is None:
-        raise IronError(
-            f"aie.shim_dma_allocation @{op.symbol}: the device has no shim tile in column {op.column}"
-        )
-    packet = f", {op.packet}" if op.packet else ""
-    attrs = f" {op.attrs}" if op.attrs else ""
-    return f"aie.shim_dma_allocation @{op.symbol}(%{tile.name}, {op.direction}, {op.channel}{packet}){attrs}"
-
-
 def objectfifo_text(op: ir.ObjectFifo) -> str:
     """The structured form of ``aie.objectfifo`` (the reader compares a foreign op with it)."""
     from_stream = op.dims_from_stream or ((),) * len(op.consumers)
@@ -367,25 +351,6 @@ def _dims_text(keyword: str, dims) -> str:
     if not dims:
         return ""
     return f"{keyword} [" + ", ".join(f"<size = {n}, stride = {st}>" for n, st in dims) + "]"
-
-
-def _link_text(op: ir.ObjectFifoLink) -> str:
-    def syms(names):
-        return ", ".join(f"@{n}" for n in names)
-
-    def ints(values):
-        return "[" + ", ".join(str(v) for v in values) + "]"
-
-    return (
-        f"aie.objectfifo.link [{syms(op.sources)}] -> [{syms(op.dests)}]"
-        f"({ints(op.source_offsets)} {ints(op.dest_offsets)})"
-    )
-
-
-def func_text(op: ir.FuncDecl) -> str:
-    """The structured form of a kernel declaration (the reader compares a foreign op with it)."""
-    attrs = f' attributes {{link_with = "{op.link_with}"}}' if op.link_with else ""
-    return f"func.func private @{op.name}({', '.join(op.types)}){attrs}"
 
 
 def _memcpy_text(op: ir.DmaMemcpyNd, scope: dict) -> str:

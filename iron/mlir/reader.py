@@ -31,6 +31,9 @@ from iron.mlir.decl import BY_MLIR, REQUIRED
 from iron.mlir.decl import NAME as _NAME
 from iron.mlir.form import RESULT, read_op
 from iron.mlir.printer import AUTO_GLOBAL_PREFIX
+from iron.mlir import structure
+from iron.mlir.scan import split_top, unquoted
+from iron.mlir.structure import memref_type, read_structural
 from iron.target import geometry
 
 
@@ -55,7 +58,6 @@ _RE_SEQUENCE = re.compile(
 )
 _SEQUENCE_HEADS = ("aie.runtime_sequence", "aiex.runtime_sequence")
 _RE_CONFIGURE = re.compile(rf"^aiex\.configure\s+@({_NAME})\s*\{{(\}})?$")
-_RE_TILE = re.compile(rf"^%({_NAME})\s*=\s*aie\.tile\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(\{{.*\}})?$")
 _RE_PACKET_FLOW = re.compile(
     rf"^aie\.packet_flow\s*\(\s*({_INT})\s*\)\s*\{{\s*"
     rf"aie\.packet_source\s*<\s*%({_NAME})\s*,\s*(\w+)\s*:\s*(\d+)\s*>\s*"
@@ -63,20 +65,9 @@ _RE_PACKET_FLOW = re.compile(
     r"\}\s*(\{.*\})?$",
     re.S,
 )
-_RE_SHIM_ALLOC_OLD = re.compile(
-    rf"^aie\.shim_dma_allocation\s+@({_NAME})\s*\(\s*(MM2S|S2MM)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)$"
-)
-_RE_SHIM_ALLOC_NEW = re.compile(
-    rf"^aie\.shim_dma_allocation\s+@({_NAME})\s*\(\s*%({_NAME})\s*,\s*(MM2S|S2MM)\s*,\s*(\d+)\s*"
-    r"(?:,\s*(<[^<>]*>)\s*)?\)\s*(\{.*\})?$"
-)
 _RE_OBJECTFIFO = re.compile(
     rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(-?\d+)\s*:\s*i32\s*\)\s*"
     r"(\{[^{}]*\}\s*)?:\s*!aie\.objectfifo<(.*)>$",
-    re.S,
-)
-_RE_FUNC_DECL = re.compile(
-    rf'^func\.func\s+private\s+@({_NAME})\s*\((.*)\)\s*(?:attributes\s*\{{\s*link_with\s*=\s*"([^"]*)"\s*\}})?$',
     re.S,
 )
 #: The object-FIFO attribute dictionary iron reads (anything else keeps the op opaque).
@@ -123,14 +114,12 @@ _RE_CAST = re.compile(
     r"sizes:\s*\[([\d,\s]*)\]\s*,\s*strides:\s*\[([\d,\s]*)\]\s*:\s*(.*?)\s+to\s+(memref<[^>]*>)$",
     re.S,
 )
-_RE_RUN = re.compile(rf"^aiex\.run\s+@({_NAME})\s*\(([^)]*)\)\s*:\s*\((.*)\)$", re.S)
 _RE_MEMCPY = re.compile(
     rf"^aiex\.npu\.dma_memcpy_nd\s*\(\s*(?:\d+\s*,\s*\d+\s*,\s*)?%({_NAME})\s*"
     r"\[([^\]]*)\]\s*\[([^\]]*)\]\s*\[([^\]]*)\]\s*\)\s*(\{.*\})?\s*:\s*(.*)$",
     re.S,
 )
 _RE_NPU = re.compile(r"^(aiex\.npu\.\w+)\s*(?:\(([^()]*)\))?\s*(\{.*\})?\s*(?::\s*(.*))?$", re.S)
-_RE_MEMREF = re.compile(r"^memref<((?:\d+x)+)(\w+)>$")
 _RE_BAD_MEMREF = re.compile(r"\s*memref<(?:\s*(?:\d+|\?)\s*x)*\s*-")
 _RE_ITEM = re.compile(r"[^,]+")
 #: Words a splat ``dense<v>`` global may stand for: a memtile's 512 KiB (the largest memory a
@@ -149,30 +138,13 @@ class _Err(Exception):
 
 
 # ------------------------------------------------------------------ scanning helpers
-def _unquoted(s: str):
-    """``(index, char)`` of every character of ``s`` outside string literals."""
-    in_str = escaped = False
-    for i, c in enumerate(s):
-        if in_str:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        else:
-            yield i, c
-
-
 def _code(s: str) -> str:
     """``s`` without a trailing ``//`` comment (string literals respected)."""
     if "//" not in s:
         return s
     if '"' not in s:
         return s[: s.index("//")].rstrip()
-    for i, c in _unquoted(s):
+    for i, c in unquoted(s):
         if c == "/" and s.startswith("//", i):
             return s[:i].rstrip()
     return s
@@ -190,23 +162,6 @@ def _depth(code: str) -> int:
         + code.count("[")
         - code.count("]")
     )
-
-
-def split_top(s: str) -> list[str]:
-    """Split on commas outside brackets and strings."""
-    if not any(c in s for c in '[(<{"'):
-        return s.split(",")
-    parts, depth, start = [], 0, 0
-    for i, c in _unquoted(s):
-        if c in "[(<{":
-            depth += 1
-        elif c in "])>}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(s[start:i])
-            start = i + 1
-    parts.append(s[start:])
-    return parts
 
 
 def _parse_int(text: str) -> int:
@@ -263,14 +218,6 @@ def _sym_attr(attrs: dict, key: str, op: str) -> str:
     if not m:
         raise _Err(f"{op}: attribute '{key}' must be a symbol reference, got {attrs[key]!r}", key)
     return m.group(1)
-
-
-def memref_type(text: str) -> ir.MemRefType | None:
-    """``memref<4x8xi32>`` as an :class:`ir.MemRefType` (None: not a memref of a known element type)."""
-    m = _RE_MEMREF.match(text.strip())
-    if not m or m.group(2) not in ir.ELEMENT_BYTES:
-        return None
-    return ir.MemRefType(tuple(int(d) for d in m.group(1).split("x")[:-1]), m.group(2))
 
 
 def _int_list(text: str) -> tuple[int, ...] | None:
@@ -590,12 +537,12 @@ class _Reader:
         return core
 
     def device_value(self, code: str):
-        """``%x = ...`` in a device body: a tile (constants are noted and kept verbatim)."""
-        m = _RE_TILE.match(code)
-        if m:
-            tile = ir.Tile(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
-            self.dev.tiles[tile.name] = tile
-            return tile
+        """``%x = ...`` in a device body: a declared op (a tile; constants are noted and kept verbatim)."""
+        op = read_structural("device", code, self.dev.tiles)
+        if isinstance(op, ir.Tile):
+            self.dev.tiles[op.name] = op
+        if op is not None:
+            return op
         m = _RE_CONST.match(code)
         if m and m.group(2) not in ("true", "false"):
             self.dev.consts[m.group(1)] = _parse_int(m.group(2))
@@ -614,18 +561,6 @@ class _Reader:
             ir.PacketEnd(m.group(5), m.group(6), int(m.group(7))),
             attrs.get("keep_pkt_header") == "true",
         )
-
-    def shim_alloc(self, code: str):
-        m = _RE_SHIM_ALLOC_OLD.match(code)
-        if m and any(t.row == 0 and t.col == int(m.group(4)) for t in self.dev.tiles.values()):
-            # the pre-2026 form prints in today's form only after its shim tile is declared
-            return ir.ShimDmaAllocation(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
-        m = _RE_SHIM_ALLOC_NEW.match(code)
-        if m and m.group(2) in self.dev.tiles:
-            col = self.dev.tiles[m.group(2)].col
-            packet = " ".join(m.group(5).split()) if m.group(5) else None
-            return ir.ShimDmaAllocation(m.group(1), m.group(3), int(m.group(4)), col, packet, m.group(6))
-        return None
 
     def memref_global(self, code: str):
         m = _RE_GLOBAL.match(code)
@@ -656,10 +591,6 @@ class _Reader:
         glob = ir.MemrefGlobal(m.group(1), values)
         self.dev.globals[glob.symbol] = glob
         return glob
-
-    def func_decl(self, code: str):
-        """A kernel declaration (:func:`read_func_decl`)."""
-        return read_func_decl(code)
 
     def objectfifo(self, code: str):
         m = _RE_OBJECTFIFO.match(code)
@@ -705,18 +636,6 @@ class _Reader:
         if cls is None:
             return self.blockwrite(operands, attrs, name)
         return self.declared(cls, operands, attrs, name)
-
-    def run_op(self, code: str):
-        m = _RE_RUN.match(code)
-        if not m:
-            return None
-        args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
-        if not all(a.startswith("%") for a in args):
-            return None
-        types = [memref_type(t) for t in split_top(m.group(3))] if m.group(3).strip() else []
-        if None in types or len(types) != len(args):
-            return None
-        return ir.Run(m.group(1), [a[1:] for a in args], types)
 
     def value_def(self, code: str, text: str):
         """``%x = ...`` inside a sequence."""
@@ -1092,35 +1011,38 @@ def _verbatim(lines: list[str], first: int, last: int) -> str:
     return "\n".join(out)
 
 
-#: (op-name prefix, reader) of the structured ops of a device body, tried in order.
 def read_func_decl(code: str) -> ir.FuncDecl | None:
     """``func.func private @f(types) attributes {link_with = "f.o"}`` (a kernel declaration),
     or None: other spellings and attributes stay opaque."""
-    m = _RE_FUNC_DECL.match(code.strip())
-    if not m:
-        return None
-    types = tuple(t.strip() for t in split_top(m.group(2))) if m.group(2).strip() else ()
-    decl = ir.FuncDecl(m.group(1), types, m.group(3))
-    from iron.mlir.printer import func_text
-
-    return decl if func_text(decl) == code.strip() else None
+    op = read_structural("device", code.strip(), {})
+    return op if isinstance(op, ir.FuncDecl) else None
 
 
+def _declared_ops(where: str) -> tuple:
+    """(op name, reader) of the declared structural ops without a result (iron.mlir.structure)."""
+    return tuple(
+        (name, lambda self, code: read_structural(where, code, self.dev.tiles))
+        for name, op in structure.BY_NAME[where].items()
+        if op.result is None
+    )
+
+
+#: (op-name prefix, reader) of the structured ops of a device body, tried in order: ``%x = ``
+#: values (_Reader.device_value), the declared ops, then the ops read by hand.
 _DEVICE_OPS = (
     ("%", _Reader.device_value),
+    *_declared_ops("device"),
     ("aie.packet_flow", _Reader.packet_flow),
-    ("aie.shim_dma_allocation", _Reader.shim_alloc),
     ("aie.objectfifo ", _Reader.objectfifo),
     ("aie.objectfifo@", _Reader.objectfifo),
     ("memref.global", _Reader.memref_global),
-    ("func.func private", _Reader.func_decl),
 )
 #: The same for a runtime sequence (``%x = ...`` values: _Reader.value_def); npu ops with a
-#: declaration are read by _Reader.declared.
+#: declaration in iron.mlir.decl are read by _Reader.declared.
 _RUNTIME_OPS = (
+    *_declared_ops("sequence"),
     ("aiex.npu.dma_memcpy_nd", _Reader.memcpy),
     ("aiex.npu.", _Reader.npu_op),
-    ("aiex.run", _Reader.run_op),
 )
 
 
