@@ -45,6 +45,7 @@ _PATTERNS = {
     "@": re.compile(rf"\s*@({NAME})"),
     "int": re.compile(r"\s*(-?\d+)"),
     "uint": re.compile(r"\s*(\d+)"),
+    "lit": re.compile(r"\s*(-?(?:0x[0-9a-fA-F]+|\d+))"),
     "str": re.compile(r'([^"\\]+(?:\\.[^"\\]*)*|(?:\\.[^"\\]*)+)'),
     "word": re.compile(r"\s*([A-Za-z_]\w*)"),
     "attr": re.compile(r"\s*([A-Za-z_]\w*<[^<>]*>)"),

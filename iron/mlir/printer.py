@@ -36,7 +36,7 @@ import re
 from iron.errors import IronError
 from iron.mlir import ir, structure
 from iron.mlir.form import format_op
-from iron.mlir.structure import format_structural
+from iron.mlir.structure import PrintContext, format_structural
 from iron.mlir.spelling import respell
 from iron.target.mlir_eras import TODAY, Era
 
@@ -167,6 +167,11 @@ class _Printer:
     def line(self, depth: int, text: str) -> None:
         self.out.append(INDENT * depth + text)
 
+    def structural(self, op, depth: int, ctx: PrintContext) -> None:
+        """A declared structural op (:mod:`iron.mlir.structure`), each of its lines at ``depth``."""
+        for text in format_structural(op, ctx).split("\n"):
+            self.line(depth, text)
+
     def opaque(self, depth: int, op: ir.Opaque) -> None:
         for line in opaque_lines(op.text):
             self.out.append(INDENT * depth + line if line else "")
@@ -188,16 +193,12 @@ class _Printer:
 
     def device_op(self, op, depth: int, bw_symbols: dict) -> None:
         rule = _DEVICE_OPS.get(type(op))
+        decl = structure.BY_CLASS.get(type(op))
+        if rule is None and decl is not None and decl.where == "device":
+            return self.structural(op, depth, PrintContext(self.device_now))
         if rule is None:
             raise IronError(f"cannot print {type(op).__name__} in an aie.device body")
         rule(self, op, depth, bw_symbols)
-
-    def packet_flow(self, op: ir.PacketFlow, depth: int, _bw) -> None:
-        self.line(depth, f"aie.packet_flow({op.id}) {{")
-        s, d = op.source, op.dest
-        self.line(depth + 1, f"aie.packet_source<%{s.tile}, {s.bundle} : {s.channel}>")
-        self.line(depth + 1, f"aie.packet_dest<%{d.tile}, {d.bundle} : {d.channel}>")
-        self.line(depth, "} {keep_pkt_header = true}" if op.keep_pkt_header else "}")
 
     def objectfifo(self, op: ir.ObjectFifo, depth: int, _bw) -> None:
         if op.text is not None:
@@ -230,6 +231,9 @@ class _Printer:
 
     def runtime_op(self, op, depth: int, scope: dict, bw_symbols: dict) -> None:
         rule = _RUNTIME_OPS.get(type(op))
+        decl = structure.BY_CLASS.get(type(op))
+        if rule is None and decl is not None and decl.where == "sequence":
+            return self.structural(op, depth, PrintContext(self.device_now, scope))
         if rule is None:
             if getattr(type(op), "MLIR", None) is None:
                 raise IronError(f"cannot print {type(op).__name__} in a runtime sequence")
@@ -255,29 +259,18 @@ class _Printer:
         scope[op.name] = op.type
 
 
-#: Device-body op type -> its printer: the declared structural ops (iron.mlir.structure) by their
-#: declaration, the others by hand (ops in a runtime sequence: _RUNTIME_OPS).
+#: Device-body op types printed by hand (the declared structural ops, iron.mlir.structure, by
+#: their declaration; ops in a runtime sequence: _RUNTIME_OPS).
 _DEVICE_OPS = {
-    **{
-        d.cls: lambda p, op, depth, _bw: p.line(depth, format_structural(op, p.device_now))
-        for d in structure.OPS
-        if d.where == "device"
-    },
-    ir.PacketFlow: _Printer.packet_flow,
     ir.MemrefGlobal: lambda p, op, depth, _bw: p.line(depth, _global_text(op.symbol, op.values)),
     ir.ObjectFifo: _Printer.objectfifo,
     ir.Core: _Printer.core,
     ir.RuntimeSequence: _Printer.sequence,
     ir.Opaque: lambda p, op, depth, _bw: p.opaque(depth, op),
 }
-#: Runtime op types: declared structural ops by their declaration, the npu ops of
-#: iron.mlir.decl by theirs (_Printer.declared), these by hand.
+#: Runtime op types printed by hand (declared structural ops by their declaration, the npu
+#: ops of iron.mlir.decl by theirs: _Printer.declared).
 _RUNTIME_OPS = {
-    **{
-        d.cls: lambda p, op, depth, _scope, _bw: p.line(depth, format_structural(op))
-        for d in structure.OPS
-        if d.where == "sequence"
-    },
     ir.BlockWrite: _Printer.blockwrite,
     ir.DmaMemcpyNd: lambda p, op, depth, scope, _bw: p.line(depth, _memcpy_text(op, scope)),
     ir.Configure: _Printer.configure,

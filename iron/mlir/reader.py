@@ -31,9 +31,8 @@ from iron.mlir.decl import BY_MLIR, REQUIRED
 from iron.mlir.decl import NAME as _NAME
 from iron.mlir.form import RESULT, read_op
 from iron.mlir.printer import AUTO_GLOBAL_PREFIX
-from iron.mlir import structure
 from iron.mlir.scan import split_top, unquoted
-from iron.mlir.structure import memref_type, read_structural
+from iron.mlir.structure import STARTS, memref_type, read_structural
 from iron.target import geometry
 
 
@@ -58,13 +57,6 @@ _RE_SEQUENCE = re.compile(
 )
 _SEQUENCE_HEADS = ("aie.runtime_sequence", "aiex.runtime_sequence")
 _RE_CONFIGURE = re.compile(rf"^aiex\.configure\s+@({_NAME})\s*\{{(\}})?$")
-_RE_PACKET_FLOW = re.compile(
-    rf"^aie\.packet_flow\s*\(\s*({_INT})\s*\)\s*\{{\s*"
-    rf"aie\.packet_source\s*<\s*%({_NAME})\s*,\s*(\w+)\s*:\s*(\d+)\s*>\s*"
-    rf"aie\.packet_dest\s*<\s*%({_NAME})\s*,\s*(\w+)\s*:\s*(\d+)\s*>\s*"
-    r"\}\s*(\{.*\})?$",
-    re.S,
-)
 _RE_OBJECTFIFO = re.compile(
     rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(-?\d+)\s*:\s*i32\s*\)\s*"
     r"(\{[^{}]*\}\s*)?:\s*!aie\.objectfifo<(.*)>$",
@@ -510,10 +502,24 @@ class _Reader:
                 return reader(self, code)
         return None
 
+    @property
+    def tiles(self) -> dict:
+        """The current device's tiles by SSA name (what declared ops' ``read`` may ask)."""
+        return self.dev.tiles if self.dev is not None else {}
+
+    @property
+    def scope(self) -> dict:
+        """The current sequence's memref values by SSA name."""
+        return self.seq.scope if self.seq is not None else {}
+
     def device_op(self, code: str, text: str = ""):
         """A structured op of a device body, or None (kept opaque)."""
         if code.startswith(("%", "aie.core")) and _RE_CORE.match(code.split("\n", 1)[0]):
             return self.core(text)
+        if code.startswith(STARTS["device"]):
+            op = read_structural("device", code, self)
+            if op is not None:
+                return op
         return self.read_op(_DEVICE_OPS, code)
 
     def core(self, text: str):
@@ -538,7 +544,7 @@ class _Reader:
 
     def device_value(self, code: str):
         """``%x = ...`` in a device body: a declared op (a tile; constants are noted and kept verbatim)."""
-        op = read_structural("device", code, self.dev.tiles)
+        op = read_structural("device", code, self)
         if isinstance(op, ir.Tile):
             self.dev.tiles[op.name] = op
         if op is not None:
@@ -547,20 +553,6 @@ class _Reader:
         if m and m.group(2) not in ("true", "false"):
             self.dev.consts[m.group(1)] = _parse_int(m.group(2))
         return None
-
-    def packet_flow(self, code: str):
-        m = _RE_PACKET_FLOW.match(code)
-        if not m:
-            return None
-        attrs = _attr_dict(m.group(8))
-        if set(attrs) - {"keep_pkt_header"} or attrs.get("keep_pkt_header", "false") not in ("true", "false"):
-            return None
-        return ir.PacketFlow(
-            _parse_int(m.group(1)),
-            ir.PacketEnd(m.group(2), m.group(3), int(m.group(4))),
-            ir.PacketEnd(m.group(5), m.group(6), int(m.group(7))),
-            attrs.get("keep_pkt_header") == "true",
-        )
 
     def memref_global(self, code: str):
         m = _RE_GLOBAL.match(code)
@@ -621,7 +613,8 @@ class _Reader:
         """A structured op of a runtime sequence or configure block, or None (kept opaque)."""
         if code[0] == "%":
             return self.value_def(code, text)
-        return self.read_op(_RUNTIME_OPS, code)
+        op = read_structural("sequence", code, self) if code.startswith(STARTS["sequence"]) else None
+        return op if op is not None else self.read_op(_RUNTIME_OPS, code)
 
     def npu_op(self, code: str):
         m = _RE_NPU.match(code)
@@ -1018,21 +1011,10 @@ def read_func_decl(code: str) -> ir.FuncDecl | None:
     return op if isinstance(op, ir.FuncDecl) else None
 
 
-def _declared_ops(where: str) -> tuple:
-    """(op name, reader) of the declared structural ops without a result (iron.mlir.structure)."""
-    return tuple(
-        (name, lambda self, code: read_structural(where, code, self.dev.tiles))
-        for name, op in structure.BY_NAME[where].items()
-        if op.result is None
-    )
-
-
-#: (op-name prefix, reader) of the structured ops of a device body, tried in order: ``%x = ``
-#: values (_Reader.device_value), the declared ops, then the ops read by hand.
+#: (op-name prefix, reader) of the structured ops of a device body read by hand, tried in order
+#: after the declared ones (iron.mlir.structure; ``%x = `` values: _Reader.device_value).
 _DEVICE_OPS = (
     ("%", _Reader.device_value),
-    *_declared_ops("device"),
-    ("aie.packet_flow", _Reader.packet_flow),
     ("aie.objectfifo ", _Reader.objectfifo),
     ("aie.objectfifo@", _Reader.objectfifo),
     ("memref.global", _Reader.memref_global),
@@ -1040,7 +1022,6 @@ _DEVICE_OPS = (
 #: The same for a runtime sequence (``%x = ...`` values: _Reader.value_def); npu ops with a
 #: declaration in iron.mlir.decl are read by _Reader.declared.
 _RUNTIME_OPS = (
-    *_declared_ops("sequence"),
     ("aiex.npu.dma_memcpy_nd", _Reader.memcpy),
     ("aiex.npu.", _Reader.npu_op),
 )

@@ -9,10 +9,13 @@ body or a runtime sequence) and the older spellings the reader still accepts. Th
 table; adding an op whose fields are its text's fields is one row.
 
 An op whose IR fields differ from its text's (a shim allocation names its tile in the text
-and keeps the column) adds two small functions: ``read(values, tiles)`` turns the fields read
-(``tiles``: the device's tiles by SSA name) into the class's arguments, or None to keep the op
-opaque; ``write(op, device)`` gives the text's fields of an op (raising :class:`IronError`
-for what cannot be printed).
+and keeps the column) adds two small functions: ``read(values, ctx)`` turns the fields read
+into the class's arguments, or None to keep the op opaque; ``write(op, ctx)`` gives the
+text's fields of an op (raising :class:`IronError` for what cannot be printed). The reader's
+``ctx`` has ``tiles`` (the device's tiles by SSA name) and ``scope`` (the runtime sequence's
+memref values by SSA name); the printer's (:class:`PrintContext`) ``device`` and ``scope``.
+A form may span lines (``\n`` in its text): the printer indents each line alike, the reader
+takes any whitespace.
 
 Sources: ``aie.tile`` / ``aie.shim_dma_allocation`` / ``func.func`` as mlir-aie's lit tests
 write them (``iron/tests/data/upstream``, e.g. ``dma_operand_widths.mlir``; the older shim
@@ -27,6 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from iron import limits
 from iron.errors import IronError
 from iron.mlir import ir
 from iron.mlir.decl import NAME
@@ -71,23 +75,33 @@ class _Fields:
         self.__dict__.update(values)
 
 
+@dataclass
+class PrintContext:
+    """What a ``write`` function may ask of the printer: the device printed, the sequence's
+    memref values by SSA name."""
+
+    device: ir.Device | None = None
+    scope: dict | None = None
+
+
 # ------------------------------------------------------------------ per-op conversions
-def _shim_read(values: dict, tiles: dict) -> dict | None:
+def _shim_read(values: dict, ctx) -> dict | None:
     """Today's form names the shim tile (its column kept); the older form names the column
     and prints in today's form only once a shim tile of that column is declared."""
     if values["direction"] not in ("MM2S", "S2MM"):
         return None
     if "tile" not in values:
-        known = any(t.row == 0 and t.col == values["column"] for t in tiles.values())
+        known = any(t.row == 0 and t.col == values["column"] for t in ctx.tiles.values())
         return values if known else None
-    tile, packet = tiles.get(values.pop("tile")), values["packet"]
+    tile, packet = ctx.tiles.get(values.pop("tile")), values["packet"]
     if tile is None or (packet is not None and not (packet.startswith("<") and packet.endswith(">"))):
         return None
     values["packet"] = " ".join(packet.split()) if packet else None
     return {**values, "column": tile.col}
 
 
-def _shim_write(op: ir.ShimDmaAllocation, device: ir.Device | None) -> dict:
+def _shim_write(op: ir.ShimDmaAllocation, ctx: PrintContext) -> dict:
+    device = ctx.device
     if op.direction not in ("MM2S", "S2MM"):
         raise IronError(f"aie.shim_dma_allocation @{op.symbol}: direction must be MM2S or S2MM")
     tile = device.tile_at(op.column, 0) if device is not None else None
@@ -98,22 +112,61 @@ def _shim_write(op: ir.ShimDmaAllocation, device: ir.Device | None) -> dict:
     return {**vars(op), "tile": tile.name}
 
 
-def _run_read(values: dict, _tiles) -> dict | None:
+def _run_read(values: dict, _ctx) -> dict | None:
     types = [memref_type(t) for t in values["types"]]
     if None in types or len(types) != len(values["args"]):
         return None
     return {**values, "args": list(values["args"]), "types": types}
 
 
-def _run_write(op: ir.Run, _device) -> dict:
+def _run_write(op: ir.Run, _ctx) -> dict:
     if len(op.args) != len(op.types):
         raise IronError(f"aiex.run @{op.sequence}: {len(op.args)} arguments but {len(op.types)} types")
     return {"sequence": op.sequence, "args": tuple(op.args), "types": tuple(str(t) for t in op.types)}
 
 
+def _packet_flow_read(values: dict, _ctx) -> dict | None:
+    """``{keep_pkt_header = true|false}`` is the one attribute modelled (else opaque)."""
+    keep = values.pop("attrs") or "{keep_pkt_header = false}"
+    m = _RE_KEEP.fullmatch(keep)
+    try:
+        number = limits.parse_int(values.pop("id"))
+    except ValueError:
+        return None
+    if m is None:
+        return None
+    ends = [ir.PacketEnd(values[f"{e}_tile"], values[f"{e}_bundle"], values[f"{e}_channel"]) for e in "sd"]
+    return {"id": number, "source": ends[0], "dest": ends[1], "keep_pkt_header": m.group(1) == "true"}
+
+
+def _packet_flow_write(op: ir.PacketFlow, _ctx) -> dict:
+    s, d = op.source, op.dest
+    return {
+        "id": str(op.id),
+        **{f"s_{k}": getattr(s, k) for k in ("tile", "bundle", "channel")},
+        **{f"d_{k}": getattr(d, k) for k in ("tile", "bundle", "channel")},
+        "attrs": "{keep_pkt_header = true}" if op.keep_pkt_header else None,
+    }
+
+
+_RE_KEEP = re.compile(r"\{\s*keep_pkt_header\s*=\s*(true|false)\s*\}")
+
+
 # ------------------------------------------------------------------ the table
 OPS: tuple[Op, ...] = (
     Op(ir.Tile, Form("aie.tile", "({col:uint}, {row:uint})[? {attrs:dict}?]"), result="name"),
+    Op(
+        ir.PacketFlow,
+        Form(
+            "aie.packet_flow",
+            "({id:lit}) {{\n"
+            "  aie.packet_source<%{s_tile}, {s_bundle:word} : {s_channel:uint}>\n"
+            "  aie.packet_dest<%{d_tile}, {d_bundle:word} : {d_channel:uint}>\n"
+            "}}[? {attrs:dict}?]",
+        ),
+        read=_packet_flow_read,
+        write=_packet_flow_write,
+    ),
     Op(
         ir.ShimDmaAllocation,
         Form(
@@ -147,27 +200,48 @@ OPS: tuple[Op, ...] = (
         write=_run_write,
     ),
 )
-BY_CLASS: dict[type, Op] = {op.cls: op for op in OPS}
-#: Readable declarations by where they stand, then by op name.
-BY_NAME: dict[str, dict[str, Op]] = {
-    where: {op.name: op for op in OPS if op.where == where and op.readable}
-    for where in ("device", "sequence")
-}
+BY_CLASS: dict[type, Op] = {}
+#: Readable declarations by where they stand, then by op name (every spelling's).
+BY_NAME: dict[str, dict[str, Op]] = {"device": {}, "sequence": {}}
+#: The op names read where they stand, for a quick ``str.startswith`` before reading.
+STARTS: dict[str, tuple[str, ...]] = {"device": (), "sequence": ()}
 
 
-def format_structural(op, device: ir.Device | None = None) -> str:
-    """The line of a declared structural op (``device``: the device it stands in, for ops
-    that name a tile by its place)."""
+def declare(op: Op) -> Op:
+    """Register ``op`` (the table's rows are registered on import)."""
+    BY_CLASS[op.cls] = op
+    if op.readable:
+        for form in (op.form, *op.older):
+            BY_NAME[op.where][form.names[0]] = op
+        STARTS[op.where] = tuple(BY_NAME[op.where])
+    return op
+
+
+def undeclare(op: Op) -> None:
+    """Remove ``op`` (what :func:`declare` added; for tests that declare an op of their own)."""
+    BY_CLASS.pop(op.cls, None)
+    names = BY_NAME[op.where]
+    for name in [n for n, o in names.items() if o is op]:
+        del names[name]
+    STARTS[op.where] = tuple(names)
+
+
+for _op in OPS:
+    declare(_op)
+
+
+def format_structural(op, ctx: PrintContext | None = None) -> str:
+    """The text of a declared structural op (lines joined by ``\n``, unindented)."""
     decl = BY_CLASS[type(op)]
-    fields = _Fields(decl.write(op, device)) if decl.write else op
+    fields = _Fields(decl.write(op, ctx or PrintContext())) if decl.write else op
     head = f"%{getattr(op, decl.result)} = " if decl.result else ""
     return head + decl.name + print_text(decl.form, fields, decl.name)
 
 
-def read_structural(where: str, code: str, tiles: dict):
+def read_structural(where: str, code: str, ctx):
     """The declared op ``code`` spells where it stands (``"device"`` or ``"sequence"``;
-    ``tiles``: the device's tiles by SSA name), or None: not declared there, or text its
-    forms do not read (the caller keeps it opaque)."""
+    ``ctx``: see the module docstring), or None: not declared there, or text its forms do
+    not read (the caller keeps it opaque)."""
     m = _RE_HEAD.match(code)
     decl = BY_NAME[where].get(m.group(2)) if m else None
     if decl is None or (m.group(1) is None) != (decl.result is None):
@@ -181,6 +255,6 @@ def read_structural(where: str, code: str, tiles: dict):
     if decl.result:
         values[decl.result] = m.group(1)
     if decl.read:
-        values = decl.read(values, tiles)
+        values = decl.read(values, ctx)
     op = None if values is None else decl.cls(**values)
     return None if op is None or (decl.exact and format_structural(op) != code) else op
