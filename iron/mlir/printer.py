@@ -168,7 +168,11 @@ class _Printer:
         self.out.append(INDENT * depth + text)
 
     def structural(self, op, depth: int, ctx: PrintContext) -> None:
-        """A declared structural op (:mod:`iron.mlir.structure`), each of its lines at ``depth``."""
+        """A declared structural op (:mod:`iron.mlir.structure`), each of its lines at ``depth``;
+        one read with text it does not print back (its ``verbatim`` field) as read."""
+        verbatim = structure.BY_CLASS[type(op)].verbatim
+        if verbatim and getattr(op, verbatim) is not None:
+            return self.opaque(depth, ir.Opaque(getattr(op, verbatim)))
         for text in format_structural(op, ctx).split("\n"):
             self.line(depth, text)
 
@@ -199,12 +203,6 @@ class _Printer:
         if rule is None:
             raise IronError(f"cannot print {type(op).__name__} in an aie.device body")
         rule(self, op, depth, bw_symbols)
-
-    def objectfifo(self, op: ir.ObjectFifo, depth: int, _bw) -> None:
-        if op.text is not None:
-            self.opaque(depth, ir.Opaque(op.text))
-            return
-        self.line(depth, objectfifo_text(op))
 
     def core(self, op: ir.Core, depth: int, _bw) -> None:
         if op.text is not None:  # a foreign core, printed as read
@@ -263,7 +261,6 @@ class _Printer:
 #: their declaration; ops in a runtime sequence: _RUNTIME_OPS).
 _DEVICE_OPS = {
     ir.MemrefGlobal: lambda p, op, depth, _bw: p.line(depth, _global_text(op.symbol, op.values)),
-    ir.ObjectFifo: _Printer.objectfifo,
     ir.Core: _Printer.core,
     ir.RuntimeSequence: _Printer.sequence,
     ir.Opaque: lambda p, op, depth, _bw: p.opaque(depth, op),
@@ -326,24 +323,6 @@ def _names_in(ops: list) -> set[str]:
         elif isinstance(op, ir.View):
             names.update((op.name, f"{op.name}_flat", f"{op.name}_subview"))
     return names
-
-
-def objectfifo_text(op: ir.ObjectFifo) -> str:
-    """The structured form of ``aie.objectfifo`` (the reader compares a foreign op with it)."""
-    from_stream = op.dims_from_stream or ((),) * len(op.consumers)
-    consumers = ", ".join(
-        f"%{c}{_dims_text(' dimensionsFromStream', d)}" for c, d in zip(op.consumers, from_stream)
-    )
-    producer = f"%{op.producer}{_dims_text(' dimensionsToStream', op.dims_to_stream)}"
-    attrs = f" {op.attrs}" if op.attrs else ""
-    return f"aie.objectfifo @{op.name}({producer}, {{{consumers}}}, {op.depth} : i32){attrs} : !aie.objectfifo<{op.type}>"
-
-
-def _dims_text(keyword: str, dims) -> str:
-    """`` dimensionsToStream [<size = 4, stride = 8>, ...]`` (empty for no dimensions)."""
-    if not dims:
-        return ""
-    return f"{keyword} [" + ", ".join(f"<size = {n}, stride = {st}>" for n, st in dims) + "]"
 
 
 def _memcpy_text(op: ir.DmaMemcpyNd, scope: dict) -> str:

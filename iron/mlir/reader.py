@@ -57,35 +57,6 @@ _RE_SEQUENCE = re.compile(
 )
 _SEQUENCE_HEADS = ("aie.runtime_sequence", "aiex.runtime_sequence")
 _RE_CONFIGURE = re.compile(rf"^aiex\.configure\s+@({_NAME})\s*\{{(\}})?$")
-_RE_OBJECTFIFO = re.compile(
-    rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(-?\d+)\s*:\s*i32\s*\)\s*"
-    r"(\{[^{}]*\}\s*)?:\s*!aie\.objectfifo<(.*)>$",
-    re.S,
-)
-#: The object-FIFO attribute dictionary iron reads (anything else keeps the op opaque).
-_RE_FIFO_ATTRS = re.compile(r"^\{\s*runtimeDmas\s*=\s*(true|false)\s*\}$")
-_RE_FIFO_CONSUMER = re.compile(rf"^%({_NAME})\b(.*)$", re.S)
-#: ``dimensionsToStream`` / ``dimensionsFromStream``; ``toStream`` / ``fromStream`` is the older
-#: spelling (e.g. generated whole_array matmul MLIR in mlir-aie's build folders, 2024); iron prints today's.
-_RE_DIMS = re.compile(
-    r"^(?:(?:dimensionsToStream|dimensionsFromStream|toStream|fromStream)\s*\[(.*)\])?$", re.S
-)
-_RE_DIM = re.compile(r"<\s*size\s*=\s*(\d+)\s*,\s*stride\s*=\s*(\d+)\s*>")
-
-
-def _dims(text: str) -> tuple[tuple[int, int], ...] | None:
-    """``dimensionsToStream [<size = 4, stride = 8>, ...]`` -> ((4, 8), ...); "" -> (); None: other text."""
-    m = _RE_DIMS.match(text.strip())
-    if m is None:
-        return None
-    if m.group(1) is None:
-        return ()
-    dims = _RE_DIM.findall(m.group(1))
-    if _RE_DIM.sub("", m.group(1)).replace(",", "").strip():
-        return None
-    return tuple((int(n), int(st)) for n, st in dims)
-
-
 _RE_GLOBAL = re.compile(
     rf'^memref\.global\s+"private"\s+constant\s+@({_NAME})\s*:\s*memref<(\d+)xi32>\s*=\s*dense<(.*)>$', re.S
 )
@@ -584,31 +555,6 @@ class _Reader:
         self.dev.globals[glob.symbol] = glob
         return glob
 
-    def objectfifo(self, code: str):
-        m = _RE_OBJECTFIFO.match(code)
-        if not m:
-            return None  # depth arrays and other forms stay opaque
-        to_stream = _dims(m.group(3))
-        entries = [_RE_FIFO_CONSUMER.match(c.strip()) for c in split_top(m.group(4))]
-        if to_stream is None or not all(entries):
-            return None
-        consumers = tuple(e.group(1) for e in entries)
-        from_stream = tuple(_dims(e.group(2)) for e in entries)
-        if not all(c in self.dev.tiles for c in consumers) or m.group(2) not in self.dev.tiles:
-            return None
-        if any(d is None for d in from_stream):
-            return None
-        attrs = m.group(6).strip() if m.group(6) else None
-        if attrs and not _RE_FIFO_ATTRS.match(attrs):
-            return None  # other attributes (transport, repeat_count, ...) change what it does: opaque
-        fifo = ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(5)), m.group(7), None,
-                             to_stream, from_stream if any(from_stream) else (), attrs)  # fmt: skip
-        from iron.mlir.printer import objectfifo_text
-
-        if objectfifo_text(fifo) != code:
-            fifo.text = code  # other spellings and attributes (padding ...): printed verbatim
-        return fifo
-
     def runtime_op(self, code: str, text: str):
         """A structured op of a runtime sequence or configure block, or None (kept opaque)."""
         if code[0] == "%":
@@ -1015,8 +961,6 @@ def read_func_decl(code: str) -> ir.FuncDecl | None:
 #: after the declared ones (iron.mlir.structure; ``%x = `` values: _Reader.device_value).
 _DEVICE_OPS = (
     ("%", _Reader.device_value),
-    ("aie.objectfifo ", _Reader.objectfifo),
-    ("aie.objectfifo@", _Reader.objectfifo),
     ("memref.global", _Reader.memref_global),
 )
 #: The same for a runtime sequence (``%x = ...`` values: _Reader.value_def); npu ops with a

@@ -53,7 +53,8 @@ def memref_type(text: str) -> ir.MemRefType | None:
 class Op:
     """One structural op: see the module docstring. ``readable=False``: printed from the
     declaration, but a read op stays opaque (its users read the text). ``exact``: read only
-    when it prints back byte for byte (else kept verbatim, so a foreign op keeps its spacing)."""
+    when it prints back byte for byte, else kept opaque, or, with a ``verbatim`` field, read
+    with its text kept there (printed as read: a foreign op keeps its spelling)."""
 
     cls: type
     form: Form
@@ -64,6 +65,7 @@ class Op:
     write: Callable | None = None
     readable: bool = True
     exact: bool = False
+    verbatim: str | None = None
 
     @property
     def name(self) -> str:
@@ -149,6 +151,62 @@ def _packet_flow_write(op: ir.PacketFlow, _ctx) -> dict:
     }
 
 
+#: The object-FIFO attribute dictionary iron reads (anything else keeps the op opaque).
+_RE_FIFO_ATTRS = re.compile(r"^\{\s*runtimeDmas\s*=\s*(true|false)\s*\}$")
+_RE_FIFO_CONSUMER = re.compile(rf"^%({NAME})\b(.*)$", re.S)
+#: ``dimensionsToStream`` / ``dimensionsFromStream``; ``toStream`` / ``fromStream`` is the older
+#: spelling (e.g. generated whole_array matmul MLIR in mlir-aie's build folders, 2024); iron prints today's.
+_RE_DIMS = re.compile(
+    r"^(?:(?:dimensionsToStream|dimensionsFromStream|toStream|fromStream)\s*\[(.*)\])?$", re.S
+)
+_RE_DIM = re.compile(r"<\s*size\s*=\s*(\d+)\s*,\s*stride\s*=\s*(\d+)\s*>")
+
+
+def _dims(text: str) -> tuple[tuple[int, int], ...] | None:
+    """``dimensionsToStream [<size = 4, stride = 8>, ...]`` -> ((4, 8), ...); "" -> (); None: other text."""
+    m = _RE_DIMS.match(text.strip())
+    if m is None:
+        return None
+    if m.group(1) is None:
+        return ()
+    dims = _RE_DIM.findall(m.group(1))
+    if _RE_DIM.sub("", m.group(1)).replace(",", "").strip():
+        return None
+    return tuple((int(n), int(st)) for n, st in dims)
+
+
+def _dims_text(keyword: str, dims) -> str:
+    """``dimensionsToStream [<size = 4, stride = 8>, ...]`` (empty for no dimensions)."""
+    if not dims:
+        return ""
+    return f"{keyword} [" + ", ".join(f"<size = {n}, stride = {st}>" for n, st in dims) + "]"
+
+
+def _fifo_read(values: dict, ctx) -> dict | None:
+    """Endpoints on declared tiles, stream dimensions and ``{runtimeDmas = ..}`` modelled (else opaque)."""
+    to_stream = _dims(values.pop("to_stream") or "")
+    entries = [_RE_FIFO_CONSUMER.match(c) for c in values["consumers"]]
+    if to_stream is None or not entries or not all(entries):
+        return None
+    consumers = tuple(e.group(1) for e in entries)
+    from_stream = tuple(_dims(e.group(2)) for e in entries)
+    if any(d is None for d in from_stream) or not {*consumers, values["producer"]} <= set(ctx.tiles):
+        return None
+    if values["attrs"] and not _RE_FIFO_ATTRS.match(values["attrs"]):
+        return None  # other attributes (transport, repeat_count, ...) change what it does: opaque
+    from_stream = from_stream if any(from_stream) else ()
+    return {**values, "consumers": consumers, "dims_to_stream": to_stream, "dims_from_stream": from_stream}
+
+
+def _fifo_write(op: ir.ObjectFifo, _ctx) -> dict:
+    from_stream = op.dims_from_stream or ((),) * len(op.consumers)
+    consumers = tuple(
+        f"%{c} {_dims_text('dimensionsFromStream', d)}".rstrip() for c, d in zip(op.consumers, from_stream)
+    )
+    to_stream = _dims_text("dimensionsToStream", op.dims_to_stream) or None
+    return {**vars(op), "to_stream": to_stream, "consumers": consumers}
+
+
 _RE_KEEP = re.compile(r"\{\s*keep_pkt_header\s*=\s*(true|false)\s*\}")
 
 
@@ -178,6 +236,18 @@ OPS: tuple[Op, ...] = (
         ),
         read=_shim_read,
         write=_shim_write,
+    ),
+    Op(
+        ir.ObjectFifo,
+        Form(
+            "aie.objectfifo",
+            " @{name}(%{producer}[? {to_stream}?], {{{consumers:text,}}}, {depth:int} : i32)[? {attrs:dict}?]"
+            " : !aie.objectfifo<{type}>",
+        ),
+        read=_fifo_read,
+        write=_fifo_write,
+        exact=True,
+        verbatim="text",
     ),
     Op(
         ir.FuncDecl,
@@ -257,4 +327,9 @@ def read_structural(where: str, code: str, ctx):
     if decl.read:
         values = decl.read(values, ctx)
     op = None if values is None else decl.cls(**values)
-    return None if op is None or (decl.exact and format_structural(op) != code) else op
+    if op is None or not decl.exact or format_structural(op) == code:
+        return op
+    if decl.verbatim:
+        setattr(op, decl.verbatim, code)
+        return op
+    return None
