@@ -35,6 +35,7 @@ import re
 
 from iron.errors import IronError
 from iron.mlir import ir, structure
+from iron.mlir import structural_ops as _structural_ops  # noqa: F401 (declares the structural ops)
 from iron.mlir.form import format_op
 from iron.mlir.structure import PrintContext, format_structural
 from iron.mlir.spelling import respell
@@ -183,8 +184,7 @@ class _Printer:
     # ------------------------------------------------------------------ device
     def device(self, dev: ir.Device, depth: int) -> None:
         self.device_now = dev
-        sym = f" @{dev.symbol}" if dev.symbol and dev.symbol != ir.DEFAULT_DEVICE else ""
-        self.line(depth, f"aie.device({dev.target}){sym} {{")
+        self.line(depth, format_structural(dev) + " {")
         globals_, bw_symbols = _plan_globals(dev)
         placed = False
         for op in dev.body:
@@ -247,7 +247,7 @@ class _Printer:
         self.line(depth, f"aiex.npu.blockwrite(%{var}) {attrs} : {typ}")
 
     def configure(self, op: ir.Configure, depth: int, scope: dict, bw_symbols: dict) -> None:
-        self.line(depth, f"aiex.configure @{op.device} {{")
+        self.line(depth, format_structural(op) + " {")
         self.body(op.body, depth + 1, scope, bw_symbols)
         self.line(depth, "}")
 

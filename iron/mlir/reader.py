@@ -27,6 +27,7 @@ from iron import limits
 from iron.errors import IronError
 from iron.mlir import body as _body  # noqa: F401 (declares the core-body ops read_op reads)
 from iron.mlir import ir
+from iron.mlir import structural_ops as _structural_ops  # noqa: F401 (declares the structural ops)
 from iron.mlir.decl import BY_MLIR, REQUIRED
 from iron.mlir.decl import NAME as _NAME
 from iron.mlir.form import RESULT, read_op
@@ -49,14 +50,12 @@ _INT = r"-?(?:0x[0-9a-fA-F]+|\d+)"
 #: A string literal. The unrolled form (runs of plain characters between escapes): the
 #: alternation ``(?:[^"\\]|\\.)*`` made the regex engine keep ~150 bytes per character.
 _RE_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_RE_DEVICE = re.compile(rf"^aie\.device\s*\(\s*(\w+)\s*\)\s*(?:@({_NAME}))?\s*(\{{\}}?)$")
 _RE_MODULE = re.compile(rf"^(module\s*(?:@{_NAME}\s*)?(?:attributes\s*\{{.*\}}\s*)?)\{{(\}})?$")
 _RE_SEQUENCE = re.compile(
     rf"^(aiex?)\.runtime_sequence\s*(?:@({_NAME}))?\s*\((.*)\)\s*(?:attributes\s*(\{{.*\}})\s*)?\{{(\}})?$",
     re.S,
 )
 _SEQUENCE_HEADS = ("aie.runtime_sequence", "aiex.runtime_sequence")
-_RE_CONFIGURE = re.compile(rf"^aiex\.configure\s+@({_NAME})\s*\{{(\}})?$")
 _RE_GLOBAL = re.compile(
     rf'^memref\.global\s+"private"\s+constant\s+@({_NAME})\s*:\s*memref<(\d+)xi32>\s*=\s*dense<(.*)>$', re.S
 )
@@ -90,6 +89,11 @@ _RE_ITEM = re.compile(r"[^,]+")
 MAX_SPLAT_WORDS = geometry.MEMTILE_MEMORY // 4
 _RE_SSA_REF = re.compile(rf"%({_NAME})")
 _RE_SYM_REF = re.compile(rf"@({_NAME})")
+
+
+def _header(code: str) -> str:
+    """A container's header: its line without the ``{`` (or empty ``{}``) that opens its region."""
+    return code[:-2] if code.endswith("{}") else code[:-1]
 
 
 class _Err(Exception):
@@ -363,10 +367,10 @@ class _Reader:
 
     def open_device(self, code: str, line: int, col: int) -> bool:
         """``aie.device(<target>) [@symbol] {``: a new device (an unknown target is an error)."""
-        m = _RE_DEVICE.match(code)
-        if not m:
+        dev = read_structural("module", _header(code), self)
+        if dev is None:
             raise self.error(f"malformed aie.device header {code!r}", line, col)
-        target = m.group(1)
+        target = dev.target
         if target not in _OTHER_TARGETS:
             try:
                 geometry.device_columns(target)
@@ -377,11 +381,10 @@ class _Reader:
                     line,
                     col + code.find(target),
                 ) from None
-        dev = ir.Device(target, m.group(2) or ir.DEFAULT_DEVICE)
         self.module.devices.append(dev)
         self.dev = _Dev(dev)
         self.stack.append(_Frame("device", dev.body, dev, line, col))
-        if m.group(3) == "{}":
+        if code.endswith("{}"):
             self.close("}", line, col)
         return True
 
@@ -425,13 +428,12 @@ class _Reader:
 
     def open_configure(self, code: str, line: int, col: int) -> bool:
         """``aiex.configure @device {`` inside a runtime sequence (or another configure)."""
-        m = _RE_CONFIGURE.match(code)
-        if not m:
+        conf = read_structural("sequence", _header(code), self)
+        if not isinstance(conf, ir.Configure):
             return False
-        conf = ir.Configure(m.group(1), [])
         self.stack[-1].body.append(conf)
         self.stack.append(_Frame("configure", conf.body, conf, line, col))
-        if m.group(2):
+        if code.endswith("{}"):
             self.close("}", line, col)
         return True
 
