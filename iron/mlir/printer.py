@@ -213,10 +213,7 @@ class _Printer:
 
     # ---------------------------------------------------------------- sequence
     def sequence(self, seq: ir.RuntimeSequence, depth: int, bw_symbols: dict) -> None:
-        args = ", ".join(f"%{a.name}: {a.type}" for a in seq.args)
-        sym = f" @{seq.name}" if seq.name != ir.DEFAULT_SEQUENCE else ""
-        attrs = f" attributes {seq.attributes}" if seq.attributes else ""
-        self.line(depth, f"aie.runtime_sequence{sym}({args}){attrs} {{")
+        self.line(depth, format_structural(seq) + " {")
         scope = {a.name: a.type for a in seq.args}
         self.taken = set(scope) | _names_in(seq.body)
         self.clashes = 0

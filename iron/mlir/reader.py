@@ -33,7 +33,7 @@ from iron.mlir.decl import NAME as _NAME
 from iron.mlir.form import RESULT, read_op
 from iron.mlir.printer import AUTO_GLOBAL_PREFIX
 from iron.mlir.scan import split_top, unquoted
-from iron.mlir.structure import STARTS, memref_type, read_structural
+from iron.mlir.structure import STARTS, ReadError, memref_type, read_structural
 from iron.target import geometry
 
 
@@ -51,10 +51,6 @@ _INT = r"-?(?:0x[0-9a-fA-F]+|\d+)"
 #: alternation ``(?:[^"\\]|\\.)*`` made the regex engine keep ~150 bytes per character.
 _RE_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _RE_MODULE = re.compile(rf"^(module\s*(?:@{_NAME}\s*)?(?:attributes\s*\{{.*\}}\s*)?)\{{(\}})?$")
-_RE_SEQUENCE = re.compile(
-    rf"^(aiex?)\.runtime_sequence\s*(?:@({_NAME}))?\s*\((.*)\)\s*(?:attributes\s*(\{{.*\}})\s*)?\{{(\}})?$",
-    re.S,
-)
 _SEQUENCE_HEADS = ("aie.runtime_sequence", "aiex.runtime_sequence")
 _RE_GLOBAL = re.compile(
     rf'^memref\.global\s+"private"\s+constant\s+@({_NAME})\s*:\s*memref<(\d+)xi32>\s*=\s*dense<(.*)>$', re.S
@@ -82,7 +78,6 @@ _RE_MEMCPY = re.compile(
     re.S,
 )
 _RE_NPU = re.compile(r"^(aiex\.npu\.\w+)\s*(?:\(([^()]*)\))?\s*(\{.*\})?\s*(?::\s*(.*))?$", re.S)
-_RE_BAD_MEMREF = re.compile(r"\s*memref<(?:\s*(?:\d+|\?)\s*x)*\s*-")
 _RE_ITEM = re.compile(r"[^,]+")
 #: Words a splat ``dense<v>`` global may stand for: a memtile's 512 KiB (the largest memory a
 #: blockwrite can target, iron.target.geometry.MEMTILE_MEMORY).
@@ -96,12 +91,8 @@ def _header(code: str) -> str:
     return code[:-2] if code.endswith("{}") else code[:-1]
 
 
-class _Err(Exception):
-    """Internal: a problem in the current statement, near ``key``."""
-
-    def __init__(self, msg: str, key: str | None = None):
-        super().__init__(msg)
-        self.key = key
+#: Internal: a problem in the current statement, near ``key`` (declared ops' ``read`` raise it too).
+_Err = ReadError
 
 
 # ------------------------------------------------------------------ scanning helpers
@@ -391,40 +382,18 @@ class _Reader:
     def open_sequence(self, code: str, line: int, col: int) -> bool:
         """``aie(x).runtime_sequence [@name](args) {`` of memref arguments; False (kept opaque)
         for a sequence with scalar or unsupported arguments."""
-        m = _RE_SEQUENCE.match(code)
-        if not m:
-            return False
-        args = self.sequence_args(m.group(3).strip(), code, line, col)
-        if args is None:
-            return False
-        seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args, attributes=m.group(4))
+        try:
+            seq = read_structural("device", _header(code), self)
+        except ReadError as e:
+            raise self.error(str(e), line, col + code.find(e.key)) from None
+        if not isinstance(seq, ir.RuntimeSequence):
+            return False  # scalar or unsupported arguments: kept opaque
         self.dev.dev.body.append(seq)
         self.seq = _Seq(seq)
         self.stack.append(_Frame("sequence", seq.body, seq, line, col))
-        if m.group(5):
+        if code.endswith("{}"):
             self.close("}", line, col)
         return True
-
-    def sequence_args(self, inner: str, code: str, line: int, col: int) -> list[ir.Argument] | None:
-        """A runtime sequence's arguments (``inner``: the text between its parentheses);
-        None when one is not a memref. A memref with a malformed size is an error."""
-        args = []
-        for part in split_top(inner) if inner else []:
-            am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
-            typ = memref_type(am.group(2)) if am else None
-            if typ is None and am and _RE_BAD_MEMREF.match(am.group(2)):
-                # not MLIR (a memref size is a non-negative integer or ?): say so here,
-                # not later as "no runtime sequence"
-                raise self.error(
-                    f"runtime sequence argument %{am.group(1)}: {am.group(2).strip()!r} is not a memref "
-                    "type (a dimension is a non-negative integer)",
-                    line,
-                    col + code.find(am.group(2).strip()),
-                )
-            if typ is None:
-                return None  # scalar or unsupported arguments: keep the sequence opaque
-            args.append(ir.Argument(am.group(1), typ))
-        return args
 
     def open_configure(self, code: str, line: int, col: int) -> bool:
         """``aiex.configure @device {`` inside a runtime sequence (or another configure)."""

@@ -19,7 +19,7 @@ from iron.errors import IronError
 from iron.mlir import ir
 from iron.mlir.decl import NAME
 from iron.mlir.form import Form
-from iron.mlir.structure import Op, PrintContext, declare, memref_type
+from iron.mlir.structure import Op, PrintContext, ReadError, declare, memref_type
 
 
 def _shim_read(values: dict, ctx) -> dict | None:
@@ -153,7 +153,40 @@ def _device_write(op: ir.Device, _ctx) -> dict:
     return {"target": op.target, "symbol": op.symbol if op.symbol != ir.DEFAULT_DEVICE else None}
 
 
+_RE_ARG = re.compile(rf"%({NAME})\s*:\s*(.+)", re.S)
+_RE_BAD_MEMREF = re.compile(r"\s*memref<(?:\s*(?:\d+|\?)\s*x)*\s*-")
+
+
+def _sequence_read(values: dict, _ctx) -> dict | None:
+    """Memref arguments (else opaque: scalars ...); a memref with a malformed size is an error."""
+    args = []
+    for part in values["args"]:
+        am = _RE_ARG.fullmatch(part)
+        typ = memref_type(am.group(2)) if am else None
+        if typ is None and am and _RE_BAD_MEMREF.match(am.group(2)):
+            # not MLIR (a memref size is a non-negative integer or ?): say so here,
+            # not later as "no runtime sequence"
+            raise ReadError(
+                f"runtime sequence argument %{am.group(1)}: {am.group(2).strip()!r} is not a memref "
+                "type (a dimension is a non-negative integer)",
+                am.group(2).strip(),
+            )
+        if typ is None:
+            return None
+        args.append(ir.Argument(am.group(1), typ))
+    return {**values, "name": values["name"] or ir.DEFAULT_SEQUENCE, "args": args}
+
+
+def _sequence_write(op: ir.RuntimeSequence, _ctx) -> dict:
+    return {
+        "name": op.name if op.name != ir.DEFAULT_SEQUENCE else None,
+        "args": tuple(f"%{a.name}: {a.type}" for a in op.args),
+        "attributes": op.attributes,
+    }
+
+
 # ------------------------------------------------------------------ the table
+_SEQUENCE = "[? @{name}?]({args:text,})[? attributes {attributes:dict}?]"
 OPS: tuple[Op, ...] = (
     Op(
         ir.Device,
@@ -162,6 +195,14 @@ OPS: tuple[Op, ...] = (
         region="body",
         read=_device_read,
         write=_device_write,
+    ),
+    Op(
+        ir.RuntimeSequence,
+        Form("aie.runtime_sequence", _SEQUENCE),
+        older=(Form("aiex.runtime_sequence", _SEQUENCE),),  # the aiex spelling (2024 .prj files)
+        region="body",
+        read=_sequence_read,
+        write=_sequence_write,
     ),
     Op(ir.Configure, Form("aiex.configure", " @{device}"), where="sequence", region="body"),
     Op(ir.Tile, Form("aie.tile", "({col:uint}, {row:uint})[? {attrs:dict}?]"), result="name"),

@@ -69,6 +69,15 @@ class Op:
         return self.form.names[0]
 
 
+class ReadError(Exception):
+    """Raised by a ``read`` function for text that is no MLIR (not merely an op iron keeps
+    opaque): the reader reports it at ``file:line:column`` of ``key`` in the line."""
+
+    def __init__(self, msg: str, key: str | None = None):
+        super().__init__(msg)
+        self.key = key
+
+
 class _Fields:
     def __init__(self, values: dict):
         self.__dict__.update(values)
