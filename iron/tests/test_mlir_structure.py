@@ -137,3 +137,12 @@ def test_printing_a_declared_op_names_the_op_and_field():
     dev = ir.Device("npu1_1col", body=[ir.Tile("t", -1, 2)])
     with pytest.raises(Exception, match=r"aie\.tile: field 'col' \(uint\) cannot be -1"):
         print_module(ir.Module([dev]))
+
+
+def test_upstream_memcpy_reads_its_fields():
+    """(Read by hand, not yet declared.) ``dma_to_npu.mlir``: ``aiex.npu.dma_memcpy_nd (%arg0[0, 0, 0, 0][1, 1, 16, 16][0, 0, 64, 1])
+    { metadata = @toMem, id = 1 : i64 }`` (attributes in any order) and the SSA-constant form."""
+    module = parse((DATA / "upstream" / "dma_to_npu.mlir").read_text())
+    ops = [op for dev in module.devices for seq in dev.sequences for op in ir.walk(seq.body)]
+    memcpys = [op for op in ops if isinstance(op, ir.DmaMemcpyNd)]
+    assert ir.DmaMemcpyNd("arg0", (0, 0, 0, 0), (1, 1, 16, 16), (0, 0, 64), "toMem", 1, False, 1) in memcpys
