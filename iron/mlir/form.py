@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.mlir.decl import NAME
+from iron.mlir.scan import split_top
 
 #: An SSA value a body op uses: a name, or one result of a result group (``%0#1``).
 VALUE = rf"{NAME}(?:#\d+)?"
@@ -43,15 +44,21 @@ _PATTERNS = {
     "%": re.compile(rf"\s*%({VALUE})"),
     "@": re.compile(rf"\s*@({NAME})"),
     "int": re.compile(r"\s*(-?\d+)"),
+    "uint": re.compile(r"\s*(\d+)"),
+    "lit": re.compile(r"\s*(-?(?:0x[0-9a-fA-F]+|\d+))"),
+    "str": re.compile(r'([^"\\]+(?:\\.[^"\\]*)*|(?:\\.[^"\\]*)+)'),
     "word": re.compile(r"\s*([A-Za-z_]\w*)"),
     "attr": re.compile(r"\s*([A-Za-z_]\w*<[^<>]*>)"),
-    "dict": re.compile(r"\s*(\{[^{}]*\})"),
     "%,": re.compile(rf"\s*((?:%{VALUE}\s*,\s*)*%{VALUE})?"),
+    "@,": re.compile(rf"\s*((?:@{NAME}\s*,\s*)*@{NAME})?"),
+    "int,": re.compile(r"\s*((?:-?\d+\s*,\s*)*-?\d+)?"),
     "pairs": re.compile(rf"\s*((?:%{VALUE}\s*=\s*%{VALUE}\s*,\s*)*%{VALUE}\s*=\s*%{VALUE})"),
 }
-_TEXT = ("text", "text*")
-_LISTS = ("%,", "pairs")
+_TEXT = ("text", "text*", "text,", "dict")
+_LISTS = ("%,", "pairs", "@,", "int,", "text,")
 _RE_VALUE = re.compile(rf"%({VALUE})")
+_RE_SYMBOL = re.compile(rf"@({NAME})")
+_RE_INT = re.compile(r"-?\d+")
 
 
 class FormError(IronError, ValueError):
@@ -81,6 +88,9 @@ def _tokens(template: str) -> tuple:
             group = tuple(stack.pop())
             stack[-1].append(Optional(group))
             i += 2
+        elif template.startswith(("{{", "}}"), i):  # a literal brace
+            stack[-1].append(template[i])
+            i += 2
         elif template[i] == "{":
             j = template.index("}", i)
             name, _, kind = template[i + 1 : j].partition(":")
@@ -93,9 +103,7 @@ def _tokens(template: str) -> tuple:
             stack[-1].append(Field(name, kind or "text"))
             i = j + 1
         else:
-            ends = [
-                k for k in (template.find("{", i), template.find("[?", i), template.find("?]", i)) if k >= 0
-            ]
+            ends = [k for k in (template.find(c, i) for c in ("{", "}}", "[?", "?]")) if k >= 0]
             j = min(ends, default=len(template))
             stack[-1].append(template[i:j])
             i = j
@@ -164,7 +172,7 @@ def format_op(op) -> str:
     results = getattr(op, "results", ())
     _check_results(op, form, results)
     head = ", ".join(f"%{r}" for r in results) + " = " if results else ""
-    return head + op.name + _print(form.tokens, op)
+    return head + op.name + _print(form.tokens, op, op.name)
 
 
 def _check_results(op, form: Form, results) -> None:
@@ -180,16 +188,22 @@ def _present(value) -> bool:
     return value is not None and value != ()
 
 
-def _print(tokens, op) -> str:
+def print_text(form: Form, op, what: str) -> str:
+    """``form.text`` printed from the fields of ``op`` (any object with them as attributes);
+    a field its kind cannot hold is a :class:`FormError` naming ``what`` (the op) and the field."""
+    return _print(form.tokens, op, what)
+
+
+def _print(tokens, op, what: str) -> str:
     parts = []
     for tok in tokens:
         if isinstance(tok, str):
             parts.append(tok)
         elif isinstance(tok, Optional):
             if _present(getattr(op, _fields(tok.tokens)[0].name)):
-                parts.append(_print(tok.tokens, op))
+                parts.append(_print(tok.tokens, op, what))
         else:
-            parts.append(_field_text(op, tok))
+            parts.append(_field_text(op, tok, what))
     return "".join(parts)
 
 
@@ -203,17 +217,21 @@ _VALID = {
     "%": _is_value,
     "@": lambda v: isinstance(v, str) and _RE_IS_NAME.fullmatch(v) is not None,
     "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "uint": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "@,": lambda v: isinstance(v, tuple) and all(isinstance(x, str) and _RE_IS_NAME.fullmatch(x) for x in v),
+    "int,": lambda v: isinstance(v, tuple) and all(isinstance(x, int) and not isinstance(x, bool) for x in v),
+    "text,": lambda v: isinstance(v, tuple) and all(isinstance(x, str) for x in v),
     "%,": lambda v: isinstance(v, tuple) and all(map(_is_value, v)),
     "pairs": lambda v: isinstance(v, tuple) and all(len(p) == 2 and all(map(_is_value, p)) for p in v),
     "text*": lambda v: isinstance(v, str),
 }
 
 
-def _field_text(op, f: Field) -> str:
+def _field_text(op, f: Field, what: str) -> str:
     value = getattr(op, f.name)
     ok = _VALID.get(f.kind, lambda v: isinstance(v, str) and bool(v.strip()))
     if not ok(value):
-        raise FormError(f"{op.name}: field {f.name!r} ({f.kind}) cannot be {value!r}")
+        raise FormError(f"{what}: field {f.name!r} ({f.kind}) cannot be {value!r}")
     if f.kind == "%":
         return f"%{value}"
     if f.kind == "@":
@@ -222,6 +240,10 @@ def _field_text(op, f: Field) -> str:
         return ", ".join(f"%{v}" for v in value)
     if f.kind == "pairs":
         return ", ".join(f"%{a} = %{b}" for a, b in value)
+    if f.kind == "@,":
+        return ", ".join(f"@{v}" for v in value)
+    if f.kind in ("int,", "text,"):
+        return ", ".join(str(v) for v in value)
     return str(value)
 
 
@@ -243,19 +265,41 @@ def read_op(name: str, results: tuple[str, ...], rest: str, regions: tuple = (),
         or joins != form.joins[: len(joins)]
     ):
         return None
-    values: dict = {}
-    if _match(form.tokens, 0, rest, 0, values) is None:
+    values = match_text(form, rest, check=False)
+    if values is None:
         return None
-    for f in form.fields:
-        values.setdefault(f.name, () if f.kind in _LISTS else None)
     values.update(zip(form.regions, [list(r) for r in regions] + [[] for _ in form.regions[len(regions) :]]))
     if form.results:
         values["results"] = tuple(results)
     if len(form.names) > 1:
         values["name"] = name
     op = cls(**values)
-    same = "".join(_print(form.tokens, op).split()) == "".join(rest.split())
-    return op if same else None
+    return op if _same(_print(form.tokens, op, name), rest) else None
+
+
+def match_text(form: Form, rest: str, check: bool = True) -> dict | None:
+    """The fields ``rest`` (the text after the op name) holds in ``form`` (a field it leaves
+    out: None, or ``()`` for a list), or None when it does not match; with ``check``, also
+    None when the fields would print other tokens than ``rest`` holds (whitespace aside)."""
+    values: dict = {}
+    if _match(form.tokens, 0, rest, 0, values) is None:
+        return None
+    for f in form.fields:
+        values.setdefault(f.name, () if f.kind in _LISTS else None)
+    if check and not _same(_print(form.tokens, _Fields(values), ""), rest):
+        return None
+    return values
+
+
+class _Fields:
+    """Field values as attributes (what :func:`_print` reads)."""
+
+    def __init__(self, values: dict):
+        self.__dict__.update(values)
+
+
+def _same(printed: str, rest: str) -> bool:
+    return "".join(printed.split()) == "".join(rest.split())
 
 
 def _match(tokens, i: int, s: str, pos: int, out: dict) -> int | None:
@@ -274,13 +318,17 @@ def _match(tokens, i: int, s: str, pos: int, out: dict) -> int | None:
             return end
         return _match(tokens, i + 1, s, pos, out)
     if tok.kind in _TEXT:
-        for stop in _text_ends(s, pos, tok.kind == "text*"):
+        for stop in _text_ends(s, pos, tok.kind in ("text*", "text,")):
+            if tok.kind == "dict" and not s[pos:stop].lstrip().startswith("{"):
+                return None
             trial = {}
             end = _match(tokens, i + 1, s, stop, trial)
             if end is not None:
-                out[tok.name] = s[pos:stop].strip()
+                out[tok.name] = _value(tok.kind, s[pos:stop].strip())
                 out.update(trial)
                 return end
+            if tok.kind == "dict":
+                return None  # a dictionary ends at its closing brace
         return None
     m = _PATTERNS[tok.kind].match(s, pos)
     if m is None:
@@ -292,8 +340,14 @@ def _match(tokens, i: int, s: str, pos: int, out: dict) -> int | None:
 
 
 def _value(kind: str, text: str | None):
-    if kind == "int":
+    if kind in ("int", "uint"):
         return int(text)
+    if kind == "@,":
+        return tuple(_RE_SYMBOL.findall(text or ""))
+    if kind == "int,":
+        return tuple(int(v) for v in _RE_INT.findall(text or ""))
+    if kind == "text,":
+        return tuple(p.strip() for p in split_top(text)) if text else ()
     if kind == "%,":
         return tuple(_RE_VALUE.findall(text or ""))
     if kind == "pairs":

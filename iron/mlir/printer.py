@@ -34,8 +34,10 @@ from __future__ import annotations
 import re
 
 from iron.errors import IronError
-from iron.mlir import ir
+from iron.mlir import ir, structure
+from iron.mlir import structural_ops as _structural_ops  # noqa: F401 (declares the structural ops)
 from iron.mlir.form import format_op
+from iron.mlir.structure import PrintContext, format_structural
 from iron.mlir.spelling import respell
 from iron.target.mlir_eras import TODAY, Era
 
@@ -166,6 +168,15 @@ class _Printer:
     def line(self, depth: int, text: str) -> None:
         self.out.append(INDENT * depth + text)
 
+    def structural(self, op, depth: int, ctx: PrintContext) -> None:
+        """A declared structural op (:mod:`iron.mlir.structure`), each of its lines at ``depth``;
+        one read with text it does not print back (its ``verbatim`` field) as read."""
+        verbatim = structure.BY_CLASS[type(op)].verbatim
+        if verbatim and getattr(op, verbatim) is not None:
+            return self.opaque(depth, ir.Opaque(getattr(op, verbatim)))
+        for text in format_structural(op, ctx).split("\n"):
+            self.line(depth, text)
+
     def opaque(self, depth: int, op: ir.Opaque) -> None:
         for line in opaque_lines(op.text):
             self.out.append(INDENT * depth + line if line else "")
@@ -173,8 +184,7 @@ class _Printer:
     # ------------------------------------------------------------------ device
     def device(self, dev: ir.Device, depth: int) -> None:
         self.device_now = dev
-        sym = f" @{dev.symbol}" if dev.symbol and dev.symbol != ir.DEFAULT_DEVICE else ""
-        self.line(depth, f"aie.device({dev.target}){sym} {{")
+        self.line(depth, format_structural(dev) + " {")
         globals_, bw_symbols = _plan_globals(dev)
         placed = False
         for op in dev.body:
@@ -187,26 +197,12 @@ class _Printer:
 
     def device_op(self, op, depth: int, bw_symbols: dict) -> None:
         rule = _DEVICE_OPS.get(type(op))
+        decl = structure.BY_CLASS.get(type(op))
+        if rule is None and decl is not None and decl.where == "device":
+            return self.structural(op, depth, PrintContext(self.device_now))
         if rule is None:
             raise IronError(f"cannot print {type(op).__name__} in an aie.device body")
         rule(self, op, depth, bw_symbols)
-
-    def tile(self, op: ir.Tile, depth: int, _bw) -> None:
-        attrs = f" {op.attrs}" if getattr(op, "attrs", None) else ""
-        self.line(depth, f"%{op.name} = aie.tile({op.col}, {op.row}){attrs}")
-
-    def packet_flow(self, op: ir.PacketFlow, depth: int, _bw) -> None:
-        self.line(depth, f"aie.packet_flow({op.id}) {{")
-        s, d = op.source, op.dest
-        self.line(depth + 1, f"aie.packet_source<%{s.tile}, {s.bundle} : {s.channel}>")
-        self.line(depth + 1, f"aie.packet_dest<%{d.tile}, {d.bundle} : {d.channel}>")
-        self.line(depth, "} {keep_pkt_header = true}" if op.keep_pkt_header else "}")
-
-    def objectfifo(self, op: ir.ObjectFifo, depth: int, _bw) -> None:
-        if op.text is not None:
-            self.opaque(depth, ir.Opaque(op.text))
-            return
-        self.line(depth, objectfifo_text(op))
 
     def core(self, op: ir.Core, depth: int, _bw) -> None:
         if op.text is not None:  # a foreign core, printed as read
@@ -217,10 +213,7 @@ class _Printer:
 
     # ---------------------------------------------------------------- sequence
     def sequence(self, seq: ir.RuntimeSequence, depth: int, bw_symbols: dict) -> None:
-        args = ", ".join(f"%{a.name}: {a.type}" for a in seq.args)
-        sym = f" @{seq.name}" if seq.name != ir.DEFAULT_SEQUENCE else ""
-        attrs = f" attributes {seq.attributes}" if seq.attributes else ""
-        self.line(depth, f"aie.runtime_sequence{sym}({args}){attrs} {{")
+        self.line(depth, format_structural(seq) + " {")
         scope = {a.name: a.type for a in seq.args}
         self.taken = set(scope) | _names_in(seq.body)
         self.clashes = 0
@@ -233,6 +226,9 @@ class _Printer:
 
     def runtime_op(self, op, depth: int, scope: dict, bw_symbols: dict) -> None:
         rule = _RUNTIME_OPS.get(type(op))
+        decl = structure.BY_CLASS.get(type(op))
+        if rule is None and decl is not None and decl.where == "sequence":
+            return self.structural(op, depth, PrintContext(self.device_now, scope))
         if rule is None:
             if getattr(type(op), "MLIR", None) is None:
                 raise IronError(f"cannot print {type(op).__name__} in a runtime sequence")
@@ -248,16 +244,9 @@ class _Printer:
         self.line(depth, f"aiex.npu.blockwrite(%{var}) {attrs} : {typ}")
 
     def configure(self, op: ir.Configure, depth: int, scope: dict, bw_symbols: dict) -> None:
-        self.line(depth, f"aiex.configure @{op.device} {{")
+        self.line(depth, format_structural(op) + " {")
         self.body(op.body, depth + 1, scope, bw_symbols)
         self.line(depth, "}")
-
-    def run(self, op: ir.Run, depth: int, scope: dict, bw_symbols: dict) -> None:
-        if len(op.args) != len(op.types):
-            raise IronError(f"aiex.run @{op.sequence}: {len(op.args)} arguments but {len(op.types)} types")
-        args = ", ".join(f"%{a}" for a in op.args)
-        types = ", ".join(str(ty) for ty in op.types)
-        self.line(depth, f"aiex.run @{op.sequence}({args}) : ({types})")
 
     def view(self, op: ir.View, depth: int, scope: dict, bw_symbols: dict) -> None:
         for line in _view_lines(op, scope):
@@ -265,25 +254,20 @@ class _Printer:
         scope[op.name] = op.type
 
 
-#: Device-body op type -> its printer (ops in a runtime sequence: _RUNTIME_OPS, else declared).
+#: Device-body op types printed by hand (the declared structural ops, iron.mlir.structure, by
+#: their declaration; ops in a runtime sequence: _RUNTIME_OPS).
 _DEVICE_OPS = {
-    ir.Tile: _Printer.tile,
-    ir.PacketFlow: _Printer.packet_flow,
-    ir.ShimDmaAllocation: lambda p, op, depth, _bw: p.line(depth, _shim_alloc_text(op, p.device_now)),
     ir.MemrefGlobal: lambda p, op, depth, _bw: p.line(depth, _global_text(op.symbol, op.values)),
-    ir.ObjectFifo: _Printer.objectfifo,
-    ir.ObjectFifoLink: lambda p, op, depth, _bw: p.line(depth, _link_text(op)),
-    ir.FuncDecl: lambda p, op, depth, _bw: p.line(depth, func_text(op)),
     ir.Core: _Printer.core,
     ir.RuntimeSequence: _Printer.sequence,
     ir.Opaque: lambda p, op, depth, _bw: p.opaque(depth, op),
 }
-#: Runtime op types printed by hand (the others by their declaration, _Printer.declared).
+#: Runtime op types printed by hand (declared structural ops by their declaration, the npu
+#: ops of iron.mlir.decl by theirs: _Printer.declared).
 _RUNTIME_OPS = {
     ir.BlockWrite: _Printer.blockwrite,
     ir.DmaMemcpyNd: lambda p, op, depth, scope, _bw: p.line(depth, _memcpy_text(op, scope)),
     ir.Configure: _Printer.configure,
-    ir.Run: _Printer.run,
     ir.View: _Printer.view,
     ir.Opaque: lambda p, op, depth, _scope, _bw: p.opaque(depth, op),
 }
@@ -336,56 +320,6 @@ def _names_in(ops: list) -> set[str]:
         elif isinstance(op, ir.View):
             names.update((op.name, f"{op.name}_flat", f"{op.name}_subview"))
     return names
-
-
-def _shim_alloc_text(op: ir.ShimDmaAllocation, device: ir.Device | None) -> str:
-    if op.direction not in ("MM2S", "S2MM"):
-        raise IronError(f"aie.shim_dma_allocation @{op.symbol}: direction must be MM2S or S2MM")
-    tile = device.tile_at(op.column, 0) if device is not None else None
-    if tile is None:
-        raise IronError(
-            f"aie.shim_dma_allocation @{op.symbol}: the device has no shim tile in column {op.column}"
-        )
-    packet = f", {op.packet}" if op.packet else ""
-    attrs = f" {op.attrs}" if op.attrs else ""
-    return f"aie.shim_dma_allocation @{op.symbol}(%{tile.name}, {op.direction}, {op.channel}{packet}){attrs}"
-
-
-def objectfifo_text(op: ir.ObjectFifo) -> str:
-    """The structured form of ``aie.objectfifo`` (the reader compares a foreign op with it)."""
-    from_stream = op.dims_from_stream or ((),) * len(op.consumers)
-    consumers = ", ".join(
-        f"%{c}{_dims_text(' dimensionsFromStream', d)}" for c, d in zip(op.consumers, from_stream)
-    )
-    producer = f"%{op.producer}{_dims_text(' dimensionsToStream', op.dims_to_stream)}"
-    attrs = f" {op.attrs}" if op.attrs else ""
-    return f"aie.objectfifo @{op.name}({producer}, {{{consumers}}}, {op.depth} : i32){attrs} : !aie.objectfifo<{op.type}>"
-
-
-def _dims_text(keyword: str, dims) -> str:
-    """`` dimensionsToStream [<size = 4, stride = 8>, ...]`` (empty for no dimensions)."""
-    if not dims:
-        return ""
-    return f"{keyword} [" + ", ".join(f"<size = {n}, stride = {st}>" for n, st in dims) + "]"
-
-
-def _link_text(op: ir.ObjectFifoLink) -> str:
-    def syms(names):
-        return ", ".join(f"@{n}" for n in names)
-
-    def ints(values):
-        return "[" + ", ".join(str(v) for v in values) + "]"
-
-    return (
-        f"aie.objectfifo.link [{syms(op.sources)}] -> [{syms(op.dests)}]"
-        f"({ints(op.source_offsets)} {ints(op.dest_offsets)})"
-    )
-
-
-def func_text(op: ir.FuncDecl) -> str:
-    """The structured form of a kernel declaration (the reader compares a foreign op with it)."""
-    attrs = f' attributes {{link_with = "{op.link_with}"}}' if op.link_with else ""
-    return f"func.func private @{op.name}({', '.join(op.types)}){attrs}"
 
 
 def _memcpy_text(op: ir.DmaMemcpyNd, scope: dict) -> str:

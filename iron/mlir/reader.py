@@ -27,10 +27,13 @@ from iron import limits
 from iron.errors import IronError
 from iron.mlir import body as _body  # noqa: F401 (declares the core-body ops read_op reads)
 from iron.mlir import ir
+from iron.mlir import structural_ops as _structural_ops  # noqa: F401 (declares the structural ops)
 from iron.mlir.decl import BY_MLIR, REQUIRED
 from iron.mlir.decl import NAME as _NAME
 from iron.mlir.form import RESULT, read_op
 from iron.mlir.printer import AUTO_GLOBAL_PREFIX
+from iron.mlir.scan import split_top, unquoted
+from iron.mlir.structure import STARTS, ReadError, memref_type, read_structural
 from iron.target import geometry
 
 
@@ -47,62 +50,8 @@ _INT = r"-?(?:0x[0-9a-fA-F]+|\d+)"
 #: A string literal. The unrolled form (runs of plain characters between escapes): the
 #: alternation ``(?:[^"\\]|\\.)*`` made the regex engine keep ~150 bytes per character.
 _RE_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_RE_DEVICE = re.compile(rf"^aie\.device\s*\(\s*(\w+)\s*\)\s*(?:@({_NAME}))?\s*(\{{\}}?)$")
 _RE_MODULE = re.compile(rf"^(module\s*(?:@{_NAME}\s*)?(?:attributes\s*\{{.*\}}\s*)?)\{{(\}})?$")
-_RE_SEQUENCE = re.compile(
-    rf"^(aiex?)\.runtime_sequence\s*(?:@({_NAME}))?\s*\((.*)\)\s*(?:attributes\s*(\{{.*\}})\s*)?\{{(\}})?$",
-    re.S,
-)
 _SEQUENCE_HEADS = ("aie.runtime_sequence", "aiex.runtime_sequence")
-_RE_CONFIGURE = re.compile(rf"^aiex\.configure\s+@({_NAME})\s*\{{(\}})?$")
-_RE_TILE = re.compile(rf"^%({_NAME})\s*=\s*aie\.tile\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(\{{.*\}})?$")
-_RE_PACKET_FLOW = re.compile(
-    rf"^aie\.packet_flow\s*\(\s*({_INT})\s*\)\s*\{{\s*"
-    rf"aie\.packet_source\s*<\s*%({_NAME})\s*,\s*(\w+)\s*:\s*(\d+)\s*>\s*"
-    rf"aie\.packet_dest\s*<\s*%({_NAME})\s*,\s*(\w+)\s*:\s*(\d+)\s*>\s*"
-    r"\}\s*(\{.*\})?$",
-    re.S,
-)
-_RE_SHIM_ALLOC_OLD = re.compile(
-    rf"^aie\.shim_dma_allocation\s+@({_NAME})\s*\(\s*(MM2S|S2MM)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)$"
-)
-_RE_SHIM_ALLOC_NEW = re.compile(
-    rf"^aie\.shim_dma_allocation\s+@({_NAME})\s*\(\s*%({_NAME})\s*,\s*(MM2S|S2MM)\s*,\s*(\d+)\s*"
-    r"(?:,\s*(<[^<>]*>)\s*)?\)\s*(\{.*\})?$"
-)
-_RE_OBJECTFIFO = re.compile(
-    rf"^aie\.objectfifo\s+@({_NAME})\s*\(\s*%({_NAME})\b([^{{]*),\s*\{{([^}}]*)\}}\s*,\s*(-?\d+)\s*:\s*i32\s*\)\s*"
-    r"(\{[^{}]*\}\s*)?:\s*!aie\.objectfifo<(.*)>$",
-    re.S,
-)
-_RE_FUNC_DECL = re.compile(
-    rf'^func\.func\s+private\s+@({_NAME})\s*\((.*)\)\s*(?:attributes\s*\{{\s*link_with\s*=\s*"([^"]*)"\s*\}})?$',
-    re.S,
-)
-#: The object-FIFO attribute dictionary iron reads (anything else keeps the op opaque).
-_RE_FIFO_ATTRS = re.compile(r"^\{\s*runtimeDmas\s*=\s*(true|false)\s*\}$")
-_RE_FIFO_CONSUMER = re.compile(rf"^%({_NAME})\b(.*)$", re.S)
-#: ``dimensionsToStream`` / ``dimensionsFromStream``; ``toStream`` / ``fromStream`` is the older
-#: spelling (e.g. generated whole_array matmul MLIR in mlir-aie's build folders, 2024); iron prints today's.
-_RE_DIMS = re.compile(
-    r"^(?:(?:dimensionsToStream|dimensionsFromStream|toStream|fromStream)\s*\[(.*)\])?$", re.S
-)
-_RE_DIM = re.compile(r"<\s*size\s*=\s*(\d+)\s*,\s*stride\s*=\s*(\d+)\s*>")
-
-
-def _dims(text: str) -> tuple[tuple[int, int], ...] | None:
-    """``dimensionsToStream [<size = 4, stride = 8>, ...]`` -> ((4, 8), ...); "" -> (); None: other text."""
-    m = _RE_DIMS.match(text.strip())
-    if m is None:
-        return None
-    if m.group(1) is None:
-        return ()
-    dims = _RE_DIM.findall(m.group(1))
-    if _RE_DIM.sub("", m.group(1)).replace(",", "").strip():
-        return None
-    return tuple((int(n), int(st)) for n, st in dims)
-
-
 _RE_GLOBAL = re.compile(
     rf'^memref\.global\s+"private"\s+constant\s+@({_NAME})\s*:\s*memref<(\d+)xi32>\s*=\s*dense<(.*)>$', re.S
 )
@@ -123,15 +72,12 @@ _RE_CAST = re.compile(
     r"sizes:\s*\[([\d,\s]*)\]\s*,\s*strides:\s*\[([\d,\s]*)\]\s*:\s*(.*?)\s+to\s+(memref<[^>]*>)$",
     re.S,
 )
-_RE_RUN = re.compile(rf"^aiex\.run\s+@({_NAME})\s*\(([^)]*)\)\s*:\s*\((.*)\)$", re.S)
 _RE_MEMCPY = re.compile(
     rf"^aiex\.npu\.dma_memcpy_nd\s*\(\s*(?:\d+\s*,\s*\d+\s*,\s*)?%({_NAME})\s*"
     r"\[([^\]]*)\]\s*\[([^\]]*)\]\s*\[([^\]]*)\]\s*(?:,\s*packet\s*=\s*<([^<>]*)>\s*)?\)\s*(\{.*\})?\s*:\s*(.*)$",
     re.S,
 )
 _RE_NPU = re.compile(r"^(aiex\.npu\.\w+)\s*(?:\(([^()]*)\))?\s*(\{.*\})?\s*(?::\s*(.*))?$", re.S)
-_RE_MEMREF = re.compile(r"^memref<((?:\d+x)+)(\w+)>$")
-_RE_BAD_MEMREF = re.compile(r"\s*memref<(?:\s*(?:\d+|\?)\s*x)*\s*-")
 _RE_ITEM = re.compile(r"[^,]+")
 #: Words a splat ``dense<v>`` global may stand for: a memtile's 512 KiB (the largest memory a
 #: blockwrite can target, iron.target.geometry.MEMTILE_MEMORY).
@@ -140,39 +86,23 @@ _RE_SSA_REF = re.compile(rf"%({_NAME})")
 _RE_SYM_REF = re.compile(rf"@({_NAME})")
 
 
-class _Err(Exception):
-    """Internal: a problem in the current statement, near ``key``."""
+def _header(code: str) -> str:
+    """A container's header: its line without the ``{`` (or empty ``{}``) that opens its region."""
+    return code[:-2] if code.endswith("{}") else code[:-1]
 
-    def __init__(self, msg: str, key: str | None = None):
-        super().__init__(msg)
-        self.key = key
+
+#: Internal: a problem in the current statement, near ``key`` (declared ops' ``read`` raise it too).
+_Err = ReadError
 
 
 # ------------------------------------------------------------------ scanning helpers
-def _unquoted(s: str):
-    """``(index, char)`` of every character of ``s`` outside string literals."""
-    in_str = escaped = False
-    for i, c in enumerate(s):
-        if in_str:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_str = False
-        elif c == '"':
-            in_str = True
-        else:
-            yield i, c
-
-
 def _code(s: str) -> str:
     """``s`` without a trailing ``//`` comment (string literals respected)."""
     if "//" not in s:
         return s
     if '"' not in s:
         return s[: s.index("//")].rstrip()
-    for i, c in _unquoted(s):
+    for i, c in unquoted(s):
         if c == "/" and s.startswith("//", i):
             return s[:i].rstrip()
     return s
@@ -190,23 +120,6 @@ def _depth(code: str) -> int:
         + code.count("[")
         - code.count("]")
     )
-
-
-def split_top(s: str) -> list[str]:
-    """Split on commas outside brackets and strings."""
-    if not any(c in s for c in '[(<{"'):
-        return s.split(",")
-    parts, depth, start = [], 0, 0
-    for i, c in _unquoted(s):
-        if c in "[(<{":
-            depth += 1
-        elif c in "])>}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(s[start:i])
-            start = i + 1
-    parts.append(s[start:])
-    return parts
 
 
 def _parse_int(text: str) -> int:
@@ -275,14 +188,6 @@ def _packet_info(text: str, op: str) -> tuple[int, int]:
         return _parse_int(fields["pkt_type"]), _parse_int(fields["pkt_id"])
     except ValueError:
         raise _Err(f"{op}: packet = <{text}>: pkt_type and pkt_id must be integers", "packet") from None
-
-
-def memref_type(text: str) -> ir.MemRefType | None:
-    """``memref<4x8xi32>`` as an :class:`ir.MemRefType` (None: not a memref of a known element type)."""
-    m = _RE_MEMREF.match(text.strip())
-    if not m or m.group(2) not in ir.ELEMENT_BYTES:
-        return None
-    return ir.MemRefType(tuple(int(d) for d in m.group(1).split("x")[:-1]), m.group(2))
 
 
 def _int_list(text: str) -> tuple[int, ...] | None:
@@ -465,10 +370,10 @@ class _Reader:
 
     def open_device(self, code: str, line: int, col: int) -> bool:
         """``aie.device(<target>) [@symbol] {``: a new device (an unknown target is an error)."""
-        m = _RE_DEVICE.match(code)
-        if not m:
+        dev = read_structural("module", _header(code), self)
+        if dev is None:
             raise self.error(f"malformed aie.device header {code!r}", line, col)
-        target = m.group(1)
+        target = dev.target
         if target not in _OTHER_TARGETS:
             try:
                 geometry.device_columns(target)
@@ -479,61 +384,37 @@ class _Reader:
                     line,
                     col + code.find(target),
                 ) from None
-        dev = ir.Device(target, m.group(2) or ir.DEFAULT_DEVICE)
         self.module.devices.append(dev)
         self.dev = _Dev(dev)
         self.stack.append(_Frame("device", dev.body, dev, line, col))
-        if m.group(3) == "{}":
+        if code.endswith("{}"):
             self.close("}", line, col)
         return True
 
     def open_sequence(self, code: str, line: int, col: int) -> bool:
         """``aie(x).runtime_sequence [@name](args) {`` of memref arguments; False (kept opaque)
         for a sequence with scalar or unsupported arguments."""
-        m = _RE_SEQUENCE.match(code)
-        if not m:
-            return False
-        args = self.sequence_args(m.group(3).strip(), code, line, col)
-        if args is None:
-            return False
-        seq = ir.RuntimeSequence(m.group(2) or ir.DEFAULT_SEQUENCE, args, attributes=m.group(4))
+        try:
+            seq = read_structural("device", _header(code), self)
+        except ReadError as e:
+            raise self.error(str(e), line, col + code.find(e.key)) from None
+        if not isinstance(seq, ir.RuntimeSequence):
+            return False  # scalar or unsupported arguments: kept opaque
         self.dev.dev.body.append(seq)
         self.seq = _Seq(seq)
         self.stack.append(_Frame("sequence", seq.body, seq, line, col))
-        if m.group(5):
+        if code.endswith("{}"):
             self.close("}", line, col)
         return True
 
-    def sequence_args(self, inner: str, code: str, line: int, col: int) -> list[ir.Argument] | None:
-        """A runtime sequence's arguments (``inner``: the text between its parentheses);
-        None when one is not a memref. A memref with a malformed size is an error."""
-        args = []
-        for part in split_top(inner) if inner else []:
-            am = re.fullmatch(rf"\s*%({_NAME})\s*:\s*(.+?)\s*", part, re.S)
-            typ = memref_type(am.group(2)) if am else None
-            if typ is None and am and _RE_BAD_MEMREF.match(am.group(2)):
-                # not MLIR (a memref size is a non-negative integer or ?): say so here,
-                # not later as "no runtime sequence"
-                raise self.error(
-                    f"runtime sequence argument %{am.group(1)}: {am.group(2).strip()!r} is not a memref "
-                    "type (a dimension is a non-negative integer)",
-                    line,
-                    col + code.find(am.group(2).strip()),
-                )
-            if typ is None:
-                return None  # scalar or unsupported arguments: keep the sequence opaque
-            args.append(ir.Argument(am.group(1), typ))
-        return args
-
     def open_configure(self, code: str, line: int, col: int) -> bool:
         """``aiex.configure @device {`` inside a runtime sequence (or another configure)."""
-        m = _RE_CONFIGURE.match(code)
-        if not m:
+        conf = read_structural("sequence", _header(code), self)
+        if not isinstance(conf, ir.Configure):
             return False
-        conf = ir.Configure(m.group(1), [])
         self.stack[-1].body.append(conf)
         self.stack.append(_Frame("configure", conf.body, conf, line, col))
-        if m.group(2):
+        if code.endswith("{}"):
             self.close("}", line, col)
         return True
 
@@ -575,10 +456,24 @@ class _Reader:
                 return reader(self, code)
         return None
 
+    @property
+    def tiles(self) -> dict:
+        """The current device's tiles by SSA name (what declared ops' ``read`` may ask)."""
+        return self.dev.tiles if self.dev is not None else {}
+
+    @property
+    def scope(self) -> dict:
+        """The current sequence's memref values by SSA name."""
+        return self.seq.scope if self.seq is not None else {}
+
     def device_op(self, code: str, text: str = ""):
         """A structured op of a device body, or None (kept opaque)."""
         if code.startswith(("%", "aie.core")) and _RE_CORE.match(code.split("\n", 1)[0]):
             return self.core(text)
+        if code.startswith(STARTS["device"]):
+            op = read_structural("device", code, self)
+            if op is not None:
+                return op
         return self.read_op(_DEVICE_OPS, code)
 
     def core(self, text: str):
@@ -602,41 +497,15 @@ class _Reader:
         return core
 
     def device_value(self, code: str):
-        """``%x = ...`` in a device body: a tile (constants are noted and kept verbatim)."""
-        m = _RE_TILE.match(code)
-        if m:
-            tile = ir.Tile(m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
-            self.dev.tiles[tile.name] = tile
-            return tile
+        """``%x = ...`` in a device body: a declared op (a tile; constants are noted and kept verbatim)."""
+        op = read_structural("device", code, self)
+        if isinstance(op, ir.Tile):
+            self.dev.tiles[op.name] = op
+        if op is not None:
+            return op
         m = _RE_CONST.match(code)
         if m and m.group(2) not in ("true", "false"):
             self.dev.consts[m.group(1)] = _parse_int(m.group(2))
-        return None
-
-    def packet_flow(self, code: str):
-        m = _RE_PACKET_FLOW.match(code)
-        if not m:
-            return None
-        attrs = _attr_dict(m.group(8))
-        if set(attrs) - {"keep_pkt_header"} or attrs.get("keep_pkt_header", "false") not in ("true", "false"):
-            return None
-        return ir.PacketFlow(
-            _parse_int(m.group(1)),
-            ir.PacketEnd(m.group(2), m.group(3), int(m.group(4))),
-            ir.PacketEnd(m.group(5), m.group(6), int(m.group(7))),
-            attrs.get("keep_pkt_header") == "true",
-        )
-
-    def shim_alloc(self, code: str):
-        m = _RE_SHIM_ALLOC_OLD.match(code)
-        if m and any(t.row == 0 and t.col == int(m.group(4)) for t in self.dev.tiles.values()):
-            # the pre-2026 form prints in today's form only after its shim tile is declared
-            return ir.ShimDmaAllocation(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
-        m = _RE_SHIM_ALLOC_NEW.match(code)
-        if m and m.group(2) in self.dev.tiles:
-            col = self.dev.tiles[m.group(2)].col
-            packet = " ".join(m.group(5).split()) if m.group(5) else None
-            return ir.ShimDmaAllocation(m.group(1), m.group(3), int(m.group(4)), col, packet, m.group(6))
         return None
 
     def memref_global(self, code: str):
@@ -669,40 +538,12 @@ class _Reader:
         self.dev.globals[glob.symbol] = glob
         return glob
 
-    def func_decl(self, code: str):
-        """A kernel declaration (:func:`read_func_decl`)."""
-        return read_func_decl(code)
-
-    def objectfifo(self, code: str):
-        m = _RE_OBJECTFIFO.match(code)
-        if not m:
-            return None  # depth arrays and other forms stay opaque
-        to_stream = _dims(m.group(3))
-        entries = [_RE_FIFO_CONSUMER.match(c.strip()) for c in split_top(m.group(4))]
-        if to_stream is None or not all(entries):
-            return None
-        consumers = tuple(e.group(1) for e in entries)
-        from_stream = tuple(_dims(e.group(2)) for e in entries)
-        if not all(c in self.dev.tiles for c in consumers) or m.group(2) not in self.dev.tiles:
-            return None
-        if any(d is None for d in from_stream):
-            return None
-        attrs = m.group(6).strip() if m.group(6) else None
-        if attrs and not _RE_FIFO_ATTRS.match(attrs):
-            return None  # other attributes (transport, repeat_count, ...) change what it does: opaque
-        fifo = ir.ObjectFifo(m.group(1), m.group(2), consumers, int(m.group(5)), m.group(7), None,
-                             to_stream, from_stream if any(from_stream) else (), attrs)  # fmt: skip
-        from iron.mlir.printer import objectfifo_text
-
-        if objectfifo_text(fifo) != code:
-            fifo.text = code  # other spellings and attributes (padding ...): printed verbatim
-        return fifo
-
     def runtime_op(self, code: str, text: str):
         """A structured op of a runtime sequence or configure block, or None (kept opaque)."""
         if code[0] == "%":
             return self.value_def(code, text)
-        return self.read_op(_RUNTIME_OPS, code)
+        op = read_structural("sequence", code, self) if code.startswith(STARTS["sequence"]) else None
+        return op if op is not None else self.read_op(_RUNTIME_OPS, code)
 
     def npu_op(self, code: str):
         m = _RE_NPU.match(code)
@@ -717,18 +558,6 @@ class _Reader:
         if cls is None:
             return self.blockwrite(operands, attrs, name)
         return self.declared(cls, operands, attrs, name)
-
-    def run_op(self, code: str):
-        m = _RE_RUN.match(code)
-        if not m:
-            return None
-        args = [a.strip() for a in m.group(2).split(",")] if m.group(2).strip() else []
-        if not all(a.startswith("%") for a in args):
-            return None
-        types = [memref_type(t) for t in split_top(m.group(3))] if m.group(3).strip() else []
-        if None in types or len(types) != len(args):
-            return None
-        return ir.Run(m.group(1), [a[1:] for a in args], types)
 
     def value_def(self, code: str, text: str):
         """``%x = ...`` inside a sequence."""
@@ -1107,35 +936,24 @@ def _verbatim(lines: list[str], first: int, last: int) -> str:
     return "\n".join(out)
 
 
-#: (op-name prefix, reader) of the structured ops of a device body, tried in order.
 def read_func_decl(code: str) -> ir.FuncDecl | None:
     """``func.func private @f(types) attributes {link_with = "f.o"}`` (a kernel declaration),
     or None: other spellings and attributes stay opaque."""
-    m = _RE_FUNC_DECL.match(code.strip())
-    if not m:
-        return None
-    types = tuple(t.strip() for t in split_top(m.group(2))) if m.group(2).strip() else ()
-    decl = ir.FuncDecl(m.group(1), types, m.group(3))
-    from iron.mlir.printer import func_text
-
-    return decl if func_text(decl) == code.strip() else None
+    op = read_structural("device", code.strip(), {})
+    return op if isinstance(op, ir.FuncDecl) else None
 
 
+#: (op-name prefix, reader) of the structured ops of a device body read by hand, tried in order
+#: after the declared ones (iron.mlir.structure; ``%x = `` values: _Reader.device_value).
 _DEVICE_OPS = (
     ("%", _Reader.device_value),
-    ("aie.packet_flow", _Reader.packet_flow),
-    ("aie.shim_dma_allocation", _Reader.shim_alloc),
-    ("aie.objectfifo ", _Reader.objectfifo),
-    ("aie.objectfifo@", _Reader.objectfifo),
     ("memref.global", _Reader.memref_global),
-    ("func.func private", _Reader.func_decl),
 )
 #: The same for a runtime sequence (``%x = ...`` values: _Reader.value_def); npu ops with a
-#: declaration are read by _Reader.declared.
+#: declaration in iron.mlir.decl are read by _Reader.declared.
 _RUNTIME_OPS = (
     ("aiex.npu.dma_memcpy_nd", _Reader.memcpy),
     ("aiex.npu.", _Reader.npu_op),
-    ("aiex.run", _Reader.run_op),
 )
 
 
