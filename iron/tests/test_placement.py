@@ -90,3 +90,20 @@ def test_hand_designs_equal_the_real_pass(case):
     assert out.returncode == 0, out.stderr
     real = {sym: int(a) for a, sym in _RE_PLACED.findall(out.stdout)}
     assert real == {p.symbol: p.address for p in placement.place(_device(src)).values()}
+
+
+def test_a_write_into_an_unknown_buffer_names_it():
+    from iron.errors import IronError
+    from iron.lower.buffer_write import BufferWrites
+    from iron.mlir import ir
+
+    device = _device(text(STATIC_DESIGNS["add_maskwrite"], "npu1"))
+    seq = device.sequences[0]
+    writes = BufferWrites(device, seq, "@seq")
+    with pytest.raises(IronError, match=r"buffer @nope is not an aie\.buffer.*input_buffer"):
+        writes.lower(ir.Opaque("aiex.npu.write32(%cst_npu_3, %cst_npu_4) {buffer = @nope} : i32, i32"))
+    # the known one: input_buffer at 1024 (the real pass, test above), word 1 -> byte 1028 of tile (0, 2)
+    got = writes.lower(
+        ir.Opaque("aiex.npu.write32(%cst_npu_3, %cst_npu_5) {buffer = @input_buffer} : i32, i32")
+    )
+    assert got == [ir.Write32((2 << 20) | 1028, 0x0F0F0F0F)]
