@@ -16,7 +16,7 @@ wall times on a loaded 2-core machine are worth little, CPU times more.
 
 ``--tiled KIB``: also test1's packets repeated to a KIB KiB buffer, written as mlir-aie's
 text (the ``trace_size`` range users run is 8-64 KiB), to see where the plain decode hands
-over to numpy (``iron/trace/jit.py``: ``PLAIN_BYTES``, ``PLAIN_INTERVALS``).
+over to numpy (``iron/trace/engine.py``: ``PLAIN_BYTES``, ``PLAIN_INTERVALS``).
 ``--methods``: also each decode with the plain method forced (no interval bound) and with
 numpy forced (``PLAIN_BYTES = 0``), set in the child before it decodes: where the bound
 should sit. ``--baseline DIR``: another iron checkout (e.g. ``git archive main | tar -x -C DIR``) run in
@@ -58,12 +58,12 @@ def run_once(argv: list[str], cwd: Path = ROOT) -> tuple[float, float, float]:
 
 
 def iron_argv(src: Path, fmt: str, out: Path, force: str | None = None) -> list[str]:
-    """The decode command; ``force`` "plain" / "numpy": that method whatever the input."""
+    """The decode command; ``force`` "plain" / "numpy": that engine whatever the input."""
     args = ["trace", "decode", str(src), "--mlir", str(TEST1 / "aie.mlir"), "--format", fmt, "-o", str(out)]
     if force is None:
         return [sys.executable, "-m", "iron", *args]
     limits = "K.PLAIN_BYTES = K.PLAIN_INTERVALS = 1 << 60" if force == "plain" else "K.PLAIN_BYTES = 0"
-    code = f"import sys, iron.trace.jit as K; {limits}; from iron.cli import main; sys.exit(main({args!r}))"
+    code = f"import sys, iron.trace.engine as K; {limits}; from iron.cli import main; sys.exit(main({args!r}))"
     return [sys.executable, "-c", code]
 
 

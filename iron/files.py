@@ -4,7 +4,9 @@ The one writer of every file iron produces (cache entries, captures, Perfetto an
 mlir-aie JSON, summaries, PNG). Rules:
 
 * a regular file (or a new path) is replaced atomically: a temp file in the same
-  directory, fsync, rename. The new file gets the permissions a plain ``open()``
+  directory, fsync, rename (``durable=False``: no fsync, for outputs made again from
+  their input, e.g. decoded traces: still never half-written after a crash of the
+  process, and tens of MB are not forced to disk before the command returns). The new file gets the permissions a plain ``open()``
   would give: a new file ``0o666`` minus the umask (the kernel applies it, and any
   default ACL), an existing file keeps its mode (and, when allowed, its group), so a
   ``chmod`` of a shared cache survives rewrites;
@@ -54,7 +56,7 @@ def _existing(path: Path) -> os.stat_result | None:
 
 @contextlib.contextmanager
 def atomic_open(
-    path: str | os.PathLike, *, gzip_level: int | None = None, threaded: bool = False
+    path: str | os.PathLike, *, gzip_level: int | None = None, threaded: bool = False, durable: bool = True
 ) -> Iterator[BinaryIO]:
     """A binary file to write ``path``'s new content to (see the module rules).
 
@@ -62,9 +64,10 @@ def atomic_open(
     on an exception the old file (if any) is left as it was. ``gzip_level``:
     compress the stream with gzip at that level (mtime 0: same trace, same bytes).
     ``threaded``: :class:`ThreadedWriter` (writes and compression on a thread;
-    each object written must not change afterwards).
+    each object written must not change afterwards). ``durable``: fsync before the
+    rename (see the module rules).
     """
-    with _atomic_raw(path) as raw:
+    with _atomic_raw(path, durable) as raw:
         with contextlib.ExitStack() as stack:
             f = raw
             if gzip_level is not None:
@@ -131,7 +134,7 @@ class ThreadedWriter:
 
 
 @contextlib.contextmanager
-def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
+def _atomic_raw(path: str | os.PathLike, durable: bool = True) -> Iterator[BinaryIO]:
     user_path = os.fspath(path)
     p = Path(user_path)
     if user_path.endswith(("/", os.sep)) and not p.is_dir():
@@ -161,14 +164,16 @@ def _atomic_raw(path: str | os.PathLike) -> Iterator[BinaryIO]:
         return
 
     target = Path(os.path.realpath(p)) if p.is_symlink() else p  # replace the link's target
-    with _replacing(target, user_path, st) as f:
+    with _replacing(target, user_path, st, durable) as f:
         yield f
 
 
 @contextlib.contextmanager
-def _replacing(target: Path, user_path, st: os.stat_result | None) -> Iterator[BinaryIO]:
+def _replacing(
+    target: Path, user_path, st: os.stat_result | None, durable: bool = True
+) -> Iterator[BinaryIO]:
     """A new temp file beside ``target`` (mode of ``st`` when given), renamed onto ``target``
-    once written and synced; removed on failure. Errors name ``user_path``."""
+    once written and (``durable``) synced; removed on failure. Errors name ``user_path``."""
     tmp = target.with_name(temp_name(target.name))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -182,14 +187,16 @@ def _replacing(target: Path, user_path, st: os.stat_result | None) -> Iterator[B
                 _keep_mode(f.fileno(), st)
             yield f
             f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException as exc:
         tmp.unlink(missing_ok=True)
         if isinstance(exc, OSError) and not isinstance(exc, OutputError):
             raise OutputError(user_path, _reason(exc)) from None
         raise
-    _sync_dir(target.parent)
+    if durable:
+        _sync_dir(target.parent)
 
 
 #: The temp file of an output named ``<name>``: ``.<name>.<8 hex digits>.tmp`` (group ``name``).

@@ -16,7 +16,7 @@ first call's never-finished one and its events land in the first slice. The same
 holds across dispatches of one loaded artifact (a runner called in a loop): the
 last call site's device is still loaded, with its trace task still active, when
 the next dispatch starts, so the first call site counts the last one as its
-predecessor (:func:`_previous_dispatch_site`) and gets the same reconfiguration
+predecessor (:func:`previous_dispatch_site`) and gets the same reconfiguration
 when they run the same traced device. Why a reconfiguration and not something
 cheaper: docs/ARCHITECTURE.md, "Running an artifact many times".
 """
@@ -429,7 +429,7 @@ def _wrapper_args(buffers: dict[str, ir.MemRefType]) -> list[KernelArg]:
     return [KernelArg(name, t) for name, t in buffers.items()]
 
 
-def _previous_dispatch_site(sites: list[CallSite]) -> CallSite | None:
+def previous_dispatch_site(sites: list[CallSite]) -> CallSite | None:
     """The call site that ran just before this dispatch's first one on the same context.
 
     That is the last call site of the previous dispatch of this same artifact: its
@@ -441,7 +441,9 @@ def _previous_dispatch_site(sites: list[CallSite]) -> CallSite | None:
     return sites[-1] if sites else None
 
 
-def _needs_reset(prev: CallSite | None, site: CallSite, enabled: bool) -> bool:
+def needs_reset(prev: CallSite | None, site: CallSite, enabled: bool) -> bool:
+    """Whether ``site`` needs the reset device loaded before it (``enabled``: the build's
+    reset is on): it and the site before it (``prev``) are traced and run the same device."""
     return enabled and prev is not None and prev.traced and site.traced and prev.device == site.device
 
 
@@ -449,9 +451,9 @@ def _wrapper(seq, target, sites, buffers, windows, plan, designs, reset) -> ir.D
     """The wrapper device ``main`` with one configure/run per call site."""
     arg_name = {name: f"arg{i}" for i, name in enumerate(buffers)}
     body: list = []
-    prev = _previous_dispatch_site(sites)
+    prev = previous_dispatch_site(sites)
     for site, (_op, *names) in zip(sites, seq.steps):
-        if _needs_reset(prev, site, reset):
+        if needs_reset(prev, site, reset):
             body.append(ir.Configure(RESET_DEVICE, []))
         design = designs[site.device]
         callee = design.runtime_sequence
@@ -523,9 +525,9 @@ def _reset_device_with_sequence(device_name: str) -> ir.Device:
 
 def _separate_schedule(seq, sites, buffers, windows, plan, designs, reset) -> list[Kernel]:
     schedule: list[Kernel] = []
-    prev = _previous_dispatch_site(sites)
+    prev = previous_dispatch_site(sites)
     for site, (_op, *names) in zip(sites, seq.steps):
-        if _needs_reset(prev, site, reset):
+        if needs_reset(prev, site, reset):
             schedule.append(
                 Kernel(kernel_name(RESET_DEVICE, WRAPPER_SEQUENCE), RESET_DEVICE, WRAPPER_SEQUENCE, [])
             )

@@ -34,8 +34,8 @@ from iron.artifact.schema import kernel_name
 from iron.fuse.fusion import (
     RESET_DEVICE,
     CallSite,
-    _needs_reset,
-    _previous_dispatch_site,
+    needs_reset,
+    previous_dispatch_site,
     match_widths,
     runs_reset,
 )
@@ -218,13 +218,13 @@ def _windowed(body: list, sites: list[Site], spans: dict, trace_name: str) -> li
     """The wrapper body with each traced run handed the window of its slice, and a
     reconfiguration between consecutive runs of one traced device (:mod:`iron.fuse.fusion`)."""
     out: list = []
-    prev = _previous_dispatch_site([s for s, _r, _z in sites])
+    prev = previous_dispatch_site([s for s, _r, _z in sites])
     for op in body:
         if not isinstance(op, ir.Configure):
             out.append(op)
             continue
         site, run, _size = next(x for x in sites if x[1] is op.body[-1])
-        if _needs_reset(prev, site, True):
+        if needs_reset(prev, site, True):
             out.append(ir.Configure(RESET_DEVICE, []))
         if site.traced:
             span = spans[site.index]

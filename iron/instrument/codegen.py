@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from iron.design import Design
 from iron.errors import IronError
 from iron.mlir import ir
-from iron.options import DEFAULT_START, DEFAULT_STOP, TraceOptions
+from iron.options import DEFAULT_MEMTILE_EVENTS, DEFAULT_START, DEFAULT_STOP, TraceOptions
 from iron.target import events, registers, shim_dma, stream_switch
 from iron.target.geometry import MEMTILE_ROW, SHIM_ROW, Target
 from iron.target.trace_unit import (
@@ -51,7 +51,7 @@ from iron.target.trace_unit import (
     TRACE_CHANNEL,
     TRACE_PORT,
 )
-from iron.instrument import layout
+from iron.instrument import layout, routes
 from iron.artifact.manifest import TraceUnit
 from iron.instrument.declarative import KeptTrace, declared_trace, design_boundary, strip_trace_ops
 from iron.instrument.resources import used_packet_ids, used_shim_resources
@@ -256,7 +256,11 @@ def _chosen_places(device: ir.Device, options: TraceOptions) -> list[tuple[str, 
 
 def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim: ir.Tile) -> list[TraceUnit]:
     if options.units is not None:
-        return _make_units(_chosen_places(device, options), options, shim)
+        places = _chosen_places(device, options)
+        blocked = [why for p in places if (why := routes.why_blocked(device, p))]
+        if blocked:
+            raise IronError(f"IRON_TRACE_UNITS / trace_units: no route to a shim: {'; '.join(blocked)}")
+        return _make_units(places, options, shim)
     tiles = list(design.compute_tiles)
     if options.ntiles > len(tiles):
         warnings.warn(
@@ -264,7 +268,22 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
             f"tracing all {len(tiles)}",
             stacklevel=3,
         )
-    chosen = tiles[: options.ntiles]
+    # Core and memory-module units only at tiles whose trace packets can get past the
+    # design's circuits (mlir-aie's router refuses the others): the first ``ntiles`` of those.
+    leave = not (options.events_for("core") or options.events_for("mem"))
+    routable = [t for t in tiles if leave or routes.blocked_boundary(device, t[1]) is None]
+    chosen = routable[: options.ntiles]
+    skipped = [t for t in tiles[: options.ntiles] if t not in routable]
+    if skipped:
+        return _fallback_units(design, device, options, shim, chosen, skipped)
+    return _make_units(_places(device, options, chosen, shim), options, shim)
+
+
+def _places(
+    device: ir.Device, options: TraceOptions, chosen: list, shim: ir.Tile
+) -> list[tuple[str, int, int]]:
+    """Units of the kinds ``options`` trace at compute tiles ``chosen``, their columns'
+    memtiles and the drain shim."""
     places: list[tuple[str, int, int]] = []
     for col, row in chosen:
         for kind in ("core", "mem"):
@@ -275,6 +294,37 @@ def _choose_units(design: Design, device: ir.Device, options: TraceOptions, shim
         places += [("memtile", c, MEMTILE_ROW) for c in columns if device.tile_at(c, MEMTILE_ROW)]
     if options.events_for("shim"):
         places.append(("shim", shim.col, SHIM_ROW))
+    return places
+
+
+def _fallback_units(
+    design: Design,
+    device: ir.Device,
+    options: TraceOptions,
+    shim: ir.Tile,
+    chosen: list[tuple[int, int]],
+    skipped: list[tuple[int, int]],
+) -> list[TraceUnit]:
+    """Units when compute tiles among the first ``ntiles`` cannot send their trace out
+    (``skipped``): the next ones that can (``chosen``), with a warning; when none can, the
+    memtiles of the skipped tiles' columns instead (with
+    :data:`~iron.options.DEFAULT_MEMTILE_EVENTS` unless the build lists memtile events)."""
+    why = routes.why_blocked(device, ("core", *skipped[0]))
+    name = design.device.symbol or "the design"
+    if chosen:
+        shown = ", ".join(f"({c},{r})" for c, r in chosen)
+        warnings.warn(f"{name}: tracing compute tile(s) {shown} instead: {why}", stacklevel=4)
+        return _make_units(_places(device, options, chosen, shim), options, shim)
+    if not options.events_for("memtile"):
+        options = dataclasses.replace(options, events=options.events + (("memtile", DEFAULT_MEMTILE_EVENTS),))
+    places = _places(device, options, [], shim)
+    places[:0] = [
+        ("memtile", c, MEMTILE_ROW) for c in sorted({c for c, _ in skipped}) if device.tile_at(c, MEMTILE_ROW)
+    ]
+    blocked = [w for p in places if (w := routes.why_blocked(device, p))]
+    if blocked or not places:
+        raise IronError(f"{name}: no trace unit can reach a shim: {why}; {'; '.join(blocked)}")
+    warnings.warn(f"{name}: tracing its memtile(s) instead of its cores: {why}", stacklevel=4)
     return _make_units(places, options, shim)
 
 

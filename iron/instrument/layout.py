@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from iron import options as _options
+from iron.options import sizes as option_sizes
 from iron.errors import OptionError
 from iron.target.shim_dma import PATCH_OFFSET_MAX
 
@@ -113,7 +113,7 @@ def total_size(spans: list[SliceSpan]) -> int:
 def check_layout(options, slice_sizes: list[int]) -> None:
     """Refuse slices (bytes each, in program order) that the wrapper cannot address (each
     slice's offset is an i32 ``arg_plus``, :data:`iron.target.shim_dma.PATCH_OFFSET_MAX`)
-    or this host cannot hold (:func:`iron.options.host_trace_limit`); ``options`` names
+    or this host cannot hold (:func:`iron.options.sizes.host_trace_limit`); ``options`` names
     the setting in the message."""
     if not options.enabled or not slice_sizes:
         return
@@ -127,9 +127,9 @@ def check_layout(options, slice_sizes: list[int]) -> None:
             f"{last}, beyond what a trace patch can offset ({PATCH_OFFSET_MAX}); lower {name} "
             f"or select fewer call sites (IRON_TRACE_OP)"
         )
-    host = _options.host_trace_limit()
+    host = option_sizes.host_trace_limit()
     if host is not None and total > host:
         raise OptionError(
             f"{name}={options.size} with {n} traced call sites: {total} bytes of trace; this host "
-            f"holds at most {host} (physical memory / {_options.HOST_BYTES_PER_TRACE_BYTE}); lower {name}"
+            f"holds at most {host} (physical memory / {option_sizes.HOST_BYTES_PER_TRACE_BYTE}); lower {name}"
         )

@@ -41,8 +41,8 @@ from iron.mlir import ir, storage
 from iron.mlir.decl import NAME as _NAME
 from iron.lower.task_text import (
     TaskText,
-    _first,
-    _one_line,
+    first_line,
+    one_line,
     parse_bd,
     region_ops,
     split_task,
@@ -109,7 +109,7 @@ class TaskLowering:
                 alloc = self.allocations().get(symbol)
                 if alloc is None:
                     raise IronError(
-                        f"{self.where}: `{_first(text)}`: no shim allocation or object FIFO @{symbol}"
+                        f"{self.where}: `{first_line(text)}`: no shim allocation or object FIFO @{symbol}"
                     )
             elif m := _RE_HEAD.match(parts.head):
                 name, tile_name, direction, channel = m.groups()
@@ -140,7 +140,7 @@ class TaskLowering:
                     # the push never asks for (a dispatch that never finishes).
                     raise IronError(
                         f"{self.where}: `{text}` awaits a task configured without a token; add "
-                        f"{{issue_token = true}} after the region of `{_first(task.text)}`"
+                        f"{{issue_token = true}} after the region of `{first_line(task.text)}`"
                     )
                 return [dma.lower_wait(ir.DmaWait(task.alloc.symbol), task.alloc)]
             return []
@@ -149,19 +149,19 @@ class TaskLowering:
         if self.foreign and (
             text.startswith(SKIPPABLE) or re.match(rf"^%{_NAME}\s*=\s*arith\.constant\b", text)
         ):
-            self.skipped.append(_first(text))
+            self.skipped.append(first_line(text))
             return []
         return None
 
     def _set_lock(self, text: str) -> list | None:
         """``aiex.set_lock(%lock, v)`` on a memtile or compute tile: a write32 of the lock's value
         register, as mlir-aie's ``AIELowerSetLock.cpp`` (None: a shim lock, skipped as before)."""
-        m = _RE_SET_LOCK.match(_one_line(text))
+        m = _RE_SET_LOCK.match(one_line(text))
         lock = next((lk for op in self.device.body if isinstance(op, ir.Opaque)
                      if (lk := storage.read_lock(op.text.strip())) is not None and m and lk.name == m.group(1)),
                     None)  # fmt: skip
         if lock is None:
-            raise IronError(f"{self.where}: `{_first(text)}` names no aie.lock of the device")
+            raise IronError(f"{self.where}: `{first_line(text)}` names no aie.lock of the device")
         tile = self.device.tile(lock.tile)
         if tile.row == SHIM_ROW:
             return None
@@ -177,7 +177,7 @@ class TaskLowering:
         return self._tile_tasks
 
     def _task(self, text: str, parts: TaskText, alloc) -> _Task:
-        what = f"{self.where}: `{_first(text)}`"
+        what = f"{self.where}: `{first_line(text)}`"
         bds, others = region_ops(parts.region)
         if len(bds) != 1 or others:
             extra = f" and {', '.join(f'`{o}`' for o in others)}" if others else ""
@@ -187,7 +187,7 @@ class TaskLowering:
             )
         bd = bds[0]
         arg, _mtype, offset, length, dims = parse_bd(bd, self.where)
-        bd_attrs = task_attributes_bd(bd.attrs, f"{self.where}: `{_one_line(bd.text)}`")
+        bd_attrs = task_attributes_bd(bd.attrs, f"{self.where}: `{one_line(bd.text)}`")
         attrs = task_attributes(parts.attrs, what)
         return _Task(
             arg,
@@ -204,7 +204,9 @@ class TaskLowering:
     def _start(self, task: _Task) -> list:
         bd = task.bd_id if task.bd_id is not None else self._free_bd(task.alloc.column)
         self.used.setdefault(task.alloc.column, set()).add(bd)
-        sizes, strides, inner = task_pattern(task.dims, task.length, f"{self.where}: `{_first(task.text)}`")
+        sizes, strides, inner = task_pattern(
+            task.dims, task.length, f"{self.where}: `{first_line(task.text)}`"
+        )
         memcpy = ir.DmaMemcpyNd(
             task.arg, (0, 0, 0, task.offset), sizes, strides, task.alloc.symbol, bd, task.issue_token, inner,
         )  # fmt: skip

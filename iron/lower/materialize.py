@@ -60,6 +60,26 @@ def materialize(fm: FusedModule, *, translate_patches: bool = True) -> ir.Module
     return module
 
 
+def sequence_ops(
+    module: ir.Module,
+    device: ir.Device,
+    sequence: ir.RuntimeSequence,
+    *,
+    inline: bool,
+    translate_patches=True,
+) -> list:
+    """Flat npu ops of ``sequence`` (of ``device``), its operands the sequence's own arguments:
+    a sequence that is flat already is kept as it is; ``inline``: a device's own sequence,
+    inlined without a PDI load; else its ``aiex.configure`` / ``aiex.run`` materialized as
+    :func:`kernel_ops` does (the fake toolchain's aiebu lowers aiecc's input with this)."""
+    env = {a.name: _Binding(i, 0, a.type) for i, a in enumerate(sequence.args)}
+    if all(isinstance(op, (*_PASSTHROUGH, ir.AddressPatch)) for op in sequence.body):
+        return list(sequence.body)
+    if inline:
+        return _inline(module, device, sequence, env, translate_patches)
+    return _flatten(module, sequence.body, env, translate_patches)
+
+
 def _flatten(module: ir.Module, body: list, env: dict[str, _Binding], translate: bool) -> list:
     out: list = []
     for op in body:

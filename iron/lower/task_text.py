@@ -83,10 +83,10 @@ def split_task(text: str) -> TaskText | None:
             open_at = i
             break
     if open_at < 0:
-        raise IronError(f"`{_first(text)}`: a DMA task needs a region {{ aie.dma_bd(...) aie.end }}")
+        raise IronError(f"`{first_line(text)}`: a DMA task needs a region {{ aie.dma_bd(...) aie.end }}")
     close = _closing(masked, open_at)
     if close < 0:
-        raise IronError(f"`{_first(text)}`: its region is never closed")
+        raise IronError(f"`{first_line(text)}`: its region is never closed")
     rest = text[close + 1 :].strip()
     attrs = ""
     if rest.startswith("attributes"):
@@ -95,7 +95,7 @@ def split_task(text: str) -> TaskText | None:
         end = _closing(_masked(rest), 0) if rest[0] == "{" else -1
         if end < 0 or rest[end + 1 :].strip():
             raise IronError(
-                f"`{_first(text)}`: unexpected `{rest.splitlines()[0]}` after the task's region "
+                f"`{first_line(text)}`: unexpected `{rest.splitlines()[0]}` after the task's region "
                 "(expected an attribute dictionary such as {issue_token = true})"
             )
         attrs = rest[: end + 1]
@@ -183,7 +183,7 @@ def parse_bd(bd: BdText, where: str) -> tuple[str, str, int, int, list[tuple[int
     head = _RE_BD_HEAD.match(bd.operands)
     mtype_end = _type_end(bd.operands, head.end()) if head else -1
     if mtype_end < 0:
-        raise IronError(f"{where}: cannot read `{_one_line(bd.text)}`")
+        raise IronError(f"{where}: cannot read `{one_line(bd.text)}`")
     arg, mtype = head.group(1), bd.operands[head.end() : mtype_end]
     rest = " ".join(bd.operands[mtype_end:].split())
     dims: list[tuple[int, int]] = []
@@ -193,7 +193,7 @@ def parse_bd(bd: BdText, where: str) -> tuple[str, str, int, int, list[tuple[int
             sizes = [int(x) for x in new.group(3).split(",") if x.strip()]
             strides = [int(x) for x in new.group(4).split(",") if x.strip()]
             if len(sizes) != len(strides):
-                raise IronError(f"{where}: `{_one_line(bd.text)}`: sizes and strides differ in length")
+                raise IronError(f"{where}: `{one_line(bd.text)}`: sizes and strides differ in length")
             dims = list(zip(sizes, strides))
     elif old := _RE_BD_OLD.match(rest):
         offset, length = int(old.group(1)), int(old.group(2))
@@ -201,26 +201,28 @@ def parse_bd(bd: BdText, where: str) -> tuple[str, str, int, int, list[tuple[int
         dims = [(int(sz), int(st)) for sz, st in _RE_DIM.findall(inner)]
         if _RE_DIM.sub("", inner).replace(",", "").strip():
             raise IronError(
-                f"{where}: `{_one_line(bd.text)}`: only <size = s, stride = t> dimensions are read "
+                f"{where}: `{one_line(bd.text)}`: only <size = s, stride = t> dimensions are read "
                 "(padding needs aiecc)"
             )
     elif not rest:
         typ = memref_type(mtype)
         if typ is None:
-            raise IronError(f"{where}: `{_one_line(bd.text)}`: cannot read the buffer type {mtype!r}")
+            raise IronError(f"{where}: `{one_line(bd.text)}`: cannot read the buffer type {mtype!r}")
         offset, length = 0, typ.numel
     else:
-        raise IronError(f"{where}: cannot read `{_one_line(bd.text)}`")
+        raise IronError(f"{where}: cannot read `{one_line(bd.text)}`")
     if dims and _contiguous(dims, length):
         dims = []  # a linear transfer writes no dimensions
     return arg, mtype, offset, length, dims
 
 
-def _first(text: str) -> str:
+def first_line(text: str) -> str:
+    """The first line of an op's text, stripped: how errors quote a task."""
     return text.splitlines()[0].strip()
 
 
-def _one_line(text: str) -> str:
+def one_line(text: str) -> str:
+    """An op's text on one line (runs of whitespace as one space), to quote or match it."""
     return " ".join(text.split())
 
 

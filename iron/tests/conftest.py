@@ -66,7 +66,7 @@ def check_operator(request):
     return functools.partial(testing.check_operator, request=request)
 
 
-def _stage(kind: str, root) -> list:
+def stage_machine(kind: str, root) -> list:
     """Put the fakes of machine ``kind`` in effect; returns undo callables."""
     if kind not in MACHINES:
         raise pytest.UsageError(f"IRON_TEST_MACHINE={kind!r}; accepted: {', '.join(MACHINES)}")
@@ -109,7 +109,7 @@ def _session_dirs(tmp_path_factory):
     the user asked for traces (IRON_TRACE_SIZE or IRON_TRACE_DIR set); the trace
     options but the size, IRON_BACKEND and IRON_DEVICE apply to the operator checks only (see below); the
     machine of IRON_TEST_MACHINE is staged."""
-    undo = _stage(os.environ.get("IRON_TEST_MACHINE", "none"), tmp_path_factory.mktemp("machine"))
+    undo = stage_machine(os.environ.get("IRON_TEST_MACHINE", "none"), tmp_path_factory.mktemp("machine"))
     added = []
     if "IRON_CACHE_DIR" not in os.environ:
         os.environ["IRON_CACHE_DIR"] = str(tmp_path_factory.mktemp("iron-cache"))

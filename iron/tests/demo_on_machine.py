@@ -10,10 +10,10 @@ import tempfile
 
 def main(argv=None) -> int:
     from iron.cli import main as iron_main
-    from iron.tests.conftest import _stage
+    from iron.tests.conftest import stage_machine
 
     with tempfile.TemporaryDirectory(prefix="iron-machine-") as root:
-        undo = _stage(os.environ.get("IRON_TEST_MACHINE", "none"), root)
+        undo = stage_machine(os.environ.get("IRON_TEST_MACHINE", "none"), root)
         try:
             return iron_main(["demo", *(sys.argv[1:] if argv is None else argv)])
         finally:

@@ -67,7 +67,7 @@ def test_trace_size_maximum_is_what_the_writebd_length_holds():
 def test_too_large_trace_size_is_refused_up_front_naming_the_variable(monkeypatch):
     with pytest.raises(OptionError, match=r"^IRON_TRACE_SIZE='17179869152': exceeds"):
         options.resolve(env={"IRON_TRACE_SIZE": "17179869152"})
-    monkeypatch.setattr(options, "host_trace_limit", lambda: 1 << 30)  # a host with 8 GiB
+    monkeypatch.setattr(options.sizes, "host_trace_limit", lambda: 1 << 30)  # a host with 8 GiB
     with pytest.raises(OptionError, match=r"^IRON_TRACE_SIZE='2147483648': more trace than this host"):
         options.resolve(env={"IRON_TRACE_SIZE": str(2 << 30)})
     with pytest.raises(OptionError, match=r"^trace_size=2147483648: more trace than this host"):
@@ -75,13 +75,13 @@ def test_too_large_trace_size_is_refused_up_front_naming_the_variable(monkeypatc
 
 
 def test_total_trace_of_all_call_sites_is_checked_before_building(tmp_path, monkeypatch):
-    monkeypatch.setattr(options, "host_trace_limit", lambda: 6000)
+    monkeypatch.setattr(options.sizes, "host_trace_limit", lambda: 6000)
     with pytest.raises(OptionError, match=r"trace_size=4096 with 2 traced call sites: 8192 bytes"):
         iron.build(PAIR, trace_size=4096, cache_dir=tmp_path)
 
 
 def test_slice_offsets_beyond_an_i32_patch_are_refused(monkeypatch):
-    monkeypatch.setattr(options, "host_trace_limit", lambda: None)
+    monkeypatch.setattr(options.sizes, "host_trace_limit", lambda: None)
     opts = options.resolve(size=1 << 30, env={})
     layout.check_layout(opts, [1 << 30] * 2)  # the second slice starts at 1 GiB: fine
     with pytest.raises(OptionError, match="beyond what a trace patch can offset"):
@@ -150,12 +150,12 @@ def test_max_ops_must_not_be_negative(tmp_path, capsys):
     assert any("more" in line for line in inspect_lines(art, max_ops=0))
 
 
-def test_decode_words_refuses_2d_arrays_and_unknown_methods():
+def test_decode_words_refuses_2d_arrays_and_unknown_engines():
     unit = iron.artifact.manifest.TraceUnit(0, 2, "core", 0, 1, ["NONE"] * 8, [0] * 8, 1, 0)
     with pytest.raises(IronError, match="1-D"):
         D.decode_words(np.zeros((4, 8), np.uint32), [unit])
-    with pytest.raises(OptionError, match="method='bogus': accepted: auto, numpy, numba"):
-        D.decode_words(np.zeros(8, np.uint32), [unit], method="bogus")
-    with pytest.raises(OptionError, match="method='bogus'"):
-        D.parse_stream(np.zeros(4, np.uint8), method="bogus")
+    with pytest.raises(OptionError, match="engine='bogus': accepted: auto, plain, numpy, numba"):
+        D.decode_words(np.zeros(8, np.uint32), [unit], engine="bogus")
+    with pytest.raises(OptionError, match="engine='bogus'"):
+        D.parse_stream(np.zeros(4, np.uint8), engine="bogus")
     assert ElementwiseMul  # operators stay importable alongside

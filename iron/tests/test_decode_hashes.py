@@ -58,12 +58,12 @@ def _decode(src: Path, config: list[str], folder: Path) -> dict[str, str]:
 
 
 def _force(monkeypatch, engine: str | None) -> None:
-    from iron.trace import jit
+    from iron.trace import engine as E
 
     if engine == "numba":
         pytest.importorskip("numba")
-        monkeypatch.setattr(jit, "COMPILED_BYTES", 0)
-        monkeypatch.setattr(jit, "COLD_COMPILED_BYTES", 0)
+        monkeypatch.setattr(E, "COMPILED_BYTES", 0)
+        monkeypatch.setattr(E, "COLD_COMPILED_BYTES", 0)
 
 
 def all_hashes(monkeypatch, folder: Path) -> dict[str, dict[str, str]]:

@@ -48,7 +48,7 @@ def _check_command(words: list[str]) -> None:
     declared = {o.env for o in OPTIONS}
     while words and ASSIGN.match(words[0]):
         name = ASSIGN.match(words[0]).group(1)
-        assert name in declared, f"{name} is no declared option (iron/options.py OPTIONS)"
+        assert name in declared, f"{name} is no declared option (iron/options/table.py OPTIONS)"
         words = words[1:]
     program, args = words[0], words[1:]
     assert program in PROGRAMS, f"{program}: not a program the docs may assume"

@@ -6,7 +6,7 @@ count on their own.
 
 The kernels are found in the code, not listed by hand: a module-level function handed by
 name to :mod:`iron.trace.jit`'s ``jit``, ``kernel`` or ``plain`` (how every module hands
-its kernels over, e.g. ``kernel(_scan_ops, method)``), where it is defined or imported
+its kernels over, e.g. ``kernel(scan_ops, method)``), where it is defined or imported
 from. A kernel is one loop numba compiles as a whole, so it stays in one piece; whatever
 else sits beside it (its numpy twin, its driver) is held to the limit.
 """

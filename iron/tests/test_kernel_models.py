@@ -6,11 +6,14 @@ passThrough's 64-byte steps, relu_aie2.h's F = n / 32 loop)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
 from iron.bf16 import from_bf16, to_bf16
-from iron.runtime.sim.kernel_models import KernelModelError, model_for
+from iron.runtime.sim.kernel_models import KernelModelError, model_for, refusal
+from iron.target import kernels as kt
 
 RNG = np.random.default_rng(7)
 
@@ -176,3 +179,38 @@ def test_zero_entry_of_zero_cc_and_unknown_symbols():
     model_for("zero", {"TILE_SIZE": "48", "ZERO_TYPE": "int32_t"}, "aie2")(c)
     assert not c[:48].any() and (c[48:] == 1).all()
     assert model_for("no_such_kernel", {}, "aie2") is None
+
+
+def test_the_model_table_refuses_what_it_does_not_list(monkeypatch):
+    """A symbol no table lists has no model, and says why; so has a symbol the kernel table
+    lists whose source or operation has no model (a ``sub`` is never modelled as a neighbour)."""
+    assert model_for("eltwise_sub_i32_vector", {}, "aie2") is None
+    assert refusal("eltwise_sub_i32_vector") == (
+        "'eltwise_sub_i32_vector' is in none of iron's kernel tables (iron.target.kernels: the kernel "
+        "sources and upstream's example kernels; upstream's test kernels in iron.runtime.sim.kernel_models)"
+    )
+    # as if iron.target.kernels gained an eltwise/sub.cc source with no model written for it
+    sub_source = dataclasses.replace(kt.kernel("add"), key="sub")
+    sub = dataclasses.replace(kt.entry("eltwise_add_bf16_vector")[1], symbol="eltwise_sub_bf16_vector")
+    listed = kt.entry
+    monkeypatch.setattr(kt, "entry", lambda s: (sub_source, sub) if s == sub.symbol else listed(s))
+    assert model_for(sub.symbol, {}, "aie2") is None
+    assert (
+        refusal(sub.symbol)
+        == "'eltwise_sub_bf16_vector': kernel source 'sub' of iron.target.kernels has no model"
+    )
+    for known in ("eltwise_add_bf16_vector", "eltwise_mul_i16_vector", "matmul_i16_i32", "add_one", "zero"):
+        assert refusal(known) is None, known
+
+
+def test_add_adds_and_mul_multiplies():
+    """Each elementwise model computes its own operation (by hand: 3 + 5 = 8, 3 * 5 = 15, exact in bf16)."""
+    three, five = to_bf16(np.full(1024, 3, np.float32)), to_bf16(np.full(1024, 5, np.float32))
+    for symbol, want in (("eltwise_add_bf16_vector", 8), ("eltwise_mul_bf16_vector", 15)):
+        c = np.zeros(1024, np.uint16)
+        model_for(symbol, {}, "aie2")(three, five, c)
+        assert (from_bf16(c) == want).all(), symbol
+    for symbol, want in (("eltwise_add_i16_vector", 8), ("eltwise_mul_i16_vector", 15)):
+        c = np.zeros(4, np.int16)
+        model_for(symbol, {}, "aie2")(np.full(4, 3, np.int16), np.full(4, 5, np.int16), c, 4)
+        assert (c == want).all(), symbol

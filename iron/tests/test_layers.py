@@ -36,8 +36,19 @@ LAYERS = [
     ("builder", ["iron.builder"]),
     ("runtime", ["iron.runtime"]),
 ]
+#: Inside ``iron/options/`` (docs/ARCHITECTURE.md): a module imports only those before it; the
+#: package ``__init__`` re-exports their public names.
+OPTIONS_ORDER = [
+    "iron.options.defaults",
+    "iron.options.items",
+    "iron.options.sizes",
+    "iron.options.parsers",
+    "iron.options.table",
+    "iron.options.values",
+    "iron.options.resolving",
+]
 #: May import anything: the package facade and the programs built on the whole library.
-TOP = {"iron", "iron.__main__", "iron.cli", "iron.demo", "iron.testing"}
+TOP = {"iron", "iron.__main__", "iron.cli", "iron.demo", "iron.testing", "iron.sim_timing"}
 BASE = ["iron.errors", "iron.files", "iron.progress", "iron.limits", "iron.bf16"]
 #: What the read side may import besides itself.
 READ_SIDE = "iron.trace"
@@ -235,6 +246,13 @@ def _allowed(importer: str, imported: str) -> bool:
         return _under(imported, RUNTIME_MAY_IMPORT)
     if _under(imported, [READ_SIDE]):
         return False  # the build side never needs the decoder
+    if (
+        _under(importer, ["iron.options"])
+        and _under(imported, ["iron.options"])
+        and importer != "iron.options"
+    ):
+        mine = OPTIONS_ORDER.index(importer) if importer in OPTIONS_ORDER else 0
+        return imported in OPTIONS_ORDER[:mine]
     mine, theirs = _layer(importer), _layer(imported)
     if mine is None or theirs is None:
         return False
@@ -291,6 +309,11 @@ def test_every_module_has_a_place():
     placed = {m for m, _ in _arrows()} | set(_tree())
     homeless = sorted(m for m in placed if m not in TOP and _layer(m) is None and not _under(m, [READ_SIDE]))
     assert not homeless, f"modules outside every layer of docs/ARCHITECTURE.md: {homeless}"
+
+
+def test_every_options_module_has_a_place():
+    options = sorted(m for m in _tree() if _under(m, ["iron.options"]) and m != "iron.options")
+    assert options == sorted(OPTIONS_ORDER), "iron/options/ modules and OPTIONS_ORDER differ"
 
 
 def test_imports_point_one_way():
@@ -382,6 +405,10 @@ def test_the_rules_catch_a_backward_arrow():
     assert not _allowed("iron.lower.npu", "iron.trace.decode")
     assert _allowed("iron.lower.verify", "iron.artifact.manifest")
     assert _allowed("iron.trace.cli", "iron.artifact.elf")
+    assert not _allowed("iron.options.parsers", "iron.options.table")
+    assert not _allowed("iron.options.values", "iron.options")  # the package only re-exports
+    assert _allowed("iron.options.table", "iron.options.parsers")
+    assert _allowed("iron.options", "iron.options.resolving")
 
 
 def test_decoding_loads_no_build_side_module():

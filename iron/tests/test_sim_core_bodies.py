@@ -353,6 +353,7 @@ def test_an_unmodelled_kernel_voids_only_the_outputs_it_reaches(only_scale, tmp_
     np.testing.assert_array_equal(p, 3 * a)
     assert isinstance(q, NotModelled) and q.name == "q"
     assert "kernel 'mystery'" in q.reason and "kernels=" in q.reason
+    assert "has no model: 'mystery' is in none of iron's kernel tables" in q.reason  # the table's reason
 
 
 def test_a_users_model_computes_the_other_output(only_scale, tmp_path):
@@ -379,15 +380,22 @@ def test_kernels_must_map_symbols_to_functions(tmp_path):
         )
 
 
-def test_an_unknown_integer_elementwise_symbol_has_no_model():
+def test_an_unknown_integer_elementwise_symbol_has_no_model(monkeypatch):
     """Only the operations iron's eltwise_int.cc defines (add, mul) have models: a ``sub``
-    symbol is never modelled as another operation."""
+    symbol, even one the kernel table listed, is refused by the model table, never modelled
+    as another operation."""
     from iron.target import kernels as kt
 
     src, add = kt.entry("eltwise_add_i32_vector")
     sub = dataclasses.replace(add, symbol="eltwise_sub_i32_vector")
-    assert kernel_models._eltwise_int(src, sub, {}, "aie2") is None
-    model = kernel_models._eltwise_int(src, add, {}, "aie2")
+    listed = kt.entry
+    monkeypatch.setattr(kt, "entry", lambda s: (src, sub) if s == sub.symbol else listed(s))
+    assert kernel_models.model_for(sub.symbol, {}, "aie2") is None
+    assert kernel_models.refusal(sub.symbol) == (
+        "'eltwise_sub_i32_vector': iron's eltwise_int.cc models add, mul only; no model of another "
+        "operation stands in for it"
+    )
+    model = kernel_models.model_for(add.symbol, {}, "aie2")
     c = np.zeros(4, np.int32)
     model(np.array([1, 2, 3, 4], np.int32), np.array([10, 20, 30, 40], np.int32), c, 4)
     np.testing.assert_array_equal(c, [11, 22, 33, 44])

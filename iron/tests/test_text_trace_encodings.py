@@ -41,3 +41,15 @@ def test_text_that_is_not_hex_is_one_clear_error(tmp_path, capsys):
     path.write_bytes("zzzzzzzz\n".encode("utf-16"))
     assert trace_main(["trace", "decode", str(path), "--mlir", str(TEST1 / "aie.mlir")]) == 2
     assert "not hexadecimal" in capsys.readouterr().err
+
+
+def test_short_words_in_lines_of_nine_characters_are_words_each():
+    """Lines of 8 characters and a newline that hold several short words (``"12 34 56"``)
+    are read word by word (mlir-aie's reader splits on whitespace: each token is one
+    hex word), not as one 32-bit word per line: the fast path for ``xxxxxxxx`` lines
+    must not take them."""
+    from iron.trace.words import parse_text
+
+    text = b"12 34 56\n78 9a bc\n" * 2  # 12 bytes of hex digits: 3 words if misread as packed bytes
+    assert parse_text(text).tolist() == [0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC] * 2
+    assert parse_text(b"0000000A\n0000000b\n").tolist() == [10, 11]

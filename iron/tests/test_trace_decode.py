@@ -185,7 +185,7 @@ def test_frame_starts_blockwise_follow_the_chain(block):
     its definition walks it (a frame starts where the previous one ends: mlir-aie's
     ``convert_to_commands`` reads the stream so), on random bytes and on streams whose
     chains from neighbouring offsets never meet (all 2-byte frames after a 1-byte one)."""
-    from iron.trace.decode.scan import _frame_starts_blocks
+    from iron.trace.decode.scan import frame_starts_blocks
 
     def walk(lengths):
         out, i = [], 0
@@ -204,7 +204,7 @@ def test_frame_starts_blockwise_follow_the_chain(block):
     for data in streams:
         for table in (F.LENGTH_OF_BYTE, F.PC_LENGTH_OF_BYTE):
             lengths = table[data]
-            assert _frame_starts_blocks(lengths, block).tolist() == walk(lengths)
+            assert frame_starts_blocks(lengths, block).tolist() == walk(lengths)
 
 
 def test_numba_and_numpy_parsers_agree_on_random_bytes():

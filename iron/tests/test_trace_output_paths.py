@@ -55,3 +55,26 @@ def test_output_name_ending_in_a_separator_is_refused(tmp_path):
     with pytest.raises(OutputError, match="ends with a path separator"):
         atomic_write(f"{tmp_path}/newdir/", b"x")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_decoded_event_outputs_are_not_forced_to_disk_but_cache_entries_are(tmp_path, monkeypatch):
+    """Issue 37: an event output (made again from its input any time) is renamed into place
+    without an fsync (tens of MB forced to disk cost a 1 MiB decode about 0.1-0.2 s), and is
+    whole; a cache entry (``atomic_write``) is still synced before its rename."""
+    import json
+
+    from iron.files import atomic_write
+    from iron.trace.cli import main
+
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real(fd))
+    src = DATA / "mlir-aie-test1"
+    out = tmp_path / "t.json"
+    args = ["trace", "decode", str(src / "trace.txt"), "--mlir", str(src / "aie.mlir"), "-o", str(out)]
+    for fmt in ("perfetto", "mlir-aie"):
+        assert main([*args, "--format", fmt]) == 0
+        assert json.loads(out.read_bytes()) and not synced, fmt
+    assert out.read_bytes() == (src / "expected.json").read_bytes()  # mlir-aie's own output (SOURCES.md)
+    atomic_write(tmp_path / "entry", b"x")
+    assert synced

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from iron.trace.engine import ENGINES, NUMBA, NUMPY
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -94,7 +96,7 @@ def _rendered(n, pieces, method) -> bytes:
         pieces = [as_list(p) for p in pieces]
     if method == "numba":
         pytest.importorskip("numba")
-    return bytes(render(n, pieces, method))
+    return bytes(render(n, pieces, ENGINES[method]))
 
 
 @pytest.mark.parametrize("method", ["numpy", "numba", "plain"])
@@ -200,7 +202,7 @@ def test_mlir_aie_stream_in_tiny_chunks_is_the_golden(monkeypatch):
             monkeypatch.setattr(D, "CHUNK_OPS", chunk_ops)
             monkeypatch.setattr(D.mlir_aie_event_chunks, "__defaults__", (chunk_ops,))
             monkeypatch.setattr(P, "ROWS", rows)
-            monkeypatch.setattr(P, "output_method", lambda slices, m=method: m)
+            monkeypatch.setattr(P, "output_engine", lambda slices, m=method: ENGINES[m])
             buf = io.BytesIO()
             P.write_mlir_aie(decoded.slices, buf)
             assert buf.getvalue() == expected, (folder.name, chunk_ops, rows, method)
@@ -238,17 +240,17 @@ def test_compiled_mlir_aie_events_are_the_vectorized_ones(monkeypatch):
         bounds = [0, *cuts.tolist(), len(ops)]
         chunks = [Ops(*(getattr(ops, f)[a:b] for f in OPS_FIELDS)) for a, b in zip(bounds, bounds[1:])]
         want = T.mlir_aie_events(ops)
-        parts = list(T.mlir_aie_event_stream(chunks, "numba"))
+        parts = list(T.mlir_aie_event_stream(chunks, NUMBA))
         got = tuple(np.concatenate(c) for c in zip(*parts)) if parts else tuple(np.zeros(0) for _ in range(3))
         assert all(np.array_equal(a, b) for a, b in zip(want, got)), ops
     big = ops_of([0], [1], [3], [40], [True])  # one Single of 3 cycles, replayed 40 times
     monkeypatch.setattr(T, "MAX_MLIR_AIE_RECORDS_PER_UNIT", 77)  # 2 * 39 replays of one slot: 78
     for method in ("numpy", "numba"):
         with pytest.raises(TraceInputError, match="more mlir-aie records than the limit"):
-            list(T.mlir_aie_event_stream([big], method))
+            list(T.mlir_aie_event_stream([big], ENGINES[method]))
     monkeypatch.setattr(T, "MAX_MLIR_AIE_RECORDS_PER_UNIT", 78)
-    assert [len(c[0]) for c in T.mlir_aie_event_stream([big], "numpy")] == [81]
-    assert sum(len(c[0]) for c in T.mlir_aie_event_stream([big], "numba")) == 81
+    assert [len(c[0]) for c in T.mlir_aie_event_stream([big], NUMPY)] == [81]
+    assert sum(len(c[0]) for c in T.mlir_aie_event_stream([big], NUMBA)) == 81
 
 
 # --------------------------------------------------------------------------- Perfetto JSON
@@ -463,8 +465,8 @@ def test_compiled_renderer_writes_the_same_files(monkeypatch):
         decoded = _golden_decoded(folder)
         out = {}
         for method in ("numpy", "numba"):
-            monkeypatch.setattr(P, "output_method", lambda slices, m=method: m)
-            monkeypatch.setattr(T, "output_method", lambda slices, m=method: m)
+            monkeypatch.setattr(P, "output_engine", lambda slices, m=method: ENGINES[m])
+            monkeypatch.setattr(T, "output_engine", lambda slices, m=method: ENGINES[m])
             for fmt in ("perfetto", "pftrace"):
                 buf = io.BytesIO()
                 decoded.write(buf, fmt)
@@ -525,28 +527,30 @@ def test_pftrace_and_json_hold_the_same_intervals(tmp_path):
 def test_compiled_kernels_only_where_they_pay_off(monkeypatch):
     """numpy below the import break-even (numba not even asked); with no cached
     kernels numpy below the compile break-even; numba otherwise."""
+    from iron.trace import engine as E
     from iron.trace import jit as K
 
     def never():
         raise AssertionError("numba consulted for a small slice")
 
-    assert K.choose_method(K.COMPILED_BYTES - 1, never) == "numpy"
+    assert E.choose(E.COMPILED_BYTES - 1, never) == E.NUMPY
 
     class Disp:
         def __init__(self, cached):
             self.cached = cached
 
     monkeypatch.setattr(K, "cached", lambda d: d.cached)
-    assert K.choose_method(K.COMPILED_BYTES, lambda: [Disp(True), Disp(True)]) == "numba"
-    assert K.choose_method(K.COMPILED_BYTES, lambda: [Disp(True), Disp(False)]) == "numpy"
-    assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [Disp(False)]) == "numba"
-    assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [None]) == "numpy"  # no numba
+    assert E.choose(E.COMPILED_BYTES, lambda: [Disp(True), Disp(True)]) == E.NUMBA
+    assert E.choose(E.COMPILED_BYTES, lambda: [Disp(True), Disp(False)]) == E.NUMPY
+    assert E.choose(E.COLD_COMPILED_BYTES, lambda: [Disp(False)]) == E.NUMBA
+    assert E.choose(E.COLD_COMPILED_BYTES, lambda: [None]) == E.NUMPY  # no numba
 
 
 def test_a_decode_that_compiles_says_so_once(monkeypatch, capsys):
     """Issue 37: a decode that will compile kernels (none cached, a slice past the compile
     break-even) says so on stderr once per process, naming ``python -m iron.trace.warm``;
     one that loads cached kernels or stays on numpy says nothing."""
+    from iron.trace import engine as E
     from iron.trace import jit as K
 
     class Disp:
@@ -555,11 +559,11 @@ def test_a_decode_that_compiles_says_so_once(monkeypatch, capsys):
 
     monkeypatch.setattr(K, "cached", lambda d: d.cached)
     monkeypatch.setattr(K, "_STATE", {})  # a fresh process's state
-    assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [Disp(True)]) == "numba"
-    assert K.choose_method(K.COMPILED_BYTES, lambda: [Disp(False)]) == "numpy"
+    assert E.choose(E.COLD_COMPILED_BYTES, lambda: [Disp(True)]) == E.NUMBA
+    assert E.choose(E.COMPILED_BYTES, lambda: [Disp(False)]) == E.NUMPY
     assert capsys.readouterr().err == ""
     for _ in range(3):
-        assert K.choose_method(K.COLD_COMPILED_BYTES, lambda: [Disp(True), Disp(False)]) == "numba"
+        assert E.choose(E.COLD_COMPILED_BYTES, lambda: [Disp(True), Disp(False)]) == E.NUMBA
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "compiling" in err and "python -m iron.trace.warm" in err
 
@@ -569,7 +573,7 @@ def test_event_outputs_scan_each_unit_once_on_the_numpy_path(monkeypatch, tmp_pa
     """Issue 37: below the compiled paths' size the event writers take the ops the
     counting scan found (mlir-aie's test2 capture: a core and a memory-module unit,
     decoded with numpy) instead of scanning each unit's frames again."""
-    from iron.trace import jit as K
+    from iron.trace import engine as E
     from iron.trace.cli import main
     from iron.trace.decode import scan
     from iron.tests.golden import TEST2
@@ -577,7 +581,7 @@ def test_event_outputs_scan_each_unit_once_on_the_numpy_path(monkeypatch, tmp_pa
     calls = []
     real = scan._parse_numpy
     monkeypatch.setattr(scan, "_parse_numpy", lambda data: calls.append(len(data)) or real(data))
-    monkeypatch.setattr(K, "PLAIN_BYTES", 0)  # numpy, not plain
+    monkeypatch.setattr(E, "PLAIN_BYTES", 0)  # numpy, not plain
     args = ["trace", "decode", str(TEST2 / "trace.txt"), "--mlir", str(TEST2 / "aie.mlir")]
     assert main(args + ["--format", fmt, "-o", str(tmp_path / "out")]) == 0
     assert len(calls) == 2, calls  # test2 holds two units (its SOURCES.md)

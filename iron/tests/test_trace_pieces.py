@@ -13,6 +13,7 @@ import pytest
 
 from iron.artifact.manifest import TraceUnit
 from iron.tests.golden import TEST1, TEST2
+from iron.trace.engine import ENGINES, NUMBA, NUMPY
 
 DATA = Path(__file__).parent / "data"
 FORMATS = ("perfetto", "pftrace", "mlir-aie")
@@ -81,7 +82,7 @@ def _write_all(decoded, method, monkeypatch) -> dict:
     from iron.trace.export import mlir_aie, perfetto, pftrace
 
     for mod in (perfetto, pftrace, mlir_aie):
-        monkeypatch.setattr(mod, "output_method", lambda slices, m=method: m)
+        monkeypatch.setattr(mod, "output_engine", lambda slices, m=method: ENGINES[m])
     out = {}
     for fmt in FORMATS:
         buf = io.BytesIO()
@@ -109,7 +110,7 @@ def test_outputs_from_pieces_are_the_whole_stream_outputs(monkeypatch, pieces, c
         monkeypatch.setattr(units, "CHUNK_OPS", chunk_ops)
         monkeypatch.setattr(units.DecodedUnit.op_chunks, "__defaults__", (chunk_ops,))
         monkeypatch.setattr(events, "HELD_INTERVAL_BYTES", held)
-        monkeypatch.setattr(units, "choose_method", lambda nbytes, kernels: "numba")  # as for big inputs
+        monkeypatch.setattr(units, "choose", lambda nbytes, kernels: NUMBA)  # as for big inputs
         decoded = decode_manifest(manifest, words, analyze=summarize_unit)  # units keep no ops
         assert all(u.reload is not None for ds in decoded.slices for u in ds.units if u.mode == 0)
         got = _write_all(decoded, "numba", monkeypatch)
@@ -148,7 +149,7 @@ def test_scan_of_byte_pieces_cut_inside_frames_is_the_whole_scan():
     for name, (_manifest, words) in _captures():
         pk = D.packet_table(words)
         for rows in pk.units().values():
-            data, _ = D.unit_payload(words, pk.start[rows], pk.words[rows], "numpy")
+            data, _ = D.unit_payload(words, pk.start[rows], pk.words[rows], NUMPY)
             if D.unit_mode(None, data)[0] != 0:
                 continue
             for end in (len(data), *(len(data) // 2 + j for j in range(4))):  # and cut inside frames
@@ -208,7 +209,7 @@ def test_scan_chunks_stay_intact_until_the_ring_comes_round():
     _manifest, words = next(c for _name, c in _captures())
     pk = D.packet_table(words)
     rows = next(iter(pk.units().values()))
-    data, _ = D.unit_payload(words, pk.start[rows], pk.words[rows], "numpy")
+    data, _ = D.unit_payload(words, pk.start[rows], pk.words[rows], NUMPY)
     ops = D.parse_stream(data, "numpy")[0]
     for ring in (1, 2, 6):
         cuts = np.cumsum(rng.integers(1, 6, len(data)))
@@ -232,7 +233,7 @@ def test_given_interval_counts_save_the_counting_pass():
     _manifest, words = next(c for _name, c in _captures())
     pk = D.packet_table(words)
     rows = next(iter(pk.units().values()))
-    data, _ = D.unit_payload(words, pk.start[rows], pk.words[rows], "numpy")
+    data, _ = D.unit_payload(words, pk.start[rows], pk.words[rows], NUMPY)
     ops = D.parse_stream(data, "numpy")[0]
     passes = []
 
@@ -310,8 +311,8 @@ def test_built_package_decodes_without_compiling(tmp_path):
     subprocess.run(build, cwd=root, env={**env, "HOME": str(tmp_path / "build-home")}, check=True)
     assert not (tmp_path / "build-home" / ".cache").exists()  # all went into the package
     code = f"""
-import iron, iron.trace.jit as K
-K.COMPILED_BYTES = K.COLD_COMPILED_BYTES = K.PLAIN_BYTES = 0  # every slice takes the compiled paths
+import iron, iron.trace.jit as K, iron.trace.engine as E
+E.COMPILED_BYTES = E.COLD_COMPILED_BYTES = E.PLAIN_BYTES = 0  # every slice takes the compiled paths
 from iron.cli import main
 for fmt in ("summary", "perfetto", "pftrace", "mlir-aie"):
     args = ["trace", "decode", {str(TEST2 / "trace.txt")!r}, "--mlir", {str(TEST2 / "aie.mlir")!r}]

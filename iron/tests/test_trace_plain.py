@@ -1,4 +1,4 @@
-"""Small captures decoded without numpy (issue 28): the "plain" method runs the decoder's
+"""Small captures decoded without numpy (issue 28): the plain engine runs the decoder's
 compiled kernels as plain Python (:mod:`iron.trace.jit`). Its outputs are the numpy
 path's byte for byte in every format, on every stored capture (the hardware captures of
 ``iron/tests/data``, ``/work/shared/golden`` and ``/work/shared/external``, whose SOURCES.md
@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from iron.artifact.manifest import Manifest, Slice, TraceUnit
 from iron.target import frames as F
-from iron.trace.jit import PLAIN_INTERVALS, PlainOverflow
+from iron.trace.engine import PLAIN, PLAIN_INTERVALS, PlainOverflow
 from iron.tests.golden import DATA, TEST1, TEST1_EVENTS, TEST2
 
 FORMATS = ("summary", "perfetto", "pftrace", "mlir-aie")
@@ -83,7 +83,8 @@ def _stored_captures(tmp_path: Path) -> dict[Path, list[str]]:
 
 def _cli_outputs(monkeypatch, tmp_path: Path, src: Path, config: list[str], plain: bool) -> tuple[dict, set]:
     """Every format of ``iron trace decode SRC CONFIG``, and the methods its decodes took."""
-    from iron.trace import capture, jit
+    from iron.trace import capture
+    from iron.trace import engine as E
     from iron.trace.cli import main
 
     methods: set[str] = set()
@@ -91,13 +92,13 @@ def _cli_outputs(monkeypatch, tmp_path: Path, src: Path, config: list[str], plai
 
     def spy(*args, **kw):
         decoded = real(*args, **kw)
-        methods.update(ds.method for ds in decoded.slices)
+        methods.update(ds.engine.name for ds in decoded.slices)
         return decoded
 
     with monkeypatch.context() as m:
         m.setattr(capture, "decode_manifest", spy)
         if not plain:
-            m.setattr(jit, "PLAIN_BYTES", 0)
+            m.setattr(E, "PLAIN_BYTES", 0)
         out = {}
         for fmt in FORMATS:
             dst = tmp_path / f"out.{'plain' if plain else 'numpy'}.{fmt}"
@@ -146,11 +147,11 @@ def test_expanding_repeats_are_written_by_the_numpy_path(monkeypatch, tmp_path):
     """A small input whose Repeat frames stand for many intervals is decoded plainly,
     then, past PLAIN_INTERVALS, again with numpy for the event outputs (the summary stays
     plain); the bytes are those of the numpy path either way."""
-    from iron.trace import jit
+    from iron.trace import engine as E
     from iron.trace.encode import encode_unit, interleave, packetize
 
     unit = XDNA_UNITS[0]
-    payload = encode_unit([(5, 0x04, jit.PLAIN_INTERVALS + 10, 2)])  # slot 2 every other cycle
+    payload = encode_unit([(5, 0x04, E.PLAIN_INTERVALS + 10, 2)])  # slot 2 every other cycle
     words = interleave([packetize(1, 2, 0, unit.packet_id, payload)], pad_to=256)
     words.astype("<u4").tofile(tmp_path / "w.bin")
     config = ["--manifest", str(_manifest_file(tmp_path, 1024))]
@@ -158,7 +159,7 @@ def test_expanding_repeats_are_written_by_the_numpy_path(monkeypatch, tmp_path):
     want, _ = _cli_outputs(monkeypatch, tmp_path, tmp_path / "w.bin", config, plain=False)
     assert methods == {"plain", "numpy"}
     assert got == want
-    assert jit.plain_output(jit.PLAIN_INTERVALS) and not jit.plain_output(jit.PLAIN_INTERVALS + 1)
+    assert E.plain_output(E.PLAIN_INTERVALS) and not E.plain_output(E.PLAIN_INTERVALS + 1)
 
 
 def _tiled_test1(kib: int) -> list[int]:
@@ -176,7 +177,7 @@ def test_a_dense_small_input_goes_to_numpy_early(monkeypatch, tmp_path):
     its count over the unit's bytes and gives up within the first chunks; the event
     outputs are the numpy path's, the summary stays plain."""
     from iron.trace.mlir_manifest import manifest_from_mlir
-    from iron.trace import jit
+    from iron.trace import engine as E
     from iron.trace.capture import decode_manifest
     from iron.trace.export import summary
 
@@ -192,8 +193,8 @@ def test_a_dense_small_input_goes_to_numpy_early(monkeypatch, tmp_path):
 
     monkeypatch.setattr(summary, "compiled_scan", spy)
     manifest = manifest_from_mlir((TEST1 / "aie.mlir").read_text(), 4 * len(words))
-    with pytest.raises(jit.PlainOverflow):
-        decode_manifest(manifest, words, analyze=summary.summarize_counting, method="plain")
+    with pytest.raises(E.PlainOverflow):
+        decode_manifest(manifest, words, analyze=summary.summarize_counting, engine="plain")
     assert positions and positions[-1][0] < positions[-1][1] // 4, positions  # given up early
     monkeypatch.undo()
     src = tmp_path / "tiled.txt"
@@ -298,7 +299,7 @@ def test_eight_words_of_repeats_leave_the_plain_path():
     )
     manifest = Manifest("npu1", 4, 0, 1000.0, "k", 0, 32, [Slice(0, "Op", 0, "d", "s", 0, 32, [unit])])
     with pytest.raises(PlainOverflow):
-        decode_manifest(manifest, words, analyze=summarize_counting, method="plain")
+        decode_manifest(manifest, words, analyze=summarize_counting, engine="plain")
     from iron.trace.decode.timing import bound_runs
 
     ref = decode_manifest(manifest, np.array(words, np.uint32), analyze=summarize_counting)
@@ -317,7 +318,7 @@ def test_plain_decode_is_the_numpy_decode_on_generated_streams(stream, clock_mhz
     size = 4 * len(words)
     manifest = Manifest("npu1", 4, 0, clock_mhz, "k", 0, size, [Slice(0, "Op", 0, "d", "s", 0, size, units)])
     try:
-        plain = decode_manifest(manifest, list(words), analyze=summarize_counting, method="plain")
+        plain = decode_manifest(manifest, list(words), analyze=summarize_counting, engine="plain")
     except PlainOverflow:  # projected past PLAIN_INTERVALS: the CLI decodes it with numpy (tested below)
         reject()
     pulses = sum(
@@ -325,7 +326,7 @@ def test_plain_decode_is_the_numpy_decode_on_generated_streams(stream, clock_mhz
     )
     assume(pulses < 20_000)  # bounded test time (the CLI hands such inputs to numpy anyway)
     ref = decode_manifest(manifest, np.array(words, np.uint32), analyze=summarize_counting)
-    assert [ds.method for ds in plain.slices] == ["plain"] and ref.slices[0].method == "numpy"
+    assert [ds.engine.name for ds in plain.slices] == ["plain"] and ref.slices[0].engine.name == "numpy"
     assert _all_outputs(plain) == _all_outputs(ref)
 
 
@@ -339,7 +340,7 @@ def test_plain_packet_table_is_the_numpy_one(words):
 
     words = [F.make_header(0, 2, 0, 1) if w == 0x12345678 else w for w in words]
     ref = packet_table(np.array(words, np.uint32))
-    got = packet_table(words, "plain")
+    got = packet_table(words, PLAIN)
     assert got.diagnostics == ref.diagnostics
     assert got.start == ref.start.tolist() and got.words == ref.words.tolist() and got.key == ref.key.tolist()
     assert {k: v.tolist() for k, v in ref.units().items()} == got.units()
@@ -386,15 +387,15 @@ def test_text_words_of_nine_byte_lines_that_are_not_fixed_width(plain):
 
 
 def test_plain_kernel_is_the_compiled_kernel_code():
-    """The plain method runs the very code numba compiles, with plain Python's integers."""
+    """The plain engine runs the very code numba compiles, with plain Python's integers."""
     pytest.importorskip("numba")
     from iron.trace import jit
-    from iron.trace.decode.scan import _scan_ops
+    from iron.trace.decode.scan import scan_ops
 
-    assert jit.plain(_scan_ops).__code__ is _scan_ops.__code__
-    assert jit.jit(_scan_ops).py_func.__code__ is _scan_ops.__code__
-    assert jit.plain(_scan_ops).__globals__["np"] is jit.PLAIN_NP
-    assert jit.jit(_scan_ops).py_func.__globals__["np"] is np
+    assert jit.plain(scan_ops).__code__ is scan_ops.__code__
+    assert jit.jit(scan_ops).py_func.__code__ is scan_ops.__code__
+    assert jit.plain(scan_ops).__globals__["np"] is jit.PLAIN_NP
+    assert jit.jit(scan_ops).py_func.__globals__["np"] is np
     assert TEST1_EVENTS  # (the golden the stored-capture test ends with)
 
 
@@ -422,5 +423,5 @@ def test_plain_bound_counts_raw_bytes_of_a_text_input(monkeypatch, tmp_path):
 
 
 def _note(decoded, methods: list) -> object:
-    methods.extend(ds.method for ds in decoded.slices)
+    methods.extend(ds.engine.name for ds in decoded.slices)
     return decoded

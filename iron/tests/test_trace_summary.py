@@ -11,6 +11,7 @@ from iron.trace import decode as D
 from iron.trace import encode as E
 from iron.target import frames as F
 from iron.trace.export import summary as S
+from iron.trace.engine import ENGINES, NUMBA, NUMPY
 from iron.artifact.manifest import TraceUnit
 
 pytest.importorskip("numba")
@@ -107,8 +108,8 @@ def test_compiled_payload_gather_matches_numpy():
     words[rng.random(800) < 0.1] = F.IDLE_WORD
     start = np.sort(rng.choice(np.arange(0, 790, 8), size=60, replace=False)).astype(np.int64)
     nwords = rng.integers(0, F.PAYLOAD_WORDS + 1, size=60).astype(np.uint8)
-    a, ia = D.unit_payload(words, start, nwords, "numba")
-    b, ib = D.unit_payload(words, start, nwords, "numpy")
+    a, ia = D.unit_payload(words, start, nwords, NUMBA)
+    b, ib = D.unit_payload(words, start, nwords, NUMPY)
     assert ia == ib > 0 and a.tobytes() == b.tobytes()
 
 
@@ -124,20 +125,20 @@ def test_decode_words_numba_equals_numpy():
     units = [_unit(), TraceUnit(1, 3, "mem", PACKET_TYPE["mem"], 2, ["NONE"] * 8, [0] * 8, 0, 0)]
     got = {}
     for method in ("numba", "numpy"):
-        ds = D.decode_words(w, units, method=method)
+        ds = D.decode_words(w, units, engine=method)
         got[method] = (
             ds.status,
             ds.diagnostics,
             [(u.column, u.row, u.packets, u.nbytes, u.runs.records()) for u in ds.units],
         )
-        summed = D.decode_words(w, units, method=method, analyze=S.summarize_unit)
+        summed = D.decode_words(w, units, engine=method, analyze=S.summarize_unit)
         got[method + " summary"] = (summed.diagnostics, [S.unit_summary(u) for u in summed.units])
     assert got["numba"] == got["numpy"]
     assert got["numba summary"] == got["numpy summary"]
     assert got["numba"][1]["segments"] == 2 and got["numba"][1]["idle_words"] == 1
     assert got["numba"][1]["truncated_packets"] == 1 and got["numba"][1]["bad_headers"] == 1
     # the summary of a decode that kept the frames is the same as the one straight from the bytes
-    full = D.decode_words(w, units, method="numpy")
+    full = D.decode_words(w, units, engine="numpy")
     assert [S.unit_summary(u) for u in full.units] == got["numpy summary"][1]
 
 
@@ -166,7 +167,7 @@ def test_compiled_scan_in_tiny_chunks_is_the_numpy_parse(monkeypatch):
         ops, timer, diag = D.parse_stream(data, "numpy")
         for chunk in (1, 2, 3, 17):
             for method in ("numba", "plain"):  # plain: the same scan as Python over bytes, lists out
-                monkeypatch.setattr(scan.compiled_scan, "__defaults__", (chunk, method, None))
+                monkeypatch.setattr(scan.compiled_scan, "__defaults__", (chunk, ENGINES[method], None))
                 parts = []
                 got = scan.compiled_scan(
                     bytes(data) if method == "plain" else data,

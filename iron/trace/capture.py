@@ -24,6 +24,7 @@ from iron.files import atomic_open, atomic_write
 from iron.artifact.manifest import Manifest, ManifestError
 from iron.trace import export
 from iron.trace.decode import DecodedSlice, decode_words
+from iron.trace.engine import PLAIN, as_engine
 from iron.trace.jit import np
 from iron.trace.words import TraceInputError, check_words, detect_format, read_bin, read_text
 
@@ -47,11 +48,12 @@ def slice_words(manifest: Manifest, words: np.ndarray, sl) -> np.ndarray:
 
 
 def decode_manifest(
-    manifest: Manifest, words, *, colshift: int | None = None, analyze=None, method: str = "auto"
+    manifest: Manifest, words, *, colshift: int | None = None, analyze=None, engine=None
 ) -> "DecodedTrace":
-    """Decode every slice of ``words`` (``analyze``, ``method``: see :func:`decode_words`;
-    "plain" takes ``words`` as a list)."""
-    if method != "plain":
+    """Decode every slice of ``words`` (``analyze``, ``engine``: see :func:`decode_words`;
+    :data:`~iron.trace.engine.PLAIN` takes ``words`` as a list)."""
+    engine = as_engine(engine)
+    if engine != PLAIN:
         words = check_words(words)
     out = []
     for sl in manifest.slices:
@@ -63,7 +65,7 @@ def decode_manifest(
             colshift=colshift,
             slice=sl,
             analyze=analyze,
-            method=method,
+            engine=engine,
         )
         if len(w) * 4 < sl.size:
             ds.diagnostics["missing_bytes"] = sl.size - len(w) * 4
@@ -113,7 +115,7 @@ class DecodedTrace:
             raise ValueError(f"output format {fmt!r}: expected one of {', '.join(OUTPUT_FORMATS)}")
         if isinstance(out, (str, os.PathLike)):
             gz = str(out).endswith(".gz")
-            with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None, threaded=True) as f:
+            with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None, threaded=True, durable=False) as f:
                 return self.write(f, fmt, all_intervals=all_intervals)
         return export.writer(fmt)(self.slices, self.manifest.clock_mhz, out, self._meta(), all_intervals)
 
@@ -151,7 +153,7 @@ class DecodedTrace:
             for ds, name in zip(populated, names):
                 gz = str(name).endswith(".gz")
                 f = stack.enter_context(
-                    atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True)
+                    atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True, durable=False)
                 )
                 write_mlir_aie([ds], f, budget)
                 written.append(name)
@@ -268,7 +270,7 @@ def load_capture(path: str | os.PathLike) -> Capture:
 def read_words(path: str | os.PathLike, plain: bool = False):
     """Read any supported input (:func:`iron.trace.words.detect_format`): ``(words, manifest or None)``.
     ``plain``: the words of a text or ``.bin`` input as a list (no numpy: see
-    :data:`iron.trace.jit.PLAIN_BYTES`); a capture file's are always an array."""
+    :data:`iron.trace.engine.PLAIN_BYTES`); a capture file's are always an array."""
     fmt = detect_format(path)
     if fmt == "capture":
         cap = load_capture(path)

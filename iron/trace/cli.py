@@ -155,8 +155,9 @@ def _prepare(args, *warmers, kernels=None) -> None:
         return
     if big:
         from iron.trace import jit
+        from iron.trace.engine import wants_compiled
 
-        jit.load_kernels_async(*warmers, kernels=kernels, nbytes=os.path.getsize(args.input))
+        jit.load_kernels_async(*warmers, wanted=wants_compiled(os.path.getsize(args.input), kernels))
         if not _FREEZE_AT_EXIT:
             # Frozen objects are only left uncollected at exit; every file of ours is closed by then.
             atexit.register(gc.freeze)
@@ -189,8 +190,8 @@ def _no_gc():
 
 def _plain_input(args) -> bool:
     """Whether INPUT is small enough to decode as plain Python, without numpy
-    (:data:`iron.trace.jit.PLAIN_BYTES`; a capture file needs numpy to be read)."""
-    from iron.trace import jit
+    (:data:`iron.trace.engine.PLAIN_BYTES`; a capture file needs numpy to be read)."""
+    from iron.trace import engine
 
     from iron.trace.words import TraceInputError, detect_format
 
@@ -198,13 +199,16 @@ def _plain_input(args) -> bool:
         size = os.path.getsize(args.input)
         if detect_format(args.input) == "text":
             size = size * 4 // 9  # raw bytes: a word is 8 hex digits and a newline
-        return jit.plain_input(size)
+        return engine.plain_input(size)
     except (OSError, TraceInputError):  # reported by _load
         return False
 
 
-def _method(words) -> str:
-    return "plain" if isinstance(words, list) else "auto"
+def _engine(words):
+    """The engine for ``words`` as :func:`_load` read them: plain for a list, else by size (None)."""
+    from iron.trace.engine import PLAIN
+
+    return PLAIN if isinstance(words, list) else None
 
 
 def _decode(args) -> int:
@@ -218,7 +222,7 @@ def _decode(args) -> int:
         words, manifest = _load(args, plain)
         # Summaries straight from each unit's bytes: no per-frame arrays (bounded memory).
         decoded = decode_manifest(
-            manifest, words, colshift=args.colshift, analyze=summarize_unit, method=_method(words)
+            manifest, words, colshift=args.colshift, analyze=summarize_unit, engine=_engine(words)
         )
         _attach(decoded, args)
         _write(args.output, summary_text(decoded.slices))
@@ -263,11 +267,12 @@ def _decode_events(manifest, words, colshift, analyze):
     """``words`` decoded for the event outputs: plainly when they are a list (a small
     INPUT) and their units hold few enough intervals (:func:`_plain_events`), else with numpy."""
     from iron.trace.capture import decode_manifest
-    from iron.trace.jit import PlainOverflow, np
+    from iron.trace.engine import PLAIN, PlainOverflow
+    from iron.trace.jit import np
 
-    if _method(words) == "plain":
+    if _engine(words) == PLAIN:
         try:
-            decoded = decode_manifest(manifest, words, colshift=colshift, analyze=analyze, method="plain")
+            decoded = decode_manifest(manifest, words, colshift=colshift, analyze=analyze, engine=PLAIN)
             if _plain_events(decoded):
                 return decoded
         except PlainOverflow:
@@ -278,8 +283,8 @@ def _decode_events(manifest, words, colshift, analyze):
 
 def _plain_events(decoded) -> bool:
     """Whether a plain decode's events are few enough to write plainly too
-    (:func:`iron.trace.jit.plain_output` of its units' intervals, counted by its scan)."""
-    from iron.trace.jit import plain_output
+    (:func:`iron.trace.engine.plain_output` of its units' intervals, counted by its scan)."""
+    from iron.trace.engine import plain_output
 
     counts = [
         du.interval_counts for ds in decoded.slices for du in ds.units if du.interval_counts is not None

@@ -12,10 +12,9 @@ scans) and caches the machine code. Three rules keep that off a user's first dec
   has no kernels for this source yet, they are copied from there (:data:`SHIPPED_DIR`),
   so the first decode after ``pip install`` loads them. numba checks each entry
   (its version, this CPU, the source's content) and compiles only what does not fit.
-* :func:`choose_method` picks the numpy paths below the input size where
-  importing numba pays off (:data:`COMPILED_BYTES`), and, while the kernels are
-  not cached yet, below the size where compiling them pays off
-  (:data:`COLD_COMPILED_BYTES`). A decode never starts a process behind the
+* :func:`iron.trace.engine.choose` picks the numpy paths below the input size where
+  importing numba pays off, and, while the kernels are not cached yet, below the
+  size where compiling them pays off (:data:`iron.trace.engine.CROSSOVERS`). A decode never starts a process behind the
   user's back: ``python -m iron.trace.warm`` compiles them ahead of time, and
   the first decode of a slice of 16 MiB or more compiles them otherwise, saying
   so on stderr once (:func:`note_compiling`).
@@ -27,13 +26,13 @@ The kernels themselves live with the code they speed up (the payload gather in
 Small inputs need neither numba nor numpy. Importing numpy alone costs a whole
 process more time and memory (about 60 ms and 15 MiB) than mlir-aie's parser
 needs for the captures most users decode (8-64 KB), so ``iron trace decode``
-decodes a text or ``.bin`` input below :data:`PLAIN_BYTES` with the same kernels
-run as plain Python (:func:`plain`) over bytes and lists: the ``"plain"`` method,
+decodes a text or ``.bin`` input below :data:`iron.trace.engine.PLAIN_BYTES` with the same kernels
+run as plain Python (:func:`plain`) over bytes and lists: the :data:`~iron.trace.engine.PLAIN` engine,
 whose outputs are the numpy path's byte for byte (tested on every stored capture
 and on generated streams). Modules of the read side name numpy :data:`np`, a
 module imported on first use, so a plain decode never loads it. An input whose
-events expand past :data:`PLAIN_INTERVALS` is decoded again with numpy for the
-event outputs (:func:`plain_output`): writing them in Python would cost more than
+events expand past :data:`iron.trace.engine.PLAIN_INTERVALS` is decoded again with numpy for the
+event outputs (:func:`iron.trace.engine.plain_output`): writing them in Python would cost more than
 importing it.
 
 This module imports nothing else from iron (:mod:`iron.files` only to seed the cache).
@@ -62,30 +61,9 @@ class _Lazy(types.ModuleType):
 
 
 #: numpy, imported on first use: the read side's modules use this name (``np``), so
-#: a plain decode (:data:`PLAIN_BYTES`) never imports it.
+#: a plain decode (:data:`iron.trace.engine.PLAIN`) never imports it.
 np = _Lazy("numpy")
 
-#: Slices smaller than this decode with numpy (importing numba costs ~0.4 s; numpy runs ~10 MiB/s+).
-COMPILED_BYTES = 4 << 20
-#: With no cached kernels, slices smaller than this decode with numpy (compiling costs
-#: ~3 s; measured Dec 2026 on 2 cores: at 16 MiB a cold compiled summary took 3.8 s and
-#: 0.21 GB, numpy 4.7-7 s and 1.2 GB; at 8 MiB numpy was faster).
-COLD_COMPILED_BYTES = 16 << 20
-#: Inputs of fewer raw trace bytes than this (a text input: 4 per 9 characters, one word a
-#: line) decode from the command line with the kernels run as plain Python (:func:`plain`):
-#: no numpy, no numba. Measured Dec 2026 (issue 37, ``bench_small.py --methods``, CPU
-#: time, whole process, after the numpy frame scan got about 5x faster): the plain
-#: summary beats numpy's up to 32 KiB of test1's packets (0.32 vs 0.35 s at load 10),
-#: numpy wins at 64 KiB (0.33 vs 0.40 s).
-PLAIN_BYTES = 48 << 10
-#: ... unless their units hold more intervals than this (all slots), which the event
-#: outputs (Perfetto, mlir-aie) would write: plain Python writes about 10-13 us per
-#: interval, numpy about 1.5 us after its import (about 60 ms): past about this many
-#: numpy's whole process is faster (measured Dec 2026 on test1's packets tiled to
-#: 8-32 KiB, README "Measured"). A plain decode projects its count as it scans and gives
-#: up early (:class:`PlainOverflow`). A few bytes of Repeat frames may stand for millions
-#: of intervals.
-PLAIN_INTERVALS = 1 << 12
 CACHE_DIR = Path("~/.cache/iron/numba").expanduser()
 #: Kernels compiled when the package was built (absent in a source checkout).
 SHIPPED_DIR = Path(__file__).resolve().parent / "_kernels"
@@ -172,24 +150,6 @@ def cached(dispatcher) -> bool:
         return True
 
 
-def choose_method(nbytes: int, kernels) -> str:
-    """ "numba" or "numpy" for a slice of ``nbytes`` (see the module docstring; the
-    command line takes "plain" below :func:`plain_input` first). ``kernels``: a function
-    returning the dispatchers the decode will call (None when numba is not installed);
-    it is only called for big slices."""
-    if nbytes < COMPILED_BYTES:
-        return "numpy"
-    disps = kernels()
-    if not disps or any(d is None for d in disps):
-        return "numpy"
-    if all(cached(d) for d in disps):
-        return "numba"
-    if nbytes >= COLD_COMPILED_BYTES:
-        note_compiling()
-        return "numba"
-    return "numpy"
-
-
 #: What a decode that compiles kernels says on stderr (once per process).
 COMPILING_NOTE = (
     "iron: note: compiling the trace decoder's kernels (numba; seconds, once per iron version and "
@@ -252,22 +212,6 @@ def numba_without_extras():
                 del sys.modules[name]
 
 
-def plain_input(nbytes: int) -> bool:
-    """Whether a decode of ``nbytes`` raw bytes runs as plain Python (:data:`PLAIN_BYTES`)."""
-    return nbytes < PLAIN_BYTES
-
-
-class PlainOverflow(Exception):
-    """A plain decode met more intervals than :data:`PLAIN_INTERVALS` (raised as soon as
-    one unit's scan does): the caller decodes with numpy instead."""
-
-
-def plain_output(intervals: int) -> bool:
-    """Whether a plain decode (:data:`PLAIN_BYTES`) whose units hold ``intervals`` in all
-    writes its events plainly too (else it is decoded again with numpy)."""
-    return intervals <= PLAIN_INTERVALS
-
-
 def _with_np(pyfunc, value):
     """``pyfunc`` with the name ``np`` of its module bound to ``value`` (a new function
     of the same code: numba reads the globals a function was made with)."""
@@ -294,7 +238,7 @@ def jit(pyfunc):
 
 
 #: What the kernels name of numpy, as plain Python: fixed-width integer casts are
-#: Python's integers (the small inputs :data:`PLAIN_BYTES` admits never reach 2**63),
+#: Python's integers (the small inputs :data:`iron.trace.engine.PLAIN_BYTES` admits never reach 2**63),
 #: rounding halves to even is ``round``, arrays are lists.
 PLAIN_NP = types.SimpleNamespace(
     int64=int, uint64=int, uint8=int, rint=round, zeros=lambda n, dtype=None: [0] * n
@@ -310,21 +254,18 @@ def plain(pyfunc):
     return _PLAIN[pyfunc]
 
 
-def kernel(pyfunc, method: str):
-    """``pyfunc`` for ``method``: run as plain Python ("plain") or compiled (else; None without numba)."""
-    return plain(pyfunc) if method == "plain" else jit(pyfunc)
+def kernel(pyfunc, engine):
+    """``pyfunc`` for ``engine`` (:class:`iron.trace.engine.Engine`): run as plain Python
+    (plain) or compiled (else; None without numba)."""
+    return plain(pyfunc) if engine.plain else jit(pyfunc)
 
 
-def zeros(n: int, dtype: str, method: str):
-    """``n`` zeros for a kernel of ``method``: a list ("plain") or a numpy array of ``dtype``."""
-    return [0] * n if method == "plain" else np.zeros(n, dtype)
-
-
-def load_kernels(warmers, kernels=None, nbytes: int = 0) -> None:
+def load_kernels(warmers, wanted=None) -> None:
     """Call every warmer (a function running one kernel on tiny inputs, which
-    compiles it or loads it from the cache), unless :func:`choose_method` picks
-    numpy for ``nbytes`` with ``kernels`` (then numba is not even imported)."""
-    if kernels is not None and choose_method(nbytes, kernels) == "numpy":
+    compiles it or loads it from the cache), unless ``wanted()`` (when given: e.g.
+    whether :func:`iron.trace.engine.choose` picks numba for the input) says no
+    (then numba is not even imported)."""
+    if wanted is not None and not wanted():
         return  # not worth importing numba or compiling for this input
     for warm in warmers:
         warm()
@@ -334,13 +275,13 @@ _LOADER: list[threading.Thread] = []
 _LOADER_LOCK = threading.Lock()
 
 
-def load_kernels_async(*warmers, kernels=None, nbytes: int = 0) -> None:
+def load_kernels_async(*warmers, wanted=None) -> None:
     """:func:`load_kernels` on a thread (once per process: later calls do
     nothing): in a fresh process importing numba and loading the kernels from
     the on-disk cache takes longer than finding the packets, which it overlaps."""
     with _LOADER_LOCK:
         if not _LOADER:
-            loader = threading.Thread(target=load_kernels, args=(warmers, kernels, nbytes), daemon=True)
+            loader = threading.Thread(target=load_kernels, args=(warmers, wanted), daemon=True)
             _LOADER.append(loader)
             _LOADER[0].start()
 

@@ -144,7 +144,7 @@ def _ascii_text(data: bytes, name: str) -> bytes:
 def parse_text(data: bytes | str, name: str = "<text>", plain: bool = False):
     """mlir-aie text trace (one hex word per line, optional 0x) -> uint32 words.
     ASCII, UTF-8 with a byte-order mark and UTF-16 (either byte order) are read.
-    ``plain``: a list of ints (no numpy: small inputs, :data:`iron.trace.jit.PLAIN_BYTES`)."""
+    ``plain``: a list of ints (no numpy: small inputs, :data:`iron.trace.engine.PLAIN_BYTES`)."""
     if isinstance(data, str):
         data = data.lstrip("\ufeff").encode("ascii", errors="replace")  # "?" is then reported as not hex
     data = _ascii_text(bytes(data), name)
@@ -164,6 +164,13 @@ def parse_text(data: bytes | str, name: str = "<text>", plain: bool = False):
             if t.translate(None, HEX_DIGITS):
                 raise TraceInputError(f"{name}: word {i + 1} is not hexadecimal")
         return [int(t, 16) for t in toks]
+    if fast:  # C's hex parser; it skips whitespace between byte pairs, so 4 bytes a line
+        try:  # means 8 hex digits a line, as read below (else: the checks below report it)
+            raw = bytes.fromhex(data.decode("ascii"))
+            if len(raw) == 4 * (n // 9):
+                return np.frombuffer(raw, ">u4").astype(np.uint32)
+        except ValueError:
+            pass
     vals = _hex_table()[np.frombuffer(data, dtype=np.uint8).reshape(-1, 9)[:, :8]] if fast else None
     if vals is None or (vals == 255).any():
         vals = _hex_table()[np.frombuffer(b"".join(_tokens(data, name)), dtype=np.uint8).reshape(-1, 8)]

@@ -30,7 +30,8 @@ Object FIFOs (``aie.objectfifo``, mlir-aie ``AIEObjectFifoStatefulTransform.cpp`
 
 Cost model (cycles; for ordering trace events, never a performance claim):
 DMA moves :data:`DMA_BYTES_PER_CYCLE` bytes per cycle after :data:`DMA_SETUP` cycles
-per object or task; a kernel call takes :data:`CALL_CYCLES` plus one cycle per
+per object or task; a kernel call measured on hardware takes its calibrated cycles and call
+overhead (:mod:`iron.runtime.sim.costs`), any other :data:`CALL_CYCLES` plus one cycle per
 :data:`CALL_BYTES_PER_CYCLE` operand bytes; an acquire or release takes one cycle.
 A core that waits on an acquire shows a LOCK_STALL for the wait.
 """
@@ -44,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from iron.mlir import ir
-from iron.runtime.sim import cascade, kernel_models, progress
+from iron.runtime.sim import cascade, costs, kernel_models, progress
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.interp import Core, NotModelledOp
 from iron.runtime.sim.program import Program
@@ -755,12 +756,14 @@ class Engine:
         known = obj in self.kernels  # iron compiled it: its defines are known
         model, unknown = self._model(symbol, obj, defines, arch, known)
         why = None if unknown is None else self._unknown_defines(symbol, obj, unknown)
-        self._call_events(proc, args)
+        self._call_events(proc, args, costs.call_cost(symbol, args, arch))
         self.calls.append(symbol)
         if model is None:
+            # the table's reason; a lookup sim was handed (kernel_models=) may refuse more
+            refused = kernel_models.refusal(symbol) or "the kernel-model lookup sim was given has none"
             why = why or (
-                f"kernel {symbol!r} ({obj or 'no object'}, defines {dict(defines)}) has no model in "
-                f"iron.runtime.sim.kernel_models (give sim one: load(..., kernels={{{symbol!r}: fn}}))"
+                f"kernel {symbol!r} ({obj or 'no object'}, defines {dict(defines)}) has no model: {refused}; "
+                f"give sim one: load(..., kernels={{{symbol!r}: fn}})"
             )
         elif isinstance(model, kernel_models.CascadeModel):
             if self.taint.of(*args):
@@ -790,17 +793,20 @@ class Engine:
         if why not in self.tainted:
             self.tainted.append(why)
 
-    def _call_events(self, proc: Proc, args: list) -> None:
-        """A kernel call's trace events and cost (see the module docstring)."""
+    def _call_events(self, proc: Proc, args: list, measured: tuple | None) -> None:
+        """A kernel call's trace events and cost (``measured``: the calibrated (overhead before,
+        cycles, overhead after), :mod:`iron.runtime.sim.costs`; None: the module docstring's nominal one)."""
         nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
-        start = proc.t
-        proc.t += CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE
+        before, cycles, after = measured or (0, CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE, 0)
+        start = proc.t + before
+        proc.t = start + cycles
         if (proc.col, proc.row, "core") in self.traced:
             self._ev(proc.col, proc.row, "core", start, 1, "INSTR_EVENT_0")
             self._ev(proc.col, proc.row, "core", start + 1, 1, "INSTR_CALL")
             self._ev(proc.col, proc.row, "core", start + 2, proc.t - start - 4, "INSTR_VECTOR")
             self._ev(proc.col, proc.row, "core", proc.t - 1, 1, "INSTR_RETURN")
             self._ev(proc.col, proc.row, "core", proc.t, 1, "INSTR_EVENT_1")
+        proc.t += after
 
     def why_stuck(self) -> str | None:
         """Why shim tasks the design leaves pending hold no modelled values: an op or a

@@ -3,7 +3,8 @@
 The one lookup sim's core interpreter uses: :func:`model_for` maps a kernel symbol (the
 ``func.call`` target, an ``extern "C"`` entry of an mlir-aie kernel source) and the
 ``-D`` values its object was compiled with to a :data:`KernelModel`, or None when
-iron has no model for it (the call is then reported "not modelled").
+the model table refuses the symbol (:func:`refusal` says why; the call is then reported
+"not modelled" with that reason).
 
 A model is called with the call's operands in order: for a memref operand the numpy
 array of the L1 buffer it names (shaped as the memref type; bf16 as uint16 bit
@@ -30,7 +31,6 @@ from their sources too, with the defines ``iron.from_mlir(kernel_defines=)`` gav
 
 from __future__ import annotations
 
-import re
 from typing import Callable, Mapping
 
 import numpy as np
@@ -49,21 +49,47 @@ class KernelModelError(IronError):
 
 def model_for(symbol: str, defines: Mapping[str, str], arch: str) -> KernelModel | None:
     """The model of kernel entry ``symbol`` compiled with ``defines`` for core ``arch``
-    (``aie2`` npu1, ``aie2p`` npu2), or None."""
-    defines = {k: str(v) for k, v in dict(defines).items()}
+    (``aie2`` npu1, ``aie2p`` npu2), or None when the model table refuses ``symbol``
+    (:func:`refusal` says why)."""
+    found = _find(symbol)
+    if isinstance(found, str):
+        return None
+    return found({k: str(v) for k, v in dict(defines).items()}, arch)
+
+
+def refusal(symbol: str) -> str | None:
+    """Why iron has no model of kernel entry ``symbol`` (None: it has one). Only symbols in
+    the tables are modelled (iron.target.kernels' sources and example kernels, upstream's
+    test kernels below), each by the model of its own operation: a symbol the tables do not
+    list, or whose operation has no model, is refused, never modelled as a neighbour's."""
+    found = _find(symbol)
+    return found if isinstance(found, str) else None
+
+
+def _find(symbol: str) -> Callable[[dict, str], KernelModel] | str:
+    """``make(defines, arch) -> model`` of ``symbol``, or why there is none."""
     if symbol == kt.ZERO_ENTRY.symbol:
-        return _zero_tile(symbol, defines)
+        return lambda defines, arch: _zero_tile(symbol, defines)
     if symbol in _UPSTREAM_TEST_KERNELS:
-        return _UPSTREAM_TEST_KERNELS[symbol]
+        return lambda defines, arch: _UPSTREAM_TEST_KERNELS[symbol]
     if symbol in kt.EXAMPLE_KERNELS:
-        ex = kt.EXAMPLE_KERNELS[symbol]
-        return _EXAMPLE_MAKERS[symbol](ex, defines)
+        return lambda defines, arch: _EXAMPLE_MAKERS[symbol](kt.EXAMPLE_KERNELS[symbol], defines)
     try:
         src, e = kt.entry(symbol)
     except kt.KernelTableError:
-        return None
+        return (
+            f"{symbol!r} is in none of iron's kernel tables (iron.target.kernels: the kernel sources "
+            "and upstream's example kernels; upstream's test kernels in iron.runtime.sim.kernel_models)"
+        )
     maker = _MAKERS.get(src.key)
-    return None if maker is None else maker(src, e, defines, arch)
+    if maker is None:
+        return f"{symbol!r}: kernel source {src.key!r} of iron.target.kernels has no model"
+    if src.key == "eltwise_int" and symbol not in _INT_MODELS:
+        return (
+            f"{symbol!r}: iron's eltwise_int.cc models {', '.join(_ELTWISE_OPS)} only; no model of "
+            "another operation stands in for it"
+        )
+    return lambda defines, arch: maker(src, e, defines, arch)
 
 
 class KernelsArgError(IronError, TypeError):
@@ -182,6 +208,7 @@ def _eltwise_bf16(op):
     entries 160-167; eltwise/mul.cc@082f3815 lines 42-81 (``eltwise_vmul``), 85-132
     (``eltwise_vmul_size``), entries 140-147. The sum/product is formed in float32 and
     rounded once."""
+    operation = _ELTWISE_OPS[op]  # add or mul: an operation without a model is a KeyError here
 
     def make(src, e, defines, arch):
         def model(a, b, c, *size):
@@ -190,7 +217,7 @@ def _eltwise_bf16(op):
                 _need(e.symbol, buf, n, name)
             fa, fb = from_bf16(_flat(a)[:n]), from_bf16(_flat(b)[:n])
             with np.errstate(over="ignore", invalid="ignore"):
-                _flat(c)[:n] = to_bf16(fa + fb if op == "add" else fa * fb)
+                _flat(c)[:n] = to_bf16(operation(fa, fb))
 
         return model
 
@@ -199,12 +226,9 @@ def _eltwise_bf16(op):
 
 def _eltwise_int(src, e, defines, arch):
     """iron's own ``eltwise_{add,mul}_{i16,i32}_vector`` (iron/kernels/eltwise_int.cc lines
-    10-32): ``size`` elements, wrapping. A symbol whose operation is not in
-    :data:`_INT_OPS` has no model (None), never another operation's."""
-    m = re.fullmatch(r"eltwise_([a-z]+)_i(?:16|32)_vector", e.symbol)
-    op = _INT_OPS.get(m.group(1)) if m else None
-    if op is None:
-        return None
+    10-32): ``size`` elements, wrapping. Only the symbols of :data:`_INT_MODELS` get here
+    (:func:`refusal` refuses the rest)."""
+    op = _INT_MODELS[e.symbol]
 
     def model(a, b, c, size):
         n = int(size)
@@ -216,8 +240,11 @@ def _eltwise_int(src, e, defines, arch):
     return model
 
 
-#: The operations of iron's integer elementwise kernels (iron/kernels/eltwise_int.cc).
-_INT_OPS = {"add": np.add, "mul": np.multiply}
+#: The operations of the elementwise kernels (eltwise/add.cc, eltwise/mul.cc, iron's
+#: eltwise_int.cc): a model computes its own operation and no other.
+_ELTWISE_OPS = {"add": np.add, "mul": np.multiply}
+#: iron's integer elementwise entries (iron/kernels/eltwise_int.cc), each with its operation.
+_INT_MODELS = {f"eltwise_{op}_{t}_vector": fn for op, fn in _ELTWISE_OPS.items() for t in ("i16", "i32")}
 
 
 def _passthrough(src, e, defines, arch):

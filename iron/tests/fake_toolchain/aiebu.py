@@ -91,24 +91,18 @@ def kernel_streams(mlir_text: str, *, drop_own_pdi: bool = False):
     sequence in aiecc's input, lowered with iron's built-in lowering."""
     from iron.builder.sections import pdi_ids as iron_pdi_ids
     from iron.lower import npu
-    from iron.lower.materialize import _PASSTHROUGH, _Binding, _flatten, _inline
+    from iron.lower.materialize import sequence_ops
     from iron.mlir import ir, txn_codec
     from iron.mlir.reader import parse
     from iron.target.geometry import device_columns, target_for_device
 
     module = parse(mlir_text, filename="fused.mlir")
     ids = iron_pdi_ids(module)
-    _FLAT = (*_PASSTHROUGH, ir.AddressPatch)
     out = []
     for device in module.devices:
         for seq in device.sequences:
-            env = {a.name: _Binding(i, 0, a.type) for i, a in enumerate(seq.args)}
-            if all(isinstance(op, _FLAT) for op in seq.body):  # iron materialized it already
-                ops = list(seq.body)
-            elif any(isinstance(op, (ir.Configure, ir.Run)) for op in seq.body) or device.symbol not in ids:
-                ops = _flatten(module, seq.body, env, True)
-            else:
-                ops = _inline(module, device, seq, env, True)
+            dispatches = any(isinstance(op, (ir.Configure, ir.Run)) for op in seq.body)
+            ops = sequence_ops(module, device, seq, inline=not dispatches and device.symbol in ids)
             arch = target_for_device(device.target).name
             header = txn_codec.header_for(arch, device_columns(device.target))
             code = txn_codec.encode(header, npu.lower_ops(ops, ids, arch))

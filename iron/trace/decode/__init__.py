@@ -47,7 +47,7 @@ from iron.trace.decode.mlir_aie_timing import (
 )
 from iron.trace.decode.modes import PcEvents, parse_event_pc, unit_mode
 from iron.trace.decode.packets import Packets, packet_table, segments, unit_key, unit_payload
-from iron.trace.decode.scan import METHODS, field_table, frame_diagnostics, frame_starts, parse_stream
+from iron.trace.decode.scan import field_table, frame_diagnostics, frame_starts, parse_stream
 from iron.trace.decode.units import (
     INTERVALS_PER_BYTE,
     MIN_INTERVALS_PER_UNIT,
@@ -64,7 +64,6 @@ __all__ = [
     "NO_OPS",
     "INTERVALS_PER_BYTE",
     "MAX_MLIR_AIE_RECORDS_PER_UNIT",
-    "METHODS",
     "MIN_INTERVALS_PER_UNIT",
     "OPS_FIELDS",
     "OP_EVENT",

@@ -7,11 +7,13 @@ writes these events so that its output matches mlir-aie's record for record.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from iron.target import frames as F
 from iron.trace.decode.timing import OP_EVENT, OP_REPEAT, OP_SYNC, OPS_FIELDS, Ops, ops_of
-from iron.trace.jit import jit, kernel, np, zeros
+from iron.trace.engine import NUMBA, NUMPY
+from iron.trace.jit import jit, kernel, np
 from iron.trace.words import TraceInputError
 
 #: mlir-aie records one unit may expand to; past it decoding to that format is refused
@@ -19,9 +21,16 @@ from iron.trace.words import TraceInputError
 MAX_MLIR_AIE_RECORDS_PER_UNIT = 1 << 24
 
 
-def _bits(mask: np.ndarray) -> np.ndarray:
-    """uint8 masks -> (n, 8) bool, slot 0 first."""
-    return np.unpackbits(np.asarray(mask, dtype=np.uint8)[:, None], axis=1, bitorder="little").astype(bool)
+@functools.cache
+def _slots_of_mask() -> tuple:
+    """Per slot mask (256): its slots in order (row ``8 * mask`` of a flat table, padded)
+    and how many there are."""
+    table, count = np.zeros(256 * F.SLOTS, np.uint8), np.zeros(256, np.int64)
+    for m in range(256):
+        slots = [s for s in range(F.SLOTS) if m >> s & 1]
+        table[F.SLOTS * m : F.SLOTS * m + len(slots)] = slots
+        count[m] = len(slots)
+    return table, count
 
 
 CHUNK_OPS = 1 << 16  # folded ops per step of the streamed outputs (bounds their memory)
@@ -69,16 +78,16 @@ def _too_many() -> TraceInputError:
     )
 
 
-def mlir_aie_event_stream(op_chunks, method: str = "numpy"):
+def mlir_aie_event_stream(op_chunks, engine=NUMPY):
     """:func:`mlir_aie_events` of the ops given in consecutive chunks (e.g.
     :meth:`iron.trace.decode.DecodedUnit.op_chunks`: a unit parsed again piece by
     piece), as ``(ts, phase, slot)`` chunks. A chunk may open with Repeat frames
     of the previous chunk's last event (an OP_REPEAT of their own): replayed
-    frame by frame, they give the events of the folded replay. ``method``
-    "numba": the same events by one compiled pass (:func:`_mlir_aie_scan`);
-    "plain": that pass as plain Python (lists)."""
-    if method in ("numba", "plain"):
-        yield from _compiled_stream(op_chunks, method)
+    frame by frame, they give the events of the folded replay. ``engine``
+    NUMBA: the same events by one compiled pass (:func:`_mlir_aie_scan`);
+    PLAIN: that pass as plain Python (lists)."""
+    if engine != NUMPY:
+        yield from _compiled_stream(op_chunks, engine)
         return
     st = _MlirAieState()
     for ops in op_chunks:
@@ -204,13 +213,16 @@ def _in_output_order(items: list[tuple]) -> tuple[np.ndarray, np.ndarray, np.nda
     ph_a = np.concatenate(it_ph)
     mk_a = np.concatenate(it_mask).astype(np.uint8)
     ts_a = np.concatenate(it_ts).astype(np.int64)
-    bits = _bits(mk_a)
-    item, slot = np.nonzero(bits)
     iters = int(it_a.max()) + 1 if len(it_a) else 1
-    key = ((op_a[item] * iters + it_a[item]) * 2 + ph_a[item]) * F.SLOTS + slot
-    order = np.argsort(key, kind="stable")
-    item, slot = item[order], slot[order]
-    return ts_a[item], ph_a[item], slot.astype(np.uint8)
+    # (op, iteration, phase) is one item's alone: the items in order, then each one's slots
+    order = np.argsort((op_a * iters + it_a) * 2 + ph_a, kind="stable")
+    table, count = _slots_of_mask()
+    mk = mk_a[order].astype(np.int64)
+    cnt = count[mk]
+    item = np.repeat(order, cnt)
+    within = np.arange(len(item)) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    slot = table[np.repeat(F.SLOTS * mk, cnt) + within]
+    return ts_a[item], ph_a[item], slot
 
 
 # --------------------------------------------------------------------------- compiled
@@ -223,17 +235,17 @@ PLAIN_EVENTS_PER_CALL = 1 << 12  # the same, plain (lists: allocating them costs
 _TIMER, _HAS, _BMASK, _BCYC, _BSINGLE, _SMASK, _ACTIVE, _EXPANDED = range(8)
 
 
-def _compiled_stream(op_chunks, method: str = "numba"):
+def _compiled_stream(op_chunks, engine=NUMBA):
     """:func:`mlir_aie_event_stream` by :func:`_mlir_aie_scan`, ``EVENTS_PER_CALL``
-    events (or the one op that needs more) at a time (``method`` "plain": lists)."""
-    scan = kernel(_mlir_aie_scan, method)
-    st = zeros(8, "int64", method)
-    cap = base = PLAIN_EVENTS_PER_CALL if method == "plain" else EVENTS_PER_CALL
+    events (or the one op that needs more) at a time (``engine`` PLAIN: lists)."""
+    scan = kernel(_mlir_aie_scan, engine)
+    st = engine.zeros(8, "int64")
+    cap = base = PLAIN_EVENTS_PER_CALL if engine.plain else EVENTS_PER_CALL
     for ops in op_chunks:
         st[_EXPANDED] = 0  # the limit counts per chunk of ops, as the vectorized path does
         i, n = 0, len(ops)
         while i < n:
-            out = _event_buffers(cap, method)
+            out = _event_buffers(cap, engine)
             i, k, need = scan(
                 ops.kind,
                 ops.mask,
@@ -252,9 +264,9 @@ def _compiled_stream(op_chunks, method: str = "numba"):
             cap = max(base, need)  # the next op alone may need more
 
 
-def _event_buffers(cap: int, method: str) -> tuple:
+def _event_buffers(cap: int, engine) -> tuple:
     """Buffers of ``cap`` events (ts, phase, slot) for :func:`_mlir_aie_scan`."""
-    if method == "plain":
+    if engine.plain:
         return [0] * cap, [0] * cap, [0] * cap
     return np.empty(cap, np.int64), np.empty(cap, np.uint8), np.empty(cap, np.uint8)
 

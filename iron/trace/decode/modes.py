@@ -18,7 +18,7 @@ from iron.artifact.manifest import TraceUnit
 from iron.target import frames as F
 from iron.target.trace_modes import EVENT_PC, MODES, start_frame_mode
 from iron.trace.decode.diagnostics import no_frames
-from iron.trace.decode.scan import _frame_starts_blocks, _start_timer
+from iron.trace.decode.scan import frame_starts_blocks, start_timer_at
 from iron.trace.jit import np
 
 
@@ -91,7 +91,7 @@ def parse_event_pc(data: np.ndarray) -> tuple[PcEvents, list[dict], dict]:
     empty = PcEvents(np.zeros(0, np.uint8), np.zeros(0, np.uint16), np.zeros(0, np.int64))
     if n == 0:
         return empty, [], diag
-    starts = _frame_starts_blocks(F.PC_LENGTH_OF_BYTE[data]).astype(np.int64)
+    starts = frame_starts_blocks(F.PC_LENGTH_OF_BYTE[data]).astype(np.int64)
     if len(starts) and starts[-1] + int(F.PC_LENGTH_OF_BYTE[data[starts[-1]]]) > n:
         starts = starts[:-1]
         diag["truncated_frames"] = 1
@@ -127,7 +127,7 @@ def parse_event_pc(data: np.ndarray) -> tuple[PcEvents, list[dict], dict]:
         elif k in (F.PC_REPEAT0, F.PC_REPEAT1):
             commands.append({"type": "Repeat", "count": c})
         elif k == F.PC_START:
-            commands.append({"type": "Start", "timer_value": _start_timer(data, s)})
+            commands.append({"type": "Start", "timer_value": start_timer_at(data, s)})
         elif k == F.PC_SYNC:
             commands.append({"type": "Sync"})
     return PcEvents(mask, pc, reps), commands, diag

@@ -11,8 +11,8 @@
 
 Formats (header fields, marker words): :mod:`iron.target.frames`.
 
-Both steps are vectorized over the slice (numpy); small inputs (the "plain"
-method, :mod:`iron.trace.jit`) take the same rules in one pass over the words
+Both steps are vectorized over the slice (numpy); small inputs (the plain
+engine, :mod:`iron.trace.engine`) take the same rules in one pass over the words
 (:func:`_segments_plain`, :func:`_packets_plain`), the gather as plain Python.
 """
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from iron.target import frames as F
+from iron.trace.engine import NUMBA, NUMPY, for_stream
 from iron.trace.jit import jit, kernel, np
 
 SCAN_BLOCK = 1 << 20  # words per block of the buffer-wide scans (bounds their temporaries)
@@ -109,7 +110,7 @@ class Packets:
 
 
 class PlainPackets(Packets):
-    """:class:`Packets` as lists (the "plain" method: no numpy)."""
+    """:class:`Packets` as lists (the plain engine, :data:`iron.trace.engine.PLAIN`: no numpy)."""
 
     def units(self) -> dict[tuple[int, int, int], list[int]]:
         groups: dict[int, list[int]] = {}
@@ -143,11 +144,12 @@ def _key_tuple(k: int) -> tuple[int, int, int]:
     return tuple(reversed(out))
 
 
-def packet_table(words, method: str = "numpy") -> Packets:
+def packet_table(words, engine=NUMPY) -> Packets:
     """Segments, packet headers and the unit of every packet (step 2), vectorized
-    over the whole slice: no copy of the payload is made here. ``method`` "plain":
-    ``words`` a list, the table :class:`PlainPackets` made in one Python pass."""
-    if method == "plain":
+    over the whole slice: no copy of the payload is made here. ``engine``
+    :data:`~iron.trace.engine.PLAIN`: ``words`` a list, the table :class:`PlainPackets`
+    made in one Python pass."""
+    if engine.plain:
         return _packets_plain(words)
     words = np.ascontiguousarray(words, dtype=np.uint32)
     segs, diag = segments(words)
@@ -261,16 +263,18 @@ def _offset_dtype(nwords: int):
     return np.int32 if nwords < 2**31 else np.int64
 
 
-def unit_payload(words: np.ndarray, start: np.ndarray, nwords: np.ndarray, method: str = "auto"):
+def unit_payload(words: np.ndarray, start: np.ndarray, nwords: np.ndarray, engine=None):
     """One unit's payload as bytes in stream order (each word most significant
     byte first) with the idle words dropped: ``(uint8 array, idle words)``.
-    ``start``/``nwords``: the unit's packets (see :class:`Packets`)."""
-    if method == "plain":  # lists: the gather as plain Python into a bytearray
+    ``start``/``nwords``: the unit's packets (see :class:`Packets`). ``engine``
+    (:mod:`iron.trace.engine`; None: by size): PLAIN takes lists and gives a bytearray."""
+    if engine is not None and engine.plain:  # lists: the gather as plain Python into a bytearray
         out = bytearray(4 * sum(nwords))
-        k = kernel(_gather, method)(words, start, nwords, out, F.IDLE_WORD)
+        k = kernel(gather_payload, engine)(words, start, nwords, out, F.IDLE_WORD)
         return out[:k], (len(out) - k) // 4
     nbytes = 4 * int(nwords.sum(dtype=np.int64))
-    gather = jit(_gather) if method == "numba" or (method == "auto" and nbytes >= 1 << 16) else None
+    engine = engine or for_stream(nbytes, gather_payload)
+    gather = jit(gather_payload) if engine.compiled else None
     if gather is None:
         return _payload_numpy(words, start, nwords)
     out = np.empty(nbytes, np.uint8)
@@ -296,7 +300,7 @@ class PayloadPieces:
     def __iter__(self):
         for a in range(0, len(self.start), self.step):
             sl = slice(a, a + self.step)
-            data, idle = unit_payload(self.words, self.start[sl], self.nwords[sl], "numba")
+            data, idle = unit_payload(self.words, self.start[sl], self.nwords[sl], NUMBA)
             self.nbytes += len(data)
             self.idle += idle
             yield data
@@ -322,7 +326,7 @@ def _payload_numpy(words: np.ndarray, start: np.ndarray, nwords: np.ndarray):
     return pay.astype(">u4").view(np.uint8), idle
 
 
-def _gather(words, start, nwords, out, idle):
+def gather_payload(words, start, nwords, out, idle):
     """Compiled :func:`unit_payload` (numba; no temporaries)."""
     k = 0
     for p in range(len(start)):
@@ -340,8 +344,8 @@ def _gather(words, start, nwords, out, idle):
 
 
 def warm_gather() -> None:
-    """Compile (or load) :func:`_gather` on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
-    gather = jit(_gather)
+    """Compile (or load) :func:`gather_payload` on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
+    gather = jit(gather_payload)
     if gather is not None:
         words, z = _readonly(np.zeros(8, np.uint32)), np.zeros(1, _offset_dtype(8))
         gather(words, z, np.zeros(1, np.uint8), np.zeros(0, np.uint8), np.uint32(F.IDLE_WORD))

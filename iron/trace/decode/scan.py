@@ -10,8 +10,8 @@ Both paths give the same :class:`~iron.trace.decode.timing.Ops` (Repeat frames
 folded into the op they replay). The compiled scan hands them to an accumulator
 a chunk at a time (:func:`compiled_scan`): the decoder keeps them all, the
 summary (:func:`iron.trace.export.summary.summarize_unit`) folds each chunk into
-its figures and keeps none. The "plain" method runs the same scan
-(:func:`_scan_ops`) as plain Python over bytes and lists (:mod:`iron.trace.jit`).
+its figures and keeps none. The plain engine (:data:`iron.trace.engine.PLAIN`) runs the
+same scan (:func:`scan_ops`) as plain Python over bytes and lists (:mod:`iron.trace.jit`).
 """
 
 from __future__ import annotations
@@ -27,37 +27,39 @@ from iron.trace.decode.timing import (
     OPS_DTYPES,
     OPS_FIELDS,
     Ops,
-    _join,
+    join_ops,
     empty_ops,
 )
-from iron.trace.decode.packets import _gather
-from iron.trace.jit import jit, kernel, np, zeros
+from iron.trace.decode.packets import gather_payload
+from iron.trace.engine import NUMBA, as_engine, for_stream
+from iron.trace.jit import jit, kernel, np
 
 
-def frame_starts(lengths: np.ndarray, method: str = "auto") -> np.ndarray:
+def frame_starts(lengths: np.ndarray, engine=None) -> np.ndarray:
     """Offsets of the frames of a byte stream, given each byte's frame length
-    (as if a frame started there). The last start may run past the end."""
+    (as if a frame started there). The last start may run past the end.
+    ``engine``: :data:`~iron.trace.engine.NUMBA` or :data:`~iron.trace.engine.NUMPY`
+    (None: by size, :func:`iron.trace.engine.for_stream`)."""
     n = len(lengths)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    if method == "auto":
-        method = "numba" if n >= 1 << 16 and jit(_scan_starts) is not None else "numpy"
-    if method == "numba":
+    engine = as_engine(engine) or for_stream(n, _scan_starts)
+    if engine.compiled:
         scan = jit(_scan_starts)
         if scan is None:
             raise RuntimeError("numba is not available")
         out = np.empty(n, dtype=np.int32 if n < 2**31 - 8 else np.int64)
         k = scan(lengths, out)
         return out[:k].copy()
-    return _frame_starts_blocks(lengths)
+    return frame_starts_blocks(lengths)
 
 
-#: Bytes per block of :func:`_frame_starts_blocks` (measured Dec 2026 at 1 MiB: 256 is about
+#: Bytes per block of :func:`frame_starts_blocks` (measured Dec 2026 at 1 MiB: 256 is about
 #: 5x faster than pointer doubling; smaller blocks cost Python iterations, larger ones numpy calls).
 FRAME_BLOCK = 256
 
 
-def _frame_starts_blocks(lengths: np.ndarray, block: int = FRAME_BLOCK) -> np.ndarray:
+def frame_starts_blocks(lengths: np.ndarray, block: int = FRAME_BLOCK) -> np.ndarray:
     """:func:`frame_starts` in numpy, block by block: the chain is followed from every
     block's first byte in lock step (one numpy step per frame of a block), then the
     blocks are joined in order. The true chain enters block ``b`` at ``e``, at most
@@ -138,37 +140,28 @@ def _scan_starts(lengths, out):
     return k
 
 
-def parse_stream(data: np.ndarray, method: str = "auto") -> tuple[Ops, int | None, dict]:
+def parse_stream(data: np.ndarray, engine=None) -> tuple[Ops, int | None, dict]:
     """Frames of one unit's byte stream -> (ops, first Start timer, diagnostics).
 
-    ``method``: "numpy" (table lookups + a block-wise walk, vectorized), "numba"
-    (the same rules in one compiled scan over the bytes, :func:`compiled_scan`
-    keeping every op) or "auto" (numba for big streams when installed). Both
-    give identical results.
+    ``engine`` (:mod:`iron.trace.engine`, or its name): NUMPY (table lookups + a
+    block-wise walk, vectorized), NUMBA (the same rules in one compiled scan over
+    the bytes, :func:`compiled_scan` keeping every op) or None (numba for big
+    streams when installed, :func:`iron.trace.engine.for_stream`). Both give
+    identical results.
     """
-    _check_method(method)
+    engine = as_engine(engine)
     data = np.ascontiguousarray(data, dtype=np.uint8)
     n = len(data)
-    if method == "auto":
-        method = "numba" if n >= 1 << 16 and jit(_scan_ops) is not None else "numpy"
+    engine = engine or for_stream(n, scan_ops)
     if n == 0:
         return empty_ops(), None, no_frames()
-    if method == "numba":
-        return _parse_numba(data)
+    if engine.compiled:
+        return parse_compiled(data)
     return _parse_numpy(data)
 
 
-METHODS = ("auto", "numpy", "numba", "plain")
-
-
-def _check_method(method) -> None:
-    if method not in METHODS:
-        from iron.errors import OptionError
-
-        raise OptionError(f"method={method!r}: accepted: {', '.join(METHODS)}")
-
-
-def _start_timer(data, pos: int) -> int:
+def start_timer_at(data, pos: int) -> int:
+    """The timer value of the Start frame at byte ``pos`` of ``data``."""
     return int.from_bytes(bytes(data[pos + 1 : pos + 1 + F.START_TIMER_BYTES]), "big")
 
 
@@ -181,13 +174,13 @@ def frame_diagnostics(data, frames, unknown, trunc, nstart, first_start, nsync) 
         "start_frames": int(nstart),
         "sync_frames": int(nsync),
     }
-    return diag, (_start_timer(data, int(first_start)) if first_start >= 0 else None)
+    return diag, (start_timer_at(data, int(first_start)) if first_start >= 0 else None)
 
 
 def _parse_numpy(data: np.ndarray) -> tuple[Ops, int | None, dict]:
     n = len(data)
     diag = no_frames()
-    starts = _frame_starts_blocks(F.LENGTH_OF_BYTE[data])
+    starts = frame_starts_blocks(F.LENGTH_OF_BYTE[data])
     if len(starts) and starts[-1] + int(F.LENGTH_OF_BYTE[data[starts[-1]]]) > n:
         starts = starts[:-1]
         diag["truncated_frames"] = 1
@@ -198,17 +191,14 @@ def _parse_numpy(data: np.ndarray) -> tuple[Ops, int | None, dict]:
     diag["sync_frames"] = int((kind == F.SYNC).sum())
     start_pos = starts[kind == F.START]
     diag["start_frames"] = len(start_pos)
-    start_timer = _start_timer(data, int(start_pos[0])) if len(start_pos) else None
+    start_timer = start_timer_at(data, int(start_pos[0])) if len(start_pos) else None
     sel = (kind <= F.REPEAT1) | (kind == F.SYNC)
     s = starts[sel].astype(np.int64)
     k = kind[sel]
-    # The 4 bytes from each frame start as one big-endian word: fields are bit ranges of it.
-    w = (
-        padded[s].astype(np.uint32) << 24
-        | padded[s + 1].astype(np.uint32) << 16
-        | padded[s + 2].astype(np.uint32) << 8
-        | padded[s + 3].astype(np.uint32)
-    )
+    # The 4 bytes from each frame start as one big-endian word: fields are bit ranges of it
+    # (one gather of 4-byte windows, read as big-endian words).
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 4)[s]
+    w = windows.view(">u4")[:, 0].astype(np.uint32)
     return _ops_from_words(k, w), start_timer, diag
 
 
@@ -236,13 +226,20 @@ def _op_of_kind():
     return out
 
 
+@functools.cache
+def _field_columns():
+    """:func:`field_table` as four uint32 columns (shifts and masks fit: 32-bit arithmetic
+    on the words, half the memory of 64-bit)."""
+    return tuple(np.ascontiguousarray(c) for c in field_table().astype(np.uint32).reshape(16, 4).T)
+
+
 def _ops_from_words(k, w) -> Ops:
-    fields = field_table().reshape(16, 4)
-    value = (w >> fields[k, 0]) & fields[k, 1]
+    v_shift, v_mask, s_shift, s_mask = _field_columns()
+    value = (w >> v_shift[k]) & v_mask[k]
     single = k <= F.SINGLE2
-    slots = (w >> fields[k, 2]) & fields[k, 3]  # a slot number (Single) or a slot mask (Multiple)
+    slots = (w >> s_shift[k]) & s_mask[k]  # a slot number (Single) or a slot mask (Multiple)
     mask = np.where(single, np.uint32(1) << slots, slots)
-    return _join(_op_of_kind()[k], mask.astype(np.uint8), value.astype(np.uint32), single)
+    return join_ops(_op_of_kind()[k], mask.astype(np.uint8), value.astype(np.uint32), single)
 
 
 #: Folded ops per chunk that :func:`compiled_scan` hands to an accumulator by default.
@@ -250,56 +247,58 @@ CHUNK_OPS = 1 << 14
 
 
 def compiled_scan(
-    data, accumulate, chunk_ops: int = CHUNK_OPS, method: str = "numba", progress=None
+    data, accumulate, chunk_ops: int = CHUNK_OPS, engine=NUMBA, progress=None
 ) -> tuple[dict, int | None]:
-    """The compiled frame scan (:func:`_scan_ops`) of one unit's bytes: calls
+    """The compiled frame scan (:func:`scan_ops`) of one unit's bytes: calls
     ``accumulate(ops)`` with at most ``chunk_ops`` folded ops at a time, in stream
     order (views into buffers that the next chunk overwrites: an accumulator that
     keeps them asks for one chunk, ``chunk_ops >= len(data)``). A chunk never
     splits an op from the Repeat frames folded into it; ``progress(byte)``, when
     given, is told after each chunk where the scan stands. Returns (frame
-    diagnostics, first Start timer). ``method`` "plain": the scan as plain Python
+    diagnostics, first Start timer). ``engine`` PLAIN: the scan as plain Python
     over ``data`` as bytes, each chunk's ops fresh lists."""
     n = len(data)
     cap = max(1, min(chunk_ops, n))  # a stream has at most one op per byte
-    ring = [_buffers(cap, method)]
-    counts = _new_counts(method)
-    for ops in _scan_from(data, ring, counts, method=method):
+    ring = [op_buffers(cap, engine)]
+    counts = new_counts(engine)
+    for ops in scan_from(data, ring, counts, engine=engine):
         accumulate(ops)
         if progress is not None:
             progress(int(counts[_POS]))
     return frame_diagnostics(data, *counts[:6])
 
 
-def _buffers(cap: int, method: str) -> list:
-    """One set of op buffers (one per :class:`Ops` field) of ``cap`` ops."""
-    if method == "plain":
+def op_buffers(cap: int, engine) -> list:
+    """One set of op buffers (one per :class:`Ops` field) of ``cap`` ops: lists for
+    the plain engine, else numpy arrays."""
+    if engine.plain:
         return [[0] * cap for _ in OPS_FIELDS]
     return [np.empty(cap, dt) for dt in OPS_DTYPES]
 
 
-# counts of _scan_ops: frames, unknown, truncated, Start frames, first Start offset, syncs,
+# counts of scan_ops: frames, unknown, truncated, Start frames, first Start offset, syncs,
 # then what one call hands the next: ops already in the buffers, the op Repeats fold into;
-# then (set by _scan_from, not the kernel) the byte the last call stopped at
+# then (set by scan_from, not the kernel) the byte the last call stopped at
 _HELD, _ATTACH, _POS = 6, 7, 8
 
 
-def _new_counts(method: str = "numba"):
-    counts = zeros(9, "int64", method)
+def new_counts(engine=NUMBA):
+    """The counters :func:`scan_ops` carries from one call to the next, as new."""
+    counts = engine.zeros(9, "int64")
     counts[4] = counts[_ATTACH] = -1
     return counts
 
 
-def _scan_from(data, ring: list, counts, more: bool = False, method: str = "numba"):
-    """Ops chunks of :func:`_scan_ops` over ``data``, each into the next buffer set
+def scan_from(data, ring: list, counts, more: bool = False, engine=NUMBA):
+    """Ops chunks of :func:`scan_ops` over ``data``, each into the next buffer set
     of ``ring`` (a list of per-field buffer lists, rotated in place: views that
     the chunk ``len(ring)`` later overwrites). ``more``: bytes of the same stream
     follow, so an op that Repeat frames there could still fold into is held back,
     at the start of the next set, for the next call. Returns, as the generator's
     value, the byte the scan stopped at: ``len(data)``, or the start of a frame cut
-    by the end of ``data``. ``method`` "plain": Python over bytes; chunks are copies."""
-    scan = kernel(_scan_ops, method)
-    plain = method == "plain"
+    by the end of ``data``. ``engine`` PLAIN: Python over bytes; chunks are copies."""
+    scan = kernel(scan_ops, engine)
+    plain = engine.plain
     kinds, lengths = (F.KIND_BYTES, F.LENGTH_BYTES) if plain else (F.KIND_OF_BYTE, F.LENGTH_OF_BYTE)
     fields = field_table(plain)
     n, cap, pos = len(data), len(ring[0][0]), 0
@@ -330,14 +329,14 @@ def scan_pieces(pieces, chunk_ops: int = CHUNK_OPS, report: dict | None = None, 
     last op of a piece waits for the Repeat frames that may open the next one. ``report``, when given, receives the frame diagnostics and the first
     Start timer (key ``start_timer``) once the pieces are used up."""
     ring = [[np.empty(max(2, chunk_ops), dt) for dt in OPS_DTYPES] for _ in range(max(1, buffers))]
-    counts = _new_counts()
+    counts = new_counts()
     carry, start_timer = np.zeros(0, np.uint8), None
     data = carry
     for piece in pieces:
         data = np.concatenate([carry, piece]) if len(carry) else np.ascontiguousarray(piece, np.uint8)
-        pos = yield from _scan_from(data, ring, counts, more=True)
+        pos = yield from scan_from(data, ring, counts, more=True)
         if start_timer is None and counts[4] >= 0:  # read while its piece is at hand
-            start_timer = _start_timer(data, int(counts[4]))
+            start_timer = start_timer_at(data, int(counts[4]))
         carry = data[pos:].copy()  # empty, or the start of a frame cut by the piece's end
         counts[2] = 0
     if counts[_HELD]:
@@ -347,7 +346,9 @@ def scan_pieces(pieces, chunk_ops: int = CHUNK_OPS, report: dict | None = None, 
         report.update(frame_diagnostics(data[:0], *counts[:4], -1, counts[5])[0], start_timer=start_timer)
 
 
-def _parse_numba(data, compact: bool = True) -> tuple[Ops, int | None, dict]:
+def parse_compiled(data, compact: bool = True) -> tuple[Ops, int | None, dict]:
+    """:func:`parse_stream` by the compiled scan (numba installed), every op kept.
+    ``compact``: copy the ops out of the worst-case buffers when most of them are unused."""
     n = len(data)
     kept = [empty_ops()]
     diag, start_timer = compiled_scan(data, kept.append, chunk_ops=n)
@@ -361,13 +362,13 @@ def _parse_numba(data, compact: bool = True) -> tuple[Ops, int | None, dict]:
 
 def warm_ops() -> None:
     """Compile (or load) the frame scan on tiny inputs (see :func:`iron.trace.jit.load_kernels`)."""
-    if jit(_scan_ops) is not None:
-        _parse_numba(np.zeros(16, np.uint8))
+    if jit(scan_ops) is not None:
+        parse_compiled(np.zeros(16, np.uint8))
 
 
 def ops_kernels() -> list:
     """The compiled kernels :func:`iron.trace.decode.decode_words` calls without ``analyze``."""
-    return [jit(_gather), jit(_scan_ops)]
+    return [jit(gather_payload), jit(scan_ops)]
 
 
 # Frame kinds as plain globals: numba freezes them into the kernel.
@@ -375,7 +376,7 @@ _S2, _M2, _R1 = F.SINGLE2, F.MULTIPLE2, F.REPEAT1
 _SYN, _STA, _UNK = F.SYNC, F.START, F.UNKNOWN
 
 
-def _scan_ops(data, pos, kind_of, length_of, fields, o_kind, o_mask, o_value, o_reps, o_single, counts):
+def scan_ops(data, pos, kind_of, length_of, fields, o_kind, o_mask, o_value, o_reps, o_single, counts):
     """Compiled frame scan (numba): the same frame rules and fields as the numpy
     path (:func:`_parse_numpy`), in one pass over the bytes from ``pos`` on, until
     the stream ends or the ``o_*`` arrays are full; it then stops before the frame

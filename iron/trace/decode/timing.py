@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from iron.target import frames as F
-from iron.trace.jit import jit, kernel, np, zeros
+from iron.trace.engine import NUMBA
+from iron.trace.jit import jit, kernel, np
 
 # Op kinds kept per unit (the frames that matter for timing).
 OP_EVENT, OP_REPEAT, OP_SYNC = 0, 1, 2
@@ -57,10 +58,13 @@ class Ops:
         )
 
 
-def _join(kind: np.ndarray, mask: np.ndarray, value: np.ndarray, single: np.ndarray) -> Ops:
+def join_ops(kind: np.ndarray, mask: np.ndarray, value: np.ndarray, single: np.ndarray) -> Ops:
     """One op per frame (OP_REPEAT value = count) -> folded :class:`Ops`."""
     is_rep = kind == OP_REPEAT
     heads = np.flatnonzero(~is_rep)
+    folded = _join_no_orphans(kind, mask, value, single, is_rep, heads)
+    if folded is not None:
+        return folded
     g = np.cumsum(~is_rep) - 1  # group = a non-repeat op and the repeats after it; -1: leading repeats
     sel = is_rep & (g >= 0)
     rsum = np.bincount(g[sel], weights=value[sel], minlength=len(heads)).astype(np.int64)
@@ -91,6 +95,29 @@ def _join(kind: np.ndarray, mask: np.ndarray, value: np.ndarray, single: np.ndar
         )
         ops = Ops(*(np.concatenate([getattr(first, f), getattr(ops, f)]) for f in OPS_FIELDS))
     return ops
+
+
+def _join_no_orphans(kind, mask, value, single, is_rep, heads) -> Ops | None:
+    """:func:`join_ops` where every Repeat follows an event frame (no leading Repeats, none
+    after an Event_Sync: the common stream), in fewer passes: each head's replays summed
+    by a running sum (exact in 64 bits) instead of a weighted count. None otherwise."""
+    if len(heads) == 0 or (len(heads) < len(kind) and is_rep[0]):
+        return None
+    ends = np.empty(len(heads), np.int64)
+    ends[:-1], ends[-1] = heads[1:], len(kind)
+    hk = kind[heads]
+    if ((hk == OP_SYNC) & (ends - heads > 1)).any():  # Repeats after a sync: their own op
+        return None
+    running = np.zeros(len(kind) + 1, np.int64)
+    np.cumsum(np.where(is_rep, value, 0), out=running[1:])
+    event = hk == OP_EVENT
+    return Ops(
+        hk.astype(np.uint8),
+        mask[heads].astype(np.uint8),
+        np.where(event, value[heads], 0).astype(np.uint32),
+        np.where(event, running[ends] - running[heads + 1], 0).astype(np.uint32),
+        np.asarray(single[heads], bool),
+    )
 
 
 OPS_FIELDS = ("kind", "mask", "value", "reps", "single")
@@ -173,20 +200,18 @@ _STATE = 3 + 2 * F.SLOTS  # timer, last event's mask and cycles, per slot the op
 _ALL_SLOTS = (1 << F.SLOTS) - 1
 
 
-def _new_state(method: str = "numba"):
-    state = zeros(_STATE, "int64", method)
+def _new_state(engine=NUMBA):
+    state = engine.zeros(_STATE, "int64")
     state[3:] = [-1] * (_STATE - 3)  # no open interval
     return state
 
 
-def _run_kernel(
-    ops: Ops, track: int, state, k, base=None, out_b=None, out_e=None, method: str = "numba"
-) -> None:
+def _run_kernel(ops: Ops, track: int, state, k, base=None, out_b=None, out_e=None, engine=NUMBA) -> None:
     """:func:`_scan_intervals` over one chunk; with no ``out_b``/``out_e`` it only counts.
-    ``method``: "numba" (compiled, numpy arrays) or "plain" (Python, lists)."""
+    ``engine``: NUMBA (compiled, numpy arrays) or PLAIN (Python, lists)."""
     fill = out_b is not None
-    z = zeros(0, "int64", method)
-    kernel(_scan_intervals, method)(
+    z = engine.zeros(0, "int64")
+    kernel(_scan_intervals, engine)(
         ops.kind,
         ops.mask,
         ops.value,
@@ -212,16 +237,16 @@ class IntervalCounter:
     """Counts every slot's intervals from ops handed over a chunk at a time (a
     scan's accumulator, e.g. beside the summary's in one pass)."""
 
-    def __init__(self, method: str = "numba"):
-        self.method = method
-        self.state, self.k = _new_state(method), zeros(F.SLOTS, "int64", method)
+    def __init__(self, engine=NUMBA):
+        self.engine = engine
+        self.state, self.k = _new_state(engine), engine.zeros(F.SLOTS, "int64")
 
     def __call__(self, ops: Ops) -> None:
-        _run_kernel(ops, _ALL_SLOTS, self.state, self.k, method=self.method)
+        _run_kernel(ops, _ALL_SLOTS, self.state, self.k, engine=self.engine)
 
     def counts(self):
         """Each slot's intervals so far (an interval still open counts); a list (plain) or an array."""
-        if self.method == "plain":
+        if self.engine.plain:
             return [k + (b >= 0) for k, b in zip(self.k, self.state[3 : 3 + F.SLOTS])]
         return self.k + (self.state[3 : 3 + F.SLOTS] >= 0)
 
@@ -234,27 +259,27 @@ def warm_intervals() -> None:
         held_intervals([ops], [0], interval_counts([ops]))  # the filling variant
 
 
-def interval_counts(op_chunks, method: str = "numba"):
-    """Every slot's number of intervals, by one compiled (or ``method`` "plain") pass over the ops chunks."""
-    counter = IntervalCounter(method)
+def interval_counts(op_chunks, engine=NUMBA):
+    """Every slot's number of intervals, by one compiled (or ``engine`` PLAIN) pass over the ops chunks."""
+    counter = IntervalCounter(engine)
     for ops in op_chunks:
         counter(ops)
     return counter.counts()
 
 
-def held_intervals(op_chunks, slots, counts, method: str = "numba") -> dict:
+def held_intervals(op_chunks, slots, counts, engine=NUMBA) -> dict:
     """``(begin, end)`` of each of ``slots`` (``counts``: :func:`interval_counts`), by
-    one compiled pass filling arrays of the known sizes (``method`` "plain": a Python
+    one compiled pass filling arrays of the known sizes (``engine`` PLAIN: a Python
     pass filling lists)."""
     n = [int(counts[s]) if s in slots else 0 for s in range(F.SLOTS)]
-    base = zeros(F.SLOTS, "int64", method)
+    base = engine.zeros(F.SLOTS, "int64")
     for s in range(1, F.SLOTS):
         base[s] = base[s - 1] + n[s - 1]
-    out_b, out_e = zeros(sum(n), "int64", method), zeros(sum(n), "int64", method)
-    state, k = _new_state(method), zeros(F.SLOTS, "int64", method)
+    out_b, out_e = engine.zeros(sum(n), "int64"), engine.zeros(sum(n), "int64")
+    state, k = _new_state(engine), engine.zeros(F.SLOTS, "int64")
     track = sum(1 << s for s in slots)
     for ops in op_chunks:
-        _run_kernel(ops, track, state, k, base, out_b, out_e, method)
+        _run_kernel(ops, track, state, k, base, out_b, out_e, engine)
     out = {}
     for s in slots:
         last = _open(state, s)
@@ -294,17 +319,17 @@ class SlotIntervals:
     every slot's intervals (unless ``counts`` are given); then a slot's intervals
     come from a pass that fills the arrays of it and of the next slots that fit
     :data:`HELD_INTERVAL_BYTES` together (slots too big are skipped), or, when the
-    slot alone does not fit, are streamed a chunk at a time. ``method`` "plain": the
+    slot alone does not fit, are streamed a chunk at a time. ``engine`` PLAIN: the
     same passes in Python over lists (small inputs: every slot is held)."""
 
-    def __init__(self, op_chunks, counts=None, method: str = "numba"):
-        self.op_chunks, self.method = op_chunks, method
+    def __init__(self, op_chunks, counts=None, engine=NUMBA):
+        self.op_chunks, self.engine = op_chunks, engine
         # ``counts``: :func:`interval_counts` already taken (saves that pass)
-        self.counts = interval_counts(op_chunks(), method) if counts is None else counts
+        self.counts = interval_counts(op_chunks(), engine) if counts is None else counts
         self._held: dict = {}
 
     def _fits(self, n: int) -> bool:
-        return self.method == "plain" or 16 * n <= HELD_INTERVAL_BYTES
+        return self.engine.plain or 16 * n <= HELD_INTERVAL_BYTES
 
     def _hold_from(self, slot: int) -> None:
         """One pass filling ``slot`` and the next slots (skipping those streamed)
@@ -318,10 +343,10 @@ class SlotIntervals:
                 break
             group.append(s)
             total += n
-        self._held.update(held_intervals(self.op_chunks(), group, self.counts, self.method))
+        self._held.update(held_intervals(self.op_chunks(), group, self.counts, self.engine))
 
     def _none(self):
-        return zeros(0, "int64", self.method)
+        return self.engine.zeros(0, "int64")
 
     def begins(self, slot: int):
         """``slot``'s interval begins, all at once (8 bytes per interval); its
@@ -347,14 +372,14 @@ class SlotIntervals:
     def __call__(self, slot: int):
         """``slot``'s intervals whole."""
         parts = list(self.chunks(slot))
-        if self.method == "plain":
+        if self.engine.plain:
             return [x for b, _ in parts for x in b], [x for _, e in parts for x in e]
         return np.concatenate([b for b, _ in parts]), np.concatenate([e for _, e in parts])
 
 
-def slot_intervals(ops: Ops, slot: int, method: str = "numba"):
+def slot_intervals(ops: Ops, slot: int, engine=NUMBA):
     """``ops_to_runs(ops).intervals(slot)`` by compiled (or plain) passes (:class:`SlotIntervals`)."""
-    return SlotIntervals(lambda: [ops], method=method)(slot)
+    return SlotIntervals(lambda: [ops], engine=engine)(slot)
 
 
 def _scan_intervals(kind, mask, value, reps, track, fill, sync_cycles, state, k, base, out_b, out_e):

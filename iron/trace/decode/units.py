@@ -24,17 +24,18 @@ from iron.trace.decode.modes import decode_other_mode, unit_mode
 from iron.trace.decode.packets import PayloadPieces, packet_table, unit_payload, warm_gather
 from iron.trace.decode.scan import (
     CHUNK_OPS,
-    _check_method,
-    _parse_numba,
-    _scan_from,
-    _buffers,
-    _new_counts,
+    new_counts,
+    op_buffers,
     ops_kernels,
+    parse_compiled,
     parse_stream,
+    scan_from,
     scan_pieces,
     warm_ops,
 )
-from iron.trace.jit import COMPILED_BYTES, choose_method, kernels_loaded, load_kernels_async, np
+from iron.trace import engine as E
+from iron.trace.engine import NUMPY, PLAIN, Engine, as_engine, choose
+from iron.trace.jit import kernels_loaded, load_kernels_async, np
 from iron.trace.words import check_words
 
 PARALLEL_BYTES = 4 << 20  # decode units on several threads above this much payload
@@ -93,7 +94,7 @@ class DecodedUnit:
         again piece by piece by the compiled scan (:func:`~iron.trace.decode.scan.scan_pieces`:
         neither its payload nor its ops whole in memory; views that the next chunk
         overwrites); else :attr:`ops` as one chunk."""
-        if isinstance(self.reload, _Reparse):
+        if isinstance(self.reload, Reparse):
             return self.reload.op_chunks(chunk_ops)
         return iter([self.load_ops()])
 
@@ -124,7 +125,7 @@ class DecodedSlice:
     config: list[TraceUnit]  # configured units
     config_columns: list[int]  # their absolute columns after the column shift
     column_shift: int = 0
-    method: str = "numpy"  # how it was decoded: "numpy", "numba" or "plain" (iron.trace.jit)
+    engine: Engine = NUMPY  # how it was decoded (iron.trace.engine)
 
     @property
     def label(self) -> str:
@@ -154,32 +155,34 @@ def decode_words(
     colshift: int | None = None,
     slice: Slice | None = None,
     analyze=None,
-    method: str = "auto",
+    engine=None,
 ) -> DecodedSlice:
     """Decode one slice's words against its configured ``units``.
 
     ``units`` columns are design-relative; ``column_offset`` makes them absolute.
     ``colshift`` (None: automatic, see :func:`column_shift`) is added on top.
-    ``analyze(decoded_unit, data, method)``, when given, replaces the frame parse
+    ``analyze(decoded_unit, data, engine)``, when given, replaces the frame parse
     of every unit: it gets the unit's payload bytes (``data``, MSB first) and
     must set the unit's ``diagnostics`` (at least frames, unknown_frames,
     truncated_frames) and ``frames``; no ops are kept (see
     :func:`iron.trace.export.summary.summarize_unit`, which computes summaries this way).
-    ``method`` "plain" (with ``analyze`` only): ``words`` a list, every step plain
-    Python (:mod:`iron.trace.jit`; a unit in another trace mode than 0 is decoded with numpy).
+    ``engine`` (:mod:`iron.trace.engine`, or its name; None: chosen for the slice's size by
+    :func:`iron.trace.engine.choose`); PLAIN (with ``analyze`` only): ``words`` a list, every
+    step plain Python (a unit in another trace mode than 0 is decoded with numpy).
     """
-    words = _checked(words, method, analyze)
+    engine = as_engine(engine)
+    words = _checked(words, engine, analyze)
     kernels = getattr(analyze, "kernels", ops_kernels) if analyze is not None else ops_kernels
-    if len(words) * 4 >= COMPILED_BYTES and method == "auto":
+    if len(words) * 4 >= E.COMPILED_BYTES and engine is None:
         # Load the compiled kernels while numpy finds the packets (the big
         # numpy passes release the GIL).
         warm = getattr(analyze, "warm", warm_ops)
-        load_kernels_async(warm_gather, warm, kernels=kernels, nbytes=len(words) * 4)
-    pk = packet_table(words, "plain" if method == "plain" else "numpy")
+        load_kernels_async(warm_gather, warm, wanted=E.wants_compiled(len(words) * 4, kernels))
+    pk = packet_table(words, PLAIN if engine == PLAIN else NUMPY)
     groups = pk.units()
     kernels_loaded()
-    if method == "auto":  # one choice for the whole slice: numba only where it pays off
-        method = choose_method(len(words) * 4, kernels)
+    if engine is None:  # one choice for the whole slice: numba only where it pays off
+        engine = choose(len(words) * 4, kernels)
     diag = _slice_diagnostics(words, pk)
     cfg = [(unit_packet_type(u), u.column + column_offset, u.row) for u in units]
     shift = colshift if colshift is not None else column_shift(cfg, list(groups))
@@ -187,13 +190,13 @@ def decode_words(
     by_key = {}
     for key, u in zip(cfg_abs, units):
         by_key.setdefault(key, u)
-    one = _UnitDecoder(words, pk, groups, by_key, analyze, method)
+    one = _UnitDecoder(words, pk, groups, by_key, analyze, engine)
     done = _decode_units(one, list(groups), big=4 * len(pk.start) * F.PAYLOAD_WORDS >= PARALLEL_BYTES)
     add_unit_totals(diag, done)
     status = slice_status(words, diag)
     units_out = [du for du, _ in done]
     return DecodedSlice(
-        slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift, method
+        slice, status, diag, units_out, list(units), [c for _, c, _ in cfg_abs], shift, engine
     )
 
 
@@ -221,36 +224,36 @@ class _UnitDecoder:
     """Decodes one unit of a slice (:meth:`__call__`, by its packet key) the way
     :func:`decode_words` was asked to: parsed, or handed to ``analyze``."""
 
-    def __init__(self, words, pk, groups: dict, by_key: dict, analyze, method: str):
+    def __init__(self, words, pk, groups: dict, by_key: dict, analyze, engine: Engine):
         self.words, self.pk, self.groups, self.by_key = words, pk, groups, by_key
-        self.analyze, self.method = analyze, method
+        self.analyze, self.engine = analyze, engine
 
     def __call__(self, key: tuple[int, int, int]) -> tuple[DecodedUnit, int]:
         """The unit with packet key ``key`` (type, column, row) and its idle payload words."""
-        words, analyze, method = self.words, self.analyze, self.method
+        words, analyze, engine = self.words, self.analyze, self.engine
         rows = self.groups[key]
         start, nwords = self.pk.unit_packets(rows)
-        if analyze is not None and method == "numba" and hasattr(analyze, "pieces"):
+        if analyze is not None and engine.compiled and hasattr(analyze, "pieces"):
             return _analyze_pieces(key, self.by_key.get(key), words, start, nwords, analyze)
-        data, idle = unit_payload(words, start, nwords, method)
+        data, idle = unit_payload(words, start, nwords, engine)
         du = DecodedUnit(*key, self.by_key.get(key), packets=len(rows), nbytes=len(data))
         du.mode, mode_diag = unit_mode(du.unit, data)
         if du.mode != 0:  # event-PC / execution trace: their own decoders (rare, small streams)
-            decode_other_mode(du, np.frombuffer(data, np.uint8) if method == "plain" else data, mode_diag)
+            decode_other_mode(du, np.frombuffer(data, np.uint8) if engine.plain else data, mode_diag)
             return du, idle
         if mode_diag:
             du.diagnostics.update(mode_diag)
         if analyze is not None:
-            analyze(du, data, method)
+            analyze(du, data, engine)
             if du.ops is NO_OPS:  # none kept: the writers parse the unit again
-                du.reload = _Reparse(words, start, nwords, method)
+                du.reload = Reparse(words, start, nwords, engine)
         else:
             self.parse(du, data)
         return du, idle
 
     def parse(self, du: DecodedUnit, data) -> None:
         """Parse a trace-mode-0 unit's payload ``data`` into its ops and bounded runs."""
-        du.ops, du.start_timer, du.diagnostics = parse_stream(data, self.method)
+        du.ops, du.start_timer, du.diagnostics = parse_stream(data, self.engine)
         du.frames = du.diagnostics["frames"]
         budget = max(MIN_INTERVALS_PER_UNIT, INTERVALS_PER_BYTE * len(data))
         runs, dropped = bound_runs(ops_to_runs(du.ops), budget)
@@ -259,14 +262,13 @@ class _UnitDecoder:
             du.diagnostics["dropped_intervals"] = dropped
 
 
-def _checked(words, method: str, analyze):
-    """``words`` as :func:`decode_words` takes them for ``method`` (a list, "plain", which
+def _checked(words, engine: Engine | None, analyze):
+    """``words`` as :func:`decode_words` takes them for ``engine`` (a list, PLAIN, which
     keeps no ops, so needs ``analyze``; else a checked uint32 array)."""
-    _check_method(method)
-    if method != "plain":
+    if engine != PLAIN:
         return check_words(words)
     if analyze is None:
-        raise ValueError('method="plain" keeps no ops: it needs analyze')
+        raise ValueError('engine="plain" keeps no ops: it needs analyze')
     return words
 
 
@@ -287,34 +289,34 @@ def _analyze_pieces(key, unit, words, start, nwords, analyze) -> tuple[DecodedUn
         return du, src.idle
     analyze.pieces(du, itertools.chain([first], pieces))
     du.nbytes = src.nbytes
-    du.reload = _Reparse(words, start, nwords)
+    du.reload = Reparse(words, start, nwords)
     return du, src.idle
 
 
-class _Reparse:
+class Reparse:
     """A unit's ops parsed again from its packets in the slice's words (see
     :meth:`DecodedUnit.load_ops`): holds only the packet offsets, not the payload.
-    ``method`` "plain": lists, parsed as plain Python; else numpy arrays."""
+    ``engine`` PLAIN: lists, parsed as plain Python; else numpy arrays."""
 
-    def __init__(self, words, start, nwords, method: str = "numpy"):
-        self.words, self.start, self.nwords, self.plain = words, start, nwords, method == "plain"
+    def __init__(self, words, start, nwords, engine: Engine = NUMPY):
+        self.words, self.start, self.nwords, self.plain = words, start, nwords, engine.plain
         self._kept: list | None = None  # plain: the ops of the first parse (small), for the later passes
 
     def __call__(self) -> Ops:
         if self.plain:
             return next(self.op_chunks(0), NO_OPS)
-        method = choose_method(len(self.words) * 4, ops_kernels)
-        data, _idle = unit_payload(self.words, self.start, self.nwords, method)
-        if method == "numba" and len(data):  # views, not copies: held briefly, a copy doubles the peak
-            return _parse_numba(data, compact=False)[0]
-        return parse_stream(data, method)[0]
+        engine = choose(len(self.words) * 4, ops_kernels)
+        data, _idle = unit_payload(self.words, self.start, self.nwords, engine)
+        if engine.compiled and len(data):  # views, not copies: held briefly, a copy doubles the peak
+            return parse_compiled(data, compact=False)[0]
+        return parse_stream(data, engine)[0]
 
     def op_chunks(self, chunk_ops: int):
         if self.plain:  # small: the unit's ops in one chunk of lists, parsed once
             if self._kept is None:
-                data, _idle = unit_payload(self.words, self.start, self.nwords, "plain")
-                ring = [_buffers(max(1, len(data)), "plain")]
-                self._kept = list(_scan_from(data, ring, _new_counts("plain"), method="plain"))
+                data, _idle = unit_payload(self.words, self.start, self.nwords, PLAIN)
+                ring = [op_buffers(max(1, len(data)), PLAIN)]
+                self._kept = list(scan_from(data, ring, new_counts(PLAIN), engine=PLAIN))
             return iter(self._kept)
         return scan_pieces(PayloadPieces(self.words, self.start, self.nwords), chunk_ops)
 

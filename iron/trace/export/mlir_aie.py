@@ -22,7 +22,7 @@ from iron.trace.export.bound import RecordBudget
 from iron.trace.decode.mlir_aie_timing import CHUNK_OPS, mlir_aie_event_chunks, mlir_aie_event_stream
 from iron.trace.decode.modes import slot_occurrences
 from iron.trace.export.ahead import ahead
-from iron.trace.export.textout import ROWS, Choice, output_method, render
+from iron.trace.export.textout import ROWS, Choice, output_engine, render
 
 
 def _mlir_aie_layout(slices: list[DecodedSlice]):
@@ -70,7 +70,7 @@ def write_mlir_aie(slices: list[DecodedSlice], f, budget: RecordBudget | None = 
     past it a :class:`~iron.trace.words.TraceInputError`, never a truncated file."""
     budget = budget or RecordBudget()
     sep = b"["
-    method = output_method(slices)
+    engine = output_engine(slices)
     for item in _mlir_aie_layout(slices):
         if item[0] == "meta":
             f.write(sep + json.dumps(item[1]).encode())
@@ -89,14 +89,14 @@ def write_mlir_aie(slices: list[DecodedSlice], f, budget: RecordBudget | None = 
             for ph in b"EB"
             for s in range(SLOTS)
         ]
-        for ts, ph, slot in _unit_events(du, method):
+        for ts, ph, slot in _unit_events(du, engine):
             budget.add(len(ts))  # across all units: 4 units no longer give 4x the bound
             for a in range(0, len(ts), ROWS):
                 sl = slice(a, a + ROWS)
                 rows = render(
                     len(ts[sl]),
                     [b",\n", Choice(slot[sl], head), ts[sl], Choice(_tail_index(ph[sl], slot[sl]), tail)],
-                    method,
+                    engine,
                 )
                 if sep == b"[":  # the document's first record
                     f.write(sep)
@@ -113,14 +113,14 @@ def _tail_index(ph, slot):
     return ph.astype("int64") * SLOTS + slot
 
 
-def _unit_events(du, method: str):
+def _unit_events(du, engine):
     """mlir-aie's events of a unit in chunks; compiled: its ops parsed again piece
     by piece (memory: a chunk, not the unit's ops), on a thread ahead of the rendering;
     plain: the compiled pass as plain Python (a plain decode: lists)."""
-    if method == "numba":
-        return ahead(mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), method))
-    if method == "plain":
-        return mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), method)
+    if engine.compiled:
+        return ahead(mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), engine))
+    if engine.plain:
+        return mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), engine)
     return mlir_aie_event_chunks(du.load_ops())
 
 

@@ -24,36 +24,35 @@ from iron.target.trace_unit import SLOTS
 from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals
 from iron.trace.decode.modes import slot_occurrences
 from iron.trace.decode.timing import bound_runs
+from iron.trace.engine import NUMPY
 from iron.trace.export.ahead import ahead
 from iron.trace.export.bound import IntervalBudget
 from iron.target.events import KERNEL_END, KERNEL_START
 from iron.trace.export.summary import invocations
-from iron.trace.export.textout import ROWS, Fixed, output_method, render, scaled
+from iron.trace.export.textout import ROWS, Fixed, output_engine, render, scaled
 from iron.trace.export.timeline import slice_spans
 
 
 # --------------------------------------------------------------------------- iron
-def unit_tracks(
-    du: DecodedUnit, operator: str | None, method: str = "numpy", budget: IntervalBudget | None = None
-):
+def unit_tracks(du: DecodedUnit, operator: str | None, engine=NUMPY, budget: IntervalBudget | None = None):
     """The tracks of one unit: ``(track index, label, event name, chunks)``, where
     ``chunks`` gives the track's ``(begin, end)`` arrays in order (cycles
     slice-relative, end exclusive). Track 0 is the kernel track (one event per
     INSTR_EVENT_0 -> INSTR_EVENT_1 invocation, named after the operator) when
     both events are traced; track 1 + slot holds a slot's intervals (a slot
-    named NONE without events has no track). ``method`` "numba": the slots'
+    named NONE without events has no track). ``engine`` NUMBA: the slots'
     intervals by compiled passes over the ops parsed again piece by piece
     (:class:`iron.trace.decode.SlotIntervals`: memory bounded by a group of
-    slots' intervals, not the unit's), unless the unit keeps its runs; "plain":
-    those passes as plain Python (lists: a plain decode, :mod:`iron.trace.jit`).
+    slots' intervals, not the unit's), unless the unit keeps its runs; PLAIN:
+    those passes as plain Python (lists: a plain decode, :mod:`iron.trace.engine`).
 
     ``budget`` (:class:`~iron.trace.export.bound.IntervalBudget`, shared by every unit
     of the output): the chunks stop where it runs out and the rest is counted as
     dropped; the runs are bounded before they are expanded, so memory follows the
     bound, not the pulses the Repeat frames stand for."""
     budget = budget or IntervalBudget(None)
-    if method in ("numba", "plain") and "runs" not in du.__dict__:
-        si = SlotIntervals(du.op_chunks, du.interval_counts, method)
+    if engine != NUMPY and "runs" not in du.__dict__:
+        si = SlotIntervals(du.op_chunks, du.interval_counts, engine)
         begins, chunks, count = si.begins, si.chunks, lambda slot: int(si.counts[slot])
     else:
         runs = du.runs_unkept()
@@ -69,7 +68,7 @@ def unit_tracks(
         first, last = names.index(KERNEL_START), names.index(KERNEL_END)
         if budget.fits(count(first)) and budget.fits(count(last)):  # begins() holds a slot whole
             begin, end = invocations(begins(first), begins(last))
-            end = [e + 1 for e in end] if method == "plain" else end + 1
+            end = [e + 1 for e in end] if engine.plain else end + 1
             yield 0, f"{du.label} kernel", operator or "kernel", _bounded([(begin, end)], budget)
         else:
             budget.drop(min(count(first), count(last)))
@@ -100,21 +99,21 @@ class Track(NamedTuple):
 def track_stream(
     du: DecodedUnit,
     operator: str | None,
-    method: str = "numpy",
+    engine=NUMPY,
     rows: int = ROWS,
     budget: IntervalBudget | None = None,
 ):
     """:func:`unit_tracks` flattened: per track a :class:`Track`, then its
-    ``(begin, end)`` arrays of at most ``rows`` intervals. With ``method``
-    "numba" they are made on a thread ahead of the caller (:func:`~iron.trace.export.ahead.ahead`):
+    ``(begin, end)`` arrays of at most ``rows`` intervals. With ``engine``
+    NUMBA they are made on a thread ahead of the caller (:func:`~iron.trace.export.ahead.ahead`):
     the passes over the ops overlap the caller's rendering."""
 
     def items():
-        for index, label, name, chunks in unit_tracks(du, operator, method, budget):
+        for index, label, name, chunks in unit_tracks(du, operator, engine, budget):
             yield Track(index, label, name)
             yield from track_rows(chunks, rows)
 
-    return ahead(items()) if method == "numba" else items()
+    return ahead(items()) if engine.compiled else items()
 
 
 def track_rows(chunks, rows: int):
@@ -180,7 +179,7 @@ def write_perfetto_json(
     ps_per_cycle = 1e6 / float(clock_mhz)  # ts in us with 6 decimals: integer picoseconds
     f.write(b'{"traceEvents":[')
     sep = b""
-    method = output_method(slices)
+    engine = output_engine(slices)
     for si, (ds, (offset, _length)) in enumerate(zip(slices, slice_spans(slices))):
         pid = si + 1
         for rec in (
@@ -197,12 +196,12 @@ def write_perfetto_json(
                     sep = b","
                 continue
             head = tail = b""  # the event bytes of the track whose rows follow
-            for item in track_stream(du, operator, method, budget=budget):
+            for item in track_stream(du, operator, engine, budget=budget):
                 if not isinstance(item, Track):
                     b, e = item
-                    ts = scaled(b, offset, ps_per_cycle, method)
-                    dur = scaled(e, 0, ps_per_cycle, method, minus=b)
-                    f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail], method))
+                    ts = scaled(b, offset, ps_per_cycle, engine)
+                    dur = scaled(e, 0, ps_per_cycle, engine, minus=b)
+                    f.write(render(len(b), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail], engine))
                     continue
                 tid = ui * (SLOTS + 1) + 1 + item.index
                 label, name = item.label, item.name

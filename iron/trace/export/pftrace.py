@@ -25,9 +25,10 @@ the ``perfetto`` package's protos and serialize it again to the same bytes).
 from __future__ import annotations
 
 from iron.trace.decode import DecodedSlice
+from iron.trace.engine import NUMPY
 from iron.trace.export.bound import IntervalBudget
 from iron.trace.export.perfetto import Track, process_name, track_stream
-from iron.trace.export.textout import Varint, output_method, render, varint
+from iron.trace.export.textout import Varint, output_engine, render, varint
 from iron.trace.export.timeline import slice_spans
 
 #: The messages and fields iron writes: message -> field -> (field number, type); a type
@@ -116,7 +117,7 @@ class _EventBytes:
         self.head_b = [varint(len(self.ts) + k + len(self.after_b)) + self.ts for k in range(11)]
         self.head_e = [varint(len(self.ts) + k + len(self.after_e)) + self.ts for k in range(11)]
 
-    def rows(self, begin, end, offset: int, ns_per_cycle: float, method: str = "numpy"):
+    def rows(self, begin, end, offset: int, ns_per_cycle: float, engine=NUMPY):
         """Begin and end packets of each interval, in order: timestamps
         ``round((offset + cycle) * ns_per_cycle)``."""
         return render(
@@ -129,7 +130,7 @@ class _EventBytes:
                 Varint(end, offset, ns_per_cycle, self.head_e),
                 self.after_e,
             ],
-            method,
+            engine,
         )
 
 
@@ -149,7 +150,7 @@ def write_pftrace(
     budget = IntervalBudget.for_slices(slices, bounded=not all_intervals)
     ns_per_cycle = 1000.0 / float(clock_mhz)
     uuid, seq = 0, 0
-    method = output_method(slices)
+    engine = output_engine(slices)
     for si, (ds, (offset, _length)) in enumerate(zip(slices, slice_spans(slices))):
         uuid += 1
         process_uuid = uuid
@@ -165,10 +166,10 @@ def write_pftrace(
         operator = ds.slice.operator if ds.slice else None
         for du in ds.units:
             ev = None  # the event bytes of the track whose rows follow
-            for item in track_stream(du, operator, method, budget=budget):
+            for item in track_stream(du, operator, engine, budget=budget):
                 if not isinstance(item, Track):
                     begin, end = item
-                    f.write(ev.rows(begin, end, offset, ns_per_cycle, method))
+                    f.write(ev.rows(begin, end, offset, ns_per_cycle, engine))
                     continue
                 uuid += 1
                 seq += 1

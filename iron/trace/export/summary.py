@@ -27,12 +27,13 @@ from iron.trace.decode import (
     empty_ops,
     ops_to_runs,
 )
-from iron.trace.decode.packets import _gather, warm_gather
+from iron.trace.decode.packets import gather_payload, warm_gather
 from iron.trace.decode.scan import CHUNK_OPS as SCAN_CHUNK_OPS
-from iron.trace.decode.scan import _scan_ops, compiled_scan, parse_stream, scan_pieces, warm_ops
+from iron.trace.decode.scan import scan_ops, compiled_scan, parse_stream, scan_pieces, warm_ops
 from iron.trace.export.ahead import ahead, reuse_after
-from iron.trace import jit as jit_rules
-from iron.trace.jit import PlainOverflow, jit, kernel, np, plain_output
+from iron.trace import engine as E
+from iron.trace.engine import NUMPY, PlainOverflow, as_engine, for_stream, plain_output
+from iron.trace.jit import jit, kernel, np
 
 
 def invocations(starts, ends):
@@ -345,46 +346,43 @@ def summary_text(slices: list[DecodedSlice]) -> str:
 
 
 # --------------------------------------------------------------------------- straight from the bytes
-def summarize_unit(du: DecodedUnit, data, method: str = "auto", count: bool = False) -> None:
+def summarize_unit(du: DecodedUnit, data, engine=None, count: bool = False) -> None:
     """``analyze`` hook of :func:`iron.trace.decode.decode_words`: fill ``du``'s
     frame diagnostics and ``du.summary`` from its payload bytes, keeping no
     per-frame arrays: with numba (and a big stream) the compiled frame scan
     hands the folded ops a chunk at a time to the compiled :func:`_fold_figures`;
-    with ``method`` "plain" the same scan and fold run as plain Python (``data``
-    bytes); else the numpy frame parse and :func:`unit_figures`. ``count``: the
+    with ``engine`` PLAIN (:mod:`iron.trace.engine`) the same scan and fold run as plain
+    Python (``data`` bytes); else the numpy frame parse and :func:`unit_figures` (None:
+    numba for a big stream, :func:`iron.trace.engine.for_stream`). ``count``: the
     scan also counts each slot's intervals (``du.interval_counts``, not on the numpy path);
-    plain, it raises :class:`~iron.trace.jit.PlainOverflow` once they, or their count so
+    plain, it raises :class:`~iron.trace.engine.PlainOverflow` once they, or their count so
     far projected over the unit's bytes, pass what a plain decode writes
-    (:func:`~iron.trace.jit.plain_output`)."""
+    (:func:`~iron.trace.engine.plain_output`)."""
     slots = kernel_slots(du.events)
-    fold = None
-    if method == "plain":
-        fold = kernel(_fold_figures, method)
-    elif method == "numba" or (method == "auto" and len(data) >= 1 << 16):
-        fold = jit(_fold_figures)
+    engine = as_engine(engine) or for_stream(len(data), _fold_figures)
+    fold = None if engine == NUMPY else kernel(_fold_figures, engine)
     if fold is None:
-        du.ops, du.start_timer, du.diagnostics = parse_stream(data, method)
+        du.ops, du.start_timer, du.diagnostics = parse_stream(data, NUMPY)
         du.frames = du.diagnostics["frames"]
         du.summary = unit_summary(du)
         if not (count and keeps_ops(len(data))):
             du.ops = NO_OPS  # the writers parse it again (see keeps_ops)
         return
-    scan = "plain" if method == "plain" else "numba"
-    acc = _Figures(fold, *(slots or (-1, -1)), plain=scan == "plain")
-    accumulate, counter = acc, IntervalCounter(scan) if count else None
+    acc = _Figures(fold, *(slots or (-1, -1)), plain=engine.plain)
+    accumulate, counter = acc, IntervalCounter(engine) if count else None
     if counter is not None:
         accumulate = lambda ops: (acc(ops), counter(ops))  # noqa: E731
     chunk, progress = SCAN_CHUNK_OPS, None
-    if counter is not None and scan == "plain":  # small chunks: a plain decode that will not do stops early
+    if counter is not None and engine.plain:  # small chunks: a plain decode that will not do stops early
 
         def progress(pos: int) -> None:
             if not plain_output(sum(counter.counts()) * len(data) // max(pos, 1)):
                 raise PlainOverflow(du.label)  # its intervals, counted or projected, are too many
 
         chunk = PLAIN_CHECK_OPS
-    if scan == "numba":
+    if engine.compiled:
         data = np.ascontiguousarray(data, np.uint8)
-    du.diagnostics, du.start_timer = compiled_scan(data, accumulate, chunk, scan, progress)
+    du.diagnostics, du.start_timer = compiled_scan(data, accumulate, chunk, engine, progress)
     if counter is not None:
         du.interval_counts = counter.counts()
     _compiled_summary(du, acc)
@@ -393,10 +391,10 @@ def summarize_unit(du: DecodedUnit, data, method: str = "auto", count: bool = Fa
 def keeps_ops(nbytes: int) -> bool:
     """Whether :func:`summarize_counting` on the numpy path keeps the ops of a unit of
     ``nbytes`` payload bytes for the event writers (one scan per unit) rather than
-    letting them parse it again: below :data:`~iron.trace.jit.COMPILED_BYTES`, where
+    letting them parse it again: below :data:`~iron.trace.engine.COMPILED_BYTES`, where
     the numpy path runs anyway. Above it (numba missing) the ops, about 6 bytes per
     payload byte, would break the 2-bytes-per-raw-byte memory bound."""
-    return nbytes < jit_rules.COMPILED_BYTES
+    return nbytes < E.COMPILED_BYTES
 
 
 def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:
@@ -488,17 +486,17 @@ def _warm_figures() -> None:
 summarize_unit.pieces = _summarize_pieces  # decode_words hands big units over in pieces
 summarize_unit.warm = _warm_figures  # decode_words loads the kernels early with this
 summarize_unit.kernels = lambda: [
-    jit(_gather),
-    jit(_scan_ops),
+    jit(gather_payload),
+    jit(scan_ops),
     jit(_fold_figures),
 ]  # ... and checks these are cached
 
 
-def summarize_counting(du: DecodedUnit, data, method: str = "auto") -> None:
+def summarize_counting(du: DecodedUnit, data, engine=None) -> None:
     """:func:`summarize_unit` that, on the compiled and plain paths, also counts
     each slot's intervals (``du.interval_counts``) in the same scan: the event
     writers' :class:`~iron.trace.decode.SlotIntervals` then skip their counting pass."""
-    summarize_unit(du, data, method, count=True)
+    summarize_unit(du, data, engine, count=True)
 
 
 summarize_counting.pieces = lambda du, pieces: _summarize_pieces(du, pieces, count=True)

@@ -5,8 +5,8 @@ row as a list of pieces: constant bytes, a choice among a few constant strings
 per row, a non-negative integer per row (decimal, or a protobuf varint), or a
 fixed-point number per row. :func:`render`
 lays out every row's bytes with vector operations (digit by digit, template
-byte by template byte), so no Python object is made per row. The "plain"
-method (small outputs, :mod:`iron.trace.jit`) runs the compiled renderer's
+byte by template byte), so no Python object is made per row. The plain
+engine (small outputs, :mod:`iron.trace.engine`) runs the compiled renderer's
 kernel as plain Python over lists instead.
 """
 
@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import functools
 
-from iron.trace.jit import choose_method, jit, kernel, np
+from iron.trace.engine import NUMBA, NUMPY, PLAIN, Engine, choose
+from iron.trace.jit import jit, kernel, np
 
 POW10 = tuple(10**k for k in range(19))
 _ZERO = ord("0")
@@ -78,11 +79,11 @@ def _varint_limits():
     return np.array([1 << (7 * k) for k in range(1, 10)], np.uint64)  # values needing k + 1 bytes
 
 
-def scaled(values, offset: int, factor: float, method: str, minus=None):
+def scaled(values, offset: int, factor: float, engine: Engine, minus=None):
     """``round((offset + v - m) * factor)`` of each value ``v`` (and of ``minus``, ``m``,
     when given), halves to even as ``np.rint``: cycles to integer time units. A list
-    for ``method`` "plain" (``values`` lists), else an int64 array."""
-    if method == "plain":
+    for ``engine`` PLAIN (``values`` lists), else an int64 array."""
+    if engine.plain:
         if minus is not None:
             return [round((offset + v - m) * factor) for v, m in zip(values, minus)]
         return [round((offset + v) * factor) for v in values]
@@ -114,31 +115,33 @@ def _digit_columns(buf, keep, col, v, nd, width) -> None:
     if digits:
         dt = np.uint32 if digits < 10 or int(v.max()) < 1 << 32 else np.uint64
         x, ten = v.astype(dt), dt(10)
-        for d in range(digits):
+        out = np.empty((digits, len(v)), np.uint8)  # digit rows, contiguous: one strided copy below
+        for d in range(digits - 1, -1, -1):
             q = x // ten
-            buf[:, col + width - 1 - d] = x - q * ten
+            out[d] = x - q * ten
             x = q
-        buf[:, col + width - digits : col + width] += _ZERO
+        out += _ZERO
+        buf[:, col + width - digits : col + width] = out.T
     keep[:, col : col + width] = np.arange(width) >= (width - nd)[:, None]
 
 
-def render(n: int, pieces: list, method: str = "numpy"):
+def render(n: int, pieces: list, engine: Engine = NUMPY):
     """The bytes of ``n`` rows, each the concatenation of ``pieces`` (bytes,
     :class:`Choice`, :class:`Fixed`, :class:`Varint`, or an integer array of
-    values >= 0 written in decimal), as a uint8 array (a bytearray: "plain").
+    values >= 0 written in decimal), as a uint8 array (a bytearray: PLAIN).
 
-    ``method`` "numba": one compiled pass writing each row's bytes in place
-    (:func:`_render_rows`; several times faster on big outputs, see
-    :func:`render_method`); "plain": that pass as plain Python over lists (small
-    outputs); "numpy": the vectorized path below. Same bytes.
+    ``engine`` (:mod:`iron.trace.engine`) NUMBA: one compiled pass writing each row's bytes
+    in place (:func:`_render_rows`; several times faster on big outputs, see
+    :func:`render_engine`); PLAIN: that pass as plain Python over lists (small
+    outputs); NUMPY: the vectorized path below. Same bytes.
 
     Numpy: every piece gets a fixed column range of its widest form in an ``n`` x width
     byte matrix, filled column-wise; a mask of the bytes each row really uses
     then packs the matrix into the text (no per-row Python, no scattered writes)."""
     if n == 0:
-        return b"" if method == "plain" else np.zeros(0, np.uint8)
-    if method in ("numba", "plain"):
-        return _render_compiled(n, pieces, method)
+        return b"" if engine.plain else np.zeros(0, np.uint8)
+    if engine != NUMPY:
+        return _render_compiled(n, pieces, engine)
     pieces = [q for p in pieces for q in (p.pieces() if isinstance(p, Varint) else [p])]
     plan, width = [], 0
     for p in pieces:
@@ -164,17 +167,12 @@ def _column_plan(n: int, p) -> tuple[str, object, int]:
         for i, s in enumerate(p.strings):
             table[i, : len(s)] = np.frombuffer(s, np.uint8)
             used[i, : len(s)] = True
-        return "choice", (np.asarray(p.index), table, used), w
+        return "choice", (np.asarray(p.index), table, None if used.all() else used), w
     if isinstance(p, Fixed):
-        whole, frac = np.divmod(np.asarray(p.value, np.int64), POW10[p.places])
-        # trailing zeros of the fraction are dropped, and the point when nothing is left
-        tz = np.zeros(n, np.int64)
-        for d in range(1, p.places):
-            tz += (frac % POW10[d] == 0) & (frac != 0)
-        fd = np.where(frac == 0, 0, p.places - tz)
+        whole, digits, fd = _fraction_digits(np.asarray(p.value, np.int64), p.places)
         wd = _ndigits(whole)
         w = int(wd.max())
-        return "fixed", (whole, wd, w, frac, fd, p.places), w + 1 + p.places
+        return "fixed", (whole, wd, w, digits, fd, p.places), w + 1 + p.places
     if isinstance(p, Varint):
         value = np.asarray(p.value, np.uint64)
         nb = varint_size(value)
@@ -186,6 +184,28 @@ def _column_plan(n: int, p) -> tuple[str, object, int]:
     return "int", (v, nd, w), w
 
 
+def _fraction_digits(value, places: int):
+    """``value / 10**places`` split: the whole part, the fraction's ``places`` digits (ASCII,
+    one row per digit, most significant first) and how many of them are written (trailing
+    zeros dropped; 0: no point either). The fraction in 32-bit integers (about 3x faster
+    division than 64-bit's)."""
+    whole = value // POW10[places]
+    x = (value - whole * POW10[places]).astype(np.uint32 if places <= 9 else np.uint64)
+    digits = np.empty((places, len(value)), np.uint8)
+    zeros = np.ones(len(value), bool)  # every digit after this one so far is zero
+    tz = np.zeros(len(value), np.int8)
+    ten = x.dtype.type(10)
+    for d in range(places - 1, -1, -1):
+        q = x // ten
+        digit = x - q * ten
+        digits[d] = digit
+        zeros &= digit == 0
+        tz += zeros
+        x = q
+    digits += _ZERO
+    return whole, digits, places - tz
+
+
 def _fill_columns(buf, keep, kind: str, data, col: int) -> None:
     """Write one piece's bytes (:func:`_column_plan`) into ``buf`` from column ``col``,
     marking in ``keep`` the bytes each row uses."""
@@ -194,7 +214,8 @@ def _fill_columns(buf, keep, kind: str, data, col: int) -> None:
     elif kind == "choice":
         index, table, used = data
         buf[:, col : col + table.shape[1]] = table[index]
-        keep[:, col : col + table.shape[1]] = used[index]
+        if used is not None:  # strings of several lengths
+            keep[:, col : col + table.shape[1]] = used[index]
     elif kind == "varint":
         v, nb, w = data
         for k in range(w):
@@ -205,26 +226,24 @@ def _fill_columns(buf, keep, kind: str, data, col: int) -> None:
         v, nd, w = data
         _digit_columns(buf, keep, col, v, nd, w)
     else:
-        whole, wd, w, frac, fd, places = data
+        whole, wd, w, digits, fd, places = data
         _digit_columns(buf, keep, col, whole, wd, w)
         buf[:, col + w] = ord(".")
         keep[:, col + w] = fd > 0
         # the fraction left-aligned after the point: its first fd of `places` digits
-        for d in range(places):
-            buf[:, col + w + 1 + d] = _ZERO + (frac // POW10[places - 1 - d]) % 10
+        buf[:, col + w + 1 : col + w + 1 + places] = digits.T
         keep[:, col + w + 1 : col + w + 1 + places] = np.arange(places) < fd[:, None]
 
 
 ROWS = 1 << 16  # rows per rendered chunk of the streamed writers
 
 
-def output_method(slices) -> str:
-    """How the streamed writers render rows for decoded ``slices``: "plain" for
-    slices decoded plain (:mod:`iron.trace.jit`), else :func:`render_method` of the raw
-    bytes decoded."""
-    if slices and all(ds.method == "plain" for ds in slices):
-        return "plain"
-    return render_method(sum(int(ds.diagnostics.get("size_bytes", 0)) for ds in slices))
+def output_engine(slices) -> Engine:
+    """The engine the streamed writers render rows with for decoded ``slices``: PLAIN for
+    slices decoded plain, else :func:`render_engine` of the raw bytes decoded."""
+    if slices and all(ds.engine == PLAIN for ds in slices):
+        return PLAIN
+    return render_engine(sum(int(ds.diagnostics.get("size_bytes", 0)) for ds in slices))
 
 
 # --------------------------------------------------------------------------- compiled
@@ -232,11 +251,11 @@ def output_method(slices) -> str:
 _P_STR, _P_INT, _P_FIXED, _P_VARINT = 0, 1, 2, 3
 
 
-def render_method(nbytes: int) -> str:
-    """ "numba" or "numpy" for rendering the outputs of a trace of ``nbytes`` raw
-    bytes: the decoder's rule (:func:`iron.trace.jit.choose_method`), so a
+def render_engine(nbytes: int) -> Engine:
+    """NUMBA or NUMPY for rendering the outputs of a trace of ``nbytes`` raw
+    bytes: the decoder's rule (:func:`iron.trace.engine.choose`), so a
     small trace never waits for numba and a first big one compiles only where it pays."""
-    return choose_method(nbytes, lambda: [jit(_render_rows)])
+    return choose(nbytes, lambda: [jit(_render_rows)])
 
 
 def _fold_constants(pieces: list) -> list:
@@ -267,11 +286,11 @@ def warm_render() -> None:
         _render_compiled(1, [b"x", np.ones(1, np.int64)])
 
 
-def _render_compiled(n: int, pieces: list, method: str = "numba"):
+def _render_compiled(n: int, pieces: list, engine: Engine = NUMBA):
     """:func:`render` by :func:`_render_rows`: pieces -> (program, values, string
-    table); ``method`` "plain": all of them lists, the kernel run as plain Python."""
+    table); ``engine`` PLAIN: all of them lists, the kernel run as plain Python."""
     pieces = _fold_constants(pieces)
-    plain = method == "plain"
+    plain = engine.plain
     m = len(pieces)
     # the program, per piece: kind, first string (-1: none) / decimal places, a Varint's offset and factor
     kinds, args, offsets, factors = [0] * m, [0] * m, [0] * m, [1.0] * m
@@ -310,7 +329,7 @@ def _render_compiled(n: int, pieces: list, method: str = "numba"):
     table = b"".join(strings) or b"\0"
     if plain:
         out = bytearray(n * width)
-        k = kernel(_render_rows, method)(kinds, args, offsets, factors, vals, table, offs, lens, POW10, out)
+        k = kernel(_render_rows, engine)(kinds, args, offsets, factors, vals, table, offs, lens, POW10, out)
         return out[:k]
     kinds, args, offsets, offs, lens = (np.array(a, np.int64) for a in (kinds, args, offsets, offs, lens))
     factors = np.array(factors, np.float64)

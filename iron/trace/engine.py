@@ -1,0 +1,181 @@
+"""Which engine runs the read side's kernels, chosen per input size (issue 38).
+
+Three engines run the same kernels (plain Python functions in the decode and export
+modules) and give byte-identical outputs:
+
+* :data:`PLAIN`: the kernels as plain Python over bytes and lists (:func:`iron.trace.jit.plain`):
+  no numpy, no numba imported. For the small captures most users decode.
+* :data:`NUMPY`: vectorized numpy passes (numpy imported on first use).
+* :data:`NUMBA`: the kernels compiled by numba (:func:`iron.trace.jit.jit`, cached on disk).
+
+An :class:`Engine` is chosen once per decode from the input's size by the crossovers of
+:data:`CROSSOVERS` (one table, each row with where it was measured) and passed down
+to every step; ``None`` where a function takes an engine means "choose for this size".
+Functions that take an engine also take its name ("plain", "numpy", "numba", "auto").
+
+This module imports nothing else from iron but :mod:`iron.trace.jit` (lazily, to choose).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One way to run the read side's kernels; compare with :data:`PLAIN`, :data:`NUMPY`,
+    :data:`NUMBA` (or read :attr:`plain` / :attr:`compiled`)."""
+
+    name: str
+
+    @property
+    def plain(self) -> bool:
+        """Plain Python over bytes and lists (no numpy)."""
+        return self.name == "plain"
+
+    @property
+    def compiled(self) -> bool:
+        """numba-compiled kernels over numpy arrays."""
+        return self.name == "numba"
+
+    def zeros(self, n: int, dtype: str):
+        """``n`` zeros for a kernel of this engine: a list (plain) or a numpy array of ``dtype``."""
+        if self.plain:
+            return [0] * n
+        from iron.trace.jit import np
+
+        return np.zeros(n, dtype)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+PLAIN = Engine("plain")
+NUMPY = Engine("numpy")
+NUMBA = Engine("numba")
+#: Every engine by name; "auto" (None) chooses per size.
+ENGINES = {e.name: e for e in (PLAIN, NUMPY, NUMBA)}
+NAMES = ("auto", *ENGINES)
+
+
+@dataclass(frozen=True)
+class Crossover:
+    """One measured size where another engine starts to pay off."""
+
+    value: int
+    unit: str
+    measured: str
+
+
+#: The crossovers between engines: name -> value, its unit and where it was measured.
+CROSSOVERS = {
+    "plain_bytes": Crossover(
+        48 << 10,
+        "raw trace bytes below which the command line decodes plainly (a text input: 4 per 9 characters)",
+        "Dec 2026, issue 37, benchmarks/bench_small.py --methods, CPU time, whole process, 2 cores at "
+        "load 10: the plain summary beat numpy's up to 32 KiB of mlir-aie's test1 packets tiled "
+        "(0.32 vs 0.35 s), numpy won at 64 KiB (0.33 vs 0.40 s)",
+    ),
+    "plain_intervals": Crossover(
+        1 << 12,
+        "intervals (all slots) above which a plain decode's event outputs are written with numpy",
+        "Dec 2026 on test1's packets tiled to 8-32 KiB: plain Python writes 10-13 us per interval, "
+        "numpy 1.5 us after its ~60 ms import",
+    ),
+    "stream_compiled_bytes": Crossover(
+        1 << 16,
+        "bytes of one stream from which a direct call (parse_stream, unit_payload) uses numba",
+        "Dec 2026, the frame scan alone with numba's kernels already loaded",
+    ),
+    "compiled_bytes": Crossover(
+        4 << 20,
+        "slice bytes below which a decode uses numpy (importing numba costs ~0.4 s)",
+        "Dec 2026, 2 cores: numpy decodes ~10 MiB/s and more",
+    ),
+    "cold_compiled_bytes": Crossover(
+        16 << 20,
+        "slice bytes below which a decode with no cached kernels uses numpy (compiling costs ~3 s)",
+        "Dec 2026, 2 cores: at 16 MiB a cold compiled summary took 3.8 s and 0.21 GB, numpy 4.7-7 s "
+        "and 1.2 GB; at 8 MiB numpy was faster",
+    ),
+}
+
+# The table's values by name (read at call time: a test may lower them).
+PLAIN_BYTES = CROSSOVERS["plain_bytes"].value
+PLAIN_INTERVALS = CROSSOVERS["plain_intervals"].value
+STREAM_COMPILED_BYTES = CROSSOVERS["stream_compiled_bytes"].value
+COMPILED_BYTES = CROSSOVERS["compiled_bytes"].value
+COLD_COMPILED_BYTES = CROSSOVERS["cold_compiled_bytes"].value
+
+
+def as_engine(value) -> Engine | None:
+    """``value`` (an :class:`Engine`, its name, "auto" or None) as an engine, or None for
+    "choose per size"; anything else is refused naming what is accepted."""
+    if value is None or isinstance(value, Engine):
+        return value
+    if value == "auto":
+        return None
+    if value in ENGINES:
+        return ENGINES[value]
+    from iron.errors import OptionError
+
+    raise OptionError(f"engine={value!r}: accepted: {', '.join(NAMES)}")
+
+
+def choose(nbytes: int, kernels) -> Engine:
+    """:data:`NUMBA` or :data:`NUMPY` for a slice of ``nbytes`` (the command line takes
+    :data:`PLAIN` below :func:`plain_input` first): numba from :data:`COMPILED_BYTES`
+    when its kernels are cached, from :data:`COLD_COMPILED_BYTES` otherwise (saying so
+    on stderr, :func:`iron.trace.jit.note_compiling`). ``kernels``: a function returning
+    the dispatchers the decode will call (None when numba is not installed); only
+    called for big slices."""
+    if nbytes < COMPILED_BYTES:
+        return NUMPY
+    from iron.trace.jit import cached, note_compiling
+
+    disps = kernels()
+    if not disps or any(d is None for d in disps):
+        return NUMPY
+    if all(cached(d) for d in disps):
+        return NUMBA
+    if nbytes >= COLD_COMPILED_BYTES:
+        note_compiling()
+        return NUMBA
+    return NUMPY
+
+
+def for_stream(nbytes: int, pyfunc) -> Engine:
+    """The engine of a direct call on one stream of ``nbytes`` with no engine given:
+    :data:`NUMBA` from :data:`STREAM_COMPILED_BYTES` when ``pyfunc`` compiles (numba
+    installed), else :data:`NUMPY`."""
+    if nbytes >= STREAM_COMPILED_BYTES:
+        from iron.trace.jit import jit
+
+        if jit(pyfunc) is not None:
+            return NUMBA
+    return NUMPY
+
+
+def wants_compiled(nbytes: int, kernels):
+    """A ``wanted`` test for :func:`iron.trace.jit.load_kernels`: whether :func:`choose`
+    picks numba for ``nbytes`` with ``kernels`` (asked when called, on the loader's thread);
+    None (always load) without ``kernels``."""
+    if kernels is None:
+        return None
+    return lambda: choose(nbytes, kernels).compiled
+
+
+def plain_input(nbytes: int) -> bool:
+    """Whether a decode of ``nbytes`` raw bytes runs as plain Python (:data:`PLAIN_BYTES`)."""
+    return nbytes < PLAIN_BYTES
+
+
+def plain_output(intervals: int) -> bool:
+    """Whether a plain decode whose units hold ``intervals`` in all writes its events
+    plainly too (:data:`PLAIN_INTERVALS`; else it is decoded again with numpy)."""
+    return intervals <= PLAIN_INTERVALS
+
+
+class PlainOverflow(Exception):
+    """A plain decode met more intervals than :data:`PLAIN_INTERVALS` (raised as soon as
+    one unit's scan does): the caller decodes with numpy instead."""
