@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from iron.errors import IronError
 from iron.fuse.fusion import FusedModule, Kernel
 from iron.instrument import layout
-from iron.lower import dma, dma_task
+from iron.lower import buffer_write, dma, dma_task
 from iron.mlir import objectfifo
 from iron.mlir.trace_ops import is_trace_op, strip_trace_ops
 from iron.mlir import ir
@@ -154,6 +154,7 @@ class _Inliner:
         self._allocations = None  # derived once per inlined sequence, when it moves data
         foreign = _is_foreign(module, device)
         self.tasks = dma_task.TaskLowering(device, callee, self.allocations, self.resolve, foreign=foreign)
+        self.writes = buffer_write.BufferWrites(device, callee, self.where)
 
     def resolve(self, name: str) -> tuple[int, int, ir.MemRefType]:
         return _as_tuple(_lookup(self.binding, name))
@@ -190,7 +191,9 @@ class _Inliner:
         return _flatten(self.module, [op], self.binding, self.translate)
 
     def dma_task(self, op: ir.Opaque) -> list:
-        lowered = self.tasks.lower(op)
+        lowered = self.writes.lower(op)
+        if lowered is None:
+            lowered = self.tasks.lower(op)
         if lowered is None:
             raise self.cannot(op.text.splitlines()[0])
         return lowered
@@ -202,7 +205,7 @@ _INLINED = {
     ir.DmaMemcpyNd: _Inliner.memcpy,
     ir.DmaWait: _Inliner.wait,
     ir.Configure: _Inliner.configure,
-    ir.Opaque: _Inliner.dma_task,  # DMA tasks; any other opaque op needs aiecc
+    ir.Opaque: _Inliner.dma_task,  # DMA tasks, buffer-relative writes; any other opaque op needs aiecc
     **dict.fromkeys(_PASSTHROUGH, _Inliner.keep),
 }
 

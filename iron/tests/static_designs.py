@@ -126,6 +126,21 @@ def _packet_two():
     return [np.ones((128, 64), np.int8), np.zeros(32, np.int8)], [out]
 
 
+def _blockwrite():
+    # add_blockwrite/test.cpp lines 93-94 (in = i + 1), 120-123 (c = 1..8, c[4] = 42; ref = i + 1 + c[i % 8])
+    a, c = np.arange(1, 65, dtype=np.int32), np.array([1, 2, 3, 4, 42, 6, 7, 8], np.int32)
+    return [a, np.zeros(32, np.int32)], [a + np.tile(c, 8)]
+
+
+def _maskwrite():
+    # add_maskwrite/test.cpp lines 125-129: 0x37373737 + 1, words 0 and 1 masked (0x12345678 under
+    # 0xF0F0F0F0, 0x9ABCDEF0 under 0x0F0F0F0F) before the + 1
+    ref = np.full(8, 0x37373737, np.uint32)
+    ref[0] = (ref[0] & ~np.uint32(0xF0F0F0F0)) | (0x12345678 & 0xF0F0F0F0)
+    ref[1] = (ref[1] & ~np.uint32(0x0F0F0F0F)) | (0x9ABCDEF0 & 0x0F0F0F0F)
+    return [], [(ref + 1).view(np.int32)]
+
+
 STATIC_DESIGNS: dict[str, dict] = {
     "add_one_using_dma": {"file": _file("add_one_using_dma"), "targets": ["npu1", "npu2"], "data": _add_one},
     "add_314_using_dma_op": {"file": _file("add_314_using_dma_op"), "targets": ["npu1"], "data": _add_314},
@@ -164,12 +179,15 @@ STATIC_DESIGNS: dict[str, dict] = {
         "device": {"npu1": "npu1", "npu2": "npu2_4col"},  # run.lit's substitutions
         "data": _task_queue,
     },
+    # run.lit: npu1_1col and npu2_1col, --alloc-scheme=basic-sequential (the write32 / maskwrite32 into
+    # buffers need their addresses at lowering: iron.mlir.placement)
+    "add_blockwrite": {"file": _file("add_blockwrite"), "targets": ["npu1", "npu2"], "data": _blockwrite},
+    "add_maskwrite": {"file": _file("add_maskwrite"), "targets": ["npu1", "npu2"], "data": _maskwrite},
 }  # fmt: skip
 
 #: Upstream designs of the same style not stored here, and why sim does not run them yet.
 NOT_YET: dict[str, str] = {
     "shim_dma_bd_reuse": "pushes 8 tasks on one shim queue: sim drops the fifth (docs/design.md 7), hardware stalls",
-    "add_blockwrite / add_maskwrite": "iron's lowering of memref.get_global / maskwrite32 {buffer = @..}",
     "local_reset/core": "a core reset (maskwrite32 of Core_Control) restarting the core",
 }
 

@@ -232,7 +232,7 @@ def test_region_reader_reads_chains_locks_dims_packets_and_the_region_form():
 _RE_CONST = re.compile(r"(%[\w-]+) = arith\.constant (-?\d+) : i32")  # `%c-2147483648_i32`
 _RE_WRITE = re.compile(r"aiex\.npu\.write32\((%[\w-]+), (%[\w-]+)\)")
 _RE_GLOBAL = re.compile(
-    r"memref\.global \"private\" constant @(\w+) : memref<(\d+)xi32> = dense<\[?([^\]>]*)\]?>"
+    r"memref\.global \"private\" (?:constant )?@(\w+) : memref<(\d+)xi32> = dense<\[?([^\]>]*)\]?>"
 )
 _RE_GET = re.compile(r"(%\w+) = memref\.get_global @(\w+)")
 _RE_BLOCK = re.compile(r"aiex\.npu\.blockwrite\((%\w+)\) \{address = (\d+) : ui32\}")
@@ -255,10 +255,11 @@ def _configuration(txn: str) -> dict[tuple[int, int, int], int]:
         else:
             values = [int(x) for x in raw.split(",")]
         data[m.group(1)] = values if len(values) > 1 else values * int(m.group(2))
-    gets = {m.group(1): m.group(2) for m in _RE_GET.finditer(txn)}
-    regs = {}
-    for line in txn.splitlines():
-        if m := _RE_WRITE.search(line):
+    gets, regs = {}, {}
+    for line in txn.splitlines():  # in order: each sequence's `%0 = memref.get_global` names its own data
+        if m := _RE_GET.search(line):
+            gets[m.group(1)] = m.group(2)
+        elif m := _RE_WRITE.search(line):
             regs[registers.split_address(consts[m.group(1)] & 0xFFFFFFFF)] = consts[m.group(2)] & 0xFFFFFFFF
         elif m := _RE_BLOCK.search(line):
             col, row, off = registers.split_address(int(m.group(2)))

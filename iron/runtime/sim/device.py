@@ -81,7 +81,7 @@ from iron.runtime.sim.tile_dma import TileDmas
 from iron.runtime.sim.tile_dma import name_of as tile_dma_name
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.memory import HostBuffer
-from iron.target import events, registers, shim_dma
+from iron.target import events, registers, shim_dma, tile_dma
 from iron.target.geometry import SHIM_ROW, get_target
 from iron.target.trace_modes import EVENT_PC
 from iron.target.trace_unit import TRACE_PORT
@@ -329,7 +329,18 @@ class SimDevice:
             n = len(ch.queue) if ch else 0
             overflow = bool(ch and ch.overflow)
             return (n and 1 << _RUNNING_BIT) | min(n, 7) << _QUEUE_SIZE_SHIFT | overflow << _OVERFLOW_BIT
+        if self._in_memory(row, off):  # a maskwrite32 into a buffer reads the memory
+            return self.tile_dmas.load(col, row, off)
         return self.regs[col, row].get(off, 0)
+
+    def _in_memory(self, row: int, off: int) -> bool:
+        """Whether ``off`` is in a memtile's / compute tile's data memory. The cores have run since
+        the PDI load enabled them: before the host reads or writes their memory, they run as far as
+        they go (add_maskwrite's test.cpp relies on its core's stores coming first)."""
+        if row == SHIM_ROW or self.tile_dmas is None or off >= tile_dma.kind_of_row(row).memory:
+            return False
+        self._advance()
+        return True
 
     def _store(self, i: int, op, address: int, value: int) -> None:
         col, row, off = self._split(i, op, address)
@@ -339,6 +350,7 @@ class SimDevice:
             self._push(i, op, col, *QUEUE_REGISTERS[off], value)
             return
         if row != SHIM_ROW and self.tile_dmas is not None:
+            self._in_memory(row, off)  # runs the cores first when it is their memory
             self.tile_dmas.store(col, row, off, value & 0xFFFFFFFF, f"op #{i} of {self._kernel!r}")
         kind = tu.register_kind(row, off)
         if kind is not None and off == registers.TRACE_REGISTERS[kind].event_generate:

@@ -6,9 +6,9 @@ a9e39faeb1447025b504ac10a28098fcdd467255: ``configureLocksAndBd``, ``configureBd
 ``pushToBdQueueAndEnable``, ``initLocks``, ``initBuffers``) programs them through aie-rt, into the
 same BD / lock / Start_Queue state the register-level DMAs of :mod:`iron.runtime.sim.tile_dma` run:
 
-* buffers without an ``address`` get one (mlir-aie's ``aie-assign-buffer-addresses``, bank-aware:
-  each buffer in the next memory bank with room, a core tile's stack first in bank 0); buffers with
-  an initial value (``= dense<..>``) are written into the tile's memory;
+* buffers sit where :mod:`iron.mlir.placement` puts them (as mlir-aie's ``aie-assign-buffer-addresses``,
+  the lowering reads the same); buffers with an initial value (``= dense<..>``) are written into the
+  tile's memory;
 * BD ids as ``aie-assign-bd-ids`` (``AIEAssignBufferDescriptorIDs.cpp``): BDs given ids keep them, the
   others take the lowest free id their channel may use (a memtile's even channels BDs 0..23, odd
   ones 24..47); each BD chains to its block's ``aie.next_bd`` (the region form: the next BD, the
@@ -34,28 +34,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from iron.mlir import dma_program, ir, storage
-from iron.mlir.reader import memref_type
+from iron.mlir import dma_program, ir, placement
+from iron.mlir.placement import Placed
 from iron.runtime.sim import static_bd, static_shim
 from iron.target import tile_dma
 from iron.target.geometry import SHIM_ROW
 
-STACK_SIZE, BANKS = tile_dma.STACK_SIZE, tile_dma.MEMORY_BANKS
-
 _RE_DENSE = re.compile(r"=\s*dense<(.*)>\s*$", re.S)
-_RE_STACK = re.compile(r"stack_size\s*=\s*(\d+)")
-_RE_SPACE = re.compile(r",\s*\d+\s*:\s*i32\s*>$")
-
-
-@dataclass
-class Placed:
-    """One ``aie.buffer`` placed in its tile's memory."""
-
-    name: str
-    col: int
-    row: int
-    address: int
-    type: ir.MemRefType
 
 
 @dataclass
@@ -81,24 +66,14 @@ def install(device, prog, dmas, mlir: str, where: str) -> StaticDma:
     :class:`iron.runtime.sim.tile_dma.TileDmas`); returns the buffers and locks for the cores."""
     tiles = {t.name: (t.col, t.row) for t in prog.tiles.values()}
     state = StaticDma()
-    regions, buffers, locks, stacks = [], [], [], {}
-    for op in prog.device.body:
-        if isinstance(op, ir.Core):
-            stacks[op.tile] = int(m.group(1)) if (m := _RE_STACK.search(op.attrs or "")) else STACK_SIZE
-        if not isinstance(op, ir.Opaque):
-            continue
-        text = op.text.strip()
-        if dma_program.is_region(text):
-            region = dma_program.read_region(text, where, _line_of(mlir, text))
-            regions.append(region)
-            buffers += region.buffers
-            locks += region.locks
-        elif (b := storage.read_buffer(text)) is not None:
-            buffers.append((b, text))
-        elif (lk := storage.read_lock(text)) is not None:
-            locks.append(lk)
-    buffers = [b if isinstance(b, tuple) else (b, "") for b in buffers]
-    _place(state, tiles, buffers, stacks, dmas)
+    decl = placement.declared(prog.device, where, lambda text: _line_of(mlir, text))
+    regions, locks = decl.regions, decl.locks
+    state.buffers = placement.place(prog.device, decl)
+    for b in state.buffers.values():
+        if m := _RE_DENSE.search(b.text):
+            dmas._memory(b.col, b.row)[b.address : b.address + b.type.nbytes] = _initial(
+                m.group(1).strip(), b.type
+            )
     for lk in locks:
         col, row = tiles[lk.tile]
         state.locks[lk.name] = (col, row, lk.id)
@@ -133,35 +108,6 @@ def _routed(dmas, tiles: dict, region, start) -> bool:
 def _line_of(mlir: str, text: str) -> int:
     at = mlir.find(text.split("\n", 1)[0].strip())
     return mlir.count("\n", 0, at) + 1 if at >= 0 else 0
-
-
-def _place(state: StaticDma, tiles: dict, buffers: list, stacks: dict, dmas) -> None:
-    """Addresses for every buffer (given ones kept, the others bank-aware), initial values written."""
-    tops: dict[tuple[int, int], list[int]] = {}
-    last: dict[tuple[int, int], int] = {}
-    for b, text in buffers:
-        col, row = tiles[b.tile]
-        t = memref_type(_RE_SPACE.sub(">", b.type))  # a memory space (`, 1 : i32`) changes no byte
-        if row == SHIM_ROW or t is None:
-            continue
-        kind = tile_dma.kind_of_row(row)
-        if b.address is not None:
-            address = b.address
-        else:
-            banks, size = BANKS[kind.name], kind.memory // BANKS[kind.name]
-            top = tops.setdefault((col, row), [k * size for k in range(banks)])
-            if kind is tile_dma.TILE:
-                top[0] = max(top[0], stacks.get(b.tile, STACK_SIZE))
-            first = (last.get((col, row), -1) + 1) % banks
-            order = [(first + k) % banks for k in range(banks)]
-            k = next((k for k in order if top[k] + t.nbytes <= (k + 1) * size), None)
-            if k is None:
-                k = min(range(banks), key=lambda j: top[j])
-            address, last[col, row] = top[k], k
-            top[k] += t.nbytes
-        state.buffers[b.name] = Placed(b.name, col, row, address, t)
-        if m := _RE_DENSE.search(text):
-            dmas._memory(col, row)[address : address + t.nbytes] = _initial(m.group(1).strip(), t)
 
 
 def _initial(dense: str, t: ir.MemRefType) -> np.ndarray:

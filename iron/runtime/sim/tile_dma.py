@@ -152,6 +152,9 @@ class TileDmas:
     def store(self, col: int, row: int, offset: int, value: int, pushed_by: str) -> None:
         """A register write at a memtile / compute tile (its Ctrl and Start_Queue matter here)."""
         kind = tile_dma.kind_of_row(row)
+        if offset < kind.memory:  # the tile's data memory (a write32 / blockwrite into a buffer)
+            self._memory(col, row)[offset : offset + 4] = np.frombuffer(value.to_bytes(4, "little"), np.uint8)
+            return
         reg = _channel_registers(kind).get(offset)
         if reg is None:
             lock = tile_dma.lock_of_register(kind, offset)
@@ -168,6 +171,12 @@ class TileDmas:
         q = tile_dma.unpack_start_queue(kind, value)
         ooo = direction == "s2mm" and bool(chan.ctrl >> tile_dma.CTRL_ENABLE_OUT_OF_ORDER_BIT & 1)
         chan.queue.append(Pending(q["start_bd"], q["repeat"], q["issue_token"], pushed_by, ooo))
+
+    def load(self, col: int, row: int, offset: int) -> int | None:
+        """The word at ``offset`` of a memtile / compute tile's data memory (None: not memory)."""
+        if offset >= tile_dma.kind_of_row(row).memory:
+            return None
+        return int.from_bytes(self._memory(col, row)[offset : offset + 4].tobytes(), "little")
 
     def _read_bd(self, key: Key, bd_id: int) -> dict:
         col, row, _d, _c = key
