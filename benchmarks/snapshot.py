@@ -8,10 +8,14 @@ unchanged on both sides of a move.
     python benchmarks/snapshot.py > before.json   # old revision
     python benchmarks/snapshot.py > after.json    # new revision
     diff before.json after.json
+
+The decode entries read captures from the project's shared folder (``../shared`` beside the
+checkout; ``--shared DIR`` for a worktree elsewhere).
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
@@ -112,6 +116,12 @@ def _decodes(out: dict, tmp: Path) -> None:
 
 
 def main() -> None:
+    global SHARED
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shared", type=Path, default=SHARED, help=f"the shared folder (default {SHARED})")
+    SHARED = ap.parse_args().shared
+    if not SHARED.is_dir():  # the decode entries would hash an error message instead of outputs
+        ap.error(f"--shared {SHARED}: no such folder (the decode entries need its captures)")
     out: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
