@@ -63,7 +63,9 @@ def iron_argv(src: Path, fmt: str, out: Path, force: str | None = None) -> list[
     if force is None:
         return [sys.executable, "-m", "iron", *args]
     limits = "K.PLAIN_BYTES = K.PLAIN_INTERVALS = 1 << 60" if force == "plain" else "K.PLAIN_BYTES = 0"
-    code = f"import sys, iron.trace.engine as K; {limits}; from iron.cli import main; sys.exit(main({args!r}))"
+    code = (
+        f"import sys, iron.trace.engine as K; {limits}; from iron.cli import main; sys.exit(main({args!r}))"
+    )
     return [sys.executable, "-c", code]
 
 
