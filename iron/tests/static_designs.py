@@ -4,7 +4,9 @@ sources in its SOURCES.md; andrej/mlir-aie a9e39faeb1447025b504ac10a28098fcdd467
 One entry per design: its file, the targets its ``run.lit`` runs it on, ``inputs``: the host data
 its ``test.cpp`` writes (numpy arrays of the design's argument shapes; bytes the test leaves unwritten
 are 0), ``expected``: the outputs its check demands, computed as the test computes them (test.cpp
-lines cited), ``pending`` (what sim does not model yet), and ``compare``: ``"equal"`` or ``"histogram"`` (the test counts values, not places).
+lines cited), ``pending`` (what sim does not model yet), ``untraceable`` (why iron cannot add a
+trace drain to it: such a design builds untraced even under ``IRON_TRACE_SIZE``, and a traced build
+is refused with that reason), and ``compare``: ``"equal"`` or ``"histogram"`` (the test counts values, not places).
 Plain values only: the corpus test and the static-DMA test read it.
 """
 
@@ -173,7 +175,10 @@ STATIC_DESIGNS: dict[str, dict] = {
     # run.lit: npu1_1col and npu2_1col; the shim transfers carry packet headers (dma_memcpy_nd packet = <..>)
     "packet_flow": {"file": _file("packet_flow"), "targets": ["npu1", "npu2"], "data": _packet_flow},
     "packet_flow_fanin": {"file": _file("packet_flow_fanin"), "targets": ["npu1", "npu2"], "data": _packet_two},
-    "packet_flow_fanout": {"file": _file("packet_flow_fanout"), "targets": ["npu1", "npu2"], "data": _packet_two},
+    "packet_flow_fanout": {
+        "file": _file("packet_flow_fanout"), "targets": ["npu1", "npu2"], "data": _packet_two,
+        "untraceable": "(0,0) S2MM 0 by @objFifo_out0; (0,0) S2MM 1 by @objFifo_out1",  # its one shim's S2MMs
+    },
     "dmabd_task_queue": {
         "file": "mlir-aie__test__npu-xrt__dmabd_task_queue__aie.a9e39fae.mlir", "targets": ["npu1"],
         "device": {"npu1": "npu1", "npu2": "npu2_4col"},  # run.lit's substitutions

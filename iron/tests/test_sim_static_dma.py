@@ -26,11 +26,14 @@ from iron.tests.static_designs import STATIC_DESIGNS, text
 CASES = [pytest.param(k, t, id=f"{k}-{t}") for k, e in STATIC_DESIGNS.items() for t in e["targets"]]
 
 
-def _run(src: str, target: str, tmp_path, inputs):
+def _run(src: str, target: str, tmp_path, inputs, key: str | None = None):
+    """Build (traced when the suite runs with IRON_TRACE_SIZE, unless the design is
+    ``untraceable``) and run on sim."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         op = iron.from_mlir(src, name="static")
-    art = iron.build(op, target=target, cache_dir=tmp_path)
+    untraced = {"trace": False} if key and "untraceable" in STATIC_DESIGNS[key] else {}
+    art = iron.build(op, target=target, cache_dir=tmp_path, **untraced)
     with art.load("sim") as run:
         outs = run(*inputs)
     return list(outs) if isinstance(outs, tuple) else [outs]
@@ -53,7 +56,7 @@ def test_design_writes_what_its_upstream_test_checks(key, target, tmp_path):
     """Designs with ``pending`` come back not modelled, naming why (simbody's core-body ops, a kernel
     model); when they compute, drop ``pending`` from the index and their check runs here."""
     inputs, expected = STATIC_DESIGNS[key]["data"]()
-    outs = _run(text(STATIC_DESIGNS[key], target), target, tmp_path, inputs)
+    outs = _run(text(STATIC_DESIGNS[key], target), target, tmp_path, inputs, key)
     if "pending" in STATIC_DESIGNS[key]:
         assert all(isinstance(o, NotModelled) for o in outs), f"{key} computes now: drop its 'pending'"
         assert all(STATIC_DESIGNS[key]["pending"] in o.reason for o in outs), [o.reason for o in outs]
@@ -140,12 +143,22 @@ def test_a_shim_packet_goes_where_its_id_is_routed(tmp_path):
     key = "packet_flow_fanout"
     a = (np.arange(128 * 64) % 101).astype(np.int8).reshape(128, 64)
     want = np.concatenate([a[:64] + 12, a[64:] + 7]).astype(np.int8)
-    (out,) = _run(text(STATIC_DESIGNS[key], "npu1"), "npu1", tmp_path / "a", [a, np.zeros(32, np.int8)])
+    (out,) = _run(text(STATIC_DESIGNS[key], "npu1"), "npu1", tmp_path / "a", [a, np.zeros(32, np.int8)], key)
     np.testing.assert_array_equal(out, want)
     swapped = _mutated(key, "pkt_id = 3,", "pkt_id = 9,").replace("pkt_id = 7,", "pkt_id = 3,")
     swapped = swapped.replace("pkt_id = 9,", "pkt_id = 7,")
-    (out,) = _run(swapped, "npu1", tmp_path / "b", [a, np.zeros(32, np.int8)])
+    (out,) = _run(swapped, "npu1", tmp_path / "b", [a, np.zeros(32, np.int8)], key)
     np.testing.assert_array_equal(out, np.concatenate([a[64:] + 12, a[:64] + 7]).astype(np.int8))
+
+
+@pytest.mark.parametrize("key", [k for k, e in STATIC_DESIGNS.items() if "untraceable" in e])
+def test_a_design_with_no_free_s2mm_for_the_drain_is_refused_traced_naming_who_holds_them(key, tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        op = iron.from_mlir(text(STATIC_DESIGNS[key], "npu1"), name=key)
+    with pytest.raises(iron.IronError, match="no shim tile has a free S2MM channel") as err:
+        iron.build(op, target="npu1", trace=True, trace_size=4096, cache_dir=tmp_path)
+    assert STATIC_DESIGNS[key]["untraceable"] in str(err.value)
 
 
 @pytest.mark.parametrize(
