@@ -20,6 +20,7 @@ import re
 
 from iron.errors import IronError
 from iron.mlir.decl import NAME
+from iron.mlir.scan import split_top
 from iron.target.mlir_eras import TODAY, Era
 
 _RE_SSA = re.compile(r"%([A-Za-z0-9_$.\-]+)")
@@ -43,21 +44,6 @@ def respell(text: str, era: Era = TODAY) -> str:
     return text
 
 
-def _split_types(types: str) -> list[str]:
-    """A comma-separated type list split at its top-level commas."""
-    out, depth, start = [], 0, 0
-    for i, c in enumerate(types):
-        if c in "<([{":
-            depth += 1
-        elif c in ">)]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append(types[start:i].strip())
-            start = i + 1
-    out.append(types[start:].strip())
-    return [t for t in out if t]
-
-
 def _subview_acquires(text: str) -> str:
     taken = set(_RE_SSA.findall(text))
     lines = text.split("\n")
@@ -68,7 +54,7 @@ def _subview_acquires(text: str) -> str:
             out.append(line)
             continue
         results = [r.strip()[1:] for r in m["results"].split(",")]
-        types = _split_types(m["types"])
+        types = [t.strip() for t in split_top(m["types"]) if t.strip()]
         if any(":" in r for r in results) or len(types) != len(results) or len(set(types)) != 1:
             raise SpellingError(
                 f"line {n + 1}: `{line.strip()}`: the older acquire (one !aie.objectfifosubview) needs one "

@@ -11,6 +11,15 @@ class NotModelledBd(Exception):
     """A BD sim does not model (the message says what; the caller adds where)."""
 
 
+def next_bd(block, ids: dict) -> int | None:
+    """The BD id ``block``'s BD chains to: its own ``next_bd_id``, else the id of the block its
+    ``aie.next_bd`` names (None: the chain ends)."""
+    nxt = block.bd.next_bd_id
+    if nxt is None and block.next is not None and block.next in ids:
+        nxt = ids[block.next]
+    return nxt
+
+
 def bd_dims(bd, elem: int, kind) -> dict:
     """Sizes / strides / padding, innermost (d0) first, as ``configureBdInBlock`` scales them
     (``kind``: a memtile has four dimensions and padding; a compute tile, as a shim, three)."""

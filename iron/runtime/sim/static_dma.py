@@ -151,9 +151,7 @@ def _program(state: StaticDma, device, dmas, region, col: int, row: int, where: 
     for label, block in region.blocks.items():
         if block.bd is None:
             continue
-        nxt = block.bd.next_bd_id
-        if nxt is None and block.next is not None and block.next in ids:
-            nxt = ids[block.next]
+        nxt = static_bd.next_bd(block, ids)
         try:
             fields = bd_fields(state, block, kind, (col, row), device.target.name, nxt)
         except static_bd.NotModelledBd as e:

@@ -58,9 +58,7 @@ def program(state, device, region, col: int, externals: dict, where: str) -> Non
     for label, block in region.blocks.items():
         if block.bd is None:
             continue
-        nxt = block.bd.next_bd_id
-        if nxt is None and block.next is not None and block.next in ids:
-            nxt = ids[block.next]
+        nxt = static_bd.next_bd(block, ids)
         try:
             fields, addresses[label] = _fields(block, externals, nxt)
         except static_bd.NotModelledBd as e:
