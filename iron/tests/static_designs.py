@@ -143,6 +143,14 @@ def _maskwrite():
     return [], [(ref + 1).view(np.int32)]
 
 
+def _bd_reuse():
+    # shim_dma_bd_reuse/test.cpp lines 35-38 (20 transfers of 256 from two sources of 2560), 72-73
+    # (a = i + 1, b = 10000 + i + 1), 99-104 (transfer t is slice t / 2 of a for even t, of b for odd t)
+    a = np.arange(1, 2561, dtype=np.int32)
+    b = a + 10000
+    return [a, b], [np.stack([a.reshape(10, 256), b.reshape(10, 256)], axis=1).reshape(-1)]
+
+
 STATIC_DESIGNS: dict[str, dict] = {
     "add_one_using_dma": {"file": _file("add_one_using_dma"), "targets": ["npu1", "npu2"], "data": _add_one},
     "add_314_using_dma_op": {"file": _file("add_314_using_dma_op"), "targets": ["npu1"], "data": _add_314},
@@ -188,11 +196,13 @@ STATIC_DESIGNS: dict[str, dict] = {
     # buffers need their addresses at lowering: iron.mlir.placement)
     "add_blockwrite": {"file": _file("add_blockwrite"), "targets": ["npu1", "npu2"], "data": _blockwrite},
     "add_maskwrite": {"file": _file("add_maskwrite"), "targets": ["npu1", "npu2"], "data": _maskwrite},
+    # 8 fire-and-forget pushes on one shim MM2S queue of depth 4 (iron.target.shim_dma.TASK_QUEUE_DEPTH)
+    # between awaits; run.lit: npu1_1col and npu2_1col
+    "shim_dma_bd_reuse": {"file": _file("shim_dma_bd_reuse"), "targets": ["npu1", "npu2"], "data": _bd_reuse},
 }  # fmt: skip
 
 #: Upstream designs of the same style not stored here, and why sim does not run them yet.
 NOT_YET: dict[str, str] = {
-    "shim_dma_bd_reuse": "pushes 8 tasks on one shim queue: sim drops the fifth (docs/design.md 7), hardware stalls",
     "local_reset/core": "a core reset (maskwrite32 of Core_Control) restarting the core",
 }
 

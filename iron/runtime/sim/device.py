@@ -23,10 +23,11 @@ Op semantics:
   Loading another one reconfigures: registers wiped, DMA channels reset (queued
   and in-flight tasks dropped), trace units dropped, the payload's design (a new
   engine) and packet routes installed.
-* A Task_Queue write onto a full queue (4 tasks, the active one included) is
-  dropped and sets the channel's sticky overflow; the kernel then ends with a
-  :class:`SimError` naming the channel and the lost push (hardware drops it
-  silently: its data or trace never moves).
+* A Task_Queue write onto a full queue (4 tasks, the active one included) first lets the
+  design run (the DMAs drain while the controller works; on hardware a race, see
+  ``SimDevice._drain_before_push``); if the queue is still full the push is dropped and sets
+  the channel's sticky overflow; the kernel then ends with a :class:`SimError` naming the
+  channel and the lost push (hardware drops it silently: its data or trace never moves).
 * A pushed task follows its BD chain (``use_next_bd``) to its end; a chain that
   loops or spans several host buffers is a :class:`SimError`.
 * Writes to memtile / compute-tile registers (rows >= 1) also reach their DMAs
@@ -416,11 +417,25 @@ class SimDevice:
                     pushed_at=self.now,
                     segments=[s[1:] for s in segments] if len(segments) > 1 else None)  # fmt: skip
         ch = self.channel(key)
+        if len(ch.queue) >= shim_dma.TASK_QUEUE_DEPTH:
+            self._drain_before_push(where, ch)
         if not ch.push(task):
             waiting = ", ".join(t.describe() for t in ch.queue)
             self._lost_pushes.append(
                 f"{where} was dropped: the queue already holds {len(ch.queue)} tasks "
                 f"(depth {shim_dma.TASK_QUEUE_DEPTH}, aie-rt XAIE_DMA_MAX_QUEUE_SIZE): {waiting}"
+            )
+
+    def _drain_before_push(self, where, ch: Channel) -> None:
+        """A push finds ``ch``'s queue full: the hardware drops it unless a task retired while the
+        controller worked (mlir-aie PR #3734: no stall, no backpressure; a race between the
+        controller and the consumer). sim is not cycle-accurate, so it lets the design run first
+        and drops the push only when no queued task can complete without later control ops."""
+        self._advance()
+        if len(ch.queue) < shim_dma.TASK_QUEUE_DEPTH:
+            self.log.append(
+                f"{where}: queue full, pushed after a task retired (hardware: a race the "
+                f"consumer's speed decides, depth {shim_dma.TASK_QUEUE_DEPTH})"
             )
 
     def _bd(self, col: int, bd_id: int) -> dict:
@@ -496,7 +511,8 @@ class SimDevice:
         stuck = (self.engine.blocked() if self.engine else []) + (
             self.tile_dmas.blocked() if self.tile_dmas else []
         )
-        return "; blocked: " + ", ".join(stuck[:8]) if stuck else ""
+        lost = "; earlier: " + "; ".join(self._lost_pushes) if self._lost_pushes else ""
+        return ("; blocked: " + ", ".join(stuck[:8]) if stuck else "") + lost
 
     # ------------------------------------------------------------------ PDI
     def _load_pdi(self, i: int, op: txn_codec.LoadPdi) -> None:
