@@ -5,6 +5,8 @@ iron/tests/static_designs.py; each design's outputs are checked against its test
   dropped; sim lets the design drain first (``shim_dma_bd_reuse`` pushes 8 tasks between awaits
   and passes on hardware, mlir-aie PR #3026), and a queue that cannot drain loses the pushes
   beyond its depth.
+* Core_Control (``local_reset/core``): reset -> unreset -> enable re-runs a core that ended; no
+  reset, or a reset without enable, leaves it halted (its README).
 """
 
 from __future__ import annotations
@@ -62,3 +64,30 @@ def test_the_design_passes_only_because_the_queue_drains(tmp_path):
     np.testing.assert_array_equal(out, want)
     full = [line for line in dev.log if "queue full, pushed after a task retired" in line]
     assert len(full) >= 1 and all("MM2S 0" in line for line in full)
+
+
+# ---------------------------------------------------------------- core reset (local_reset/core)
+_RESET = "aiex.npu.maskwrite32(%cc, %reset, %rst_mask)"
+_ENABLE = "aiex.npu.maskwrite32(%cc, %enable, %en_mask)"
+
+
+def _reset_design(drop: str = "") -> str:
+    src = text(STATIC_DESIGNS["local_reset/core"], "npu1")
+    line = next(l for l in src.splitlines() if drop and drop in l) if drop else None
+    return src.replace(line + "\n", "", 1) if line else src
+
+
+@pytest.mark.parametrize("drop", [_RESET, _ENABLE], ids=["no-reset", "reset-without-enable"])
+def test_a_core_reruns_only_after_reset_then_enable(drop, tmp_path):
+    """local_reset/core/README.md: "No reset / reset without enable: the core stays Done/halted,
+    so the second batch never arrives and the collect never completes" (a hang on hardware, a
+    SimError naming the waiting channel on sim)."""
+    with pytest.raises(SimError, match=r"dma_wait|waits on shim \(0,0\) S2MM 0 forever"):
+        _sim(_reset_design(drop), tmp_path, [])
+
+
+def test_the_reset_core_reads_its_state_and_logs_the_restart(tmp_path):
+    out, dev = _sim(_reset_design(), tmp_path, [])
+    assert list(out[8:] - out[:8]) == [1] * 8  # test.cpp lines 99-104: batch2 == batch1 + 1
+    did = [line.rsplit(": ", 1)[1] for line in dev.log if "core (0,2)" in line]
+    assert did == ["core (0,2) held in reset", "core (0,2) restarted from its first op"]

@@ -73,7 +73,7 @@ from iron.errors import IronError
 from iron.mlir import txn_codec
 from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
-from iron.runtime.sim import progress, static_dma
+from iron.runtime.sim import core_reset, progress, static_dma
 from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
@@ -82,7 +82,7 @@ from iron.runtime.sim.tile_dma import TileDmas
 from iron.runtime.sim.tile_dma import name_of as tile_dma_name
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.memory import HostBuffer
-from iron.target import events, registers, shim_dma, tile_dma
+from iron.target import core_control, events, registers, shim_dma, tile_dma
 from iron.target.geometry import SHIM_ROW, get_target
 from iron.target.trace_modes import EVENT_PC
 from iron.target.trace_unit import TRACE_PORT
@@ -129,6 +129,10 @@ def _unpack_bd(words: tuple[int, ...], arch: str) -> dict:
     return shim_dma.unpack_bd(words, arch=arch)
 
 
+def _is_core_control(row: int, off: int) -> bool:
+    return off == core_control.CORE_CONTROL and row != SHIM_ROW and tile_dma.kind_of_row(row) is tile_dma.TILE
+
+
 def _op_text(i: int, op) -> _Text:
     return _Text(lambda: f"op #{i} {txn_codec.describe(op)}")
 
@@ -149,6 +153,7 @@ class SimDevice:
         self._operators: dict[str, object] = {}  # device symbol -> its operator, once
         self._prepared: dict[str, tuple[Program, dict]] = {}  # device MLIR -> (program, allocations)
         self._decoded: dict[bytes, tuple] = {}  # control stream -> (header, ops)
+        self._core_control: core_reset.CoreControl | None = None
         self._pools: dict[str, dict] = {}  # device MLIR -> its engine's object buffers (Engine pool)
         self.reset()
 
@@ -332,7 +337,18 @@ class SimDevice:
             return (n and 1 << _RUNNING_BIT) | min(n, 7) << _QUEUE_SIZE_SHIFT | overflow << _OVERFLOW_BIT
         if self._in_memory(row, off):  # a maskwrite32 into a buffer reads the memory
             return self.tile_dmas.load(col, row, off)
+        if _is_core_control(row, off) and self._cores() is not None:
+            return self._cores().read(col, row)
         return self.regs[col, row].get(off, 0)
+
+    def _cores(self) -> core_reset.CoreControl | None:
+        """Core_Control of the loaded design's cores (after running them as far as they go)."""
+        if self.engine is None:
+            return None
+        self._advance()
+        if self._core_control is None or self._core_control.engine is not self.engine:
+            self._core_control = core_reset.CoreControl(self.engine)
+        return self._core_control
 
     def _in_memory(self, row: int, off: int) -> bool:
         """Whether ``off`` is in a memtile's / compute tile's data memory. The cores have run since
@@ -349,6 +365,11 @@ class SimDevice:
         self.patches.pop(address, None)
         if row == SHIM_ROW and off in QUEUE_REGISTERS:
             self._push(i, op, col, *QUEUE_REGISTERS[off], value)
+            return
+        if _is_core_control(row, off) and self._cores() is not None:
+            did = self._cores().write(col, row, value)
+            if did:
+                self.log.append(f"kernel {self._kernel!r}: {_op_text(i, op)}: core ({col},{row}) {did}")
             return
         if row != SHIM_ROW and self.tile_dmas is not None:
             self._in_memory(row, off)  # runs the cores first when it is their memory
