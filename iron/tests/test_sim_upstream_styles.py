@@ -7,6 +7,8 @@ iron/tests/static_designs.py; each design's outputs are checked against its test
   beyond its depth.
 * Core_Control (``local_reset/core``): reset -> unreset -> enable re-runs a core that ended; no
   reset, or a reset without enable, leaves it halted (its README).
+* ``vector_scalar_mul_vector`` (scale.cc), the kernel of the hardware-capture designs test1 /
+  test2: their outputs compute, checked as the programming example's test.cpp checks.
 """
 
 from __future__ import annotations
@@ -91,3 +93,34 @@ def test_the_reset_core_reads_its_state_and_logs_the_restart(tmp_path):
     assert list(out[8:] - out[:8]) == [1] * 8  # test.cpp lines 99-104: batch2 == batch1 + 1
     did = [line.rsplit(": ", 1)[1] for line in dev.log if "core (0,2)" in line]
     assert did == ["core (0,2) held in reset", "core (0,2) restarted from its first op"]
+
+
+# ---------------------------------------------------------------- the hardware-capture designs' kernel
+@pytest.mark.parametrize("folder", ["mlir-aie-test1", "mlir-aie-test2"])
+def test_the_captured_designs_compute_what_the_example_test_checks(folder, tmp_path):
+    """mlir-aie parse-trace test1 / test2 are captures of programming_examples/basic/vector_scalar_mul
+    (int16, 4096 elements, ``vector_scalar_mul_vector`` of aie_kernels/aie2/scale.cc). Its test.cpp
+    (andrej/mlir-aie a9e39fae, lines 33-41 and 53-56): in1 = i + 1, in2[0] = 3 (the factor),
+    out[i] == in1[i] * in2[0]."""
+    from iron import sim_timing
+
+    design, _ = sim_timing.sim_design((sim_timing.DATA / folder / "aie.mlir").read_text())
+    a = np.arange(1, 4097).astype(np.int16)
+    out, _trace = _sim(design, tmp_path, [a, np.array([3], np.int32)])[0]
+    assert out.dtype == np.int16
+    np.testing.assert_array_equal(out.astype(np.int32), np.arange(1, 4097, dtype=np.int32) * 3)
+
+
+def test_vector_scalar_mul_vector_follows_its_source():
+    """scale.cc @a9e39fae lines 26-48 (int16: ``T fac = factor``, ``F = N / 32`` whole vectors)
+    and 50-71 (int32: ``F = N / 16``, the factor as is)."""
+    from iron.runtime.sim.kernel_models import model_for
+
+    model = model_for("vector_scalar_mul_vector", {}, "aie2")
+    a, c = np.arange(1, 49, dtype=np.int16), np.full(48, -1, np.int16)
+    model(a, c, np.array([3], np.int32), 48)  # int16: one whole vector of 32 in 48
+    np.testing.assert_array_equal(c[:32], a[:32] * 3)
+    assert (c[32:] == -1).all()
+    a32, c32 = np.arange(1, 49, dtype=np.int32), np.full(48, -1, np.int32)
+    model(a32, c32, np.array([0x10003], np.int32), 48)  # int32: three vectors of 16, factor 65539
+    np.testing.assert_array_equal(c32, a32 * 0x10003)
