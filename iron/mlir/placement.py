@@ -25,7 +25,7 @@ from iron.target import tile_dma
 from iron.target.geometry import SHIM_ROW
 
 _RE_STACK = re.compile(r"stack_size\s*=\s*(\d+)")
-_RE_SPACE = re.compile(r",\s*\d+\s*:\s*i32\s*>$")
+_RE_SPACE = re.compile(r",\s*\d+\s*(?::\s*i\d+\s*)?>$")  # `, 1 : i32` or `, 2` (an i64 space)
 _RE_SYM = re.compile(r'\bsym_name\s*=\s*"([^"]+)"')
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ import pytest
 import iron
 from iron.runtime.sim.errors import SimError
 from iron.tests.static_designs import STATIC_DESIGNS, text
+from iron.tests.test_mlir_body import depattern
 
 
 def _sim(src: str, tmp_path, inputs, target: str = "npu1"):
@@ -124,3 +126,129 @@ def test_vector_scalar_mul_vector_follows_its_source():
     a32, c32 = np.arange(1, 49, dtype=np.int32), np.full(48, -1, np.int32)
     model(a32, c32, np.array([0x10003], np.int32), 48)  # int32: three vectors of 16, factor 65539
     np.testing.assert_array_equal(c32, a32 * 0x10003)
+
+
+# ---------------------------------------------------------------- affine.load / store / apply
+_AIR = Path(__file__).parent / "data" / "mlir-air" / "air_to_npu_add_one.mlir"
+
+
+def _air_checked(first: str, last: str) -> list[str]:
+    """The first split's CHECK lines from ``first`` to ``last`` (FileCheck patterns named)."""
+    lines = _AIR.read_text().split("// -----")[0].splitlines()
+    start = next(i for i, ln in enumerate(lines) if first in ln)
+    end = next(i for i in range(start, len(lines)) if last in lines[i])
+    return [depattern(ln) for ln in lines[start : end + 1]]
+
+
+def _completed(lines: list[str]) -> list[str]:
+    """The ``aie.dma_start`` lines the CHECK matches by prefix, with their end block ``^bb5``."""
+    cut = {"^bb4,": "^bb4, ^bb5)", "^bb4": "^bb4, ^bb5)"}
+    return [
+        next(
+            (ln[: -len(k)] + w for k, w in cut.items() if ln.startswith("aie.dma_start") and ln.endswith(k)),
+            ln,
+        )
+        for ln in lines
+    ]
+
+
+def air_add_one(core: list[str] | None = None) -> str:
+    """A design written from mlir-air's ``air_to_npu_add_one.mlir`` CHECK lines (npu1_1col):
+    its compute tile's locks, buffers, ``aie.mem`` and core verbatim, the memtile's DMA
+    program and the four flows. Completed where FileCheck matched a prefix or a pattern: the
+    lock values (``%{{.*}}``) are 1 (one buffer per lock pair), the ``dma_start`` lines the
+    CHECK cuts get their end block (``aie.end``), the logical shim / memtile are (0,0) / (0,1),
+    and a runtime sequence moves 64 i32 each way. The core: ``out[i] = in[i] + 1`` (the lit
+    test's input, lines 113-123)."""
+    locks = "\n".join(
+        f"    %{n} = aie.lock(%COMPUTE, {i}) {{init = {v} : i32}}"
+        for n, i, v in (
+            ("CLOCK_PROD2", 3, 1),
+            ("CLOCK_CONS2", 2, 0),
+            ("CLOCK_PROD1", 1, 1),
+            ("CLOCK_CONS1", 0, 0),
+        )
+    )
+    mlocks = locks.replace("CLOCK", "MLOCK").replace("%COMPUTE", "%MEMTILE")
+    mem = _air_checked("aie.mem(%[[COMPUTE]])", "aie.next_bd ^bb4") + ["^bb5:", "  aie.end", "}"]
+    core = core or _air_checked("aie.core(%[[COMPUTE]])", "aie.end") + ["}"]
+    mdma = _air_checked("aie.memtile_dma(%[[MEMTILE]])", "aie.next_bd ^bb8") + ["^bb2:", "  aie.end", "}"]
+    mem, core, mdma = (
+        [x[0], "  %v0 = arith.constant 1 : i32"] + _completed(x[1:]) for x in (mem, core, mdma)
+    )
+    flows = _air_checked("aie.flow(%[[SHIM]], DMA : 0", "aie.flow(%[[MEMTILE]], DMA : 1")
+    body = "\n".join("    " + ln for ln in mem + core + flows + mdma)
+    return f"""module {{
+  aie.device(npu1_1col) {{
+    %SHIM = aie.tile(0, 0)
+    %MEMTILE = aie.tile(0, 1)
+    %COMPUTE = aie.tile(0, 2)
+{locks}
+{mlocks}
+    %CBUF_IN = aie.buffer(%COMPUTE) {{sym_name = "cbuf_in"}} : memref<64xi32, 2>
+    %CBUF_OUT = aie.buffer(%COMPUTE) {{sym_name = "cbuf_out"}} : memref<64xi32, 2>
+    %MBUF_OUT = aie.buffer(%MEMTILE) {{sym_name = "mbuf_out"}} : memref<64xi32, 1>
+    %MBUF_IN = aie.buffer(%MEMTILE) {{sym_name = "mbuf_in"}} : memref<64xi32, 1>
+{body}
+    aie.shim_dma_allocation @air_channel_3(%SHIM, S2MM, 0)
+    aie.shim_dma_allocation @air_channel_0(%SHIM, MM2S, 0)
+    aie.runtime_sequence(%a: memref<64xi32>, %b: memref<64xi32>) {{
+      aiex.npu.dma_memcpy_nd(%b[0, 0, 0, 0][1, 1, 1, 64][0, 0, 0, 1]) {{id = 0 : i64, metadata = @air_channel_3, issue_token = true}} : memref<64xi32>
+      aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 64][0, 0, 0, 1]) {{id = 1 : i64, metadata = @air_channel_0}} : memref<64xi32>
+      aiex.npu.dma_wait {{symbol = @air_channel_3}}
+    }}
+  }}
+}}
+"""
+
+
+def test_mlir_airs_affine_core_adds_one(tmp_path):
+    a = (np.arange(64, dtype=np.int32) * 7 - 100).astype(np.int32)
+    out, _dev = _sim(air_add_one(), tmp_path, [a])
+    np.testing.assert_array_equal(out, a + 1)
+
+
+def _air_core(replace: dict[str, str]) -> list[str]:
+    core = _air_checked("aie.core(%[[COMPUTE]])", "aie.end") + ["}"]
+    for old, new in replace.items():
+        assert any(old in ln for ln in core), old
+        core = [ln.replace(old, new) for ln in core]
+    return core
+
+
+_LOAD = "%VAL17 = affine.load %CBUF_IN[%VAL16]"
+
+
+def test_affine_indices_are_evaluated_as_affine_expressions(tmp_path):
+    """AffineExpr semantics (llvm-project mlir/include/mlir/IR/AffineExpr.h): ``floordiv`` rounds
+    down, ``mod`` is the non-negative remainder: ``(i floordiv 2) * 2 + (i + 1) mod 2`` swaps each
+    pair of elements."""
+    a = np.arange(64, dtype=np.int32) * 3
+    idx = "(%VAL16 floordiv 2) * 2 + (%VAL16 + 1) mod 2"
+    out, _ = _sim(air_add_one(_air_core({_LOAD: f"%VAL17 = affine.load %CBUF_IN[{idx}]"})), tmp_path, [a])
+    np.testing.assert_array_equal(out, a.reshape(32, 2)[:, ::-1].reshape(-1) + 1)
+
+
+def test_affine_apply_maps_its_operands(tmp_path):
+    """``affine.apply affine_map<(d0)[s0] -> (s0 - d0)>(%i)[%c63]``: element 63 - i, reversing
+    the buffer; a map alias is one "not modelled" reason naming the op."""
+    a = np.arange(64, dtype=np.int32) * 5
+    apply = (
+        "%r = affine.apply affine_map<(d0)[s0] -> (s0 - d0)>(%VAL16)[%c63]\n%VAL17 = affine.load %CBUF_IN[%r]"
+    )
+    core = _air_core(
+        {
+            _LOAD: apply,
+            "%VAL15 = arith.constant 1 : i32": "%VAL15 = arith.constant 1 : i32\n%c63 = arith.constant 63 : index",
+        }
+    )
+    out, _ = _sim(air_add_one(core), tmp_path, [a])
+    np.testing.assert_array_equal(out, a[::-1] + 1)
+    alias = _air_core({_LOAD: "%r = affine.apply #map(%VAL16)\n%VAL17 = affine.load %CBUF_IN[%r]"})
+    from iron.design import NotModelled
+
+    out, _ = _sim(air_add_one(alias), tmp_path / "alias", [a])
+    assert isinstance(out, NotModelled)
+    assert re.search(
+        r"not modelled: affine.apply of map '#map'.* at <PDI of @\w+>:\d+", out.reason
+    ), out.reason
