@@ -205,7 +205,13 @@ STATIC_DESIGNS: dict[str, dict] = {
     "add_maskwrite": {"file": _file("add_maskwrite"), "targets": ["npu1", "npu2"], "data": _maskwrite},
     # 8 fire-and-forget pushes on one shim MM2S queue of depth 4 (iron.target.shim_dma.TASK_QUEUE_DEPTH)
     # between awaits; run.lit: npu1_1col and npu2_1col
-    "shim_dma_bd_reuse": {"file": _file("shim_dma_bd_reuse"), "targets": ["npu1", "npu2"], "data": _bd_reuse},
+    # ``aiecc_differs``: aiecc's own pipeline writes another control code (the test checks it still does)
+    "shim_dma_bd_reuse": {
+        "file": _file("shim_dma_bd_reuse"), "targets": ["npu1", "npu2"], "data": _bd_reuse,
+        "aiecc_differs": "the shim's token-issuing pushes name controller id 15 (iron.lower.dma: "
+        "shim_dma.SHIM_CONTROLLER_ID) where aiecc takes the tile's controller_id (pkt_id = 3), which the "
+        "design's packet_flow(0x3) TileControl -> South routes",
+    },
     # reset -> unreset -> enable of Core_Control (maskwrite32s) re-runs a core that reached aie.end;
     # run.lit: npu1_1col and npu2_1col
     "local_reset/core": {
@@ -215,7 +221,13 @@ STATIC_DESIGNS: dict[str, dict] = {
 }  # fmt: skip
 
 #: Upstream designs of the same style not stored here, and why sim does not run them yet.
-NOT_YET: dict[str, str] = {}
+NOT_YET: dict[str, str] = {
+    "local_reset/dma": "iron's built-in lowering cannot lower `aiex.npu.push_queue` with an SSA `bd_id` "
+    "(iron.lower.materialize)",
+    "local_reset/dma_channel_reset_op": "the same `aiex.npu.push_queue`, and `aiex.dma_channel_reset`",
+    "local_reset/core_reset_op": "iron's built-in lowering cannot lower `aiex.core_reset` (sim models the "
+    "Core_Control writes it lowers to)",
+}
 
 
 def text(entry: dict, target: str) -> str:
