@@ -105,7 +105,7 @@ def place(device: ir.Device, decl: Declared | None = None) -> dict[str, Placed]:
     for tile, items in per_tile.items():
         col, row = tiles[tile]
         kind = tile_dma.kind_of_row(row)
-        stack = decl.stacks.get(tile, tile_dma.STACK_SIZE) if kind is tile_dma.TILE else 0
+        stack = decl.stacks.get(tile, 0)  # a core's stack (aie-assign-buffer-addresses: none without a core)
         sized = [(b.name, t.nbytes, b.address) for b, t, _ in items]
         addresses = _bank_aware(sized, kind, stack) or _sequential(sized, kind, stack)
         if addresses is None:
