@@ -6,9 +6,10 @@ its ``test.cpp`` writes (numpy arrays of the design's argument shapes; bytes the
 are 0), ``expected``: the outputs its check demands, computed as the test computes them (test.cpp
 lines cited), ``pending`` (what sim does not model yet), ``untraceable`` (why iron cannot add a
 trace drain to it: such a design builds untraced even under ``IRON_TRACE_SIZE``, and a traced build
-is refused with that reason), ``aiecc_differs`` (why aiecc's own pipeline writes other control code
-than iron; the real-compiler test checks it still does), and ``compare``: ``"equal"``, ``"histogram"`` (the test counts values, not
-places) or ``"relative"`` (the test checks differences to the first output element, not values).
+is refused with that reason), ``aiecc_differs`` (why aiecc's own pipeline writes other control
+code than iron; the real-compiler test checks it still does), and ``compare``: ``"equal"``,
+``"histogram"`` (the test counts values, not places) or ``"relative"`` (the test checks
+differences to the first output element, not values).
 Plain values only: the corpus test and the static-DMA test read it.
 """
 
