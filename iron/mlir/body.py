@@ -183,6 +183,42 @@ class AffineYield:
     types: str | None = None
 
 
+@declare(Form("affine.load", " %{memref}[{indices:text*}] : {type}", results="1"))
+@dataclass
+class AffineLoad:
+    """``%v = affine.load %m[%i + %j, 4] : memref<..>`` (``AffineOps.td``: each index an affine
+    expression of loop ivs, symbols and integer literals; ``indices`` kept as written)."""
+
+    results: tuple[str]
+    memref: str
+    indices: str
+    type: str
+
+
+@declare(Form("affine.store", " %{value}, %{memref}[{indices:text*}] : {type}"))
+@dataclass
+class AffineStore:
+    """``affine.store %v, %m[%i * 2 + 1] : memref<..>`` (indices as :class:`AffineLoad`'s)."""
+
+    value: str
+    memref: str
+    indices: str
+    type: str
+
+
+@declare(Form("affine.apply", " {map}({dims:%,}){symbols:text*}", results="1"))
+@dataclass
+class AffineApply:
+    """``%r = affine.apply affine_map<(d0)[s0] -> (d0 + s0)>(%i)[%n]``, or with an alias
+    (``#map(%i)``): the map's one result of the operands; ``symbols`` the ``[%n, ..]`` group
+    as written (empty without one)."""
+
+    results: tuple[str]
+    map: str
+    dims: tuple[str, ...]
+    symbols: str = ""
+
+
 # --------------------------------------------------------------------------- object FIFOs
 @declare(Form("aie.objectfifo.acquire", " @{fifo}({port:word}, {size:int}) : {type}", results="*"))
 @dataclass

@@ -25,7 +25,7 @@ from iron.target import tile_dma
 from iron.target.geometry import SHIM_ROW
 
 _RE_STACK = re.compile(r"stack_size\s*=\s*(\d+)")
-_RE_SPACE = re.compile(r",\s*\d+\s*:\s*i32\s*>$")
+_RE_SPACE = re.compile(r",\s*\d+\s*(?::\s*i\d+\s*)?>$")  # `, 1 : i32` or `, 2` (an i64 space)
 _RE_SYM = re.compile(r'\bsym_name\s*=\s*"([^"]+)"')
 
 
@@ -105,7 +105,7 @@ def place(device: ir.Device, decl: Declared | None = None) -> dict[str, Placed]:
     for tile, items in per_tile.items():
         col, row = tiles[tile]
         kind = tile_dma.kind_of_row(row)
-        stack = decl.stacks.get(tile, tile_dma.STACK_SIZE) if kind is tile_dma.TILE else 0
+        stack = decl.stacks.get(tile, 0)  # a core's stack (aie-assign-buffer-addresses: none without a core)
         sized = [(b.name, t.nbytes, b.address) for b, t, _ in items]
         addresses = _bank_aware(sized, kind, stack) or _sequential(sized, kind, stack)
         if addresses is None:

@@ -346,7 +346,10 @@ CTRL_FOT_MODE_MASK = 0x3 << CTRL_FOT_MODE_SHIFT
 # sets the sticky ``task_queue_overflow`` status bit. The same ChProp has a Reset
 # field of 0 and ``XAie_DmaChannelReset`` refuses SHIMNOC tiles ("Returns error for
 # SHIMNOC tiles"): a queued shim task cannot be dropped by a register write (pausing
-# keeps it), only by reconfiguration.
+# keeps it), only by reconfiguration. Xilinx/mlir-aie PR #3734 (2026-09, open; not in
+# a9e39fae) confirms on Strix: "four deep", a push onto a full queue "does not stall or error:
+# the hardware drops the push"; whether it happens depends on how fast the queue drains (eight
+# 1 KiB pushes pass, as test/npu-xrt/shim_dma_bd_reuse does on hardware; 8 KiB ones overflow).
 TASK_QUEUE_DEPTH = 4
 
 # Task_Queue fields.

@@ -6,7 +6,10 @@ its ``test.cpp`` writes (numpy arrays of the design's argument shapes; bytes the
 are 0), ``expected``: the outputs its check demands, computed as the test computes them (test.cpp
 lines cited), ``pending`` (what sim does not model yet), ``untraceable`` (why iron cannot add a
 trace drain to it: such a design builds untraced even under ``IRON_TRACE_SIZE``, and a traced build
-is refused with that reason), and ``compare``: ``"equal"`` or ``"histogram"`` (the test counts values, not places).
+is refused with that reason), ``aiecc_differs`` (why aiecc's own pipeline writes other control
+code than iron; the real-compiler test checks it still does), and ``compare``: ``"equal"``,
+``"histogram"`` (the test counts values, not places) or ``"relative"`` (the test checks
+differences to the first output element, not values).
 Plain values only: the corpus test and the static-DMA test read it.
 """
 
@@ -143,6 +146,20 @@ def _maskwrite():
     return [], [(ref + 1).view(np.int32)]
 
 
+def _bd_reuse():
+    # shim_dma_bd_reuse/test.cpp lines 35-38 (20 transfers of 256 from two sources of 2560), 72-73
+    # (a = i + 1, b = 10000 + i + 1), 99-104 (transfer t is slice t / 2 of a for even t, of b for odd t)
+    a = np.arange(1, 2561, dtype=np.int32)
+    b = a + 10000
+    return [a, b], [np.stack([a.reshape(10, 256), b.reshape(10, 256)], axis=1).reshape(-1)]
+
+
+def _core_reset():
+    # local_reset/core/test.cpp lines 27-28 (two batches of 8 i32), 80-93 (each batch uniform),
+    # 99-104 (batch2 == batch1 + 1; the counter's start value is unspecified: compare "relative")
+    return [], [np.repeat(np.arange(2), 8).astype(np.int32)]
+
+
 STATIC_DESIGNS: dict[str, dict] = {
     "add_one_using_dma": {"file": _file("add_one_using_dma"), "targets": ["npu1", "npu2"], "data": _add_one},
     "add_314_using_dma_op": {"file": _file("add_314_using_dma_op"), "targets": ["npu1"], "data": _add_314},
@@ -188,12 +205,30 @@ STATIC_DESIGNS: dict[str, dict] = {
     # buffers need their addresses at lowering: iron.mlir.placement)
     "add_blockwrite": {"file": _file("add_blockwrite"), "targets": ["npu1", "npu2"], "data": _blockwrite},
     "add_maskwrite": {"file": _file("add_maskwrite"), "targets": ["npu1", "npu2"], "data": _maskwrite},
+    # 8 fire-and-forget pushes on one shim MM2S queue of depth 4 (iron.target.shim_dma.TASK_QUEUE_DEPTH)
+    # between awaits; run.lit: npu1_1col and npu2_1col
+    # ``aiecc_differs``: aiecc's own pipeline writes another control code (the test checks it still does)
+    "shim_dma_bd_reuse": {
+        "file": _file("shim_dma_bd_reuse"), "targets": ["npu1", "npu2"], "data": _bd_reuse,
+        "aiecc_differs": "the shim's token-issuing pushes name controller id 15 (iron.lower.dma: "
+        "shim_dma.SHIM_CONTROLLER_ID) where aiecc takes the tile's controller_id (pkt_id = 3), which the "
+        "design's packet_flow(0x3) TileControl -> South routes",
+    },
+    # reset -> unreset -> enable of Core_Control (maskwrite32s) re-runs a core that reached aie.end;
+    # run.lit: npu1_1col and npu2_1col
+    "local_reset/core": {
+        "file": "mlir-aie__test__npu-xrt__local_reset__core__aie.mlir", "targets": ["npu1", "npu2"],
+        "data": _core_reset, "compare": "relative",
+    },
 }  # fmt: skip
 
 #: Upstream designs of the same style not stored here, and why sim does not run them yet.
 NOT_YET: dict[str, str] = {
-    "shim_dma_bd_reuse": "pushes 8 tasks on one shim queue: sim drops the fifth (docs/design.md 7), hardware stalls",
-    "local_reset/core": "a core reset (maskwrite32 of Core_Control) restarting the core",
+    "local_reset/dma": "iron's built-in lowering cannot lower `aiex.npu.push_queue` with an SSA `bd_id` "
+    "(iron.lower.materialize)",
+    "local_reset/dma_channel_reset_op": "the same `aiex.npu.push_queue`, and `aiex.dma_channel_reset`",
+    "local_reset/core_reset_op": "iron's built-in lowering cannot lower `aiex.core_reset` (sim models the "
+    "Core_Control writes it lowers to)",
 }
 
 

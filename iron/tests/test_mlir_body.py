@@ -45,6 +45,9 @@ UPSTREAM = [
     ("core_bodies/cascade_test.mlir", 20, body.Constant),
     ("core_bodies/cascade_test.mlir", 21, body.PutCascade),
     ("core_bodies/cascade_test.mlir", 25, body.GetCascade),
+    ("mlir-air/air_to_npu_add_one.mlir", 43, body.AffineFor),
+    ("mlir-air/air_to_npu_add_one.mlir", 44, body.AffineLoad),
+    ("mlir-air/air_to_npu_add_one.mlir", 46, body.AffineStore),
 ]
 #: A lowered core body's line as aie-opt printed it (data/core_bodies/SOURCES.md: index file 53055036518).
 VECTOR_LOAD = "%19 = vector.load %collapse_shape[%17] : memref<4096xbf16>, vector<32xbf16>"
@@ -241,6 +244,10 @@ def _every_body_op() -> list:
             "k", "0", "%c1", [body.AffineYield(("b",), "i32")], 2, ("ab",), (("b", "one"),), "i32"
         ),
         body.AffineFor("m", "2", "16", []),
+        body.AffineLoad(("al",), "buf", "%m * 2 + 1, %k floordiv 4", "memref<40x4xi32, 2>"),
+        body.AffineStore("al", "buf", "%m, 0", "memref<40x4xi32, 2>"),
+        body.AffineApply(("ap",), "affine_map<(d0)[s0] -> (d0 + s0)>", ("m",), "[%k]"),
+        body.AffineApply(("aq",), "#map", ("m", "k")),
         body.Acquire(("s",), "in0", "Consume", 1, sub),
         body.SubviewAccess(("e",), "s", 0, sub, m16),
         ir.Opaque("aie.use_lock(%l, Acquire, 1)"),

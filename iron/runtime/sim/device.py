@@ -23,10 +23,11 @@ Op semantics:
   Loading another one reconfigures: registers wiped, DMA channels reset (queued
   and in-flight tasks dropped), trace units dropped, the payload's design (a new
   engine) and packet routes installed.
-* A Task_Queue write onto a full queue (4 tasks, the active one included) is
-  dropped and sets the channel's sticky overflow; the kernel then ends with a
-  :class:`SimError` naming the channel and the lost push (hardware drops it
-  silently: its data or trace never moves).
+* A Task_Queue write onto a full queue (4 tasks, the active one included) first lets the
+  design run (the DMAs drain while the controller works; on hardware a race, see
+  ``SimDevice._drain_before_push``); if the queue is still full the push is dropped and sets
+  the channel's sticky overflow; the kernel then ends with a :class:`SimError` naming the
+  channel and the lost push (hardware drops it silently: its data or trace never moves).
 * A pushed task follows its BD chain (``use_next_bd``) to its end; a chain that
   loops or spans several host buffers is a :class:`SimError`.
 * Writes to memtile / compute-tile registers (rows >= 1) also reach their DMAs
@@ -72,7 +73,7 @@ from iron.errors import IronError
 from iron.mlir import txn_codec
 from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
-from iron.runtime.sim import progress, static_dma
+from iron.runtime.sim import core_reset, progress, static_dma
 from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
@@ -81,7 +82,7 @@ from iron.runtime.sim.tile_dma import TileDmas
 from iron.runtime.sim.tile_dma import name_of as tile_dma_name
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.memory import HostBuffer
-from iron.target import events, registers, shim_dma, tile_dma
+from iron.target import core_control, events, registers, shim_dma, tile_dma
 from iron.target.geometry import SHIM_ROW, get_target
 from iron.target.trace_modes import EVENT_PC
 from iron.target.trace_unit import TRACE_PORT
@@ -128,6 +129,10 @@ def _unpack_bd(words: tuple[int, ...], arch: str) -> dict:
     return shim_dma.unpack_bd(words, arch=arch)
 
 
+def _is_core_control(row: int, off: int) -> bool:
+    return off == core_control.CORE_CONTROL and row != SHIM_ROW and tile_dma.kind_of_row(row) is tile_dma.TILE
+
+
 def _op_text(i: int, op) -> _Text:
     return _Text(lambda: f"op #{i} {txn_codec.describe(op)}")
 
@@ -148,6 +153,7 @@ class SimDevice:
         self._operators: dict[str, object] = {}  # device symbol -> its operator, once
         self._prepared: dict[str, tuple[Program, dict]] = {}  # device MLIR -> (program, allocations)
         self._decoded: dict[bytes, tuple] = {}  # control stream -> (header, ops)
+        self._core_control: core_reset.CoreControl | None = None
         self._pools: dict[str, dict] = {}  # device MLIR -> its engine's object buffers (Engine pool)
         self.reset()
 
@@ -331,7 +337,18 @@ class SimDevice:
             return (n and 1 << _RUNNING_BIT) | min(n, 7) << _QUEUE_SIZE_SHIFT | overflow << _OVERFLOW_BIT
         if self._in_memory(row, off):  # a maskwrite32 into a buffer reads the memory
             return self.tile_dmas.load(col, row, off)
+        if _is_core_control(row, off) and self._cores() is not None:
+            return self._cores().read(col, row)
         return self.regs[col, row].get(off, 0)
+
+    def _cores(self) -> core_reset.CoreControl | None:
+        """Core_Control of the loaded design's cores (after running them as far as they go)."""
+        if self.engine is None:
+            return None
+        self._advance()
+        if self._core_control is None or self._core_control.engine is not self.engine:
+            self._core_control = core_reset.CoreControl(self.engine)
+        return self._core_control
 
     def _in_memory(self, row: int, off: int) -> bool:
         """Whether ``off`` is in a memtile's / compute tile's data memory. The cores have run since
@@ -348,6 +365,11 @@ class SimDevice:
         self.patches.pop(address, None)
         if row == SHIM_ROW and off in QUEUE_REGISTERS:
             self._push(i, op, col, *QUEUE_REGISTERS[off], value)
+            return
+        if _is_core_control(row, off) and self._cores() is not None:
+            did = self._cores().write(col, row, value)
+            if did:
+                self.log.append(f"kernel {self._kernel!r}: {_op_text(i, op)}: core ({col},{row}) {did}")
             return
         if row != SHIM_ROW and self.tile_dmas is not None:
             self._in_memory(row, off)  # runs the cores first when it is their memory
@@ -416,11 +438,25 @@ class SimDevice:
                     pushed_at=self.now,
                     segments=[s[1:] for s in segments] if len(segments) > 1 else None)  # fmt: skip
         ch = self.channel(key)
+        if len(ch.queue) >= shim_dma.TASK_QUEUE_DEPTH:
+            self._drain_before_push(where, ch)
         if not ch.push(task):
             waiting = ", ".join(t.describe() for t in ch.queue)
             self._lost_pushes.append(
                 f"{where} was dropped: the queue already holds {len(ch.queue)} tasks "
                 f"(depth {shim_dma.TASK_QUEUE_DEPTH}, aie-rt XAIE_DMA_MAX_QUEUE_SIZE): {waiting}"
+            )
+
+    def _drain_before_push(self, where, ch: Channel) -> None:
+        """A push finds ``ch``'s queue full: the hardware drops it unless a task retired while the
+        controller worked (mlir-aie PR #3734: no stall, no backpressure; a race between the
+        controller and the consumer). sim is not cycle-accurate, so it lets the design run first
+        and drops the push only when no queued task can complete without later control ops."""
+        self._advance()
+        if len(ch.queue) < shim_dma.TASK_QUEUE_DEPTH:
+            self.log.append(
+                f"{where}: queue full, pushed after a task retired (hardware: a race the "
+                f"consumer's speed decides, depth {shim_dma.TASK_QUEUE_DEPTH})"
             )
 
     def _bd(self, col: int, bd_id: int) -> dict:
@@ -496,7 +532,8 @@ class SimDevice:
         stuck = (self.engine.blocked() if self.engine else []) + (
             self.tile_dmas.blocked() if self.tile_dmas else []
         )
-        return "; blocked: " + ", ".join(stuck[:8]) if stuck else ""
+        lost = "; earlier: " + "; ".join(self._lost_pushes) if self._lost_pushes else ""
+        return ("; blocked: " + ", ".join(stuck[:8]) if stuck else "") + lost
 
     # ------------------------------------------------------------------ PDI
     def _load_pdi(self, i: int, op: txn_codec.LoadPdi) -> None:

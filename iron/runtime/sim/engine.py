@@ -169,8 +169,20 @@ class Engine:
         for core in self.prog.cores:
             p = self._cores.get(core.tile)
             if p is not None and p.done:
-                p.done = False
-                p.gen = agents.core(self, core, p)
+                self.start_core(core, p)
+
+    def start_core(self, core, proc: Proc) -> None:
+        """Run ``core``'s program from its first op on its agent ``proc``."""
+        proc.done = False
+        proc.gen = agents.core(self, core, proc)
+
+    def core_at(self, col: int, row: int):
+        """``(core, agent)`` of the core on tile (col, row), or None."""
+        for core in self.prog.cores:
+            t = self.prog.tiles[core.tile]
+            if (t.col, t.row) == (col, row) and core.tile in self._cores:
+                return core, self._cores[core.tile]
+        return None
 
     def clock(self) -> int:
         return max((p.t for p in self.procs), default=0)

@@ -10,7 +10,8 @@ trace still runs):
   ...), ``cmpi`` / ``cmpf``, ``select``, the casts (``index_cast``, ``extsi``,
   ``trunci``, ``sitofp`` ...); integers wrap at their width;
 * ``scf.for`` (with ``iter_args``), ``scf.if`` / ``else``, ``scf.yield``; ``affine.for`` with
-  literal or SSA bounds and ``affine.yield`` (:mod:`iron.runtime.sim.affine_ops`);
+  literal or SSA bounds, ``affine.yield``, ``affine.load`` / ``store`` at affine index
+  expressions, ``affine.apply`` of an inline map (:mod:`iron.runtime.sim.affine_ops`);
 * ``aie.objectfifo.acquire`` in today's form (the results are the buffers) and the older
   ``!aie.objectfifosubview`` form with ``aie.objectfifo.subview.access``;
   ``aie.objectfifo.release``. An acquire that cannot be granted yields (blocks);

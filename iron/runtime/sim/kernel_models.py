@@ -515,6 +515,31 @@ def _scale_int32(inp: np.ndarray, out: np.ndarray) -> None:
         dst[:1024] = src[:1024] * np.int32(3)
 
 
+def _vector_scalar_mul_vector(a: np.ndarray, c: np.ndarray, factor: np.ndarray, n) -> None:
+    """andrej/mlir-aie aie_kernels/aie2/scale.cc @a9e39fae (blob 317348f2; the parse-trace
+    test1 / test2 captures' ``scale.o``): ``vector_scalar_mul_vector(a, c, factor, N)`` is
+    ``scale_vectorized<T>(a, c, *factor, N)`` with T the ``BIT_WIDTH`` the object was built
+    for, which the call's element type shows (lines 75-99). int16 (lines 26-48): ``N / 32``
+    whole vectors of 32 lanes, ``T fac = factor`` (the factor narrowed to int16 first), the
+    product in acc32 narrowed by ``to_vector<T>(0)`` (the low bits); int32 (lines 50-71):
+    ``N / 16`` vectors of 16 lanes, acc64, the factor as is. Elements past the last whole
+    vector are left untouched."""
+    symbol, n = "vector_scalar_mul_vector", int(n)
+    if a.dtype != c.dtype or a.dtype not in (np.int16, np.int32):
+        raise KernelModelError(
+            f"{symbol}: operands of {a.dtype} and {c.dtype}; scale.cc builds it for int16 or int32 "
+            "(BIT_WIDTH 16 or 32), both operands of that type"
+        )
+    lanes = 32 if a.dtype == np.int16 else 16
+    done = n // lanes * lanes
+    _need(symbol, a, done, "reads")
+    _need(symbol, c, done, "writes")
+    f = int(_flat(factor)[0])
+    if a.dtype == np.int16:
+        f = int(np.int64(f).astype(np.int16))
+    _flat(c)[:done] = (_flat(a)[:done].astype(np.int64) * np.int64(f)).astype(c.dtype)
+
+
 class CascadeModel:
     """A kernel that reads or writes its core's cascade (``get_scd_*`` / ``put_mcd``).
 
@@ -570,6 +595,7 @@ def _cascade_kernel3(buf: np.ndarray, n: int, *, cascade) -> None:
 _UPSTREAM_TEST_KERNELS: dict[str, KernelModel] = {
     "add_one": _add_one,
     "scale_int32": _scale_int32,
+    "vector_scalar_mul_vector": _vector_scalar_mul_vector,
     "extern_kernel1": CascadeModel(_cascade_kernel1),
     "extern_kernel2": CascadeModel(_cascade_kernel2, reads=_V32_INT32 * 4),
     "extern_kernel3": CascadeModel(_cascade_kernel3, reads=_V32_INT32 * 4),
