@@ -149,11 +149,12 @@ class Fifo:
         n = min(n, self.held[w])
         first = self.next_slot[w]
         parts, ready, taint = self.parts, self.ready, self.taint
+        marked = why or taint.marked()  # the common case: nothing is marked, no mark to look up
         for j in range(first, first + n):
             parts[j] = parts.get(j, 0) + 1
             before = ready.get(j, 0)
             ready[j] = t if t > before else before
-            part_why = why or taint.of(self.bufs[j % self.depth])
+            part_why = marked and (why or taint.of(self.bufs[j % self.depth]))
             if part_why:
                 self.why.setdefault(j, part_why)
         self.next_slot[w] = first + n
@@ -163,21 +164,22 @@ class Fifo:
 
     def _complete(self, j: int) -> None:
         del self.parts[j]
-        why = self.why.pop(j, None)
+        why = self.why.pop(j, None) if self.why else None
         slot = j % self.depth
         stream = self.ebufs[slot]
+        taint, readers = self.taint, self.readers
         if self.to_dims:
             if self._to_idx is None:  # the pattern is fixed once the engine is built: made once
                 self._to_idx = object_indices(0, self.to_dims, stream.size)
-            if len(self.readers) == 1 and not self.readers[0].dims:  # gathered into its one reader
-                r = self.readers[0]
-                self.taint.set(r.bufs[slot], why)
+            if len(readers) == 1 and not readers[0].dims:  # gathered into its one reader
+                r = readers[0]
+                taint.set(r.bufs[slot], why)
                 np.take(stream, self._to_idx, out=r.ebufs[slot])
                 self.pushed += 1
                 return
             stream = stream[self._to_idx]
-        for r in self.readers:
-            self.taint.set(r.bufs[slot], why)
+        for r in readers:
+            taint.set(r.bufs[slot], why)
             dst = r.ebufs[slot]
             if r.dims:
                 if r.idx is None:

@@ -299,7 +299,18 @@ class Core:
 
     # ------------------------------------------------------------------ object FIFOs
     def acquire(self, op: b.Acquire):
-        bufs = yield from self.engine.acquire(self.proc, op.fifo, op.port, op.size)
+        """The buffers bound now when the acquire is granted at once, else a generator that
+        waits for them (:func:`iron.runtime.sim.ports.acquire`)."""
+        got = self.engine.acquire(self.proc, op.fifo, op.port, op.size)
+        if isinstance(got, list):
+            self._bind(op, got)
+            return None
+        return self._acquire_later(op, got)
+
+    def _acquire_later(self, op: b.Acquire, waiting):
+        self._bind(op, (yield from waiting))
+
+    def _bind(self, op: b.Acquire, bufs: list) -> None:
         names = _names(op.results)
         if op.subview or len(names) != len(bufs):  # the older form: one subview of them all
             self.env[names[0]] = list(bufs)

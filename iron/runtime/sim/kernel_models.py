@@ -363,14 +363,14 @@ def _mm(src, e, defines, arch):
         B = _flat(b)[: k * n].reshape(k // s, n // t, s, t).transpose(0, 2, 1, 3)
         C = _flat(c)[: m * n].reshape(m // r, n // t, r, t).transpose(0, 2, 1, 3)  # a view: written back
         if dtype == "bf16":  # float32 accumulator; each operand converted and untiled in one pass
-            acc = _f32(C).reshape(m, n) + _f32(A).reshape(m, k) @ _f32(B).reshape(k, n)
-            out = to_bf16(acc)
-        else:
-            acc = C.astype(np.int64).reshape(m, n) + A.astype(np.int64).reshape(m, k) @ B.astype(
-                np.int64
-            ).reshape(k, n)
-            out = acc.astype(np.int32)  # to_vector<int32> of the 32-bit accumulator: wraps
-        C[...] = out.reshape(m // r, r, n // t, t)
+            acc = _f32(C).reshape(m, n)
+            acc += _f32(A).reshape(m, k) @ _f32(B).reshape(k, n)
+            to_bf16(acc.reshape(C.shape), out=C)  # rounded once, straight into the tiled C
+            return
+        acc = C.astype(np.int64).reshape(m, n) + A.astype(np.int64).reshape(m, k) @ B.astype(
+            np.int64
+        ).reshape(k, n)
+        C[...] = acc.astype(np.int32).reshape(C.shape)  # to_vector<int32> of the 32-bit accumulator: wraps
 
     return model
 
