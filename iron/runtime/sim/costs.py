@@ -50,8 +50,10 @@ def call_cycles(symbol: str, args: list, arch: str) -> int | None:
     """Cycles one call of ``symbol`` with ``args`` takes on ``arch`` (INSTR_EVENT_0 to
     INSTR_EVENT_1), or None when no capture measured the kernel."""
     rate = cycles_per_byte(symbol, arch)
-    if rate is None:
-        return None
+    return None if rate is None else _cycles(rate, args)
+
+
+def _cycles(rate: float, args: list) -> int:
     nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
     return max(MIN_CALL_CYCLES, round(rate * nbytes))
 
@@ -59,7 +61,5 @@ def call_cycles(symbol: str, args: list, arch: str) -> int | None:
 def call_cost(symbol: str, args: list, arch: str) -> tuple[int, int, int] | None:
     """``(overhead before, call cycles, overhead after)`` of one call (None: the engine's
     nominal cost applies)."""
-    cycles = call_cycles(symbol, args, arch)
-    if cycles is None:
-        return None
-    return (*overhead(symbol, arch)[:1], cycles, overhead(symbol, arch)[1])
+    rate, before, after = _calibration(symbol, arch, kernel_cycles.MEASURED)  # one lookup per call
+    return None if rate is None else (before, _cycles(rate, args), after)

@@ -174,7 +174,7 @@ class Fifo:
             if len(readers) == 1 and not readers[0].dims:  # gathered into its one reader
                 r = readers[0]
                 taint.set(r.bufs[slot], why)
-                np.take(stream, self._to_idx, out=r.ebufs[slot])
+                stream.take(self._to_idx, out=r.ebufs[slot])
                 self.pushed += 1
                 return
             stream = stream[self._to_idx]

@@ -76,13 +76,19 @@ def _grant(eng, proc, fifo: str, f, r, n: int, t0: int) -> list:
         if extra:
             f.writer_acquire(0, extra)
         first = f.next_slot[0]
-        ready = max((f.slot_time(j) for j in range(first, first + n)), default=0)
-        bufs = [f.kbufs[j % f.depth] for j in range(first, first + n)]
+        if n == 1:  # the common case, without the generic loops below
+            ready, bufs = f.slot_time(first), [f.kbufs[first % f.depth]]
+        else:
+            ready = max((f.slot_time(j) for j in range(first, first + n)), default=0)
+            bufs = [f.kbufs[j % f.depth] for j in range(first, first + n)]
     else:
         r.held = max(r.held, n)
         first = r.released
-        ready = max(f.ready.get(j, 0) for j in range(first, first + n)) + f.cycles
-        bufs = [r.kbufs[j % f.depth] for j in range(first, first + n)]
+        if n == 1:
+            ready, bufs = f.ready.get(first, 0) + f.cycles, [r.kbufs[first % f.depth]]
+        else:
+            ready = max(f.ready.get(j, 0) for j in range(first, first + n)) + f.cycles
+            bufs = [r.kbufs[j % f.depth] for j in range(first, first + n)]
         if traced:
             _consume_events(eng, proc, f, fifo, ready)
     proc.t = max(proc.t, ready) + 1
