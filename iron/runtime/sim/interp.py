@@ -143,8 +143,9 @@ class Core:
         self.proc = proc  # the engine process (clock, tile)
         self.env: dict[str, object] = {}
         self.op = None  # the op running (where a "not modelled" stopped the core)
-        #: id(region ops) -> (ops, its (op, handler) pairs; None: it has block labels)
-        self._cfg: dict[int, tuple[list, list | None]] = {}
+        #: id(region ops) -> (ops, its (op, handler) pairs; None: it has block labels), kept by the
+        #: program (made once for every core running it)
+        self._cfg: dict[int, tuple[list, list | None]] = getattr(prog, "regions", {})
         #: Why values this core loaded are not modelled (iron.runtime.sim.taint): what it
         #: stores from then on is marked too.
         self.taint: str | None = None
