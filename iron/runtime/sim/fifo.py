@@ -178,8 +178,10 @@ class Fifo:
                 self.pushed += 1
                 return
             stream = stream[self._to_idx]
+        marks = why is not None or taint.marked()  # else no reader's buffer has a mark to drop
         for r in readers:
-            taint.set(r.bufs[slot], why)
+            if marks:
+                taint.set(r.bufs[slot], why)
             dst = r.ebufs[slot]
             if r.dims:
                 if r.idx is None:
