@@ -142,7 +142,10 @@ class Engine:
     def _ev(self, col: int, row: int, kind: str, first: int, n: int, name: str) -> None:
         key = (col, row, kind)
         if key in self.traced:
-            self.events.setdefault(key, []).append((int(first), max(int(n), 1), name))
+            got = self.events.get(key)
+            if got is None:
+                got = self.events[key] = []
+            got.append((int(first), max(int(n), 1), name))
 
     def drain_events(self) -> dict:
         ev, self.events = self.events, {}

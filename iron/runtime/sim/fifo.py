@@ -150,6 +150,12 @@ class Fifo:
         first = self.next_slot[w]
         parts, ready, taint = self.parts, self.ready, self.taint
         marked = why or taint.marked()  # the common case: nothing is marked, no mark to look up
+        if n == 1 and self.writers == 1 and not marked and first == self.pushed:
+            before = ready.get(first, 0)  # the common case: one object of the one writer, complete
+            ready[first] = t if t > before else before
+            self.next_slot[0], self.held[0] = first + 1, self.held[0] - 1
+            self._complete(first)
+            return
         for j in range(first, first + n):
             parts[j] = parts.get(j, 0) + 1
             before = ready.get(j, 0)
@@ -163,7 +169,7 @@ class Fifo:
             self._complete(self.pushed)
 
     def _complete(self, j: int) -> None:
-        del self.parts[j]
+        self.parts.pop(j, None)  # none when writer_release completed it at once
         why = self.why.pop(j, None) if self.why else None
         slot = j % self.depth
         stream = self.ebufs[slot]
