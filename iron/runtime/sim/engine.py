@@ -115,8 +115,10 @@ class Engine:
     def call_events(self, proc: Proc, args: list, measured: tuple | None) -> None:
         """A kernel call's trace events and cost (``measured``: the calibrated (overhead before,
         cycles, overhead after), :mod:`iron.runtime.sim.costs`; None: the module docstring's nominal one)."""
-        nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
-        before, cycles, after = measured or (0, CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE, 0)
+        if measured is None:
+            nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
+            measured = (0, CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE, 0)
+        before, cycles, after = measured
         start = proc.t + before
         proc.t = start + cycles
         if (proc.col, proc.row, "core") in self.traced:
