@@ -215,9 +215,10 @@ def _eltwise_bf16(op):
             n = e.count if e.count is not None else int(size[0])
             for name, buf in (("reads", a), ("reads", b), ("writes", c)):
                 _need(e.symbol, buf, n, name)
-            fa, fb = from_bf16(_flat(a)[:n]), from_bf16(_flat(b)[:n])
+            fa, fb = _f32(_flat(a)[:n]), _f32(_flat(b)[:n])  # new arrays: the result goes in fa
             with np.errstate(over="ignore", invalid="ignore"):
-                _flat(c)[:n] = to_bf16(operation(fa, fb))
+                operation(fa, fb, out=fa)
+            to_bf16(fa, out=_flat(c)[:n])
 
         return model
 
