@@ -31,6 +31,7 @@ from their sources too, with the defines ``iron.from_mlir(kernel_defines=)`` gav
 
 from __future__ import annotations
 
+import sys
 from typing import Callable, Mapping
 
 import numpy as np
@@ -123,12 +124,16 @@ def with_user_models(kernels: Mapping[str, KernelModel] | None, lookup=None):
 
 
 # --------------------------------------------------------------------------- helpers
+_HIGH = 1 if sys.byteorder == "little" else 0  # the uint16 half that holds a float32's top bits
+
+
 def _f32(bits: np.ndarray) -> np.ndarray:
-    """float32 values of bf16 bit patterns (any view, e.g. a tiled one), C-ordered: the widening
-    and the copy in one pass (what :func:`iron.bf16.from_bf16` does in two)."""
-    out = np.empty(bits.shape, np.uint32)
-    np.left_shift(bits, 16, out=out, dtype=np.uint32)
-    return out.view(np.float32)
+    """float32 values of bf16 bit patterns (any view, e.g. a tiled one), C-ordered: each pattern
+    copied into the top half of a zeroed float32, the widening and the copy in one pass (what
+    :func:`iron.bf16.from_bf16` does in two; faster than a widening shift)."""
+    out = np.zeros((*bits.shape, 2), np.uint16)
+    out[..., _HIGH] = bits
+    return out.view(np.float32)[..., 0]
 
 
 def _flat(buf: np.ndarray) -> np.ndarray:
