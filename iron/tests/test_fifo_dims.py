@@ -20,6 +20,7 @@ import pytest
 import iron
 from iron.design import NotModelled
 from iron.mlir.check import DesignCheckError
+from iron.runtime.sim.engine import Engine
 from iron.tests.test_sim_execution import _adder
 
 LIT = Path(__file__).parent / "data" / "upstream" / "nd_dma_multiple_consumers_AIE2.mlir"
@@ -102,6 +103,20 @@ def test_a_pattern_shorter_than_the_object_is_reported_not_modelled(tmp_path):
     _a, out = _run(_design(from_stream=" dimensionsFromStream " + _dims_text(dims)), tmp_path)
     assert isinstance(out, NotModelled)
     assert "visits 3 of the object's 256 elements" in out.reason
+
+
+def test_a_short_pattern_is_reported_again_by_the_next_engine_of_the_device(tmp_path):
+    # an engine checks a program's patterns once per device (wiring: a reconfiguration to the
+    # same design skips it): the engine after one whose check failed must not skip it (the
+    # lit's dims as above)
+    text = _design(from_stream=" dimensionsFromStream " + _dims_text([(3, 4)]))
+    art = iron.build(iron.from_mlir(text, name="dims"), target="npu1", cache_dir=tmp_path)
+    with art.load("sim") as run:
+        run(np.arange(512, dtype=np.int32))
+        first = run.backend.device.engine
+        again = Engine(first.device, first.prog, {}, {}, pool=first.pool)
+    assert any("visits 3 of the object's 256 elements" in why for why in first.tainted)
+    assert any("visits 3 of the object's 256 elements" in why for why in again.tainted)
 
 
 def test_a_pattern_on_the_shim_end_is_refused_as_mlir_aie_refuses_it(tmp_path):

@@ -44,6 +44,10 @@ class Proc:
 
 
 # ---------------------------------------------------------------------------- shim channels
+_NOTHING = np.zeros(0, np.uint8)  # no bytes pending (read-only, shared)
+_NOTHING.flags.writeable = False
+
+
 def _next_task(eng, proc: Proc, key, direction: str):
     """Generator: waits until the shim channel ``key`` has an active task, starts it (the
     channel's START_TASK event) and returns ``(channel, task)``."""
@@ -71,7 +75,7 @@ def mm2s(eng, proc: Proc, key, f: Fifo):
     span tasks)."""
     dev = eng.device
     running = f"PORT_RUNNING_{key[2]}"
-    pending, pending_why = np.zeros(0, np.uint8), None
+    pending, pending_why = _NOTHING, None
     while True:
         ch, task = yield from _next_task(eng, proc, key, "MM2S")
         if dev.not_modelled:  # only then which bytes the task reads matters beyond their values
@@ -93,9 +97,10 @@ def mm2s(eng, proc: Proc, key, f: Fifo):
             start = max(proc.t, f.slot_time(j))
             f.bufs[j % f.depth][:] = pending
             proc.t = start + f.cycles
-            eng._ev(proc.col, proc.row, "shim", start, proc.t - start, running)
+            if eng.traced:
+                eng._ev(proc.col, proc.row, "shim", start, proc.t - start, running)
             f.writer_release(0, 1, proc.t, pending_why)
-            pending, pending_why = np.zeros(0, np.uint8), None
+            pending, pending_why = _NOTHING, None
             yield True
         _finish_task(eng, proc, key, "MM2S", ch, task)
         yield True
@@ -154,6 +159,7 @@ def distribute(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, offset: int, f
     if forward:
         yield from _forward(eng, proc, src, r, dest)
     part_of = object_indices(offset, dims, n) if dims else slice(offset, offset + n)  # fixed per link
+    memtile, taint = proc.row == MEMTILE_ROW, eng.taint
     while True:
         while not src.available(r, 1):
             proc.wait = f"@{src.name} empty"
@@ -165,14 +171,15 @@ def distribute(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, offset: int, f
         (k,) = dest.writer_acquire(0, 1)
         stream = r.ebufs[j % src.depth]
         if dims:  # gathered straight into the destination object (no temporary)
-            np.take(stream, part_of, out=dest.ebufs[k % dest.depth])
+            stream.take(part_of, out=dest.ebufs[k % dest.depth])
         else:
             dest.ebufs[k % dest.depth][:] = stream[part_of]
         start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
         proc.t = start + dest.cycles
-        link_ev(eng, proc, start, proc.t - start, "PORT_RUNNING_1")
-        link_ev(eng, proc, proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
-        dest.writer_release(0, 1, proc.t, eng.taint.of(r.bufs[j % src.depth]))
+        if memtile and eng.traced:  # link_ev, inlined: runs once per object
+            eng._ev(proc.col, proc.row, "memtile", start, proc.t - start, "PORT_RUNNING_1")
+            eng._ev(proc.col, proc.row, "memtile", proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
+        dest.writer_release(0, 1, proc.t, taint.of(r.bufs[j % src.depth]) if taint.marked() else None)
         src.reader_release(r, 1, proc.t)
         yield True
 
@@ -224,9 +231,10 @@ def join(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, w: int, offset: int,
         dst[part_of] = stream
         start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
         proc.t = start + src.cycles
-        link_ev(eng, proc, start, proc.t - start, "PORT_RUNNING_0")
-        link_ev(eng, proc, proc.t, 1, "DMA_S2MM_SEL0_FINISHED_BD")
-        dest.writer_release(w, 1, proc.t, eng.taint.of(r.bufs[j % src.depth]))
+        if eng.traced:
+            link_ev(eng, proc, start, proc.t - start, "PORT_RUNNING_0")
+            link_ev(eng, proc, proc.t, 1, "DMA_S2MM_SEL0_FINISHED_BD")
+        dest.writer_release(w, 1, proc.t, eng.taint.of(r.bufs[j % src.depth]) if eng.taint.marked() else None)
         src.reader_release(r, 1, proc.t)
         yield True
 

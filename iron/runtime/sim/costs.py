@@ -46,12 +46,27 @@ def _calibration(symbol: str, arch: str, table: tuple) -> tuple[float | None, in
     return rate, round(sum(before) / len(rows)), round(sum(after) / len(rows))
 
 
+_BY_TABLE: dict[tuple, tuple] = {}  # (symbol, arch, id(table)) -> (table, _calibration's result)
+
+
+def _calibrated(symbol: str, arch: str) -> tuple[float | None, int, int]:
+    """:func:`_calibration` of today's table, looked up per call without hashing the table's
+    rows (the entry keeps its table alive, so the id stays its own)."""
+    table = kernel_cycles.MEASURED
+    hit = _BY_TABLE.get((symbol, arch, id(table)))
+    if hit is None or hit[0] is not table:
+        hit = _BY_TABLE[symbol, arch, id(table)] = table, _calibration(symbol, arch, table)
+    return hit[1]
+
+
 def call_cycles(symbol: str, args: list, arch: str) -> int | None:
     """Cycles one call of ``symbol`` with ``args`` takes on ``arch`` (INSTR_EVENT_0 to
     INSTR_EVENT_1), or None when no capture measured the kernel."""
     rate = cycles_per_byte(symbol, arch)
-    if rate is None:
-        return None
+    return None if rate is None else _cycles(rate, args)
+
+
+def _cycles(rate: float, args: list) -> int:
     nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
     return max(MIN_CALL_CYCLES, round(rate * nbytes))
 
@@ -59,7 +74,5 @@ def call_cycles(symbol: str, args: list, arch: str) -> int | None:
 def call_cost(symbol: str, args: list, arch: str) -> tuple[int, int, int] | None:
     """``(overhead before, call cycles, overhead after)`` of one call (None: the engine's
     nominal cost applies)."""
-    cycles = call_cycles(symbol, args, arch)
-    if cycles is None:
-        return None
-    return (*overhead(symbol, arch)[:1], cycles, overhead(symbol, arch)[1])
+    rate, before, after = _calibrated(symbol, arch)
+    return None if rate is None else (before, _cycles(rate, args), after)

@@ -49,13 +49,15 @@ class Engine:
     ``(defines dict, arch)``; ``models``: ``(symbol, defines, arch) -> model | None``
     (default :func:`iron.runtime.sim.kernel_models.model_for`, looked up at call time);
     ``pool``: the object buffers of the engine this one replaces, for the same program
-    (:meth:`iron.runtime.sim.fifo.Fifo.buffers`; zeroed before use, as new ones would be).
+    (:meth:`iron.runtime.sim.fifo.Fifo.buffers`; zeroed before use, as new ones would be), and
+    which program's FIFO patterns passed :func:`iron.runtime.sim.fifo.check_cover` (checked once).
     """
 
     def __init__(self, device, prog: Program, allocations: dict, kernels: dict, models=None, pool=None):
         self.device = device
         self.prog = prog
-        #: object buffers by owner, kept by the device per program for the next engine of it
+        #: object buffers by owner (and the checked program), kept by the device per program for
+        #: the next engine of it
         self.pool: dict = {} if pool is None else pool
         self.arch = ARCH.get(device.target.name, device.target.name)
         self.kernels = kernels
@@ -113,8 +115,10 @@ class Engine:
     def call_events(self, proc: Proc, args: list, measured: tuple | None) -> None:
         """A kernel call's trace events and cost (``measured``: the calibrated (overhead before,
         cycles, overhead after), :mod:`iron.runtime.sim.costs`; None: the module docstring's nominal one)."""
-        nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
-        before, cycles, after = measured or (0, CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE, 0)
+        if measured is None:
+            nbytes = sum(a.nbytes for a in args if isinstance(a, np.ndarray))
+            measured = (0, CALL_CYCLES + nbytes // CALL_BYTES_PER_CYCLE, 0)
+        before, cycles, after = measured
         start = proc.t + before
         proc.t = start + cycles
         if (proc.col, proc.row, "core") in self.traced:
@@ -140,7 +144,10 @@ class Engine:
     def _ev(self, col: int, row: int, kind: str, first: int, n: int, name: str) -> None:
         key = (col, row, kind)
         if key in self.traced:
-            self.events.setdefault(key, []).append((int(first), max(int(n), 1), name))
+            got = self.events.get(key)
+            if got is None:
+                got = self.events[key] = []
+            got.append((int(first), max(int(n), 1), name))
 
     def drain_events(self) -> dict:
         ev, self.events = self.events, {}

@@ -149,11 +149,18 @@ class Fifo:
         n = min(n, self.held[w])
         first = self.next_slot[w]
         parts, ready, taint = self.parts, self.ready, self.taint
+        marked = why or taint.marked()  # the common case: nothing is marked, no mark to look up
+        if n == 1 and self.writers == 1 and not marked and first == self.pushed:
+            before = ready.get(first, 0)  # the common case: one object of the one writer, complete
+            ready[first] = t if t > before else before
+            self.next_slot[0], self.held[0] = first + 1, self.held[0] - 1
+            self._complete(first)
+            return
         for j in range(first, first + n):
             parts[j] = parts.get(j, 0) + 1
             before = ready.get(j, 0)
             ready[j] = t if t > before else before
-            part_why = why or taint.of(self.bufs[j % self.depth])
+            part_why = marked and (why or taint.of(self.bufs[j % self.depth]))
             if part_why:
                 self.why.setdefault(j, part_why)
         self.next_slot[w] = first + n
@@ -162,22 +169,25 @@ class Fifo:
             self._complete(self.pushed)
 
     def _complete(self, j: int) -> None:
-        del self.parts[j]
-        why = self.why.pop(j, None)
+        self.parts.pop(j, None)  # none when writer_release completed it at once
+        why = self.why.pop(j, None) if self.why else None
         slot = j % self.depth
         stream = self.ebufs[slot]
+        taint, readers = self.taint, self.readers
         if self.to_dims:
             if self._to_idx is None:  # the pattern is fixed once the engine is built: made once
                 self._to_idx = object_indices(0, self.to_dims, stream.size)
-            if len(self.readers) == 1 and not self.readers[0].dims:  # gathered into its one reader
-                r = self.readers[0]
-                self.taint.set(r.bufs[slot], why)
-                np.take(stream, self._to_idx, out=r.ebufs[slot])
+            if len(readers) == 1 and not readers[0].dims:  # gathered into its one reader
+                r = readers[0]
+                taint.set(r.bufs[slot], why)
+                stream.take(self._to_idx, out=r.ebufs[slot])
                 self.pushed += 1
                 return
             stream = stream[self._to_idx]
-        for r in self.readers:
-            self.taint.set(r.bufs[slot], why)
+        marks = why is not None or taint.marked()  # else no reader's buffer has a mark to drop
+        for r in readers:
+            if marks:
+                taint.set(r.bufs[slot], why)
             dst = r.ebufs[slot]
             if r.dims:
                 if r.idx is None:

@@ -144,8 +144,9 @@ class Core:
         self.proc = proc  # the engine process (clock, tile)
         self.env: dict[str, object] = {}
         self.op = None  # the op running (where a "not modelled" stopped the core)
-        #: id(region ops) -> (ops, its (op, handler) pairs; None: it has block labels)
-        self._cfg: dict[int, tuple[list, list | None]] = {}
+        #: id(region ops) -> (ops, its (op, handler) pairs; None: it has block labels), kept by the
+        #: program (made once for every core running it)
+        self._cfg: dict[int, tuple[list, list | None]] = getattr(prog, "regions", {})
         #: Why values this core loaded are not modelled (iron.runtime.sim.taint): what it
         #: stores from then on is marked too.
         self.taint: str | None = None
@@ -169,11 +170,16 @@ class Core:
 
     def block(self, ops: list):
         """Generator: run a region's ops (a region with block labels follows its branches)."""
+        steps = self._steps(ops)
+        return vector_ops.run_blocks(self, ops) if steps is None else self._run(steps)
+
+    def _steps(self, ops: list) -> list | None:
+        """A region's ``(op, handler)`` pairs (None: it has block labels), made once per region."""
         known = self._cfg.get(id(ops))
         if known is None:  # once per region; the entry keeps the list alive, so its id stays its own
             steps = None if vector_ops.has_blocks(ops) else [(op, _handler(op)) for op in ops]
             known = self._cfg[id(ops)] = (ops, steps)
-        return vector_ops.run_blocks(self, ops) if known[1] is None else self._run(known[1])
+        return known[1]
 
     def straight(self, ops: list):
         """Generator: run a block's ops in order."""
@@ -184,11 +190,14 @@ class Core:
         for op, h in steps:
             self.op = op
             if h is None:
-                name, line = _describe(op)
-                raise NotModelledOp(f"not modelled: {name} (core ({self.proc.col},{self.proc.row}): {line})")
+                self._not_modelled(op)
             res = h(self, op)
             if res is not None and hasattr(res, "__next__"):
                 yield from res
+
+    def _not_modelled(self, op):
+        name, line = _describe(op)
+        raise NotModelledOp(f"not modelled: {name} (core ({self.proc.col},{self.proc.row}): {line})")
 
     def at(self) -> str:
         """`` at <where>:<line>`` of the op running in the device's MLIR ("" if not found)."""
@@ -278,12 +287,22 @@ class Core:
         are their last values."""
         names = [name for name, _init in op.iter_args]
         values = [self.val(init) for _name, init in op.iter_args]
+        steps, cost, env = self._steps(op.body), len(op.body) + 1, self.env
         for i in range(lb, ub, step):
-            progress.core_steps(self.engine, self.proc, len(op.body) + 1)
-            self.env[op.iv] = i
-            self.env.update(zip(names, values))
+            progress.core_steps(self.engine, self.proc, cost)
+            env[op.iv] = i
+            env.update(zip(names, values))
             try:
-                yield from self.block(op.body)
+                if steps is None:
+                    yield from vector_ops.run_blocks(self, op.body)
+                else:
+                    for o, h in steps:  # self._run inlined: one generator less per iteration and wait
+                        self.op = o
+                        if h is None:
+                            self._not_modelled(o)
+                        res = h(self, o)
+                        if res is not None and hasattr(res, "__next__"):
+                            yield from res
             except _Yield as y:
                 values = y.values
             self.proc.t += 1  # loop back-edge
@@ -300,7 +319,18 @@ class Core:
 
     # ------------------------------------------------------------------ object FIFOs
     def acquire(self, op: b.Acquire):
-        bufs = yield from self.engine.acquire(self.proc, op.fifo, op.port, op.size)
+        """The buffers bound now when the acquire is granted at once, else a generator that
+        waits for them (:func:`iron.runtime.sim.ports.acquire`)."""
+        got = self.engine.acquire(self.proc, op.fifo, op.port, op.size)
+        if isinstance(got, list):
+            self._bind(op, got)
+            return None
+        return self._acquire_later(op, got)
+
+    def _acquire_later(self, op: b.Acquire, waiting):
+        self._bind(op, (yield from waiting))
+
+    def _bind(self, op: b.Acquire, bufs: list) -> None:
         names = _names(op.results)
         if op.subview or len(names) != len(bufs):  # the older form: one subview of them all
             self.env[names[0]] = list(bufs)

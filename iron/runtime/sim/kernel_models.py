@@ -31,6 +31,7 @@ from their sources too, with the defines ``iron.from_mlir(kernel_defines=)`` gav
 
 from __future__ import annotations
 
+import sys
 from typing import Callable, Mapping
 
 import numpy as np
@@ -123,12 +124,16 @@ def with_user_models(kernels: Mapping[str, KernelModel] | None, lookup=None):
 
 
 # --------------------------------------------------------------------------- helpers
+_HIGH = 1 if sys.byteorder == "little" else 0  # the uint16 half that holds a float32's top bits
+
+
 def _f32(bits: np.ndarray) -> np.ndarray:
-    """float32 values of bf16 bit patterns (any view, e.g. a tiled one), C-ordered: the widening
-    and the copy in one pass (what :func:`iron.bf16.from_bf16` does in two)."""
-    out = np.empty(bits.shape, np.uint32)
-    np.left_shift(bits, 16, out=out, dtype=np.uint32)
-    return out.view(np.float32)
+    """float32 values of bf16 bit patterns (any view, e.g. a tiled one), C-ordered: each pattern
+    copied into the top half of a zeroed float32, the widening and the copy in one pass (what
+    :func:`iron.bf16.from_bf16` does in two; faster than a widening shift)."""
+    out = np.zeros((*bits.shape, 2), np.uint16)
+    out[..., _HIGH] = bits
+    return out.view(np.float32)[..., 0]
 
 
 def _flat(buf: np.ndarray) -> np.ndarray:
@@ -215,9 +220,10 @@ def _eltwise_bf16(op):
             n = e.count if e.count is not None else int(size[0])
             for name, buf in (("reads", a), ("reads", b), ("writes", c)):
                 _need(e.symbol, buf, n, name)
-            fa, fb = from_bf16(_flat(a)[:n]), from_bf16(_flat(b)[:n])
+            fa, fb = _f32(_flat(a)[:n]), _f32(_flat(b)[:n])  # new arrays: the result goes in fa
             with np.errstate(over="ignore", invalid="ignore"):
-                _flat(c)[:n] = to_bf16(operation(fa, fb))
+                operation(fa, fb, out=fa)
+            to_bf16(fa, out=_flat(c)[:n])
 
         return model
 
@@ -363,14 +369,14 @@ def _mm(src, e, defines, arch):
         B = _flat(b)[: k * n].reshape(k // s, n // t, s, t).transpose(0, 2, 1, 3)
         C = _flat(c)[: m * n].reshape(m // r, n // t, r, t).transpose(0, 2, 1, 3)  # a view: written back
         if dtype == "bf16":  # float32 accumulator; each operand converted and untiled in one pass
-            acc = _f32(C).reshape(m, n) + _f32(A).reshape(m, k) @ _f32(B).reshape(k, n)
-            out = to_bf16(acc)
-        else:
-            acc = C.astype(np.int64).reshape(m, n) + A.astype(np.int64).reshape(m, k) @ B.astype(
-                np.int64
-            ).reshape(k, n)
-            out = acc.astype(np.int32)  # to_vector<int32> of the 32-bit accumulator: wraps
-        C[...] = out.reshape(m // r, r, n // t, t)
+            acc = _f32(C).reshape(m, n)
+            acc += _f32(A).reshape(m, k) @ _f32(B).reshape(k, n)
+            to_bf16(acc.reshape(C.shape), out=C)  # rounded once, straight into the tiled C
+            return
+        acc = C.astype(np.int64).reshape(m, n) + A.astype(np.int64).reshape(m, k) @ B.astype(
+            np.int64
+        ).reshape(k, n)
+        C[...] = acc.astype(np.int32).reshape(C.shape)  # to_vector<int32> of the 32-bit accumulator: wraps
 
     return model
 

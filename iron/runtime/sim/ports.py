@@ -43,31 +43,52 @@ def _port(eng, proc, fifo: str, mode: str):
 
 
 def acquire(eng, proc, fifo: str, mode: str, n: int):
-    """Generator: the ``n`` buffers of an acquire (cumulative over what the core holds)."""
+    """The ``n`` buffers of an acquire (cumulative over what the core holds) when it can be
+    granted now; else a generator that yields False until it can and then returns them (most
+    acquires are granted at once: no generator is made for them)."""
     f, r = port(eng, proc, fifo, mode)
     progress.interacted(proc)
     t0 = proc.t
-    traced = eng.traced  # empty when no unit runs: no event is built
-    if traced:
+    if eng.traced:  # empty when no unit runs: no event is built
         eng._ev(proc.col, proc.row, "core", t0, 1, "INSTR_LOCK_ACQUIRE_REQ")
+    if _grantable(f, r, n):
+        return _grant(eng, proc, fifo, f, r, n, t0)
+    return _blocked(eng, proc, fifo, mode, f, r, n, t0)
+
+
+def _grantable(f, r, n: int) -> bool:
+    return f.can_write(0, max(n - f.held[0], 0)) if r is None else f.available(r, n)
+
+
+def _blocked(eng, proc, fifo: str, mode: str, f, r, n: int, t0: int):
+    """Generator: the core blocks until its acquire can be granted."""
+    while not _grantable(f, r, n):
+        proc.wait = f"acquire @{fifo}({mode}, {n})"
+        yield False
+    return _grant(eng, proc, fifo, f, r, n, t0)
+
+
+def _grant(eng, proc, fifo: str, f, r, n: int, t0: int) -> list:
+    """The acquire granted: the buffers, the core's clock past the objects' arrival."""
+    traced = eng.traced
     if r is None:
         extra = max(n - f.held[0], 0)
-        while not f.can_write(0, extra):
-            proc.wait = f"acquire @{fifo}(Produce, {n})"
-            yield False
         if extra:
             f.writer_acquire(0, extra)
         first = f.next_slot[0]
-        ready = max((f.slot_time(j) for j in range(first, first + n)), default=0)
-        bufs = [f.kbufs[j % f.depth] for j in range(first, first + n)]
+        if n == 1:  # the common case, without the generic loops below
+            ready, bufs = f.slot_time(first), [f.kbufs[first % f.depth]]
+        else:
+            ready = max((f.slot_time(j) for j in range(first, first + n)), default=0)
+            bufs = [f.kbufs[j % f.depth] for j in range(first, first + n)]
     else:
-        while not f.available(r, n):
-            proc.wait = f"acquire @{fifo}(Consume, {n})"
-            yield False
         r.held = max(r.held, n)
         first = r.released
-        ready = max(f.ready.get(j, 0) for j in range(first, first + n)) + f.cycles
-        bufs = [r.kbufs[j % f.depth] for j in range(first, first + n)]
+        if n == 1:
+            ready, bufs = f.ready.get(first, 0) + f.cycles, [r.kbufs[first % f.depth]]
+        else:
+            ready = max(f.ready.get(j, 0) for j in range(first, first + n)) + f.cycles
+            bufs = [r.kbufs[j % f.depth] for j in range(first, first + n)]
         if traced:
             _consume_events(eng, proc, f, fifo, ready)
     proc.t = max(proc.t, ready) + 1

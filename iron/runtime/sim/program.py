@@ -58,6 +58,10 @@ class CoreProgram:
     row: int
     body: list  # iron.mlir.body ops and ir.Opaque
     link_with: str | None = None  # core-level link_with (older designs)
+    #: id(region ops) -> (the ops, their (op, handler) pairs; None: it has block labels), made
+    #: once by the interpreter (:meth:`iron.runtime.sim.interp.Core.block`) for every core that
+    #: runs this program (a sequence runs it again at every reconfiguration)
+    regions: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

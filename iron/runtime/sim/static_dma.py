@@ -66,9 +66,8 @@ def install(device, prog, dmas, mlir: str, where: str) -> StaticDma:
     :class:`iron.runtime.sim.tile_dma.TileDmas`); returns the buffers and locks for the cores."""
     tiles = {t.name: (t.col, t.row) for t in prog.tiles.values()}
     state = StaticDma()
-    decl = placement.declared(prog.device, where, lambda text: _line_of(mlir, text))
+    decl, state.buffers = _declared(prog, mlir, where)
     regions, locks = decl.regions, decl.locks
-    state.buffers = placement.place(prog.device, decl)
     for b in state.buffers.values():
         if m := _RE_DENSE.search(b.text):
             dmas._memory(b.col, b.row)[b.address : b.address + b.type.nbytes] = _initial(
@@ -96,6 +95,23 @@ def install(device, prog, dmas, mlir: str, where: str) -> StaticDma:
             continue
         _program(state, device, dmas, region, col, row, where)
     return state
+
+
+_DECLARED: dict[tuple[str, str], tuple] = {}  # (device text, where) -> _declared's result
+
+
+def _declared(prog, mlir: str, where: str) -> tuple[placement.Declared, dict[str, Placed]]:
+    """The device's declared regions, buffers and locks and where its buffers sit: read once per
+    device text (a sequence loads the same few devices at every step; neither is mutated)."""
+    key = (mlir, where)
+    hit = _DECLARED.get(key)
+    if hit is None:
+        decl = placement.declared(prog.device, where, lambda text: _line_of(mlir, text))
+        hit = decl, placement.place(prog.device, decl)
+        if len(_DECLARED) >= 64:  # bounded: a long session loads many designs
+            _DECLARED.clear()
+        _DECLARED[key] = hit
+    return hit
 
 
 def _routed(dmas, tiles: dict, region, start) -> bool:

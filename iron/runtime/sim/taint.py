@@ -42,6 +42,10 @@ class Taint:
         self._tracked.add(id(raw))
         self._keep.append(raw)
 
+    def marked(self) -> bool:
+        """Whether any buffer carries a mark (the common case: none does)."""
+        return bool(self._why)
+
     def of(self, *values) -> str | None:
         """Why the first marked array among ``values`` is marked (None: none is)."""
         if not self._why:  # the common case: every kernel has a model
@@ -69,6 +73,7 @@ class Taint:
     def set(self, raw: np.ndarray, why: str | None) -> None:
         """``raw`` was overwritten whole by data marked ``why`` (None: clean data)."""
         if why is None:
-            self._why.pop(id(raw), None)
+            if self._why:
+                self._why.pop(id(raw), None)
         else:
             self._why[id(raw)] = (raw, why)
