@@ -182,8 +182,8 @@ class Runs:
         return cache[slot]
 
     def _intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
-        sel = (self.mask & np.uint8(1 << slot)) != 0
-        t, n, s = self.time[sel], self.count[sel], self.step[sel]
+        sel = np.flatnonzero(self.mask & np.uint8(1 << slot))  # one scan, then gathers of the few
+        t, n, s = self.time.take(sel), self.count.take(sel), self.step.take(sel)
         # A run of step 1 is one stretch; wider steps are separate 1-cycle pulses
         # (a run of one pulse is both).
         pulses = (s != 1) & (n > 1)
