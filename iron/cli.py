@@ -49,9 +49,11 @@ def _installed_era():
     return toolchain.era()
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``iron`` command's parser. ``command`` "trace": only the ``trace`` subcommands
+    (what ``main`` builds for ``iron trace ...``: each subcommand's parser costs a decode
+    of a small capture about 2 ms, argparse's message lookups included)."""
     from iron import __version__
-    from iron.builder import cli as artifact_cli
     from iron.fuse import cli as fuse_cli
     from iron.trace import cli as trace_cli
 
@@ -60,7 +62,18 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"iron {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    if command != "trace":
+        _add_others(sub)
+    trace_cli.add_subcommands(sub, extra=[functools.partial(fuse_cli.add_subcommands, era=_installed_era)])
+    if command != "trace":
+        from iron.builder import cli as artifact_cli
 
+        artifact_cli.add_subcommands(sub)
+    return p
+
+
+def _add_others(sub) -> None:
+    """``iron demo`` and ``iron events``."""
     demo = sub.add_parser("demo", help="build, run and trace a fused gemm/silu/mul/gemm block")
     demo.add_argument(
         "--out", default=None, help="output directory (default: $IRON_TRACE_DIR or ./iron-traces)"
@@ -74,13 +87,10 @@ def parser() -> argparse.ArgumentParser:
     ev.add_argument("kind", nargs="?", choices=["core", "mem", "shim", "memtile"])
     ev.set_defaults(func=_events)
 
-    trace_cli.add_subcommands(sub, extra=[functools.partial(fuse_cli.add_subcommands, era=_installed_era)])
-    artifact_cli.add_subcommands(sub)
-    return p
-
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser("trace" if argv[:1] == ["trace"] else None).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except IronError as exc:

@@ -427,6 +427,46 @@ def test_pftrace_packets_are_the_bytes_protobuf_writes(monkeypatch):
             assert len(out[0]) > 1000
 
 
+@pytest.mark.parametrize("ns_per_cycle", [1.0, 0.8, 1000 / 1.5])
+@pytest.mark.parametrize("order", ["sorted", "shuffled"])
+def test_pftrace_event_rows_by_numpy_are_the_bytes_protobuf_writes(ns_per_cycle, order):
+    """The event packets the numpy engine lays out (rows of one width per byte count
+    of their timestamps; out of order: the general renderer) are what the ``perfetto``
+    package's protos serialize for the same packets, with timestamps rounded halves to
+    even (Python's ``round``) from cycles of every varint size, 1 to 10 bytes."""
+    rng = np.random.default_rng(7)
+    cycles = np.unique(np.concatenate([[1 << (7 * k) for k in range(9)], rng.integers(0, 1 << 40, 500)]))
+    top = (1 << 62) // int(np.ceil(ns_per_cycle))  # past 2**53: where 1 ns a cycle takes floats too
+    cycles = np.concatenate([cycles, [(1 << 53) - 7, 1 << 53]])
+    cycles = np.unique(np.concatenate([[0, 1], cycles[cycles < top], [top + 3]])).astype(np.int64)
+    for exact in (True, False):  # float64 holds every time exactly (below 2**53), or not
+        _check_event_rows(cycles[cycles < 1 << 53] if exact else cycles, ns_per_cycle, order, rng)
+
+
+def _check_event_rows(cycles, ns_per_cycle: float, order: str, rng) -> None:
+    from perfetto.protos.perfetto.trace import perfetto_trace_pb2 as pb
+
+    from iron.trace.engine import NUMPY
+    from iron.trace.export import pftrace as T
+
+    begin, end = cycles[:-1], cycles[1:]
+    if order == "shuffled":
+        perm = rng.permutation(len(begin))
+        begin, end = begin[perm], end[perm]
+    offset, seq = 5, 3
+    got = T._EventBytes(seq).rows(begin, end, offset, ns_per_cycle, NUMPY)
+    trace = pb.Trace()
+    for b, e in zip(begin.tolist(), end.tolist()):
+        for cycle, kind in ((b, pb.TrackEvent.TYPE_SLICE_BEGIN), (e, pb.TrackEvent.TYPE_SLICE_END)):
+            p = trace.packet.add(
+                timestamp=round((offset + cycle) * ns_per_cycle), trusted_packet_sequence_id=seq
+            )
+            p.track_event.type = kind
+            if kind == pb.TrackEvent.TYPE_SLICE_BEGIN:
+                p.track_event.name_iid = T.NAME_IID
+    assert bytes(got) == trace.SerializeToString()
+
+
 def test_pftrace_is_written_without_protobuf(tmp_path):
     """Writing the native trace imports no protobuf module (about 0.2 s and 8 MiB)."""
     from iron.tests.golden import TEST1

@@ -239,3 +239,37 @@ def test_invocations_follow_mlir_aie_pairing_rule():
         begin, end = invocations(a, b)
         assert list(zip(begin.tolist(), end.tolist())) == rule(a.tolist(), b.tolist()), (a, b)
         assert invocations(a.tolist(), b.tolist()) == (begin.tolist(), end.tolist())  # lists: plain
+
+
+def test_the_event_writers_last_time_is_the_summarys_by_the_timing_model():
+    """The last event time the event writers take without a summary (``last_event_time``,
+    kept as ``DecodedUnit.last``), worked by hand from the frame rules (iron.target.frames:
+    a frame of c cycles advances the timer 1 + c, each replay as much again, an Event_Sync
+    0x3FFFF): an event of 2 cycles at 3; one of 0 cycles at 4 replayed 3 times (to 7); a sync
+    (262150); an event of 5 cycles and no slots at 262156 replayed twice (to 262168); a
+    trailing sync adds no event."""
+    from iron.trace.decode.timing import ops_of
+
+    E_, S_ = D.OP_EVENT, D.OP_SYNC
+    ops = ops_of([E_, E_, S_, E_, S_], [1, 2, 0, 0, 0], [2, 0, 0, 5, 0], [0, 3, 0, 2, 0], [True] * 5)
+    assert S.last_event_time(ops) == 262168 == S.unit_figures(ops)["last"]
+    assert S.last_event_time(ops_of([S_], [0], [0], [0], [False])) is None
+    assert S.last_event_time(ops_of(*([],) * 5)) is None
+
+
+def test_an_event_decode_knows_the_last_time_its_summary_prints():
+    """mlir-aie's test1 capture decoded for the event writers (numpy, ops kept, no summary
+    made): each unit's last time is the one the summary, made on demand, prints."""
+    from pathlib import Path
+
+    from iron.tests.golden import TEST1
+    from iron.trace.capture import decode_manifest, read_words
+    from iron.trace.mlir_manifest import manifest_from_mlir
+
+    words = read_words(TEST1 / "trace.txt")[0]
+    manifest = manifest_from_mlir(Path(TEST1 / "aie.mlir").read_text(), len(words) * 4)
+    decoded = decode_manifest(manifest, words, analyze=S.summarize_counting, engine="numpy")
+    units = [u for ds in decoded.slices for u in ds.units]
+    assert units and all(u.summary is None and isinstance(u.last, int) for u in units)
+    printed = [u["last"] for s in decoded.summary_dict()["slices"] for u in s["units"]]
+    assert [u.last_time() for u in units] == printed

@@ -115,7 +115,10 @@ class DecodedTrace:
             raise ValueError(f"output format {fmt!r}: expected one of {', '.join(OUTPUT_FORMATS)}")
         if isinstance(out, (str, os.PathLike)):
             gz = str(out).endswith(".gz")
-            with atomic_open(out, gzip_level=GZIP_LEVEL if gz else None, threaded=True, durable=False) as f:
+            threaded = _threaded(self.slices)
+            with atomic_open(
+                out, gzip_level=GZIP_LEVEL if gz else None, threaded=threaded, durable=False
+            ) as f:
                 return self.write(f, fmt, all_intervals=all_intervals)
         return export.writer(fmt)(self.slices, self.manifest.clock_mhz, out, self._meta(), all_intervals)
 
@@ -153,7 +156,9 @@ class DecodedTrace:
             for ds, name in zip(populated, names):
                 gz = str(name).endswith(".gz")
                 f = stack.enter_context(
-                    atomic_open(name, gzip_level=GZIP_LEVEL if gz else None, threaded=True, durable=False)
+                    atomic_open(
+                        name, gzip_level=GZIP_LEVEL if gz else None, threaded=_threaded([ds]), durable=False
+                    )
                 )
                 write_mlir_aie([ds], f, budget)
                 written.append(name)
@@ -169,6 +174,13 @@ class DecodedTrace:
         from iron.trace.export.plot import plot_timeline
 
         plot_timeline(self.slices, path, self.manifest.clock_mhz)
+
+
+def _threaded(slices) -> bool:
+    """Whether the outputs of ``slices`` are written on a thread (:func:`iron.files.atomic_open`):
+    unless every slice was decoded plainly (a small capture: a thread would cost more than its
+    output's writes)."""
+    return not all(ds.engine == PLAIN for ds in slices)
 
 
 class Capture(DecodedTrace):

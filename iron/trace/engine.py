@@ -18,15 +18,25 @@ This module imports nothing else from iron but :mod:`iron.trace.jit` (lazily, to
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
-
-@dataclass(frozen=True)
 class Engine:
     """One way to run the read side's kernels; compare with :data:`PLAIN`, :data:`NUMPY`,
-    :data:`NUMBA` (or read :attr:`plain` / :attr:`compiled`)."""
+    :data:`NUMBA` (or read :attr:`plain` / :attr:`compiled`). Equal by name. (A plain
+    class: a dataclass costs the import of every decode, small ones included, ~1 ms.)"""
 
-    name: str
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Engine) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __repr__(self) -> str:
+        return f"Engine(name={self.name!r})"
 
     @property
     def plain(self) -> bool:
@@ -58,13 +68,17 @@ ENGINES = {e.name: e for e in (PLAIN, NUMPY, NUMBA)}
 NAMES = ("auto", *ENGINES)
 
 
-@dataclass(frozen=True)
 class Crossover:
-    """One measured size where another engine starts to pay off."""
+    """One measured size where another engine starts to pay off: its ``value``, the
+    ``unit`` it counts and where it was ``measured``."""
 
-    value: int
-    unit: str
-    measured: str
+    __slots__ = ("value", "unit", "measured")
+
+    def __init__(self, value: int, unit: str, measured: str):
+        self.value, self.unit, self.measured = value, unit, measured
+
+    def __repr__(self) -> str:
+        return f"Crossover(value={self.value!r}, unit={self.unit!r}, measured={self.measured!r})"
 
 
 #: The crossovers between engines: name -> value, its unit and where it was measured.

@@ -54,9 +54,14 @@ UTF8_BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = {b"\xff\xfe": "utf-16-le", b"\xfe\xff": "utf-16-be"}
 
 
+#: The bytes of plain ASCII text: whitespace (tab to carriage return) and the printable characters.
+_PLAIN_TEXT = bytes(range(9, 14)) + bytes(range(32, 127))
+
+
 def _plain(data: bytes) -> bool:
-    """ASCII text without control characters other than whitespace."""
-    return not any(b < 9 or 13 < b < 32 or b > 126 for b in data)
+    """ASCII text without control characters other than whitespace (``bytes.translate``
+    deletes those it may hold: about 100x faster than a Python loop over the bytes)."""
+    return not data.translate(None, _PLAIN_TEXT)
 
 
 def text_encoding(head: bytes) -> str | None:
@@ -156,7 +161,10 @@ def parse_text(data: bytes | str, name: str = "<text>", plain: bool = False):
     # (8 characters and a newline each, all hex digits: else the words are read as tokens,
     # so "0x0 0x0 " is two words, not one bad one)
     fast = n % 9 == 0 and data[8::9] == b"\n" * (n // 9)
+    raw = _fast_hex(data, n) if fast else None
     if plain:
+        if raw is not None:
+            return list(struct.unpack(f">{len(raw) // 4}I", raw))
         toks = [data[i : i + 8] for i in range(0, n, 9)] if fast else []
         if not fast or any(t.translate(None, HEX_DIGITS) for t in toks):
             toks = _tokens(data, name)
@@ -164,13 +172,8 @@ def parse_text(data: bytes | str, name: str = "<text>", plain: bool = False):
             if t.translate(None, HEX_DIGITS):
                 raise TraceInputError(f"{name}: word {i + 1} is not hexadecimal")
         return [int(t, 16) for t in toks]
-    if fast:  # C's hex parser; it skips whitespace between byte pairs, so 4 bytes a line
-        try:  # means 8 hex digits a line, as read below (else: the checks below report it)
-            raw = bytes.fromhex(data.decode("ascii"))
-            if len(raw) == 4 * (n // 9):
-                return np.frombuffer(raw, ">u4").astype(np.uint32)
-        except ValueError:
-            pass
+    if raw is not None:
+        return np.frombuffer(raw, ">u4").astype(np.uint32)
     vals = _hex_table()[np.frombuffer(data, dtype=np.uint8).reshape(-1, 9)[:, :8]] if fast else None
     if vals is None or (vals == 255).any():
         vals = _hex_table()[np.frombuffer(b"".join(_tokens(data, name)), dtype=np.uint8).reshape(-1, 8)]
@@ -181,6 +184,18 @@ def parse_text(data: bytes | str, name: str = "<text>", plain: bool = False):
     for i in range(8):
         words |= vals[:, i].astype(np.uint32) << np.uint32(4 * (7 - i))
     return words
+
+
+def _fast_hex(data: bytes, n: int) -> bytes | None:
+    """The words of a text of ``n`` bytes in lines of 8 characters and a newline as
+    big-endian bytes, by C's hex parser, or None when a line is not 8 hex digits (the
+    slower checks then report it). The parser skips whitespace between byte pairs, so 4
+    bytes a line means 8 hex digits a line."""
+    try:
+        raw = bytes.fromhex(data.decode("ascii"))
+    except ValueError:
+        return None
+    return raw if len(raw) == 4 * (n // 9) else None
 
 
 def _tokens(data: bytes, name: str) -> list[bytes]:

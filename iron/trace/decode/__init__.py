@@ -19,7 +19,7 @@ and :mod:`~iron.trace.decode.units` (a slice's units, :func:`decode_words`),
 raises). Frame and packet formats: :mod:`iron.target.frames`.
 
 This package imports the names below, so ``from iron.trace.decode import X``
-works for each; their modules own them.
+works for each; their modules own them (mlir-aie's timing model's on first use).
 """
 
 from __future__ import annotations
@@ -40,11 +40,6 @@ from iron.trace.decode.timing import (
     ops_to_runs,
     slot_intervals,
 )
-from iron.trace.decode.mlir_aie_timing import (
-    MAX_MLIR_AIE_RECORDS_PER_UNIT,
-    mlir_aie_event_chunks,
-    mlir_aie_events,
-)
 from iron.trace.decode.modes import PcEvents, parse_event_pc, unit_mode
 from iron.trace.decode.packets import Packets, packet_table, segments, unit_key, unit_payload
 from iron.trace.decode.scan import field_table, frame_diagnostics, frame_starts, parse_stream
@@ -58,6 +53,24 @@ from iron.trace.decode.units import (
     decode_words,
     unit_packet_type,
 )
+
+#: Names imported from their module on first use: a summary never needs mlir-aie's timing model.
+_LAZY = {
+    "MAX_MLIR_AIE_RECORDS_PER_UNIT": "iron.trace.decode.mlir_aie_timing",
+    "mlir_aie_event_chunks": "iron.trace.decode.mlir_aie_timing",
+    "mlir_aie_events": "iron.trace.decode.mlir_aie_timing",
+}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value  # once
+    return value
+
 
 __all__ = [
     "IntervalCounter",

@@ -177,29 +177,37 @@ def frame_diagnostics(data, frames, unknown, trunc, nstart, first_start, nsync) 
     return diag, (start_timer_at(data, int(first_start)) if first_start >= 0 else None)
 
 
+def byte_table(data: np.ndarray, table: bytes) -> np.ndarray:
+    """``table[b]`` of every byte ``b`` of ``data`` (a uint8 array), by ``bytes.translate``:
+    several times faster than numpy's indexing by a uint8 array (Dec 2026, 1 MiB: 0.8 vs 3.9 ms)."""
+    return np.frombuffer(data.tobytes().translate(table), np.uint8)
+
+
 def _parse_numpy(data: np.ndarray) -> tuple[Ops, int | None, dict]:
     n = len(data)
     diag = no_frames()
-    starts = frame_starts_blocks(F.LENGTH_OF_BYTE[data])
-    if len(starts) and starts[-1] + int(F.LENGTH_OF_BYTE[data[starts[-1]]]) > n:
+    starts = frame_starts_blocks(byte_table(data, F.LENGTH_BYTES))
+    if len(starts) and starts[-1] + F.LENGTH_BYTES[data[starts[-1]]] > n:
         starts = starts[:-1]
         diag["truncated_frames"] = 1
     diag["frames"] = len(starts)
     padded = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
-    kind = F.KIND_OF_BYTE[padded[starts]]
-    diag["unknown_frames"] = int((kind == F.UNKNOWN).sum())
-    diag["sync_frames"] = int((kind == F.SYNC).sum())
-    start_pos = starts[kind == F.START]
-    diag["start_frames"] = len(start_pos)
-    start_timer = start_timer_at(data, int(start_pos[0])) if len(start_pos) else None
+    kind = byte_table(padded[starts], F.KIND_BYTES)
+    counts = np.bincount(kind, minlength=16)
+    diag["unknown_frames"] = int(counts[F.UNKNOWN])
+    diag["sync_frames"] = int(counts[F.SYNC])
+    diag["start_frames"] = int(counts[F.START])
+    start_timer = None
+    if counts[F.START]:
+        start_timer = start_timer_at(data, int(starts[np.argmax(kind == F.START)]))
     sel = (kind <= F.REPEAT1) | (kind == F.SYNC)
-    s = starts[sel].astype(np.int64)
-    k = kind[sel]
+    if not sel.all():
+        starts, kind = starts[sel], kind[sel]
     # The 4 bytes from each frame start as one big-endian word: fields are bit ranges of it
-    # (one gather of 4-byte windows, read as big-endian words).
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 4)[s]
-    w = windows.view(">u4")[:, 0].astype(np.uint32)
-    return _ops_from_words(k, w), start_timer, diag
+    # (a view of the bytes as big-endian words at every byte offset, gathered at the starts).
+    at_every_byte = np.ndarray(buffer=padded, dtype=">u4", shape=(n + 5,), strides=(1,))
+    w = at_every_byte[starts].astype(np.uint32)
+    return _ops_from_words(kind, w), start_timer, diag
 
 
 @functools.cache
@@ -235,11 +243,14 @@ def _field_columns():
 
 def _ops_from_words(k, w) -> Ops:
     v_shift, v_mask, s_shift, s_mask = _field_columns()
-    value = (w >> v_shift[k]) & v_mask[k]
     single = k <= F.SINGLE2
-    slots = (w >> s_shift[k]) & s_mask[k]  # a slot number (Single) or a slot mask (Multiple)
+    k = k.astype(np.intp)  # numpy indexes by intp several times faster than by uint8
+    value = w >> v_shift.take(k)
+    value &= v_mask.take(k)
+    slots = w >> s_shift.take(k)
+    slots &= s_mask.take(k)  # a slot number (Single) or a slot mask (Multiple)
     mask = np.where(single, np.uint32(1) << slots, slots)
-    return join_ops(_op_of_kind()[k], mask.astype(np.uint8), value.astype(np.uint32), single)
+    return join_ops(_op_of_kind().take(k), mask.astype(np.uint8), value, single)
 
 
 #: Folded ops per chunk that :func:`compiled_scan` hands to an accumulator by default.

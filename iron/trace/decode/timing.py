@@ -171,26 +171,51 @@ class Runs:
 
     def intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
         """Maximal runs of consecutive cycles in which ``slot`` is asserted:
-        ``(begin, end)`` arrays, end exclusive."""
-        sel = ((self.mask >> np.uint8(slot)) & 1).astype(bool)
-        t, n, s = self.time[sel], self.count[sel], self.step[sel]
-        dense = s == 1
-        # A run of step 1 is one stretch; wider steps are separate 1-cycle pulses.
-        if dense.all():
+        ``(begin, end)`` arrays, end exclusive. The last two slots asked for are
+        kept (the writers ask for a slot's count, then its rows; the kernel track
+        for two slots at once): never more than two slots' intervals."""
+        cache = self.__dict__.setdefault("_interval_cache", {})
+        if slot not in cache:
+            if len(cache) >= 2:
+                del cache[next(iter(cache))]  # the oldest
+            cache[slot] = self._intervals(slot)
+        return cache[slot]
+
+    def _intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        sel = np.flatnonzero(self.mask & np.uint8(1 << slot))  # one scan, then gathers of the few
+        t, n, s = self.time.take(sel), self.count.take(sel), self.step.take(sel)
+        # A run of step 1 is one stretch; wider steps are separate 1-cycle pulses
+        # (a run of one pulse is both).
+        pulses = (s != 1) & (n > 1)
+        if not pulses.any():
             begin, end = t, t + n
         else:
-            nn = np.where(dense, 1, n)
-            idx = np.repeat(np.arange(len(t)), nn)
-            first = np.cumsum(nn) - nn
-            i = np.arange(int(nn.sum()), dtype=np.int64) - np.repeat(first, nn)
-            begin = t[idx] + i * s[idx]
-            end = np.where(dense[idx], begin + n[idx], begin + 1)
+            begin, end = _pulses(t, n, s, pulses)
         if not len(begin):
             return begin, end
         new = np.ones(len(begin), dtype=bool)
         new[1:] = begin[1:] != end[:-1]
         starts = np.flatnonzero(new)
+        if len(starts) == len(begin):  # nothing touches
+            return begin, end
         return begin[starts], np.maximum.reduceat(end, starts)
+
+
+def _pulses(t, n, s, pulses):
+    """The stretches of runs ``(t, n, s)`` whose ``pulses`` (step > 1, more than one) are
+    expanded into 1-cycle pulses: ``(begin, end)``. The begins are a running sum: each
+    run's first begin after the previous run's last, then its step per pulse."""
+    nn = np.where(pulses, n, 1)
+    first = np.cumsum(nn)
+    total = int(first[-1])
+    first -= nn
+    d = np.repeat(s, nn)  # a pulse's begin: the previous begin plus its run's step ...
+    d[first[0]] = t[0]
+    d[first[1:]] = t[1:] - (t[:-1] + (nn[:-1] - 1) * s[:-1])  # ... a run's first: from the last one's
+    begin = np.cumsum(d)
+    width = np.ones(total, np.int64)
+    width[first] = np.where(pulses, 1, n)  # one run of step 1 (or of one pulse): its n cycles
+    return begin, begin + width
 
 
 #: Intervals (16 bytes each) :class:`SlotIntervals` holds at most at a time for a
@@ -467,6 +492,8 @@ def ops_to_runs(ops: Ops) -> Runs:
     if not len(ops):
         z = np.zeros(0, np.int64)
         return Runs(z, np.zeros(0, np.uint8), z, z)
+    if not (ops.kind == OP_REPEAT).any():  # no orphan Repeat (the common stream): one pass less
+        return _event_runs(ops)
     ops = ops.split()
     before, after, base, cb = _timer(ops, F.SYNC_CYCLES)
     is_ev = ops.kind == OP_EVENT
@@ -479,6 +506,35 @@ def ops_to_runs(ops: Ops) -> Runs:
     count = np.where(is_ev, 1, v)[keep]
     step = np.where(is_ev, 1 + v, 1 + cb)[keep]
     return Runs(time.astype(np.int64), mask.astype(np.uint8), count.astype(np.int64), step.astype(np.int64))
+
+
+def _event_runs(ops: Ops) -> Runs:
+    """:func:`ops_to_runs` of ops without OP_REPEAT, without splitting them: per event op
+    a run of itself, then (replays, of a mask that sets slots) a run of its ``reps``."""
+    step = ops.value.astype(np.int64)
+    step += 1
+    reps = ops.reps.astype(np.int64)
+    event = ops.kind == OP_EVENT
+    delta = step * (1 + reps)
+    if not event.all():  # Event_Syncs: only time passes
+        delta[~event] = F.SYNC_CYCLES
+    after = np.cumsum(delta)
+    time = after - reps * step  # the event itself: its replays follow
+    if not event.all():
+        time, step, reps, mask = time[event], step[event], reps[event], ops.mask[event]
+    else:
+        mask = ops.mask
+    second = (reps > 0) & (mask != 0)
+    at = np.arange(len(time))  # each event's run, after the replay runs before it
+    at[1:] += np.cumsum(second[:-1])
+    n = len(time) + int(np.count_nonzero(second))
+    out_time, out_count = np.empty(n, np.int64), np.ones(n, np.int64)
+    out_mask, out_step = np.empty(n, np.uint8), np.empty(n, np.int64)
+    out_time[at], out_mask[at], out_step[at] = time, mask, step
+    rep_at = at[second] + 1
+    out_time[rep_at] = time[second] + step[second]
+    out_mask[rep_at], out_step[rep_at], out_count[rep_at] = mask[second], step[second], reps[second]
+    return Runs(out_time, out_mask, out_count, out_step)
 
 
 def bound_runs(runs: Runs, limit: int) -> tuple[Runs, int]:

@@ -48,6 +48,10 @@ INTERVALS_PER_BYTE = 8
 MIN_INTERVALS_PER_UNIT = 1 << 18
 
 
+#: :attr:`DecodedUnit.last` when not known.
+UNKNOWN = object()
+
+
 @dataclass
 class DecodedUnit:
     """One unit seen in the data (``unit`` is None if the configuration lacks it)."""
@@ -68,6 +72,9 @@ class DecodedUnit:
     pcmap: object = None  # iron.trace.pcmap.PcMap of the core's ELF, when given (mode-1 core units)
     interval_counts: object = None  # intervals per slot (array), when ``analyze`` counted them
     reload: object = None  # when no ops were kept (``analyze``): a function parsing them again
+    #: the time of the last event (None: no events) when an ``analyze`` hook knew it without
+    #: making the summary (made on demand from the kept ops); :data:`UNKNOWN`: not known
+    last: object = field(default=UNKNOWN, repr=False)
 
     @property
     def kind(self) -> str:
@@ -111,6 +118,8 @@ class DecodedUnit:
         """Time of the unit's last event (None: no events)."""
         if self.summary is not None:
             return self.summary["last"]
+        if self.last is not UNKNOWN:
+            return self.last
         return self.runs_unkept().last_time()
 
 

@@ -30,7 +30,6 @@ from iron.trace.decode import (
 from iron.trace.decode.packets import gather_payload, warm_gather
 from iron.trace.decode.scan import CHUNK_OPS as SCAN_CHUNK_OPS
 from iron.trace.decode.scan import scan_ops, compiled_scan, parse_stream, scan_pieces, warm_ops
-from iron.trace.export.ahead import ahead, reuse_after
 from iron.trace import engine as E
 from iron.trace.engine import NUMPY, PlainOverflow, as_engine, for_stream, plain_output
 from iron.trace.jit import jit, kernel, np
@@ -128,6 +127,21 @@ def unit_figures(ops: Ops, slots: tuple[int, ...] = ()) -> dict:
         else {}
     )
     return out
+
+
+def last_event_time(ops: Ops) -> int | None:
+    """``unit_figures(ops)["last"]`` without the figures: the time the unit's last event
+    frame (and its replays) ends at, by one sum of the timer's steps up to it."""
+    if not len(ops):
+        return None
+    if (ops.kind == OP_REPEAT).any():  # replays after an Event_Sync: the general path
+        return unit_figures(ops)["last"]
+    event = ops.kind == OP_EVENT
+    last = len(event) - 1 - int(np.argmax(event[::-1]))
+    if not event[last]:
+        return None
+    value, reps = ops.value[: last + 1].astype(np.int64), ops.reps[: last + 1].astype(np.int64)
+    return int(np.where(event[: last + 1], (value + 1) * (reps + 1), SYNC_CYCLES).sum())
 
 
 def _no_figures(slots: tuple[int, ...]) -> dict:
@@ -364,9 +378,11 @@ def summarize_unit(du: DecodedUnit, data, engine=None, count: bool = False) -> N
     if fold is None:
         du.ops, du.start_timer, du.diagnostics = parse_stream(data, NUMPY)
         du.frames = du.diagnostics["frames"]
+        if count and keeps_ops(len(data)):  # the event writers: of the summary only the last time
+            du.last = last_event_time(du.ops)  # (the summary is made from the kept ops on demand)
+            return
         du.summary = unit_summary(du)
-        if not (count and keeps_ops(len(data))):
-            du.ops = NO_OPS  # the writers parse it again (see keeps_ops)
+        du.ops = NO_OPS  # the writers parse it again (see keeps_ops)
         return
     acc = _Figures(fold, *(slots or (-1, -1)), plain=engine.plain)
     accumulate, counter = acc, IntervalCounter(engine) if count else None
@@ -404,6 +420,8 @@ def _summarize_pieces(du: DecodedUnit, pieces, count: bool = False) -> None:
     acc = _Figures(jit(_fold_figures), *(kernel_slots(du.events) or (-1, -1)))
     counter = IntervalCounter() if count else None
     report: dict = {}
+    from iron.trace.export.ahead import ahead, reuse_after  # big units only: a thread, a queue
+
     # The scan runs on a thread ahead of the folds (both compiled, GIL released),
     # into buffer sets used in turn, none rewritten while a fold may still read it.
     chunks = scan_pieces(pieces, AHEAD_OPS, report=report, buffers=reuse_after(AHEAD_DEPTH))
