@@ -137,11 +137,14 @@ def render(n: int, pieces: list, engine: Engine = NUMPY):
 
     Numpy: every piece gets a fixed column range of its widest form in an ``n`` x width
     byte matrix, filled column-wise; a mask of the bytes each row really uses
-    then packs the matrix into the text (no per-row Python, no scattered writes)."""
+    then packs the matrix into the text (no per-row Python, no scattered writes). Text with
+    no NUL byte (the JSON writers) marks unused bytes NUL instead of in a mask (:func:`_render_text`)."""
     if n == 0:
         return b"" if engine.plain else np.zeros(0, np.uint8)
     if engine != NUMPY:
         return _render_compiled(n, pieces, engine)
+    if _is_text(pieces):
+        return _render_text(n, pieces)
     pieces = [q for p in pieces for q in (p.pieces() if isinstance(p, Varint) else [p])]
     plan, width = [], 0
     for p in pieces:
@@ -153,6 +156,104 @@ def render(n: int, pieces: list, engine: Engine = NUMPY):
     for kind, data, col in plan:
         _fill_columns(buf, keep, kind, data, col)
     return buf[keep]  # a uint8 array: files take it without another copy
+
+
+def _is_text(pieces: list) -> bool:
+    """Whether rows of ``pieces`` are text with no NUL byte (no varints, no NUL in a string):
+    :func:`_render_text` can then mark unused bytes with NUL instead of a mask."""
+    for p in pieces:
+        if isinstance(p, Varint):
+            return False
+        strings = [bytes(p)] if isinstance(p, (bytes, bytearray)) else getattr(p, "strings", [])
+        if any(0 in s for s in strings):
+            return False
+    return True
+
+
+def _render_text(n: int, pieces: list):
+    """:func:`render` of NUL-free text rows: as the mask path, but each piece writes NUL where a
+    row does not use a byte of its columns (a shorter string, a leading digit, a trailing
+    fractional zero), so one comparison finds the bytes to keep. About half the work of the
+    mask path: no mask is gathered or written per piece."""
+    plan, width = [], 0
+    for p in pieces:
+        kind, data, w = _text_plan(p)
+        plan.append((kind, data, width))
+        width += w
+    buf = np.empty((n, width), np.uint8)
+    for kind, data, col in plan:
+        if kind == "const":
+            buf[:, col : col + len(data)] = data
+        elif kind == "choice":
+            index, table = data
+            buf[:, col : col + table.shape[1]] = table.take(index, axis=0)
+        elif kind == "int":
+            v, w = data
+            _nul_digits(buf[:, col : col + w], v, w)
+        else:
+            whole, part, w, places = data
+            _nul_digits(buf[:, col : col + w], whole, w)
+            _nul_fraction(buf[:, col + w : col + w + 1 + places], part, places)
+    flat = buf.ravel()
+    return flat[flat != 0]
+
+
+def _text_plan(p) -> tuple[str, object, int]:
+    """How :func:`_render_text` lays out piece ``p``: ``(kind, data, width)``, ``width``
+    the columns of its widest form."""
+    if isinstance(p, (bytes, bytearray)):
+        return "const", np.frombuffer(bytes(p), np.uint8), len(p)
+    if isinstance(p, Choice):
+        w = max(len(s) for s in p.strings)
+        table = np.zeros((len(p.strings), w), np.uint8)  # NUL after a shorter string
+        for i, s in enumerate(p.strings):
+            table[i, : len(s)] = np.frombuffer(s, np.uint8)
+        return "choice", (np.asarray(p.index), table), w
+    if isinstance(p, Fixed):
+        value = np.asarray(p.value, np.int64)
+        whole = value // POW10[p.places]
+        w = len(str(int(whole.max())))
+        return "fixed", (whole, value - whole * POW10[p.places], w, p.places), w + 1 + p.places
+    v = np.asarray(p, dtype=np.int64)
+    w = len(str(int(v.max())))
+    return "int", (v, w), w
+
+
+def _nul_digits(dst, v, width: int) -> None:
+    """The decimal digits of ``v`` (>= 0) right-aligned in the ``width`` columns of ``dst``,
+    NUL before them. Digit by digit from the last, in 32-bit integers where the values fit
+    (their division is about 3x faster than 64-bit's)."""
+    dt = np.uint32 if width < 10 or int(v.max()) < 1 << 32 else np.uint64
+    x, ten = v.astype(dt), dt(10)
+    out = np.empty((width, len(v)), np.uint8)  # digit rows, contiguous: one strided copy below
+    for d in range(width - 1, -1, -1):
+        q = x // ten
+        digit = (x - q * ten).astype(np.uint8)
+        digit += _ZERO
+        if d < width - 1:  # a leading zero (nothing left of the value) is no digit
+            digit *= x != 0
+        out[d] = digit
+        x = q
+    dst[...] = out.T
+
+
+def _nul_fraction(dst, part, places: int) -> None:
+    """``part`` (< 10**places) as the decimal point and ``places`` fractional digits in the
+    ``places + 1`` columns of ``dst``, trailing zeros NUL (all NUL, the point too, for 0)."""
+    x = part.astype(np.uint32 if places <= 9 else np.uint64)
+    ten = x.dtype.type(10)
+    out = np.empty((places + 1, len(part)), np.uint8)
+    seen = np.zeros(len(part), bool)  # a nonzero digit at or right of this one
+    for d in range(places, 0, -1):
+        q = x // ten
+        digit = (x - q * ten).astype(np.uint8)
+        seen |= digit != 0
+        digit += _ZERO
+        digit *= seen
+        out[d] = digit
+        x = q
+    out[0] = seen * np.uint8(ord("."))
+    dst[...] = out.T
 
 
 def _column_plan(n: int, p) -> tuple[str, object, int]:
