@@ -59,7 +59,7 @@ def unit_tracks(du: DecodedUnit, operator: str | None, engine=NUMPY, budget: Int
         if budget.left is not None:
             runs, cut = bound_runs(runs, budget.left)  # never expand past what may be written
             budget.drop(cut)
-        intervals = runs.intervals
+        intervals = _kernel_slots_kept(runs.intervals, du.events)
         begins = lambda slot: intervals(slot)[0]  # noqa: E731
         chunks = lambda slot: [intervals(slot)]  # noqa: E731
         count = lambda slot: len(intervals(slot)[0])  # noqa: E731
@@ -75,6 +75,22 @@ def unit_tracks(du: DecodedUnit, operator: str | None, engine=NUMPY, budget: Int
     for slot in range(SLOTS):
         if names[slot] != "NONE" or count(slot):
             yield 1 + slot, f"{du.label} {names[slot]}", names[slot], _bounded(chunks(slot), budget)
+
+
+def _kernel_slots_kept(intervals, events):
+    """``intervals(slot)``, kept after the first call for the kernel track's two slots
+    (counted, paired and written: made once, not three times); other slots made when asked."""
+    keep = {events.index(e) for e in (KERNEL_START, KERNEL_END) if e in events}
+    kept: dict = {}
+
+    def of(slot: int):
+        if slot not in keep:
+            return intervals(slot)
+        if slot not in kept:
+            kept[slot] = intervals(slot)
+        return kept[slot]
+
+    return of
 
 
 def _bounded(chunks, budget: IntervalBudget):
