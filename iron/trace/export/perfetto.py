@@ -129,7 +129,7 @@ def track_stream(
             yield Track(index, label, name)
             yield from track_rows(chunks, rows)
 
-    return ahead(items()) if engine.compiled else items()
+    return ahead(items()) if not engine.plain else items()
 
 
 def track_rows(chunks, rows: int):

@@ -468,11 +468,8 @@ def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, 
                 s = args[p] + size if args[p] >= 0 else -1
             if s >= 0:
                 o, ln = offs[s], lens[s]
-                if ln <= 8:  # short strings: a plain loop beats a slice copy's setup
-                    for j in range(ln):
-                        out[k + j] = table[o + j]
-                else:
-                    out[k : k + ln] = table[o : o + ln]
+                for j in range(ln):  # a plain loop: a slice copy's setup costs more on these lengths
+                    out[k + j] = table[o + j]
                 k += ln
             if kind == 3:  # varint of the unsigned 64 bits
                 u = np.uint64(v)
@@ -482,27 +479,30 @@ def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, 
                     k += 1
                 out[k] = np.uint8(u)
                 k += 1
-            elif kind != 0:
-                places = args[p] if kind == 2 else 0
-                whole, frac = v // pow10[places], v % pow10[places]  # v >= 0
-                # the digits, counted first, written from the right (unsigned: no sign fixups)
-                w = np.uint64(whole)
-                nd = 1
+            elif kind != 0:  # decimal, unsigned; the writers' divisors (1, 10**6) literal: no divisions
+                places, u = (args[p] if kind == 2 else 0), np.uint64(v)
+                if places == 0:
+                    w, frac = u, np.uint64(0)
+                else:
+                    ten_p = np.uint64(1000000) if places == 6 else np.uint64(pow10[places])
+                    w = u // np.uint64(1000000) if places == 6 else u // ten_p
+                    frac = u - w * ten_p
+                nd = 1  # the whole part's digits, counted first, written from the right
                 while nd < 19 and w >= np.uint64(pow10[nd]):
                     nd += 1
                 for j in range(nd):
-                    out[k + nd - 1 - j] = np.uint8(np.uint64(48) + w % np.uint64(10))
-                    w = w // np.uint64(10)
+                    q = w // np.uint64(10)
+                    out[k + nd - 1 - j] = np.uint8(np.uint64(48) + w - q * np.uint64(10))
+                    w = q
                 k += nd
                 if frac:
                     out[k] = 46  # "."
-                    k += 1
-                    d = places
-                    while frac % 10 == 0:  # trailing zeros dropped
-                        frac //= 10
-                        d -= 1
+                    q, d = frac // np.uint64(10), places
+                    while frac == q * np.uint64(10):  # trailing zeros dropped
+                        frac, q, d = q, q // np.uint64(10), d - 1
                     for j in range(d):
-                        out[k + d - 1 - j] = 48 + frac % 10
-                        frac //= 10
-                    k += d
+                        q = frac // np.uint64(10)
+                        out[k + d - j] = np.uint8(np.uint64(48) + frac - q * np.uint64(10))
+                        frac = q
+                    k += d + 1
     return k
