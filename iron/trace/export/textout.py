@@ -13,6 +13,7 @@ kernel as plain Python over lists instead.
 from __future__ import annotations
 
 import functools
+import itertools
 
 from iron.trace.engine import NUMBA, NUMPY, PLAIN, Engine, choose
 from iron.trace.jit import jit, kernel, np
@@ -426,7 +427,7 @@ def _render_compiled(n: int, pieces: list, engine: Engine = NUMBA):
             vals[row] = p if plain else np.asarray(p, dtype=np.int64)
             width += 19
     lens = [len(s) for s in strings]
-    offs = [sum(lens[:i]) for i in range(len(lens))]
+    offs = [0, *itertools.accumulate(lens)][:-1]  # each string's start in the table
     table = b"".join(strings) or b"\0"
     if plain:
         out = bytearray(n * width)
@@ -447,17 +448,14 @@ def _int64_bits(values):
 
 
 def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, out):
-    """Compiled :func:`render` (numba): row by row, piece by piece, bytes written in
-    place; returns the bytes written. Piece ``p``: kind ``kinds[p]`` (:data:`_P_STR` ...),
-    ``args[p]`` (first string in ``table``, -1: none / decimal places), a Varint's
-    ``offsets[p]`` and ``factors[p]``; its value in row ``r``: ``vals[p * n + r]``."""
-    npieces = len(kinds)
+    """Compiled :func:`render` (numba): rows, piece by piece, written in place; returns the bytes
+    written. Piece ``p``: kind ``kinds[p]`` (:data:`_P_STR` ...), ``args[p]`` (first string in ``table``,
+    -1: none / decimal places), a Varint's ``offsets[p]``, ``factors[p]``; row r's ``vals[p * n + r]``."""
+    npieces, k = len(kinds), 0
     n = len(vals) // npieces
-    k = 0
     for r in range(n):
         for p in range(npieces):
-            kind = kinds[p]
-            v = vals[p * n + r]
+            kind, v = kinds[p], vals[p * n + r]
             s = args[p] + v if kind == 0 else -1  # the string of the table written first
             if kind == 3:
                 if offsets[p] != 0 or factors[p] != 1.0:  # cycles to time units, halves to even
@@ -468,8 +466,11 @@ def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, 
                 s = args[p] + size if args[p] >= 0 else -1
             if s >= 0:
                 o, ln = offs[s], lens[s]
-                for j in range(ln):  # a plain loop: a slice copy's setup costs more on these lengths
-                    out[k + j] = table[o + j]
+                if ln <= 40:  # a plain loop up to Perfetto's heads: a slice copy's setup costs more
+                    for j in range(ln):
+                        out[k + j] = table[o + j]
+                else:  # mlir-aie's junctions (50-90 bytes): 10% faster by slices
+                    out[k : k + ln] = table[o : o + ln]
                 k += ln
             if kind == 3:  # varint of the unsigned 64 bits
                 u = np.uint64(v)
