@@ -149,7 +149,7 @@ def _unit_events(du, engine):
         return ahead(mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), engine))
     if engine.plain:
         return mlir_aie_event_stream(du.op_chunks(CHUNK_OPS), engine)
-    return ahead(mlir_aie_event_chunks(du.load_ops()))
+    return mlir_aie_event_chunks(du.load_ops())
 
 
 def mlir_aie_text(slices: list[DecodedSlice]) -> bytes:

@@ -123,9 +123,9 @@ def track_stream(
 ):
     """:func:`unit_tracks` flattened: per track a :class:`Track`, then its
     ``(begin, end)`` arrays of at most ``rows`` intervals (``convert(begin, end)`` of them when
-    given). Unless ``engine`` is PLAIN they are made on a thread ahead of the caller
+    given). With ``engine`` NUMBA they are made on a thread ahead of the caller
     (:func:`~iron.trace.export.ahead.ahead`): the passes over the ops, and ``convert``, overlap
-    the caller's rendering."""
+    the caller's rendering (numpy's: not, measured at 1 MiB: +30 MB and no faster on a busy machine)."""
 
     def items():
         for index, label, name, chunks in unit_tracks(du, operator, engine, budget):
@@ -133,7 +133,7 @@ def track_stream(
             pieces = track_rows(chunks, rows)
             yield from (convert(b, e) for b, e in pieces) if convert else pieces
 
-    return ahead(items()) if not engine.plain else items()
+    return ahead(items()) if engine.compiled else items()
 
 
 def track_rows(chunks, rows: int):
