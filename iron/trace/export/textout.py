@@ -396,13 +396,14 @@ def _render_compiled(n: int, pieces: list, engine: Engine = NUMBA):
     m = len(pieces)
     # the program, per piece: kind, first string (-1: none) / decimal places, a Varint's offset and factor
     kinds, args, offsets, factors = [0] * m, [0] * m, [0] * m, [1.0] * m
-    vals = [0] * (m * n) if plain else np.zeros(m * n, np.int64)  # piece p's values: [p*n, p*n+n)
+    vals = [0] * (m * n) if plain else np.empty(m * n, np.int64)  # piece p's values: [p*n, p*n+n)
     strings: list[bytes] = []
     width = 0
     for i, p in enumerate(pieces):
         row = slice(i * n, i * n + n)
         if isinstance(p, (bytes, bytearray)):
             kinds[i], args[i] = _P_STR, len(strings)
+            vals[row] = [0] * n if plain else 0  # the one string
             strings.append(bytes(p))
             width += len(p)
         elif isinstance(p, Choice):
