@@ -114,14 +114,15 @@ def test_render_matches_python_formatting(method):
     edges = [10**k + d for k in range(19) for d in (-1, 0)] + [2**63 - 1]  # every digit count
     v = np.concatenate([[0, 1, 9, 10, 99, 100, 10**6, 10**12 + 7], edges, rng.integers(0, 10**13, 500)])
     names = [b"a", b"LOCK_STALL", b""]  # strings shorter and longer than 8 bytes
-    pieces = [b"{", v, b",", Fixed(v, 6), b",", Choice(v % 3, names), b"}\n"]
+    pieces = [b"{", v, b",", Fixed(v, 6), b",", Choice(v % 3, names), b",", Fixed(v, 3), b"}\n"]
     got = _rendered(len(v), pieces, method)
 
-    def fixed(x):  # shortest decimal of x / 1e6, as Decimal prints it normalized
-        s = format(Decimal(int(x)).scaleb(-6).normalize(), "f")
-        return s
+    def fixed(x, places=6):  # shortest decimal of x / 10**places, as Decimal prints it normalized
+        return format(Decimal(int(x)).scaleb(-places).normalize(), "f")
 
-    want = "".join("{%s,%s,%s}\n" % (json.dumps(x), fixed(x), names[x % 3].decode()) for x in v.tolist())
+    want = "".join(
+        "{%s,%s,%s,%s}\n" % (json.dumps(x), fixed(x), names[x % 3].decode(), fixed(x, 3)) for x in v.tolist()
+    )
     assert got.decode() == want
     assert _rendered(0, [b"x", v[:0]], method) == b""
     for part in (v[v < 10**9], v[(v >= 10**9) & (v < 10**10)]):  # the numpy path's 32-bit digits, and not

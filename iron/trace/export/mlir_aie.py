@@ -23,6 +23,7 @@ from iron.trace.decode.mlir_aie_timing import CHUNK_OPS, mlir_aie_event_chunks, 
 from iron.trace.decode.modes import slot_occurrences
 from iron.trace.export.ahead import ahead
 from iron.trace.export.textout import ROWS, Choice, output_engine, render
+from iron.trace.jit import np
 
 
 def _mlir_aie_layout(slices: list[DecodedSlice]):
@@ -82,32 +83,59 @@ def write_mlir_aie(slices: list[DecodedSlice], f, budget: RecordBudget | None = 
                 f.write(sep + json.dumps(rec).encode())
                 sep = b",\n"
             continue
-        # per slot: the record up to its time; per (phase, slot): the rest
-        head = [b'{"name": %s, "ts": ' % json.dumps(n).encode() for n in names]
-        tail = [
-            b', "ph": "%c", "pid": %d, "tid": %d, "args": {}}' % (ph, pid, s)
-            for ph in b"EB"
-            for s in range(SLOTS)
-        ]
-        for ts, ph, slot in _unit_events(du, engine):
-            budget.add(len(ts))  # across all units: 4 units no longer give 4x the bound
-            for a in range(0, len(ts), ROWS):
-                sl = slice(a, a + ROWS)
-                rows = render(
-                    len(ts[sl]),
-                    [b",\n", Choice(slot[sl], head), ts[sl], Choice(_tail_index(ph[sl], slot[sl]), tail)],
-                    engine,
-                )
-                if sep == b"[":  # the document's first record
-                    f.write(sep)
-                    rows = rows[2:]
-                f.write(rows)
-                sep = b",\n"
+        sep = _write_unit_events(f, sep, du, pid, names, engine, budget)
     f.write(b"[]\n" if sep == b"[" else b"]\n")
 
 
+def _write_unit_events(f, sep: bytes, du, pid: int, names, engine, budget: RecordBudget) -> bytes:
+    """Write a unit's B/E records after ``sep`` (``b"["``: none written yet); returns the next
+    separator. A row is rendered as the previous record's tail, the separator and this record's
+    head (one string of a table: :func:`_junctions`), then its time; the unit's last tail after."""
+    junctions, tails = _junctions(names, pid)
+    prev = -1  # the tail (phase * SLOTS + slot) of the unit's last record written, -1: none yet
+    for ts, ph, slot in _unit_events(du, engine):
+        budget.add(len(ts))  # across all units: 4 units no longer give 4x the bound
+        for a in range(0, len(ts), ROWS):
+            sl = slice(a, a + ROWS)
+            tail = _tail_index(ph[sl], slot[sl])
+            rows = render(
+                len(ts[sl]), [Choice(_junction_index(prev, tail, slot[sl]), junctions), ts[sl]], engine
+            )
+            if sep == b"[":  # the document's first record
+                f.write(sep)
+                rows = rows[2:]
+            f.write(rows)
+            sep, prev = b",\n", int(tail[-1])
+    if prev >= 0:
+        f.write(tails[prev])
+    return sep
+
+
+def _junctions(names, pid: int) -> tuple[list[bytes], list[bytes]]:
+    """A unit's record tails (per phase, slot: "E" first) and the strings between two records'
+    times: the previous record's tail (none: the unit's first), the separator, the record's head
+    (per slot), at ``(previous tail + 1) * SLOTS + slot``."""
+    heads = [b'{"name": %s, "ts": ' % json.dumps(n).encode() for n in names]
+    tails = [
+        b', "ph": "%c", "pid": %d, "tid": %d, "args": {}}' % (ph, pid, s)
+        for ph in b"EB"
+        for s in range(SLOTS)
+    ]
+    return [t + b",\n" + h for t in [b"", *tails] for h in heads], tails
+
+
+def _junction_index(prev: int, tail, slot):
+    """Per row, its string among :func:`_junctions`: the tail of the row before (``prev`` before
+    the first) and the row's slot."""
+    if isinstance(tail, list):
+        return [(t + 1) * SLOTS + s for t, s in zip([prev, *tail[:-1]], slot)]
+    before = np.empty(len(tail), np.int64)
+    before[0], before[1:] = prev, tail[:-1]
+    return (before + 1) * SLOTS + slot
+
+
 def _tail_index(ph, slot):
-    """Per event, its record's tail among the ``tail`` strings (phase-major)."""
+    """Per event, its record's tail among the tail strings (phase-major)."""
     if isinstance(ph, list):
         return [p * SLOTS + s for p, s in zip(ph, slot)]
     return ph.astype("int64") * SLOTS + slot
