@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from iron.runtime.sim import dataflow
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.fifo import Dims, Fifo, Reader, object_indices
 from iron.runtime.sim.interp import Core, NotModelledOp
@@ -41,6 +42,7 @@ class Proc:
     wait: str = ""  # what it waits for when blocked (for messages)
     tile: str = ""  # a core's tile SSA name
     steps: int = 0  # steps since its last interaction (iron.runtime.sim.progress)
+    carry: int = 0  # bytes a DMA agent holds between objects or tasks (iron.runtime.sim.replay)
 
 
 # ---------------------------------------------------------------------------- shim channels
@@ -81,9 +83,10 @@ def mm2s(eng, proc: Proc, key, f: Fifo):
         while pos < data.size:
             take = min(f.nbytes - pending.size, data.size - pos)
             part = data[pos : pos + take]  # data is the task's own copy: a view of it is safe
-            pending = part if not pending.size else np.concatenate([pending, part])
+            pending = part if not pending.size else dataflow.concat(pending, part)
             pos += take
             task.moved = pos
+            proc.carry = pending.size
             if pending.size < f.nbytes:
                 break  # the rest of this object comes with the next task
             while not f.can_write(0, 1):
@@ -91,7 +94,8 @@ def mm2s(eng, proc: Proc, key, f: Fifo):
                 yield False
             (j,) = f.writer_acquire(0, 1)
             start = max(proc.t, f.slot_time(j))
-            f.bufs[j % f.depth][:] = pending
+            dataflow.do(dataflow.Copy(f.bufs[j % f.depth], pending))
+            proc.carry = 0
             proc.t = start + f.cycles
             eng._ev(proc.col, proc.row, "shim", start, proc.t - start, running)
             f.writer_release(0, 1, proc.t, pending_why)
@@ -119,19 +123,21 @@ def s2mm(eng, proc: Proc, key, f: Fifo, r: Reader):
                     proc.wait = f"@{f.name} empty ({task.moved}/{idx.size} bytes of BD {task.bd_id} written)"
                     yield False
                 j = r.released
-                pending = r.bufs[j % f.depth].copy()
+                pending = np.empty(f.nbytes, np.uint8)
+                dataflow.do(dataflow.Copy(pending, r.bufs[j % f.depth]))
                 why = eng.taint.of(r.bufs[j % f.depth])
                 start = max(proc.t, f.ready.get(j, 0))
                 proc.t = start + f.cycles
                 eng._ev(proc.col, proc.row, "shim", start, proc.t - start, "PORT_RUNNING_1")
                 f.reader_release(r, 1, proc.t)
             n = min(pending.size, idx.size - task.moved)
-            task.buffer.data[idx[task.moved : task.moved + n]] = pending[:n]
+            dataflow.do(dataflow.Scatter(task.buffer.data, idx[task.moved : task.moved + n], pending[:n]))
             if eng.tainted or why:
                 why = eng.tainted[0] if eng.tainted else why
                 dev.mark_unmodelled(task.buffer, idx[task.moved : task.moved + n], why)
             task.moved += n
             pending = pending[n:]
+            proc.carry = pending.size
             yield True
         _finish_task(eng, proc, key, "S2MM", ch, task)
         yield True
@@ -165,9 +171,9 @@ def distribute(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, offset: int, f
         (k,) = dest.writer_acquire(0, 1)
         stream = r.ebufs[j % src.depth]
         if dims:  # gathered straight into the destination object (no temporary)
-            np.take(stream, part_of, out=dest.ebufs[k % dest.depth])
+            dataflow.do(dataflow.Gather(dest.ebufs[k % dest.depth], stream, part_of))
         else:
-            dest.ebufs[k % dest.depth][:] = stream[part_of]
+            dataflow.do(dataflow.Copy(dest.ebufs[k % dest.depth], stream[part_of]))
         start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
         proc.t = start + dest.cycles
         link_ev(eng, proc, start, proc.t - start, "PORT_RUNNING_1")
@@ -187,7 +193,8 @@ def _forward(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo):
                 proc.wait = f"@{src.name} empty"
                 yield False
             j = r.released
-            pending = np.concatenate([pending, r.bufs[j % src.depth]])
+            pending = dataflow.concat(pending, r.bufs[j % src.depth])
+            proc.carry = pending.size
             why = why or eng.taint.of(r.bufs[j % src.depth])
             proc.t = max(proc.t, src.ready.get(j, 0))
             src.reader_release(r, 1, proc.t)
@@ -197,8 +204,9 @@ def _forward(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo):
             proc.wait = f"@{dest.name} full"
             yield False
         (k,) = dest.writer_acquire(0, 1)
-        dest.bufs[k % dest.depth][:] = pending[: dest.nbytes]
+        dataflow.do(dataflow.Copy(dest.bufs[k % dest.depth], pending[: dest.nbytes]))
         pending = pending[dest.nbytes :]
+        proc.carry = pending.size
         proc.t = max(proc.t, dest.slot_time(k)) + dest.cycles
         link_ev(eng, proc, proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
         dest.writer_release(0, 1, proc.t, why)
@@ -221,7 +229,7 @@ def join(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, w: int, offset: int,
         (k,) = dest.writer_acquire(w, 1)
         stream = r.ebufs[j % src.depth]
         dst = dest.ebufs[k % dest.depth]
-        dst[part_of] = stream
+        dataflow.put(dst, part_of, stream)
         start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
         proc.t = start + src.cycles
         link_ev(eng, proc, start, proc.t - start, "PORT_RUNNING_0")

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from iron.mlir import ir
+from iron.runtime.sim import dataflow
 from iron.runtime.sim.interp import NotModelledOp
 from iron.runtime.sim.taint import Taint
 from iron.target import tile_dma
@@ -172,19 +173,19 @@ class Fifo:
             if len(self.readers) == 1 and not self.readers[0].dims:  # gathered into its one reader
                 r = self.readers[0]
                 self.taint.set(r.bufs[slot], why)
-                np.take(stream, self._to_idx, out=r.ebufs[slot])
+                dataflow.do(dataflow.Gather(r.ebufs[slot], stream, self._to_idx))
                 self.pushed += 1
                 return
-            stream = stream[self._to_idx]
+            stream = dataflow.take(stream, self._to_idx)
         for r in self.readers:
             self.taint.set(r.bufs[slot], why)
             dst = r.ebufs[slot]
             if r.dims:
                 if r.idx is None:
                     r.idx = object_indices(0, r.dims, stream.size)
-                dst[r.idx] = stream
+                dataflow.do(dataflow.Scatter(dst, r.idx, stream))
             else:
-                dst[:] = stream
+                dataflow.do(dataflow.Copy(dst, stream))
         self.pushed += 1
 
     # -- consumers
@@ -212,10 +213,12 @@ class Fifo:
         hit = self._pool.get(key)
         if hit is not None and len(hit[0]) == self.depth and hit[0][0].size == self.nbytes:
             for raw in hit[0]:
-                raw.fill(0)
+                dataflow.do(dataflow.Fill(raw))
         else:
             # one owning array per object: a taint mark follows the array that owns the memory
             raws = [np.zeros(self.nbytes, np.uint8) for _ in range(self.depth)]
+            for raw in raws:  # zeroed by np.zeros; a replay of this build zeroes them again
+                dataflow.note(dataflow.Fill(raw))
             elems = [_elem_view(raw, self.elem) for raw in raws]
             hit = self._pool[key] = raws, elems, [self.view(raw) for raw in raws]
         for raw in hit[0]:

@@ -1,0 +1,191 @@
+"""sim's data effects as small op objects: the one definition the engine runs and a replay re-runs.
+
+Every byte the FIFO-level engine moves or computes goes through :func:`do` with one of these ops:
+a DMA gather (:class:`Gather`: ``dst[:] = src[index]``), a DMA scatter (:class:`Scatter`:
+``dst[index] = src``), a contiguous copy (:class:`Copy`), a buffer zeroed by a (re)configuration
+(:class:`Fill`), a kernel model called on the buffers a core hands over (:class:`Call`). The engine
+executes each op at once; while a :class:`Recorder` is installed (:func:`recording`; off by
+default: one module-attribute check per op) the op is also appended to its log, holding the very
+arrays (views) the op touched, so :mod:`iron.runtime.sim.replay` can run the same op objects
+again, in the same order, on the same buffers (or on fresh ones: :func:`rebind`).
+
+What is *not* an op here (core loads and stores, vector ops, cascades, register-level tile DMAs,
+static DMA programs, taint marks) makes a run unreplayable (:func:`iron.runtime.sim.replay.reason`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from iron.runtime.sim.taint import owner
+
+#: The installed recorder (None: recording off). Set only through :func:`recording`.
+recorder = None
+
+
+class Copy:
+    """``dst[...] = src`` (a contiguous DMA move, a whole object handed on)."""
+
+    __slots__ = ("dst", "src")
+
+    def __init__(self, dst: np.ndarray, src: np.ndarray):
+        self.dst, self.src = dst, src
+
+    def run(self) -> None:
+        self.dst[...] = self.src
+
+    def arrays(self):
+        return (self.dst,), (self.src,)
+
+
+class Gather:
+    """``dst[:] = src[index]``: a DMA reading an access pattern (``index`` is read-only)."""
+
+    __slots__ = ("dst", "src", "index")
+
+    def __init__(self, dst: np.ndarray, src: np.ndarray, index: np.ndarray):
+        self.dst, self.src, self.index = dst, src, index
+
+    def run(self) -> None:
+        np.take(self.src, self.index, out=self.dst)
+
+    def arrays(self):
+        return (self.dst,), (self.src,)
+
+
+class Scatter:
+    """``dst[index] = src``: a DMA writing an access pattern."""
+
+    __slots__ = ("dst", "index", "src")
+
+    def __init__(self, dst: np.ndarray, index: np.ndarray, src: np.ndarray):
+        self.dst, self.index, self.src = dst, index, src
+
+    def run(self) -> None:
+        self.dst[self.index] = self.src
+
+    def arrays(self):
+        return (self.dst,), (self.src,)
+
+
+class Fill:
+    """``dst`` zeroed: an object buffer handed to a new engine (reconfiguration)."""
+
+    __slots__ = ("dst",)
+
+    def __init__(self, dst: np.ndarray):
+        self.dst = dst
+
+    def run(self) -> None:
+        self.dst.fill(0)
+
+    def arrays(self):
+        return (self.dst,), ()
+
+
+class Call:
+    """A kernel model on the arguments a core handed over (arrays are written in place)."""
+
+    __slots__ = ("model", "args")
+
+    def __init__(self, model, args: list):
+        self.model, self.args = model, args
+
+    def run(self) -> None:
+        self.model(*self.args)
+
+    def arrays(self):
+        arrays = tuple(a for a in self.args if isinstance(a, np.ndarray))
+        return arrays, arrays  # a model may read and write every buffer it is handed
+
+
+def do(op) -> None:
+    """Execute ``op`` now; log it when a recorder is installed."""
+    op.run()
+    if recorder is not None:
+        recorder.ops.append(op)
+
+
+def note(op) -> None:
+    """Log ``op`` without running it (its effect already holds: a buffer made zeroed)."""
+    if recorder is not None:
+        recorder.ops.append(op)
+
+
+def put(dst: np.ndarray, where, src: np.ndarray) -> None:
+    """``dst[where] = src``: a slice is a :class:`Copy` into a view, an index array a :class:`Scatter`."""
+    do(Copy(dst[where], src) if isinstance(where, slice) else Scatter(dst, where, src))
+
+
+def take(src: np.ndarray, where) -> np.ndarray:
+    """A new array holding ``src[where]`` (a view when ``where`` is a slice: no op)."""
+    if isinstance(where, slice):
+        return src[where]
+    out = np.empty(len(where), src.dtype)
+    do(Gather(out, src, where))
+    return out
+
+
+def concat(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A new array holding ``a`` then ``b`` (a stream's bytes across objects or tasks)."""
+    out = np.empty(a.size + b.size, np.result_type(a, b))
+    do(Copy(out[: a.size], a))
+    do(Copy(out[a.size :], b))
+    return out
+
+
+class Recorder:
+    """One run's log: its ops in execution order, and the engines built while it was on."""
+
+    def __init__(self):
+        self.ops: list = []
+        self.engines: list = []  # (engine, tile DMAs, static DMA) per engine built
+
+
+@contextlib.contextmanager
+def recording(rec: Recorder):
+    """Install ``rec`` for the ``with`` body (the previous recorder comes back after)."""
+    global recorder
+    before, recorder = recorder, rec
+    try:
+        yield rec
+    finally:
+        recorder = before
+
+
+def engine_built(engine, tile_dmas, static) -> None:
+    """The device built an engine: the recorder checks it before trusting the log."""
+    if recorder is not None:
+        recorder.engines.append((engine, tile_dmas, static))
+
+
+def _rebase(a, roots: dict):
+    """``a`` as the same view of its owner's replacement in ``roots`` (id -> array)."""
+    if not isinstance(a, np.ndarray):
+        return a
+    root = owner(a)
+    new = roots.get(id(root))
+    if new is None:
+        return a
+    offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return np.ndarray(a.shape, a.dtype, buffer=new, offset=offset, strides=a.strides)
+
+
+def rebind(ops: list, roots: dict) -> list:
+    """Copies of ``ops`` whose arrays are views of the replacement owners ``roots`` (id(old
+    owner) -> new owner of the same size and layout); arrays of other owners stay as they are."""
+    out = []
+    for op in ops:
+        cls = type(op)
+        new = cls.__new__(cls)
+        for name in cls.__slots__:
+            v = getattr(op, name)
+            if name == "args":
+                v = [_rebase(x, roots) for x in v]
+            elif name != "index":
+                v = _rebase(v, roots)
+            setattr(new, name, v)
+        out.append(new)
+    return out
