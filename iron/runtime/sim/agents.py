@@ -43,6 +43,7 @@ class Proc:
     tile: str = ""  # a core's tile SSA name
     steps: int = 0  # steps since its last interaction (iron.runtime.sim.progress)
     carry: int = 0  # bytes a DMA agent holds between objects or tasks (iron.runtime.sim.replay)
+    interp: object = None  # a core's interpreter (iron.runtime.sim.interp.Core)
 
 
 # ---------------------------------------------------------------------------- shim channels
@@ -243,7 +244,7 @@ def join(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, w: int, offset: int,
 def core(eng, prog, proc: Proc):
     """A core running its program (:class:`iron.runtime.sim.interp.Core`); an op sim does not
     model stops it and voids the device's outputs (the trace still runs)."""
-    interp = Core(prog, eng, proc)
+    interp = proc.interp = Core(prog, eng, proc)
     try:
         yield from interp.run()
     except NotModelledOp as e:
