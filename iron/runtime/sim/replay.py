@@ -127,14 +127,17 @@ def _forever_loops(core, env: dict) -> dict:
     return out
 
 
-def _value(v):
-    """An env value as state: a buffer by its owner and place, a scalar by value."""
+def _value(v, buffers: set):
+    """An env value as state: an object buffer (owner id in ``buffers``) by its owner and place
+    (its contents are data), any other array (a constant) and a scalar by value."""
     if isinstance(v, np.ndarray):
         root = owner(v)
+        if id(root) not in buffers:
+            return ("constant", v.shape, v.dtype.str, v.tobytes())
         at = v.__array_interface__["data"][0] - root.__array_interface__["data"][0]
-        return ("array", id(root), at, v.shape, v.strides, v.dtype.str, v.tobytes() if v.size <= 64 else None)
+        return ("buffer", id(root), at, v.shape, v.strides, v.dtype.str)
     if isinstance(v, (list, tuple)):
-        return tuple(_value(x) for x in v)
+        return tuple(_value(x, buffers) for x in v)
     return v if isinstance(v, (int, float, bool, str, type(None), np.generic)) else ("object", id(v))
 
 
@@ -146,7 +149,8 @@ def _core_state(p, loops: dict):
     forever = _forever_loops(interp.prog, interp.env)
     for iv, (upper, step) in forever.items():
         loops[(p.name, iv)] = (interp.env.get(iv), upper, step)
-    env = tuple(sorted((k, None if k in forever else _value(v)) for k, v in interp.env.items()))
+    buffers = interp.engine.taint._tracked  # the object buffers (iron.runtime.sim.fifo.Fifo.buffers)
+    env = tuple(sorted((k, None if k in forever else _value(v, buffers)) for k, v in interp.env.items()))
     return (id(interp.op), env)
 
 
@@ -216,7 +220,8 @@ class Recording:
     kernel_calls: list = field(default_factory=list)
     calls: dict = field(default_factory=dict)
     log: list = field(default_factory=list)
-    why_not: str | None = None  # why the run cannot be replayed (None: it can)
+    design_why: str | None = None  # why the design's data flow may depend on data (None: it cannot)
+    why_not: str | None = None  # why later runs cannot replay this one (None: they can)
     budget: int = 0  # replays left before a forever loop's counter could reach its end
 
 
@@ -282,17 +287,24 @@ def record(dev, key: tuple, interpret, trace_of) -> Recording:
     rec.calls = {k: v - marks[3].get(k, 0) for k, v in dev.calls.items() if v != marks[3].get(k, 0)}
     rec.trace = trace_of()
     rec.end = control_state(dev)
-    rec.why_not = _why_not(dev, rec, used + log.engines)
+    rec.design_why = _design_why(dev, used + log.engines)
+    rec.why_not = rec.design_why or _state_why(rec)
     return rec
 
 
-def _why_not(dev, rec: Recording, engines: list) -> str | None:
+def _design_why(dev, engines: list) -> str | None:
+    """Why the recorded run's data flow may depend on data (None: it cannot)."""
     for engine, tile_dmas, static in engines:
         why = engine_reason(engine, tile_dmas, static)
         if why:
             return why
     if dev.not_modelled:
         return "some output bytes are not modelled"
+    return None
+
+
+def _state_why(rec: Recording) -> str | None:
+    """Why later runs would not repeat the recorded one (None: they would)."""
     for state in (rec.start, rec.end):
         if isinstance(state, str):
             return state
@@ -313,9 +325,10 @@ def replay(dev, rec: Recording) -> None:
         dev.calls[k] = dev.calls.get(k, 0) + v
 
 
-def fresh_roots(dev, memory, inputs: dict) -> dict:
-    """Replacement owners for a replay on fresh buffers: the host buffers (``inputs`` written,
-    the rest zero) and every engine object buffer of ``dev`` (zero); id(old owner) -> new."""
+def fresh_roots(dev, memory, inputs: dict, ops: list) -> dict:
+    """Replacement owners for a replay of ``ops`` on fresh buffers: the host buffers (``inputs``
+    written, the rest zero), every engine object buffer of ``dev`` and every temporary an op
+    writes (zero); id(old owner) -> new. Arrays no op writes (trace words) stay."""
     roots = {}
     for name, buf in memory.buffers.items():
         new = np.zeros(buf.size, np.uint8)
@@ -325,4 +338,9 @@ def fresh_roots(dev, memory, inputs: dict) -> dict:
     for pool in dev._pools.values():
         for raws, _elems, _kbufs in pool.values():
             roots.update((id(raw), np.zeros_like(raw)) for raw in raws)
+    for op in ops:
+        for a in op.arrays()[0]:
+            root = owner(a)
+            if id(root) not in roots:
+                roots[id(root)] = np.zeros_like(root)
     return roots
