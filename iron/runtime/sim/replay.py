@@ -248,12 +248,16 @@ class Replayer:
             self.replayed = True
             return
         self.replayed, self.ready = False, None
+        if not self.enabled:  # no recorder: the interpreter alone
+            interpret()
+            self.reason = "replay is disabled"
+            return
         rec = record(dev, key, interpret, trace_of)
         prev, self.last = self.last, rec
         if rec.why_not is None and (prev is None or prev.trace != rec.trace):
             rec.why_not = "its trace differs from the previous run's (or there was none)"
-        self.reason = rec.why_not if self.enabled else "replay is disabled"
-        if rec.why_not is None and self.enabled:
+        self.reason = rec.why_not
+        if rec.why_not is None:
             rec.budget = _budget(rec.start, rec.end)
             self.ready = rec
 
