@@ -4,8 +4,8 @@ Every byte the FIFO-level engine moves or computes goes through :func:`do` with 
 a DMA gather (:class:`Gather`: ``dst[:] = src[index]``), a DMA scatter (:class:`Scatter`:
 ``dst[index] = src``), a contiguous copy (:class:`Copy`), a buffer zeroed by a (re)configuration
 (:class:`Fill`), a kernel model called on the buffers a core hands over (:class:`Call`). The engine
-executes each op at once; while a :class:`Recorder` is installed (:func:`recording`; off by
-default: one module-attribute check per op) the op is also appended to its log, holding the very
+executes each op at once; while a :class:`Recorder` is installed (:func:`recording`, per thread; off
+by default: one thread-local attribute check per op) the op is also appended to its log, holding the very
 arrays (views) the op touched, so :mod:`iron.runtime.sim.replay` can run the same op objects
 again, in the same order, on the same buffers (or on fresh ones: :func:`rebind`).
 
@@ -16,13 +16,20 @@ static DMA programs, taint marks) makes a run unreplayable (:func:`iron.runtime.
 from __future__ import annotations
 
 import contextlib
+import threading
 
 import numpy as np
 
 from iron.runtime.sim.taint import owner
 
-#: The installed recorder (None: recording off). Set only through :func:`recording`.
-recorder = None
+#: This thread's installed recorder (``.recorder``, None: recording off; another thread's
+#: runner never logs into it). Set only through :func:`recording`.
+_local = threading.local()
+_local.recorder = None
+
+
+def _recorder():
+    return getattr(_local, "recorder", None)
 
 
 class Copy:
@@ -104,14 +111,16 @@ class Call:
 def do(op) -> None:
     """Execute ``op`` now; log it when a recorder is installed."""
     op.run()
-    if recorder is not None:
-        recorder.ops.append(op)
+    rec = _recorder()
+    if rec is not None:
+        rec.ops.append(op)
 
 
 def note(op) -> None:
     """Log ``op`` without running it (its effect already holds: a buffer made zeroed)."""
-    if recorder is not None:
-        recorder.ops.append(op)
+    rec = _recorder()
+    if rec is not None:
+        rec.ops.append(op)
 
 
 def put(dst: np.ndarray, where, src: np.ndarray) -> None:
@@ -147,18 +156,18 @@ class Recorder:
 @contextlib.contextmanager
 def recording(rec: Recorder):
     """Install ``rec`` for the ``with`` body (the previous recorder comes back after)."""
-    global recorder
-    before, recorder = recorder, rec
+    before, _local.recorder = _recorder(), rec
     try:
         yield rec
     finally:
-        recorder = before
+        _local.recorder = before
 
 
 def engine_built(engine, tile_dmas, static) -> None:
     """The device built an engine: the recorder checks it before trusting the log."""
-    if recorder is not None:
-        recorder.engines.append((engine, tile_dmas, static))
+    rec = _recorder()
+    if rec is not None:
+        rec.engines.append((engine, tile_dmas, static))
 
 
 def _rebase(a, roots: dict):

@@ -223,6 +223,8 @@ class Recording:
     design_why: str | None = None  # why the design's data flow may depend on data (None: it cannot)
     why_not: str | None = None  # why later runs cannot replay this one (None: they can)
     budget: int = 0  # replays left before a forever loop's counter could reach its end
+    models: tuple = ()  # the model lookups the run used (_models)
+    runs: list | None = None  # the ops' bound run methods, made at the first replay
 
 
 class Replayer:
@@ -242,7 +244,13 @@ class Replayer:
         interpreter; ``trace_of()`` is the trace buffer's bytes after a run (None: untraced);
         ``key`` names the input buffers and sizes."""
         rec = self.ready if self.enabled else None
-        if rec is not None and rec.key == key and rec.budget > 0 and control_state(dev) == rec.start:
+        if (
+            rec is not None
+            and rec.key == key
+            and rec.budget > 0
+            and _same_models(dev, rec)
+            and (control_state(dev) == rec.start)
+        ):
             replay(dev, rec)
             rec.budget -= 1
             self.replayed = True
@@ -291,12 +299,13 @@ def record(dev, key: tuple, interpret, trace_of) -> Recording:
     rec.calls = {k: v - marks[3].get(k, 0) for k, v in dev.calls.items() if v != marks[3].get(k, 0)}
     rec.trace = trace_of()
     rec.end = control_state(dev)
-    rec.design_why = _design_why(dev, used + log.engines)
+    rec.design_why = _design_why(dev, used + log.engines, rec.ops)
+    rec.models = _models(dev)
     rec.why_not = rec.design_why or _state_why(rec)
     return rec
 
 
-def _design_why(dev, engines: list) -> str | None:
+def _design_why(dev, engines: list, ops: list) -> str | None:
     """Why the recorded run's data flow may depend on data (None: it cannot)."""
     for engine, tile_dmas, static in engines:
         why = engine_reason(engine, tile_dmas, static)
@@ -304,7 +313,22 @@ def _design_why(dev, engines: list) -> str | None:
             return why
     if dev.not_modelled:
         return "some output bytes are not modelled"
+    buffers = set().union(*(engine.taint._tracked for engine, _t, _s in engines))
+    for op in ops:  # a kernel handed a core's own array (a constant) could change it for good
+        if isinstance(op, dataflow.Call) and any(
+            isinstance(a, np.ndarray) and id(owner(a)) not in buffers for a in op.args
+        ):
+            return "a kernel is handed an array that is not an object-FIFO buffer"
     return None
+
+
+def _models(dev) -> tuple:
+    """The kernel-model lookups a run uses (a test may replace the module's between runs)."""
+    return (dev.kernel_models, kernel_models.model_for)
+
+
+def _same_models(dev, rec: Recording) -> bool:
+    return all(a is b for a, b in zip(_models(dev), rec.models))
 
 
 def _state_why(rec: Recording) -> str | None:
@@ -320,8 +344,10 @@ def _state_why(rec: Recording) -> str | None:
 def replay(dev, rec: Recording) -> None:
     """Run ``rec``'s ops on their buffers and leave on ``dev`` what the run left (flushed trace
     units, kernel calls, log lines); the control state is ``rec.start`` before and after."""
-    for op in rec.ops:
-        op.run()
+    if rec.runs is None:  # bound once per recording: the replay loop is the ops' own code only
+        rec.runs = [op.run for op in rec.ops]
+    for run in rec.runs:
+        run()
     dev.flushed.extend(rec.flushed)
     dev.kernel_calls.extend(rec.kernel_calls)
     dev.log.extend(rec.log)
