@@ -177,7 +177,7 @@ def _engine_state(eng, now: int, loops: dict):
         core = _core_state(p, loops) if p.tile and not p.done else None
         if isinstance(core, str):
             return core
-        procs.append((p.name, p.done, now - p.t, p.wait, p.carry, core))
+        procs.append((p.name, p.done, now - p.t, p.wait, p.carry, p.steps, core))
     fifos = tuple(_fifo_state(f, now) for f in eng.fifos.values())
     return (tuple(procs), fifos, eng.first_call, tuple(eng.tainted), tuple(eng.unmodelled_kernels))
 
