@@ -95,7 +95,7 @@ def mm2s(eng, proc: Proc, key, f: Fifo):
                 yield False
             (j,) = f.writer_acquire(0, 1)
             start = max(proc.t, f.slot_time(j))
-            dataflow.do(dataflow.Copy(f.bufs[j % f.depth], pending))
+            dataflow.copy(f.bufs[j % f.depth], pending)
             proc.carry = 0
             proc.t = start + f.cycles
             eng._ev(proc.col, proc.row, "shim", start, proc.t - start, running)
@@ -125,14 +125,14 @@ def s2mm(eng, proc: Proc, key, f: Fifo, r: Reader):
                     yield False
                 j = r.released
                 pending = np.empty(f.nbytes, np.uint8)
-                dataflow.do(dataflow.Copy(pending, r.bufs[j % f.depth]))
+                dataflow.copy(pending, r.bufs[j % f.depth])
                 why = eng.taint.of(r.bufs[j % f.depth])
                 start = max(proc.t, f.ready.get(j, 0))
                 proc.t = start + f.cycles
                 eng._ev(proc.col, proc.row, "shim", start, proc.t - start, "PORT_RUNNING_1")
                 f.reader_release(r, 1, proc.t)
             n = min(pending.size, idx.size - task.moved)
-            dataflow.do(dataflow.Scatter(task.buffer.data, idx[task.moved : task.moved + n], pending[:n]))
+            dataflow.scatter(task.buffer.data, idx[task.moved : task.moved + n], pending[:n])
             if eng.tainted or why:
                 why = eng.tainted[0] if eng.tainted else why
                 dev.mark_unmodelled(task.buffer, idx[task.moved : task.moved + n], why)
@@ -172,9 +172,9 @@ def distribute(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, offset: int, f
         (k,) = dest.writer_acquire(0, 1)
         stream = r.ebufs[j % src.depth]
         if dims:  # gathered straight into the destination object (no temporary)
-            dataflow.do(dataflow.Gather(dest.ebufs[k % dest.depth], stream, part_of))
+            dataflow.gather(dest.ebufs[k % dest.depth], stream, part_of)
         else:
-            dataflow.do(dataflow.Copy(dest.ebufs[k % dest.depth], stream[part_of]))
+            dataflow.copy(dest.ebufs[k % dest.depth], stream[part_of])
         start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
         proc.t = start + dest.cycles
         link_ev(eng, proc, start, proc.t - start, "PORT_RUNNING_1")
@@ -205,7 +205,7 @@ def _forward(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo):
             proc.wait = f"@{dest.name} full"
             yield False
         (k,) = dest.writer_acquire(0, 1)
-        dataflow.do(dataflow.Copy(dest.bufs[k % dest.depth], pending[: dest.nbytes]))
+        dataflow.copy(dest.bufs[k % dest.depth], pending[: dest.nbytes])
         pending = pending[dest.nbytes :]
         proc.carry = pending.size
         proc.t = max(proc.t, dest.slot_time(k)) + dest.cycles

@@ -37,7 +37,7 @@ def call(eng, proc, symbol: str, args: list, core_link: str | None):
         return cascade.run_kernel(eng, proc, model, args)
     else:
         try:
-            dataflow.do(dataflow.Call(model, args))
+            dataflow.call(model, args)
         except kernel_models.KernelModelError as exc:
             if known:
                 raise

@@ -1,6 +1,8 @@
 """sim's data effects as small op objects: the one definition the engine runs and a replay re-runs.
 
-Every byte the FIFO-level engine moves or computes goes through :func:`do` with one of these ops:
+Every byte the FIFO-level engine moves or computes goes through one of these ops (:func:`copy`,
+:func:`gather`, :func:`scatter`, :func:`fill`, :func:`call`; an op's one function runs both now and
+in a replay):
 a DMA gather (:class:`Gather`: ``dst[:] = src[index]``), a DMA scatter (:class:`Scatter`:
 ``dst[index] = src``), a contiguous copy (:class:`Copy`), a buffer zeroed by a (re)configuration
 (:class:`Fill`), a kernel model called on the buffers a core hands over (:class:`Call`). The engine
@@ -10,7 +12,7 @@ arrays (views) the op touched, so :mod:`iron.runtime.sim.replay` can run the sam
 again, in the same order, on the same buffers (or on fresh ones: :func:`rebind`).
 
 What is *not* an op here (core loads and stores, vector ops, cascades, register-level tile DMAs,
-static DMA programs, taint marks) makes a run unreplayable (:func:`iron.runtime.sim.replay.reason`).
+static DMA programs, taint marks) makes a run unreplayable (:func:`iron.runtime.sim.replay.engine_reason`).
 """
 
 from __future__ import annotations
@@ -22,14 +24,34 @@ import numpy as np
 
 from iron.runtime.sim.taint import owner
 
+
 #: This thread's installed recorder (``.recorder``, None: recording off; another thread's
 #: runner never logs into it). Set only through :func:`recording`.
-_local = threading.local()
-_local.recorder = None
+class _Local(threading.local):
+    recorder = None
 
 
-def _recorder():
-    return getattr(_local, "recorder", None)
+_local = _Local()
+
+
+def _copy(dst: np.ndarray, src: np.ndarray) -> None:
+    dst[...] = src
+
+
+def _gather(dst: np.ndarray, src: np.ndarray, index: np.ndarray) -> None:
+    np.take(src, index, out=dst)
+
+
+def _scatter(dst: np.ndarray, index: np.ndarray, src: np.ndarray) -> None:
+    dst[index] = src
+
+
+def _fill(dst: np.ndarray) -> None:
+    dst.fill(0)
+
+
+def _call(model, args: list) -> None:
+    model(*args)
 
 
 class Copy:
@@ -41,7 +63,7 @@ class Copy:
         self.dst, self.src = dst, src
 
     def run(self) -> None:
-        self.dst[...] = self.src
+        _copy(self.dst, self.src)
 
     def arrays(self):
         return (self.dst,), (self.src,)
@@ -56,7 +78,7 @@ class Gather:
         self.dst, self.src, self.index = dst, src, index
 
     def run(self) -> None:
-        np.take(self.src, self.index, out=self.dst)
+        _gather(self.dst, self.src, self.index)
 
     def arrays(self):
         return (self.dst,), (self.src,)
@@ -71,7 +93,7 @@ class Scatter:
         self.dst, self.index, self.src = dst, index, src
 
     def run(self) -> None:
-        self.dst[self.index] = self.src
+        _scatter(self.dst, self.index, self.src)
 
     def arrays(self):
         return (self.dst,), (self.src,)
@@ -86,7 +108,7 @@ class Fill:
         self.dst = dst
 
     def run(self) -> None:
-        self.dst.fill(0)
+        _fill(self.dst)
 
     def arrays(self):
         return (self.dst,), ()
@@ -101,31 +123,62 @@ class Call:
         self.model, self.args = model, args
 
     def run(self) -> None:
-        self.model(*self.args)
+        _call(self.model, self.args)
 
     def arrays(self):
         arrays = tuple(a for a in self.args if isinstance(a, np.ndarray))
         return arrays, arrays  # a model may read and write every buffer it is handed
 
 
-def do(op) -> None:
-    """Execute ``op`` now; log it when a recorder is installed."""
-    op.run()
-    rec = _recorder()
-    if rec is not None:
-        rec.ops.append(op)
+# The engine's entry points: each runs its op's function now and, only while a recorder is
+# installed, logs the op object (no object is made otherwise: the interpreter's cost stays).
+def copy(dst: np.ndarray, src: np.ndarray) -> None:
+    """:class:`Copy` now."""
+    _copy(dst, src)
+    if _local.recorder is not None:
+        _local.recorder.ops.append(Copy(dst, src))
+
+
+def gather(dst: np.ndarray, src: np.ndarray, index: np.ndarray) -> None:
+    """:class:`Gather` now."""
+    _gather(dst, src, index)
+    if _local.recorder is not None:
+        _local.recorder.ops.append(Gather(dst, src, index))
+
+
+def scatter(dst: np.ndarray, index: np.ndarray, src: np.ndarray) -> None:
+    """:class:`Scatter` now."""
+    _scatter(dst, index, src)
+    if _local.recorder is not None:
+        _local.recorder.ops.append(Scatter(dst, index, src))
+
+
+def fill(dst: np.ndarray) -> None:
+    """:class:`Fill` now."""
+    _fill(dst)
+    if _local.recorder is not None:
+        _local.recorder.ops.append(Fill(dst))
+
+
+def call(model, args: list) -> None:
+    """:class:`Call` now."""
+    _call(model, args)
+    if _local.recorder is not None:
+        _local.recorder.ops.append(Call(model, args))
 
 
 def note(op) -> None:
     """Log ``op`` without running it (its effect already holds: a buffer made zeroed)."""
-    rec = _recorder()
-    if rec is not None:
-        rec.ops.append(op)
+    if _local.recorder is not None:
+        _local.recorder.ops.append(op)
 
 
 def put(dst: np.ndarray, where, src: np.ndarray) -> None:
     """``dst[where] = src``: a slice is a :class:`Copy` into a view, an index array a :class:`Scatter`."""
-    do(Copy(dst[where], src) if isinstance(where, slice) else Scatter(dst, where, src))
+    if isinstance(where, slice):
+        copy(dst[where], src)
+    else:
+        scatter(dst, where, src)
 
 
 def take(src: np.ndarray, where) -> np.ndarray:
@@ -133,15 +186,15 @@ def take(src: np.ndarray, where) -> np.ndarray:
     if isinstance(where, slice):
         return src[where]
     out = np.empty(len(where), src.dtype)
-    do(Gather(out, src, where))
+    gather(out, src, where)
     return out
 
 
 def concat(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A new array holding ``a`` then ``b`` (a stream's bytes across objects or tasks)."""
     out = np.empty(a.size + b.size, np.result_type(a, b))
-    do(Copy(out[: a.size], a))
-    do(Copy(out[a.size :], b))
+    copy(out[: a.size], a)
+    copy(out[a.size :], b)
     return out
 
 
@@ -156,7 +209,7 @@ class Recorder:
 @contextlib.contextmanager
 def recording(rec: Recorder):
     """Install ``rec`` for the ``with`` body (the previous recorder comes back after)."""
-    before, _local.recorder = _recorder(), rec
+    before, _local.recorder = _local.recorder, rec
     try:
         yield rec
     finally:
@@ -165,9 +218,8 @@ def recording(rec: Recorder):
 
 def engine_built(engine, tile_dmas, static) -> None:
     """The device built an engine: the recorder checks it before trusting the log."""
-    rec = _recorder()
-    if rec is not None:
-        rec.engines.append((engine, tile_dmas, static))
+    if _local.recorder is not None:
+        _local.recorder.engines.append((engine, tile_dmas, static))
 
 
 def _rebase(a, roots: dict):

@@ -206,7 +206,7 @@ class Channel:
             rep_pos = task.moved % task.length  # a repeated BD restarts at its address
             n = min(task.length - rep_pos, src.size - pos, task.capacity - task.moved)
             at = task.offset + rep_pos
-            dataflow.do(dataflow.Copy(task.buffer.data[at : at + n], src[pos : pos + n]))
+            dataflow.copy(task.buffer.data[at : at + n], src[pos : pos + n])
             task.moved += n
             pos += n
             self._retire()

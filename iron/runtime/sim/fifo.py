@@ -173,7 +173,7 @@ class Fifo:
             if len(self.readers) == 1 and not self.readers[0].dims:  # gathered into its one reader
                 r = self.readers[0]
                 self.taint.set(r.bufs[slot], why)
-                dataflow.do(dataflow.Gather(r.ebufs[slot], stream, self._to_idx))
+                dataflow.gather(r.ebufs[slot], stream, self._to_idx)
                 self.pushed += 1
                 return
             stream = dataflow.take(stream, self._to_idx)
@@ -183,9 +183,9 @@ class Fifo:
             if r.dims:
                 if r.idx is None:
                     r.idx = object_indices(0, r.dims, stream.size)
-                dataflow.do(dataflow.Scatter(dst, r.idx, stream))
+                dataflow.scatter(dst, r.idx, stream)
             else:
-                dataflow.do(dataflow.Copy(dst, stream))
+                dataflow.copy(dst, stream)
         self.pushed += 1
 
     # -- consumers
@@ -213,7 +213,7 @@ class Fifo:
         hit = self._pool.get(key)
         if hit is not None and len(hit[0]) == self.depth and hit[0][0].size == self.nbytes:
             for raw in hit[0]:
-                dataflow.do(dataflow.Fill(raw))
+                dataflow.fill(raw)
         else:
             # one owning array per object: a taint mark follows the array that owns the memory
             raws = [np.zeros(self.nbytes, np.uint8) for _ in range(self.depth)]
