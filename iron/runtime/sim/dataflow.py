@@ -34,26 +34,6 @@ class _Local(threading.local):
 _local = _Local()
 
 
-def _copy(dst: np.ndarray, src: np.ndarray) -> None:
-    dst[...] = src
-
-
-def _gather(dst: np.ndarray, src: np.ndarray, index: np.ndarray) -> None:
-    np.take(src, index, out=dst)
-
-
-def _scatter(dst: np.ndarray, index: np.ndarray, src: np.ndarray) -> None:
-    dst[index] = src
-
-
-def _fill(dst: np.ndarray) -> None:
-    dst.fill(0)
-
-
-def _call(model, args: list) -> None:
-    model(*args)
-
-
 class Copy:
     """``dst[...] = src`` (a contiguous DMA move, a whole object handed on)."""
 
@@ -63,7 +43,7 @@ class Copy:
         self.dst, self.src = dst, src
 
     def run(self) -> None:
-        _copy(self.dst, self.src)
+        copy(self.dst, self.src)
 
     def arrays(self):
         return (self.dst,), (self.src,)
@@ -78,7 +58,7 @@ class Gather:
         self.dst, self.src, self.index = dst, src, index
 
     def run(self) -> None:
-        _gather(self.dst, self.src, self.index)
+        gather(self.dst, self.src, self.index)
 
     def arrays(self):
         return (self.dst,), (self.src,)
@@ -93,7 +73,7 @@ class Scatter:
         self.dst, self.index, self.src = dst, index, src
 
     def run(self) -> None:
-        _scatter(self.dst, self.index, self.src)
+        scatter(self.dst, self.index, self.src)
 
     def arrays(self):
         return (self.dst,), (self.src,)
@@ -108,7 +88,7 @@ class Fill:
         self.dst = dst
 
     def run(self) -> None:
-        _fill(self.dst)
+        fill(self.dst)
 
     def arrays(self):
         return (self.dst,), ()
@@ -123,46 +103,47 @@ class Call:
         self.model, self.args = model, args
 
     def run(self) -> None:
-        _call(self.model, self.args)
+        call(self.model, self.args)
 
     def arrays(self):
         arrays = tuple(a for a in self.args if isinstance(a, np.ndarray))
         return arrays, arrays  # a model may read and write every buffer it is handed
 
 
-# The engine's entry points: each runs its op's function now and, only while a recorder is
-# installed, logs the op object (no object is made otherwise: the interpreter's cost stays).
+# The one definition of each op: the engine calls these (the op runs now and, only while a recorder
+# is installed, its object is logged: none is made otherwise); an op object's ``run`` calls the
+# same function again (a replay runs with no recorder installed).
 def copy(dst: np.ndarray, src: np.ndarray) -> None:
     """:class:`Copy` now."""
-    _copy(dst, src)
+    dst[...] = src
     if _local.recorder is not None:
         _local.recorder.ops.append(Copy(dst, src))
 
 
 def gather(dst: np.ndarray, src: np.ndarray, index: np.ndarray) -> None:
     """:class:`Gather` now."""
-    _gather(dst, src, index)
+    np.take(src, index, out=dst)
     if _local.recorder is not None:
         _local.recorder.ops.append(Gather(dst, src, index))
 
 
 def scatter(dst: np.ndarray, index: np.ndarray, src: np.ndarray) -> None:
     """:class:`Scatter` now."""
-    _scatter(dst, index, src)
+    dst[index] = src
     if _local.recorder is not None:
         _local.recorder.ops.append(Scatter(dst, index, src))
 
 
 def fill(dst: np.ndarray) -> None:
     """:class:`Fill` now."""
-    _fill(dst)
+    dst.fill(0)
     if _local.recorder is not None:
         _local.recorder.ops.append(Fill(dst))
 
 
 def call(model, args: list) -> None:
     """:class:`Call` now."""
-    _call(model, args)
+    model(*args)
     if _local.recorder is not None:
         _local.recorder.ops.append(Call(model, args))
 
