@@ -58,7 +58,7 @@ class Gather:
         self.dst, self.src, self.index = dst, src, index
 
     def run(self) -> None:
-        gather(self.dst, self.src, self.index)
+        gather(self.dst, self.src, self.index, checked=True)
 
     def arrays(self):
         return (self.dst,), (self.src,)
@@ -120,9 +120,11 @@ def copy(dst: np.ndarray, src: np.ndarray) -> None:
         _local.recorder.ops.append(Copy(dst, src))
 
 
-def gather(dst: np.ndarray, src: np.ndarray, index: np.ndarray) -> None:
-    """:class:`Gather` now."""
-    np.take(src, index, out=dst)
+def gather(dst: np.ndarray, src: np.ndarray, index: np.ndarray, checked: bool = False) -> None:
+    """:class:`Gather` now. ``checked``: these indices were already checked against ``src``'s size
+    (a replay of the recorded op: the same read-only index array, a source of the same size), so
+    numpy need not buffer the output to raise on an index outside it."""
+    np.take(src, index, out=dst, mode="clip" if checked else "raise")
     if _local.recorder is not None:
         _local.recorder.ops.append(Gather(dst, src, index))
 
@@ -163,11 +165,13 @@ def put(dst: np.ndarray, where, src: np.ndarray) -> None:
 
 
 def take(src: np.ndarray, where) -> np.ndarray:
-    """A new array holding ``src[where]`` (a view when ``where`` is a slice: no op)."""
+    """A new array holding ``src[where]`` (a view when ``where`` is a slice: no op); numpy's
+    indexing makes it (faster than :func:`gather` into an empty array: no buffered output) with
+    the bits a :class:`Gather` into it gives, which is what a replay runs."""
     if isinstance(where, slice):
         return src[where]
-    out = np.empty(len(where), src.dtype)
-    gather(out, src, where)
+    out = src[where]
+    note(Gather(out, src, where))
     return out
 
 
