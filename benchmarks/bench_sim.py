@@ -16,6 +16,13 @@ compare), then prints both, their ratio (REV / this: above 1 means this checkout
 the best over the rounds, and whether both produced the same outputs and raw trace buffer (a
 hash of each).
 
+Per case it prints the **first** run (interpreted; recorded where the tree replays,
+:mod:`iron.runtime.sim.replay`) and the best of ``--repeat`` **later** runs of the same loaded
+runner, named ``replay`` when they replayed the recorded run and ``interp`` when they were
+interpreted (with the reason), and whether the last produced the outputs and raw trace of a
+runner that interprets as many runs (``same``).
+A tree without replay interprets every run.
+
 Each measurement runs in a worker process (``--worker TREE``), which imports iron from TREE, so
 the same case definitions below measure both revisions.
 """
@@ -71,9 +78,10 @@ def seq32(dim: int = 128, steps: int = 32):
 
 # ---------------------------------------------------------------------------- worker side
 def measure(name: str, op, cache: str, trace: bool, repeat: int) -> dict:
-    """Best seconds per run of ``op`` on sim (outputs checked), and its kernel calls per run."""
-    import numpy as np
-
+    """CPU seconds of the first run of ``op`` on sim (interpreted, and recorded where the tree
+    replays) and the best of ``repeat`` later runs (replays once the runner replays: at most
+    ``WARMUP`` runs after the first), outputs checked; the kernel calls per run; whether the
+    later runs replayed and produced the first run's outputs and raw trace (a digest of each)."""
     from iron import build, testing
 
     kw = {"trace": True, "trace_size": 65536, "ntiles": 4} if trace else {"trace": False}
@@ -81,22 +89,60 @@ def measure(name: str, op, cache: str, trace: bool, repeat: int) -> dict:
     runner = art.load("sim")
     single = not hasattr(op, "steps")
     inputs = op.example_inputs(0) if single else testing.example_inputs(op)
+    replayer = getattr(runner.backend, "replay", None)  # None: a tree without replay
+    if replayer is not None and os.environ.get("BENCH_SIM_INTERPRET") == "1":
+        replayer.enabled, replayer = False, None  # --interpret: the interpreter alone, no recorder
+    first, _wall, out = _timed(runner, inputs, single)
+    for _ in range(WARMUP):
+        if replayer is None or replayer.ready is not None:
+            break
+        _timed(runner, inputs, single)
     best = wall = float("inf")
+    replayed = replayer is not None
     for _ in range(repeat):
-        t0, c0 = time.perf_counter(), time.process_time()
+        seconds, w, out = _timed(runner, inputs, single)
+        best, wall = min(best, seconds), min(wall, w)
+        replayed = replayed and replayer.replayed
+    calls = len(runner.backend.device.kernel_calls) // (runner.backend.runs or 1)
+    digest = _digest(runner, out)
+    return {"case": name, "traced": trace, "first": first, "seconds": best, "wall": wall,
+            "kernel_calls": calls, "checked": _check(op, inputs, out, single), "digest": digest,
+            "replayed": replayed, "same": digest == _interpreted(art, inputs, single, runner.backend.runs),
+            "why": None if replayer is None else replayer.reason}  # fmt: skip
+
+
+def _interpreted(art, inputs, single: bool, runs: int) -> str:
+    """The digest of the last of ``runs`` interpreted runs of a fresh runner (replay off, where
+    the tree has it): what every later run must produce (a first run may trace differently)."""
+    runner = art.load("sim")
+    if getattr(runner.backend, "replay", None) is not None:
+        runner.backend.replay.enabled = False
+    for _ in range(runs):
         out = runner(*inputs) if single else runner(**inputs)
-        best = min(best, time.process_time() - c0)
-        wall = min(wall, time.perf_counter() - t0)
-    checked = _check(op, inputs, out, single)
-    dev = runner.backend.device
-    calls = len(dev.kernel_calls) // repeat
-    digest = hashlib.sha256()  # what sim produced: outputs and the raw trace buffer
+    return _digest(runner, out)
+
+
+#: Runs after the first a tree with replay may interpret before it replays (its control state
+#: repeats from the second run; a traced run also compares its trace with the previous one).
+WARMUP = 3
+
+
+def _timed(runner, inputs, single: bool):
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = runner(*inputs) if single else runner(**inputs)
+    return time.process_time() - c0, time.perf_counter() - t0, out
+
+
+def _digest(runner, out) -> str:
+    """What sim produced: the outputs and the raw trace buffer."""
+    import numpy as np
+
+    digest = hashlib.sha256()
     for o in out if isinstance(out, tuple) else (out,):
         digest.update(np.ascontiguousarray(o).tobytes())
     if getattr(runner, "raw_trace", None) is not None:
         digest.update(runner.raw_trace.tobytes())
-    return {"case": name, "traced": trace, "seconds": best, "wall": wall, "kernel_calls": calls,
-            "checked": checked, "digest": digest.hexdigest()[:12]}  # fmt: skip
+    return digest.hexdigest()[:12]
 
 
 def _check(op, inputs, out, single: bool) -> str:
@@ -188,10 +234,16 @@ def _cell(r: dict | None) -> str:
 
 
 def _print(this: dict, base: dict | None, rev: str | None) -> None:
-    head = f"{'case':18} {'traced':>6} {'this cpu s':>11} {'wall s':>7} {'calls':>6}"
-    print(head + (f" {rev + ' cpu s':>16} {'ratio':>6}  same outputs+trace" if base is not None else ""))
+    """One line per case: the first run, the later runs (``replay`` when they replayed, else
+    ``interp``), and whether the last one gave an interpreting runner's outputs and trace
+    after as many runs (``same``)."""
+    head = f"{'case':18} {'traced':>6} {'first cpu s':>11} {'later cpu s':>11} {'later':>6} {'same':>5}"
+    head += f" {'wall s':>7} {'calls':>6}"
+    print(head + (f" {rev + ' later s':>16} {'ratio':>6}  same outputs+trace" if base is not None else ""))
     for key, r in this.items():
-        line = f"{key[0]:18} {str(key[1]):>6} {_cell(r):>11} {r.get('wall', 0):7.3f} {r.get('kernel_calls', 0):6d}"
+        later = "replay" if r.get("replayed") else "interp"
+        line = f"{key[0]:18} {str(key[1]):>6} {r.get('first', 0):11.4f} {_cell(r):>11} {later:>6}"
+        line += f" {str(r.get('same', '-')):>5} {r.get('wall', 0):7.3f} {r.get('kernel_calls', 0):6d}"
         if base is not None:
             b = base.get(key)
             ratio = (
@@ -202,6 +254,8 @@ def _print(this: dict, base: dict | None, rev: str | None) -> None:
         print(line)
         if "checked" in r and r["checked"] != "ok":
             print(f"   {r['checked']}")
+        if r.get("why") and not r.get("replayed"):
+            print(f"   interpreted: {r['why']}")
 
 
 def main(argv=None) -> int:
@@ -217,6 +271,11 @@ def main(argv=None) -> int:
         "--rounds", type=int, default=1, help="worker processes per tree, alternating (best counts)"
     )
     p.add_argument("--against", metavar="REV", help="also measure this git revision, interleaved")
+    p.add_argument(
+        "--interpret",
+        action="store_true",
+        help="every run interpreted, no recorder (replay off): the interpreter's own cost",
+    )
     p.add_argument("--worker", metavar="TREE", help=argparse.SUPPRESS)
     p.add_argument("--cache", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -225,6 +284,8 @@ def main(argv=None) -> int:
     if unknown:
         p.error(f"unknown case(s) {unknown}; known: {', '.join(CASE_NAMES)}")
     traced = {"both": [False, True], "yes": [True], "no": [False]}[args.traced]
+    if args.interpret:
+        os.environ["BENCH_SIM_INTERPRET"] = "1"  # read by the workers (this tree's and REV's)
     if args.worker:
         worker(args.worker, args.cases, traced, args.repeat, args.cache)
         return 0

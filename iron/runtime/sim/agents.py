@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from iron.runtime.sim import dataflow
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.fifo import Dims, Fifo, Reader, object_indices
 from iron.runtime.sim.interp import Core, NotModelledOp
@@ -41,6 +42,8 @@ class Proc:
     wait: str = ""  # what it waits for when blocked (for messages)
     tile: str = ""  # a core's tile SSA name
     steps: int = 0  # steps since its last interaction (iron.runtime.sim.progress)
+    carry: int = 0  # bytes a DMA agent holds between objects or tasks (iron.runtime.sim.replay)
+    interp: object = None  # a core's interpreter (iron.runtime.sim.interp.Core)
 
 
 # ---------------------------------------------------------------------------- shim channels
@@ -85,9 +88,10 @@ def mm2s(eng, proc: Proc, key, f: Fifo):
         while pos < data.size:
             take = min(f.nbytes - pending.size, data.size - pos)
             part = data[pos : pos + take]  # data is the task's own copy: a view of it is safe
-            pending = part if not pending.size else np.concatenate([pending, part])
+            pending = part if not pending.size else dataflow.concat(pending, part)
             pos += take
             task.moved = pos
+            proc.carry = pending.size
             if pending.size < f.nbytes:
                 break  # the rest of this object comes with the next task
             while not f.can_write(0, 1):
@@ -95,7 +99,8 @@ def mm2s(eng, proc: Proc, key, f: Fifo):
                 yield False
             (j,) = f.writer_acquire(0, 1)
             start = max(proc.t, f.slot_time(j))
-            f.bufs[j % f.depth][:] = pending
+            dataflow.copy(f.bufs[j % f.depth], pending)
+            proc.carry = 0
             proc.t = start + f.cycles
             if eng.traced:
                 eng._ev(proc.col, proc.row, "shim", start, proc.t - start, running)
@@ -124,19 +129,21 @@ def s2mm(eng, proc: Proc, key, f: Fifo, r: Reader):
                     proc.wait = f"@{f.name} empty ({task.moved}/{idx.size} bytes of BD {task.bd_id} written)"
                     yield False
                 j = r.released
-                pending = r.bufs[j % f.depth].copy()
+                pending = np.empty(f.nbytes, np.uint8)
+                dataflow.copy(pending, r.bufs[j % f.depth])
                 why = eng.taint.of(r.bufs[j % f.depth])
                 start = max(proc.t, f.ready.get(j, 0))
                 proc.t = start + f.cycles
                 eng._ev(proc.col, proc.row, "shim", start, proc.t - start, "PORT_RUNNING_1")
                 f.reader_release(r, 1, proc.t)
             n = min(pending.size, idx.size - task.moved)
-            task.buffer.data[idx[task.moved : task.moved + n]] = pending[:n]
+            dataflow.scatter(task.buffer.data, idx[task.moved : task.moved + n], pending[:n])
             if eng.tainted or why:
                 why = eng.tainted[0] if eng.tainted else why
                 dev.mark_unmodelled(task.buffer, idx[task.moved : task.moved + n], why)
             task.moved += n
             pending = pending[n:]
+            proc.carry = pending.size
             yield True
         _finish_task(eng, proc, key, "S2MM", ch, task)
         yield True
@@ -171,9 +178,9 @@ def distribute(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, offset: int, f
         (k,) = dest.writer_acquire(0, 1)
         stream = r.ebufs[j % src.depth]
         if dims:  # gathered straight into the destination object (no temporary)
-            stream.take(part_of, out=dest.ebufs[k % dest.depth])
+            dataflow.gather(dest.ebufs[k % dest.depth], stream, part_of)
         else:
-            dest.ebufs[k % dest.depth][:] = stream[part_of]
+            dataflow.copy(dest.ebufs[k % dest.depth], stream[part_of])
         start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
         proc.t = start + dest.cycles
         if memtile and eng.traced:  # link_ev, inlined: runs once per object
@@ -194,7 +201,8 @@ def _forward(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo):
                 proc.wait = f"@{src.name} empty"
                 yield False
             j = r.released
-            pending = np.concatenate([pending, r.bufs[j % src.depth]])
+            pending = dataflow.concat(pending, r.bufs[j % src.depth])
+            proc.carry = pending.size
             why = why or eng.taint.of(r.bufs[j % src.depth])
             proc.t = max(proc.t, src.ready.get(j, 0))
             src.reader_release(r, 1, proc.t)
@@ -204,8 +212,9 @@ def _forward(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo):
             proc.wait = f"@{dest.name} full"
             yield False
         (k,) = dest.writer_acquire(0, 1)
-        dest.bufs[k % dest.depth][:] = pending[: dest.nbytes]
+        dataflow.copy(dest.bufs[k % dest.depth], pending[: dest.nbytes])
         pending = pending[dest.nbytes :]
+        proc.carry = pending.size
         proc.t = max(proc.t, dest.slot_time(k)) + dest.cycles
         link_ev(eng, proc, proc.t, 1, "DMA_MM2S_SEL0_FINISHED_BD")
         dest.writer_release(0, 1, proc.t, why)
@@ -228,7 +237,7 @@ def join(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, w: int, offset: int,
         (k,) = dest.writer_acquire(w, 1)
         stream = r.ebufs[j % src.depth]
         dst = dest.ebufs[k % dest.depth]
-        dst[part_of] = stream
+        dataflow.put(dst, part_of, stream)
         start = max(proc.t, src.ready.get(j, 0), dest.slot_time(k))
         proc.t = start + src.cycles
         if eng.traced:
@@ -243,7 +252,7 @@ def join(eng, proc: Proc, src: Fifo, r: Reader, dest: Fifo, w: int, offset: int,
 def core(eng, prog, proc: Proc):
     """A core running its program (:class:`iron.runtime.sim.interp.Core`); an op sim does not
     model stops it and voids the device's outputs (the trace still runs)."""
-    interp = Core(prog, eng, proc)
+    interp = proc.interp = Core(prog, eng, proc)
     try:
         yield from interp.run()
     except NotModelledOp as e:

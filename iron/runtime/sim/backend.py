@@ -20,6 +20,7 @@ from iron.errors import IronError
 from iron.artifact.schema import TRACE_BUFFER
 from iron.runtime.sim import HostMemory, SimDevice
 from iron.runtime.sim.kernel_models import with_user_models
+from iron.runtime.sim.replay import Replayer
 
 
 class SimBackend:
@@ -44,6 +45,8 @@ class SimBackend:
         self.runs = 0
         #: Per stop event of the last run: the units it flushed (see SimDevice.flushed).
         self.last_flushed: list = []
+        #: Records interpreted runs; a later run replays the one that repeats (replay.enabled).
+        self.replay = Replayer()
 
     def _buffers(self) -> HostMemory:
         if self.memory is None:
@@ -64,6 +67,19 @@ class SimBackend:
                 buf[:] = 0  # outputs, intermediates, trace: "empty" must mean empty
         first = len(dev.flushed)
         dev.not_modelled = []
+        key = tuple(sorted((n, int(np.asarray(a).nbytes)) for n, a in inputs.items()))
+        traced = TRACE_BUFFER in mem.buffers
+        trace_of = (lambda: mem[TRACE_BUFFER].data.tobytes()) if traced else (lambda: None)
+        self.replay.run(dev, key, lambda: self._dispatch(mem), trace_of)
+        self.runs += 1
+        self.last_flushed = dev.flushed[first:]
+        outputs = {n: mem[n].data.copy() for n in art.outputs}
+        trace = mem[TRACE_BUFFER].data.copy() if TRACE_BUFFER in mem.buffers else None
+        return outputs, trace
+
+    def _dispatch(self, mem: HostMemory) -> None:
+        """Run the artifact's schedule on the device (the interpreter)."""
+        art, dev = self.artifact, self.device
         for dispatch in art.schedule:
             name = dispatch.kernel
             k = art.kernels[name]
@@ -75,11 +91,12 @@ class SimBackend:
             # aiecc's xclbin instruction streams hold no PDI load: the host loads the kernel's PDI.
             pdi = art.pdi_ids[k.device] if art.backend == "aiecc-xclbin" else None
             dev.run(k.control, args, art.pdis, name, pdi=pdi)
-        self.runs += 1
-        self.last_flushed = dev.flushed[first:]
-        outputs = {n: mem[n].data.copy() for n in art.outputs}
-        trace = mem[TRACE_BUFFER].data.copy() if TRACE_BUFFER in mem.buffers else None
-        return outputs, trace
+
+    @property
+    def replay_reason(self) -> str | None:
+        """Why this runner's runs are interpreted (None: they replay a recorded run,
+        :mod:`iron.runtime.sim.replay`)."""
+        return self.replay.reason
 
     @property
     def not_modelled(self) -> dict[str, str]:

@@ -10,7 +10,7 @@ The engine exposes :func:`call` and :func:`forget_models` as its methods.
 
 from __future__ import annotations
 
-from iron.runtime.sim import cascade, costs, kernel_models, progress
+from iron.runtime.sim import cascade, costs, dataflow, kernel_models, progress
 
 
 def call(eng, proc, symbol: str, args: list, core_link: str | None):
@@ -37,7 +37,7 @@ def call(eng, proc, symbol: str, args: list, core_link: str | None):
         return cascade.run_kernel(eng, proc, model, args)
     else:
         try:
-            model(*args)
+            dataflow.call(model, args)
         except kernel_models.KernelModelError as exc:
             if known:
                 raise

@@ -73,7 +73,7 @@ from iron.errors import IronError
 from iron.mlir import txn_codec
 from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
-from iron.runtime.sim import core_reset, progress, static_dma
+from iron.runtime.sim import core_reset, dataflow, progress, static_dma
 from iron.runtime.sim import tracing as tu
 from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
 from iron.runtime.sim.engine import Engine
@@ -228,7 +228,9 @@ class SimDevice:
         if self.static_dma.unmodelled:  # on a copy: the program read once stays as read
             prog = dataclasses.replace(prog, unmodelled=prog.unmodelled + self.static_dma.unmodelled)
         pool = self._pools.setdefault(payload.mlir, {})  # the buffers of its previous engine
-        return Engine(self, prog, fifo_allocs, kernels, self.kernel_models, pool)
+        engine = Engine(self, prog, fifo_allocs, kernels, self.kernel_models, pool)
+        dataflow.engine_built(engine, self.tile_dmas, self.static_dma)  # a recorder checks it
+        return engine
 
     def channel(self, key: ChannelKey) -> Channel:
         if key not in self.channels:

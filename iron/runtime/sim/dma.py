@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from iron.runtime.sim import dataflow
 from iron.runtime.sim.errors import SimError
 from iron.runtime.sim.memory import HostBuffer
 from iron.target import shim_dma
@@ -85,9 +86,9 @@ class Task:
         word-sized buffer, whole words are gathered (a quarter of the indices to make and follow)."""
         data = self.buffer.data
         if self.offset % 4 or data.size % 4 or not data.flags.c_contiguous or self.segments:
-            return data[self.indices()]
+            return dataflow.take(data, self.indices())
         words = _relative_words(self.length, self.repeat, tuple(self.pattern))
-        return data.view(np.uint32)[self.offset // 4 :][words].view(np.uint8)
+        return dataflow.take(data.view(np.uint32)[self.offset // 4 :], words).view(np.uint8)
 
     @property
     def capacity(self) -> int:
@@ -205,7 +206,7 @@ class Channel:
             rep_pos = task.moved % task.length  # a repeated BD restarts at its address
             n = min(task.length - rep_pos, src.size - pos, task.capacity - task.moved)
             at = task.offset + rep_pos
-            task.buffer.data[at : at + n] = src[pos : pos + n]
+            dataflow.copy(task.buffer.data[at : at + n], src[pos : pos + n])
             task.moved += n
             pos += n
             self._retire()

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from iron.mlir import ir
+from iron.runtime.sim import dataflow
 from iron.runtime.sim.interp import NotModelledOp
 from iron.runtime.sim.taint import Taint
 from iron.target import tile_dma
@@ -180,10 +181,10 @@ class Fifo:
             if len(readers) == 1 and not readers[0].dims:  # gathered into its one reader
                 r = readers[0]
                 taint.set(r.bufs[slot], why)
-                stream.take(self._to_idx, out=r.ebufs[slot])
+                dataflow.gather(r.ebufs[slot], stream, self._to_idx)
                 self.pushed += 1
                 return
-            stream = stream[self._to_idx]
+            stream = dataflow.take(stream, self._to_idx)
         marks = why is not None or taint.marked()  # else no reader's buffer has a mark to drop
         for r in readers:
             if marks:
@@ -192,9 +193,9 @@ class Fifo:
             if r.dims:
                 if r.idx is None:
                     r.idx = object_indices(0, r.dims, stream.size)
-                dst[r.idx] = stream
+                dataflow.scatter(dst, r.idx, stream)
             else:
-                dst[:] = stream
+                dataflow.copy(dst, stream)
         self.pushed += 1
 
     # -- consumers
@@ -222,10 +223,12 @@ class Fifo:
         hit = self._pool.get(key)
         if hit is not None and len(hit[0]) == self.depth and hit[0][0].size == self.nbytes:
             for raw in hit[0]:
-                raw.fill(0)
+                dataflow.fill(raw)
         else:
             # one owning array per object: a taint mark follows the array that owns the memory
             raws = [np.zeros(self.nbytes, np.uint8) for _ in range(self.depth)]
+            for raw in raws:  # zeroed by np.zeros; a replay of this build zeroes them again
+                dataflow.note(dataflow.Fill(raw))
             elems = [_elem_view(raw, self.elem) for raw in raws]
             hit = self._pool[key] = raws, elems, [self.view(raw) for raw in raws]
         for raw in hit[0]:
