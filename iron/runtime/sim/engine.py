@@ -49,14 +49,13 @@ class Engine:
     ``(defines dict, arch)``; ``models``: ``(symbol, defines, arch) -> model | None``
     (default :func:`iron.runtime.sim.kernel_models.model_for`, looked up at call time);
     ``pool``: the object buffers of the engine this one replaces, for the same program
-    (:meth:`iron.runtime.sim.fifo.Fifo.buffers`; zeroed before use, as new ones would be), and
-    which program's FIFO patterns passed :func:`iron.runtime.sim.fifo.check_cover` (checked once).
+    (:meth:`iron.runtime.sim.fifo.Fifo.buffers`; zeroed before use, as new ones would be).
     """
 
     def __init__(self, device, prog: Program, allocations: dict, kernels: dict, models=None, pool=None):
         self.device = device
         self.prog = prog
-        #: object buffers by owner (and the checked program), kept by the device per program for
+        #: object buffers by owner, kept by the device per program for
         #: the next engine of it
         self.pool: dict = {} if pool is None else pool
         self.arch = ARCH.get(device.target.name, device.target.name)

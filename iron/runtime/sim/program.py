@@ -103,6 +103,8 @@ class Program:
     #: elements of its FIFO slots and buffers (:func:`iron.runtime.sim.progress.storage_elements`),
     #: counted once: an engine is built from the program at every reconfiguration
     storage: int | None = field(default=None, repr=False, compare=False)
+    #: its FIFO patterns passed :func:`iron.runtime.sim.fifo.check_cover` (checked by the first engine)
+    covered: bool = field(default=False, repr=False, compare=False)
 
     def line_of(self, tile: str, text: str) -> int | None:
         """The line (1-based) of ``source`` where op ``text`` (its first line) stands in the

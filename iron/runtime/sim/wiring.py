@@ -33,20 +33,17 @@ def build(eng, allocations: dict) -> None:
         _core(eng, core)
 
 
-_COVERED = ("check_cover",)  # the pool's entry naming the program whose patterns were checked
-
-
 def _fifos(eng) -> None:
     """One :class:`Fifo` per object FIFO, its patterns checked; links must name known FIFOs."""
     prog = eng.prog
-    checked = eng.pool.get(_COVERED) is prog  # the same program's patterns passed before
+    checked = prog.covered  # the same program's patterns passed before
     for name, op in prog.fifos.items():
         f = Fifo(op, fifo_type(op), eng.taint, eng.pool)
         if not checked:
             check_cover(op, f.numel, prog.tiles)
         f.to_dims = op.dims_to_stream  # never on a shim producer: iron.mlir.check refuses it
         eng.fifos[name] = f
-    eng.pool[_COVERED] = prog
+    prog.covered = True
     for lk in prog.links:
         unknown = [n for n in (*lk.sources, *lk.dests) if n not in eng.fifos]
         if unknown:  # e.g. a FIFO with per-end depths, which iron's reader keeps as text
