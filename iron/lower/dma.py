@@ -16,6 +16,7 @@ own shape, innermost first.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from iron.errors import IronError
@@ -25,6 +26,22 @@ from iron.target.geometry import SHIM_ROW
 
 #: Resolves a sequence argument name to (host-buffer index, byte offset, type).
 Resolver = Callable[[str], tuple[int, int, ir.MemRefType]]
+
+_RE_CONTROLLER = re.compile(r"controller_id\s*=\s*#aie\.packet_info<[^>]*pkt_id\s*=\s*(\d+)")
+
+
+def controller_id(tile: ir.Tile | None) -> int | None:
+    """The packet id a tile's ``controller_id = #aie.packet_info<..>`` attribute names (None:
+    the design gives it none). AIEDmaToNpu.cpp's token-issuing push writes exactly this id."""
+    m = _RE_CONTROLLER.search(tile.attrs or "") if tile is not None else None
+    return int(m.group(1)) if m else None
+
+
+def shim_controller(device: ir.Device, column: int) -> int:
+    """The controller id a token-issuing push on ``column``'s shim names: the one the design
+    wrote on that tile, else the one aiecc's pipeline gives a shim tile."""
+    written = controller_id(device.tile_at(column, SHIM_ROW))
+    return shim_dma.SHIM_CONTROLLER_ID if written is None else written
 
 
 def hardware_fields(op: ir.DmaMemcpyNd, mtype: ir.MemRefType, shim: bool = True) -> dict[str, int]:
@@ -68,10 +85,14 @@ def packet_fields(op: ir.DmaMemcpyNd) -> dict[str, int]:
 
 
 def lower_memcpy(
-    op: ir.DmaMemcpyNd, alloc: ir.ShimDmaAllocation, resolve: Resolver, repeat: int | None = None
+    op: ir.DmaMemcpyNd,
+    alloc: ir.ShimDmaAllocation,
+    resolve: Resolver,
+    repeat: int | None = None,
+    controller: int = shim_dma.SHIM_CONTROLLER_ID,
 ) -> list:
     """``repeat``: the push's repeat count when it is not ``size3 - 1`` (a DMA task's
-    ``repeat_count``)."""
+    ``repeat_count``); ``controller``: the shim's controller id (:func:`shim_controller`)."""
     index, base, mtype = resolve(op.arg)
     fields = hardware_fields(op, mtype)
     size3_repeat = fields.pop("repeat_count")
@@ -91,7 +112,7 @@ def lower_memcpy(
     ops = [bd, ir.AddressPatch(word1, index, base + offset)]
     if token:
         ctrl = shim_dma.channel_ctrl(direction, alloc.channel)
-        value = shim_dma.SHIM_CONTROLLER_ID << shim_dma.CTRL_CONTROLLER_ID_SHIFT
+        value = controller << shim_dma.CTRL_CONTROLLER_ID_SHIFT
         ops.append(ir.MaskWrite32(ctrl, value, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=SHIM_ROW))
     queue = shim_dma.task_queue(direction, alloc.channel)
     push = shim_dma.pack_task_queue(op.id, repeat=repeat, issue_token=token)

@@ -210,7 +210,15 @@ class TaskLowering:
         memcpy = ir.DmaMemcpyNd(
             task.arg, (0, 0, 0, task.offset), sizes, strides, task.alloc.symbol, bd, task.issue_token, inner,
         )  # fmt: skip
-        ops = dma.lower_memcpy(memcpy, task.alloc, self.resolve, repeat=task.repeat_count)
+        controller = dma.shim_controller(self.device, task.alloc.column)
+        ops = dma.lower_memcpy(memcpy, task.alloc, self.resolve, task.repeat_count, controller)
+        # -aie-dma-tasks-to-npu also writes the byte offset into the BD's address word
+        # (AIEDMATasksToNPU.cpp: NpuWriteBdOp buffer_offset = offset; dma_memcpy_nd's is 0);
+        # the address patch then overwrites that word with the buffer's address + offset
+        offset = dma.offset_in_bytes(memcpy, self.resolve(task.arg)[2])
+        for op in ops:
+            if isinstance(op, ir.WriteBd):
+                op.fields["buffer_offset"] = offset
         if not task.issue_token:
             ops = _without_token(ops, task.alloc, bd, task.repeat_count)
         return ops

@@ -182,7 +182,9 @@ class _Inliner:
         return [copy.deepcopy(op)]
 
     def memcpy(self, op: ir.DmaMemcpyNd) -> list:
-        return dma.lower_memcpy(op, _allocation(self.device, self.allocations(), op.metadata), self.resolve)
+        alloc = _allocation(self.device, self.allocations(), op.metadata)
+        controller = dma.shim_controller(self.device, alloc.column)
+        return dma.lower_memcpy(op, alloc, self.resolve, controller=controller)
 
     def wait(self, op: ir.DmaWait) -> list:
         return [dma.lower_wait(op, _allocation(self.device, self.allocations(), op.symbol))]

@@ -34,7 +34,6 @@ _RE_USE_LOCK = re.compile(
 )
 _RE_NEXT = re.compile(rf"^aie\.next_bd\s+\^({_NAME})$")
 _RE_LABEL = re.compile(rf"^\s*\^({_NAME})\s*(?:\([^)]*\))?\s*:", re.M)
-_RE_CONTROLLER = re.compile(r"controller_id\s*=\s*#aie\.packet_info<[^>]*pkt_id\s*=\s*(\d+)")
 
 
 @dataclass
@@ -184,10 +183,10 @@ class TileTaskLowering:
         kind = tile_dma.kind_of_row(task.tile.row)
         col, row = task.tile.col, task.tile.row
         ops = []
-        controller = _RE_CONTROLLER.search(task.tile.attrs or "")
-        if task.issue_token and controller:
+        controller = dma.controller_id(task.tile)
+        if task.issue_token and controller is not None:
             ctrl = tile_dma.channel_ctrl(kind, task.direction, task.channel)
-            value = int(controller.group(1)) << shim_dma.CTRL_CONTROLLER_ID_SHIFT
+            value = controller << shim_dma.CTRL_CONTROLLER_ID_SHIFT
             ops.append(ir.MaskWrite32(ctrl, value, shim_dma.AIECC_CONTROLLER_ID_MASK, column=col, row=row))
         queue = tile_dma.start_queue(kind, task.direction, task.channel)
         push = tile_dma.pack_start_queue(kind, task.first_bd, task.repeat_count, task.issue_token)

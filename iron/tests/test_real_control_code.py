@@ -296,16 +296,15 @@ def test_static_designs_control_code_equals_aiecc(install, target, tmp_path):
     from iron.tests.static_designs import STATIC_DESIGNS
     from iron.tests.static_designs import text as static_text
 
-    ops, differ = [], []
+    ops, alone, differ = [], [], []
     for key, e in STATIC_DESIGNS.items():
         if target in e["targets"]:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                (differ if "aiecc_differs" in e else ops).append(
-                    iron.from_mlir(static_text(e, target), name=key)
-                )
+                op = iron.from_mlir(static_text(e, target), name=key)
+            (differ if "aiecc_differs" in e else alone if "aiecc_alone" in e else ops).append(op)
     assert len(ops) >= 7
-    for seq in _all_in_one(ops, 1000 if target == "npu1" else 15):
+    for seq in _all_in_one(ops, 1000 if target == "npu1" else 15) + alone:
         _check(seq, target, False, tmp_path, own_pipeline=True)
     for (
         op
