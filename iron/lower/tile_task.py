@@ -156,6 +156,9 @@ class TileTaskLowering:
             if m is None:
                 continue
             name, action, value = m.groups()
+            if value.startswith("%") and value[1:] not in consts:
+                # e.g. `arith.constant --1`: mlir-aie's parser refuses it before any pass runs
+                raise IronError(f"{what}: `{o}`: {value} is no integer `arith.constant` of its block")
             value = consts[value[1:]] if value.startswith("%") else int(value)
             lock = self.locks.get(name)
             if lock is None or lock[0] != tile.name:

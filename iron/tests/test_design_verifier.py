@@ -287,3 +287,13 @@ def test_foreign_designs_with_any_numbers_build_and_run_or_raise_iron_error(tmp_
     except IronError:
         pass
     assert [p.name for p in folder.iterdir()] in ([], ["c"])
+
+
+def test_a_lock_value_that_is_no_integer_constant_is_refused(tmp_path):
+    """Found by the property test below (two edits made `arith.constant --1`): before, a raw
+    KeyError from the memtile task's lock fields. The real parser refuses the text too."""
+    text = MEMTILE_THROUGH.replace("%c1 = arith.constant 1 : i32", "%c1 = arith.constant --1 : i32", 1)
+    assert "--1" in text
+    assert verify(text) != ""
+    with pytest.raises(IronError, match=r"%c1 is no integer `arith.constant` of its block"):
+        iron.build(iron.from_mlir(text, name="f"), target="npu1", cache_dir=tmp_path)
