@@ -1,0 +1,60 @@
+"""What a small decode pays before it decodes: the modules it imports (issue 37).
+
+Every ``iron trace decode`` pays its interpreter's start and its imports; for the 8 KB
+captures most users decode that fixed cost is most of the time beside mlir-aie's parser.
+These tests bound which modules a whole ``python -m iron trace decode`` process loads
+(behaviour, not timing: the times are ``benchmarks/bench_small.py``'s).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from iron.tests.golden import DATA, TEST1
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: Loaded by no small summary decode: numpy / numba (only sizes that pay for them),
+#: protobuf (pftrace only), json (a JSON manifest or writer only), queue (a threaded
+#: writer only), the build side's IR reader.
+NOT_FOR_A_SMALL_SUMMARY = (
+    "numpy",
+    "numba",
+    "google.protobuf",
+    "json",
+    "queue",
+    "iron.mlir.ir",
+    "iron.mlir.reader",
+)
+
+
+def _decode_modules(tmp_path: Path, fmt: str) -> tuple[set[str], bytes]:
+    """(modules loaded, output bytes) of a fresh ``python -m iron trace decode`` of test1."""
+    out = tmp_path / f"out.{fmt}"
+    argv = ["iron", "trace", "decode", str(TEST1 / "trace.txt"), "--mlir", str(TEST1 / "aie.mlir")]
+    argv += ["--format", fmt, "-o", str(out)]
+    code = f"""
+import runpy, sys
+sys.argv = {argv!r}
+try:
+    runpy.run_module("iron", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    assert not exc.code, exc.code
+print(" ".join(sorted(sys.modules)))
+"""
+    res = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    return set(res.stdout.split()), out.read_bytes()
+
+
+def test_small_summary_decode_loads_nothing_it_does_not_use(tmp_path):
+    mods, out = _decode_modules(tmp_path, "summary")
+    # the decode ran to its end: the summary stored before issue 37's work (data/decode_hashes.json)
+    want = json.loads((DATA / "decode_hashes.json").read_text())["mlir-aie-test1/trace.txt"]["summary"]
+    assert hashlib.sha256(out).hexdigest() == want
+    loaded = {m for m in NOT_FOR_A_SMALL_SUMMARY if m in mods or any(n.startswith(m + ".") for n in mods)}
+    assert not loaded, loaded
