@@ -58,3 +58,32 @@ def test_small_summary_decode_loads_nothing_it_does_not_use(tmp_path):
     assert hashlib.sha256(out).hexdigest() == want
     loaded = {m for m in NOT_FOR_A_SMALL_SUMMARY if m in mods or any(n.startswith(m + ".") for n in mods)}
     assert not loaded, loaded
+
+
+def test_decoder_records_compare_and_print_as_dataclasses_did():
+    """The decoder's records are plain classes (a dataclass compiles its methods at
+    import); they keep what the dataclasses gave: keyword and positional construction,
+    defaults (a new dict per unit), ``==`` over the fields, ``repr`` without ``last``."""
+    from iron.trace.decode import NO_OPS, DecodedSlice, DecodedUnit, Runs
+
+    a, b = DecodedUnit(1, 2, 3, None), DecodedUnit(packet_type=1, column=2, row=3, unit=None)
+    assert a == b and a is not b and not (a != b)
+    assert a.ops is NO_OPS and a.diagnostics == {} and a.diagnostics is not b.diagnostics
+    b.diagnostics["x"] = 1
+    assert a != b and a.diagnostics == {}
+    b.diagnostics.clear()
+    b.last = 7  # compared, not shown
+    assert a != b and repr(a) == repr(b)
+    assert repr(a).startswith("DecodedUnit(packet_type=1, column=2, row=3, unit=None, packets=0,")
+    assert "last" not in repr(a) and "reload=None)" in repr(a)
+    s = DecodedSlice(None, "ok", {}, [a], [], [])
+    assert s == DecodedSlice(None, "ok", {}, [b.__class__(1, 2, 3, None)], [], [])
+    assert s.column_shift == 0 and str(s.engine) == "numpy"
+    assert Runs(1, 2, 3, 4) != (1, 2, 3, 4)  # another class is never equal
+    assert repr(Runs(1, 2, 3, 4)) == "Runs(time=1, mask=2, count=3, step=4)"
+    try:
+        hash(a)
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a mutable record is unhashable, as a dataclass with eq")
