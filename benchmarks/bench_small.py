@@ -7,7 +7,8 @@ the fastest and the median wall time, the least and the median CPU time (user + 
 what the other users of a shared machine do not change much) and the largest peak RSS
 (``wait4``'s ``ru_maxrss`` of that child), beside mlir-aie's parser on the same input run
 in the same loop (``benchmarks/peer.py`` finds it; ``--no-peer``: none, and no ratio). Then, per format, the heavy packages the decode
-loaded (numpy, numba, protobuf: a small decode should load none) and its slowest imports
+loaded (numpy, numba, protobuf: a small decode should load none; and whether the iron run is
+an editable install, whose finder every process imports) and its slowest imports
 (``python -X importtime``, cumulative). The load average before and after is printed:
 wall times on a loaded 2-core machine are worth little, CPU times more.
 
@@ -70,7 +71,9 @@ def iron_argv(src: Path, fmt: str, out: Path, force: str | None = None) -> list[
 
 
 def imports(src: Path, fmt: str, out: Path, top: int) -> tuple[list[str], list[str]]:
-    """(heavy packages loaded, the ``top`` slowest imports, cumulative) of one decode."""
+    """(heavy packages loaded, the ``top`` slowest imports, cumulative) of one decode; the
+    heavy list names an editable install's finder too (``pip install -e``: ``site`` imports
+    it, and pathlib with it, in every process; a ``pip install .`` has none)."""
     res = subprocess.run(
         [sys.executable, "-X", "importtime", *iron_argv(src, fmt, out)[1:]],
         capture_output=True,
@@ -86,6 +89,9 @@ def imports(src: Path, fmt: str, out: Path, top: int) -> tuple[list[str], list[s
         if self_us.isdigit():  # not the header row
             rows.append((int(cum_us), int(self_us), name))
     heavy = [h for h in HEAVY if any(n == h or n.startswith(h + ".") for _, _, n in rows)]
+    heavy += [
+        f"editable install's finder ({c / 1e3:.1f} ms)" for c, _, n in rows if n.startswith("__editable__")
+    ]
     rows.sort(reverse=True)
     return heavy, [f"    {c / 1e3:7.1f} ms cumulative {s / 1e3:6.1f} ms self  {n}" for c, s, n in rows[:top]]
 
