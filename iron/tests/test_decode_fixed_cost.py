@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from iron.tests.golden import DATA, TEST1
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -118,3 +120,37 @@ def test_a_summary_output_is_not_forced_to_disk(tmp_path, monkeypatch):
         got = gzip.decompress(out.read_bytes()) if name.endswith(".gz") else out.read_bytes()
         assert hashlib.sha256(got).hexdigest() == want and not synced, name
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.txt", "s.txt.gz"]  # no temp file left
+
+
+def _numba_loaded(tmp_path: Path, compiled_bytes: int) -> bool:
+    """Whether a fresh summary decode of test1's packets tiled to 64 KiB, as text (147,456
+    characters), loads numba with ``COMPILED_BYTES`` at ``compiled_bytes`` (and the
+    kernels' loader started for any size, the plain engine off)."""
+    words = (TEST1 / "trace.txt").read_text().split()
+    used = words[: (max(i for i, w in enumerate(words) if int(w, 16)) + 1) // 8 * 8]
+    src = tmp_path / "tiled.txt"
+    src.write_text("".join(f"{used[i % len(used)]}\n" for i in range(64 * 256)))
+    assert src.stat().st_size == 64 * 1024 * 9 // 4
+    argv = ["trace", "decode", str(src), "--mlir", str(TEST1 / "aie.mlir"), "-o", str(tmp_path / "out")]
+    code = f"""
+import sys
+import iron.trace.decode as D, iron.trace.engine as K
+D.PARALLEL_BYTES = K.PLAIN_BYTES = 0
+K.COMPILED_BYTES, K.COLD_COMPILED_BYTES = {compiled_bytes}, 1 << 60
+from iron.cli import main
+assert main({argv!r}) == 0
+print("numba" in sys.modules)
+"""
+    res = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    return res.stdout.split() == ["True"]
+
+
+def test_the_kernel_loader_counts_a_text_inputs_raw_bytes(tmp_path):
+    """Whether a decode loads numba ahead (on a thread, while it reads INPUT) follows the
+    input's raw trace bytes, 4 per 9 characters of text, as the engine choice does: a text
+    capture of 64 KiB of words (147,456 characters) loads it only when the compiled bound
+    is below 64 KiB, never for the size of its text."""
+    pytest.importorskip("numba")
+    assert not _numba_loaded(tmp_path, 100_000)  # raw 65,536 < 100,000 <= 147,456 characters
+    assert _numba_loaded(tmp_path, 60_000)

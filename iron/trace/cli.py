@@ -150,20 +150,21 @@ def _prepare(args, *warmers, kernels=None) -> None:
     decoder kernels on a thread while the input and its configuration are read
     (``warmers``: see :func:`iron.trace.jit.load_kernels_async`)."""
     from iron.trace.decode import PARALLEL_BYTES
+    from iron.trace.words import TraceInputError
 
     if not _FREEZE_AT_EXIT:
         # Frozen objects are only left uncollected at exit; every file of ours is closed by then.
         atexit.register(gc.freeze)
         _FREEZE_AT_EXIT.append(True)
     try:
-        big = os.path.getsize(args.input) >= PARALLEL_BYTES
-    except OSError:  # reported by _load
+        nbytes = _input_bytes(args.input)
+    except (OSError, TraceInputError):  # reported by _load
         return
-    if big:
+    if nbytes >= PARALLEL_BYTES:
         from iron.trace import jit
         from iron.trace.engine import wants_compiled
 
-        jit.load_kernels_async(*warmers, wanted=wants_compiled(os.path.getsize(args.input), kernels))
+        jit.load_kernels_async(*warmers, wanted=wants_compiled(nbytes, kernels))
 
 
 _FREEZE_AT_EXIT: list[bool] = []
@@ -213,18 +214,26 @@ def _no_gc():
             gc.enable()
 
 
+def _input_bytes(path: str) -> int:
+    """The raw trace bytes of INPUT, as the engine bounds count them: a text capture's
+    4 per 9 characters (a word is 8 hex digits and a newline), else its size. (A text
+    file's own size would take a 2 MiB capture, 4.5 MB of text, for one that loads
+    numba: ~0.4 s and 100 MiB spent for a decode that then runs on numpy.)"""
+    from iron.trace.words import detect_format
+
+    size = os.path.getsize(path)
+    return size * 4 // 9 if detect_format(path) == "text" else size
+
+
 def _plain_input(args) -> bool:
     """Whether INPUT is small enough to decode as plain Python, without numpy
     (:data:`iron.trace.engine.PLAIN_BYTES`; a capture file needs numpy to be read)."""
     from iron.trace import engine
 
-    from iron.trace.words import TraceInputError, detect_format
+    from iron.trace.words import TraceInputError
 
     try:
-        size = os.path.getsize(args.input)
-        if detect_format(args.input) == "text":
-            size = size * 4 // 9  # raw bytes: a word is 8 hex digits and a newline
-        return engine.plain_input(size)
+        return engine.plain_input(_input_bytes(args.input))
     except (OSError, TraceInputError):  # reported by _load
         return False
 
