@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,6 +20,14 @@ import pytest
 from iron.tests.golden import DATA, TEST1
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(code: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``python -c code`` in a fresh process that imports this checkout's iron."""
+    path = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True)
+
 
 #: Loaded by no small summary decode: numpy / numba (only sizes that pay for them),
 #: protobuf (pftrace only), json (a JSON manifest or writer only), queue (a threaded
@@ -48,7 +57,7 @@ except SystemExit as exc:
     assert not exc.code, exc.code
 print(" ".join(sorted(sys.modules)))
 """
-    res = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    res = _run(code, tmp_path)
     assert res.returncode == 0, res.stderr
     return set(res.stdout.split()), out.read_bytes()
 
@@ -96,7 +105,6 @@ def test_a_summary_output_is_not_forced_to_disk(tmp_path, monkeypatch):
     into place whole, without an fsync of the file or its folder (made again from its
     input any time; the syncs cost an 8 KB decode 5-15 ms); gzipped alike."""
     import gzip
-    import os
 
     from iron.trace.cli import main
 
@@ -141,7 +149,7 @@ from iron.cli import main
 assert main({argv!r}) == 0
 print("numba" in sys.modules)
 """
-    res = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    res = _run(code, tmp_path)
     assert res.returncode == 0, res.stderr
     return res.stdout.split() == ["True"]
 
