@@ -103,7 +103,7 @@ def test_decoder_records_compare_and_print_as_dataclasses_did():
 def test_a_summary_output_is_not_forced_to_disk(tmp_path, monkeypatch):
     """The summary is written as the event outputs are (test_trace_output_paths): renamed
     into place whole, without an fsync of the file or its folder (made again from its
-    input any time; the syncs cost an 8 KB decode 5-15 ms); gzipped alike."""
+    input any time; the syncs took an 8 KB decode 4-16 ms); gzipped alike."""
     import gzip
 
     from iron.trace.cli import main
