@@ -133,8 +133,8 @@ def _read_text(path: str, limit: int, what: str) -> str:
 def _write(out: str | None, text: str) -> None:
     """The summary to ``out`` (None: stdout), as the event outputs are written: whole
     or not at all, not forced to disk (it is made again from its input any time; an
-    fsync of the file and its folder took 4-16 ms, median 10, of an 8 KB decode's ~60 on the 2-core test machine, issue 37).
-    """
+    fsync of the file and its folder took 4-16 ms, median 10, of an 8 KB decode's ~60
+    on the 2-core test machine, issue 37)."""
     if out is None:
         sys.stdout.write(text)
         return
