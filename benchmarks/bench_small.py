@@ -7,19 +7,21 @@ the fastest and the median wall time, the least and the median CPU time (user + 
 what the other users of a shared machine do not change much) and the largest peak RSS
 (``wait4``'s ``ru_maxrss`` of that child), beside mlir-aie's parser on the same input run
 in the same loop (``benchmarks/peer.py`` finds it; ``--no-peer``: none, and no ratio). Then, per format, the heavy packages the decode
-loaded (numpy, numba, protobuf: a small decode should load none) and its slowest imports
+loaded (numpy, numba, protobuf: a small decode should load none; and whether the iron run is
+an editable install, whose finder every process imports) and its slowest imports
 (``python -X importtime``, cumulative). The load average before and after is printed:
 wall times on a loaded 2-core machine are worth little, CPU times more.
 
-    python benchmarks/bench_small.py [--runs 7] [--top 8] [--tiled 64 ...] [--methods]
+    python benchmarks/bench_small.py [--runs 7] [--top 8] [--tiled 64 ...] [--methods [ENGINE ...]]
                                      [--baseline DIR] [--mlir-aie-src DIR] [--no-peer] [--markdown]
 
 ``--tiled KIB``: also test1's packets repeated to a KIB KiB buffer, written as mlir-aie's
 text (the ``trace_size`` range users run is 8-64 KiB), to see where the plain decode hands
 over to numpy (``iron/trace/engine.py``: ``PLAIN_BYTES``, ``PLAIN_INTERVALS``).
-``--methods``: also each decode with the plain method forced (no interval bound) and with
-numpy forced (``PLAIN_BYTES = 0``), set in the child before it decodes: where the bound
-should sit. ``--baseline DIR``: another iron checkout (e.g. ``git archive main | tar -x -C DIR``) run in
+``--methods [ENGINE ...]``: also each decode with these engines forced (default: plain and
+numpy), set in the child before it decodes: plain (no interval bound), numpy (``PLAIN_BYTES
+= 0`` and no compiled bound), numba (``COMPILED_BYTES = 0``: the cached kernels; without
+them the child compiles and says so): where the bounds should sit (``CROSSOVERS``). ``--baseline DIR``: another iron checkout (e.g. ``git archive main | tar -x -C DIR``) run in
 the same loop. ``--markdown``: the README "Measured" row of this run (machine and load named).
 """
 
@@ -58,11 +60,15 @@ def run_once(argv: list[str], cwd: Path = ROOT) -> tuple[float, float, float]:
 
 
 def iron_argv(src: Path, fmt: str, out: Path, force: str | None = None) -> list[str]:
-    """The decode command; ``force`` "plain" / "numpy": that engine whatever the input."""
+    """The decode command; ``force`` "plain" / "numpy" / "numba": that engine whatever the input."""
     args = ["trace", "decode", str(src), "--mlir", str(TEST1 / "aie.mlir"), "--format", fmt, "-o", str(out)]
     if force is None:
         return [sys.executable, "-m", "iron", *args]
-    limits = "K.PLAIN_BYTES = K.PLAIN_INTERVALS = 1 << 60" if force == "plain" else "K.PLAIN_BYTES = 0"
+    limits = {
+        "plain": "K.PLAIN_BYTES = K.PLAIN_INTERVALS = 1 << 60",
+        "numpy": "K.PLAIN_BYTES = 0; K.COMPILED_BYTES = K.COLD_COMPILED_BYTES = 1 << 60",
+        "numba": "K.PLAIN_BYTES = 0; K.COMPILED_BYTES = 0",
+    }[force]
     code = (
         f"import sys, iron.trace.engine as K; {limits}; from iron.cli import main; sys.exit(main({args!r}))"
     )
@@ -70,7 +76,9 @@ def iron_argv(src: Path, fmt: str, out: Path, force: str | None = None) -> list[
 
 
 def imports(src: Path, fmt: str, out: Path, top: int) -> tuple[list[str], list[str]]:
-    """(heavy packages loaded, the ``top`` slowest imports, cumulative) of one decode."""
+    """(heavy packages loaded, the ``top`` slowest imports, cumulative) of one decode; the
+    heavy list names an editable install's finder too (``pip install -e``: ``site`` imports
+    it, and pathlib with it, in every process; a ``pip install .`` has none)."""
     res = subprocess.run(
         [sys.executable, "-X", "importtime", *iron_argv(src, fmt, out)[1:]],
         capture_output=True,
@@ -86,6 +94,9 @@ def imports(src: Path, fmt: str, out: Path, top: int) -> tuple[list[str], list[s
         if self_us.isdigit():  # not the header row
             rows.append((int(cum_us), int(self_us), name))
     heavy = [h for h in HEAVY if any(n == h or n.startswith(h + ".") for _, _, n in rows)]
+    heavy += [
+        f"editable install's finder ({c / 1e3:.1f} ms)" for c, _, n in rows if n.startswith("__editable__")
+    ]
     rows.sort(reverse=True)
     return heavy, [f"    {c / 1e3:7.1f} ms cumulative {s / 1e3:6.1f} ms self  {n}" for c, s, n in rows[:top]]
 
@@ -118,7 +129,14 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--top", type=int, default=8, help="slowest imports listed per format (0: none)")
     ap.add_argument("--tiled", type=int, nargs="*", default=[], metavar="KIB")
-    ap.add_argument("--methods", action="store_true", help="also plain and numpy forced")
+    ap.add_argument(
+        "--methods",
+        nargs="*",
+        choices=("plain", "numpy", "numba"),
+        default=None,
+        metavar="ENGINE",
+        help="also these engines forced (none named: plain and numpy)",
+    )
     ap.add_argument("--markdown", action="store_true", help="also print the README 'Measured' row")
     peer.add_arguments(ap)
     ap.add_argument(
@@ -155,7 +173,8 @@ def _measure(args, tmp: Path, the_peer) -> dict:
     inputs = {"test1 8 KB": TEST1 / "trace.txt"} | {f"{k} KiB": tiled_text(k, tmp) for k in args.tiled}
     base = Path(args.baseline).resolve() if args.baseline else None
     kinds = [(ROOT, None)] + ([(base, None)] if base else [])
-    kinds += [(ROOT, "plain"), (ROOT, "numpy")] if args.methods else []
+    forced = _forced(args.methods)
+    kinds += [(ROOT, f) for f in forced]
     cases = [(i, fmt, where, force) for where, force in kinds for i in inputs for fmt in FORMATS]
     samples: dict = {c: [] for c in cases}
     peer_samples: dict = {i: [] for i in inputs}
@@ -188,13 +207,20 @@ def _measure(args, tmp: Path, the_peer) -> dict:
             print(_row(f"iron {fmt}", samples[i, fmt, ROOT, None], p_sec, p_cpu, p_mib))
             if base:
                 print(_row("  baseline", samples[i, fmt, base, None], p_sec, p_cpu, p_mib))
-            for force in ("plain", "numpy") if args.methods else ():
+            for force in forced:
                 print(_row(f"  {force} forced", samples[i, fmt, ROOT, force], p_sec, p_cpu, p_mib))
             if args.top:
                 heavy, top = imports(inputs[i], fmt, out, args.top)
                 print(f"    loaded: {', '.join(heavy) or 'none of ' + ', '.join(HEAVY)}; slowest imports:")
                 print("\n".join(top))
     return rows
+
+
+def _forced(methods: list[str] | None) -> list[str]:
+    """The engines ``--methods`` forces: none without it, plain and numpy when it names none."""
+    if methods is None:
+        return []
+    return list(dict.fromkeys(methods)) or ["plain", "numpy"]
 
 
 def markdown_row(rows: dict, args, load: str) -> str:

@@ -24,11 +24,13 @@ import contextlib
 import os
 import re
 import stat
-import threading
 from pathlib import Path
-from typing import BinaryIO, Iterator
 
 from iron.errors import IronError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: importing typing costs every decode ~3 ms (issue 37)
+    from typing import BinaryIO, Iterator
 
 #: Paths under these are never renamed over (``/dev/stdout`` -> ``/proc/self/fd/1`` may
 #: resolve to the regular file a shell redirected into).
@@ -96,7 +98,8 @@ class ThreadedWriter:
     error of a write is raised by a later :meth:`write` or by :meth:`close`."""
 
     def __init__(self, f: BinaryIO, depth: int = 4):
-        import queue
+        import queue  # here (and threading): only a big streamed output writes on a thread
+        import threading
 
         self._f = f
         self._queue: queue.Queue = queue.Queue(depth)

@@ -13,7 +13,6 @@ past ``from_dict`` / ``from_json`` can trust every field.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import asdict, dataclass, field, fields
 
@@ -98,6 +97,8 @@ class Manifest:
         return asdict(self)
 
     def to_json(self, indent: int | None = None) -> str:
+        import json  # here: a decode reads MLIR or a capture, rarely a JSON manifest
+
         return json.dumps(self.to_dict(), indent=indent, sort_keys=True)
 
     @classmethod
@@ -112,6 +113,8 @@ class Manifest:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> "Manifest":
+        import json
+
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError

@@ -18,7 +18,7 @@ import io
 import sys
 
 from iron.errors import IronError
-from iron.files import OutputError, atomic_open, atomic_write
+from iron.files import OutputError, atomic_open
 from iron.trace import export
 
 FORMATS = ("summary", *export.FORMATS)  # the summary, then the event formats (iron.trace.export)
@@ -131,15 +131,18 @@ def _read_text(path: str, limit: int, what: str) -> str:
 
 
 def _write(out: str | None, text: str) -> None:
+    """The summary to ``out`` (None: stdout), as the event outputs are written: whole
+    or not at all, not forced to disk (it is made again from its input any time; an
+    fsync of the file and its folder took 4-16 ms, median 10, of an 8 KB decode's ~60
+    on the 2-core test machine, issue 37)."""
     if out is None:
         sys.stdout.write(text)
-    elif out.endswith(".gz"):  # as every output: a name ending in .gz is gzipped
-        from iron.trace.capture import GZIP_LEVEL
-
-        with atomic_open(out, gzip_level=GZIP_LEVEL) as f:
-            f.write(text.encode())
-    else:
-        atomic_write(out, text)  # raises OutputError naming `out`
+        return
+    gzip_level = None
+    if out.endswith(".gz"):  # as every output: a name ending in .gz is gzipped
+        from iron.trace.capture import GZIP_LEVEL as gzip_level
+    with atomic_open(out, gzip_level=gzip_level, durable=False) as f:  # OutputError names `out`
+        f.write(text.encode())
 
 
 def _prepare(args, *warmers, kernels=None) -> None:
@@ -148,20 +151,21 @@ def _prepare(args, *warmers, kernels=None) -> None:
     decoder kernels on a thread while the input and its configuration are read
     (``warmers``: see :func:`iron.trace.jit.load_kernels_async`)."""
     from iron.trace.decode import PARALLEL_BYTES
+    from iron.trace.words import TraceInputError
 
     if not _FREEZE_AT_EXIT:
         # Frozen objects are only left uncollected at exit; every file of ours is closed by then.
         atexit.register(gc.freeze)
         _FREEZE_AT_EXIT.append(True)
     try:
-        big = os.path.getsize(args.input) >= PARALLEL_BYTES
-    except OSError:  # reported by _load
+        nbytes = _input_bytes(args.input)
+    except (OSError, TraceInputError):  # reported by _load
         return
-    if big:
+    if nbytes >= PARALLEL_BYTES:
         from iron.trace import jit
         from iron.trace.engine import wants_compiled
 
-        jit.load_kernels_async(*warmers, wanted=wants_compiled(os.path.getsize(args.input), kernels))
+        jit.load_kernels_async(*warmers, wanted=wants_compiled(nbytes, kernels))
 
 
 _FREEZE_AT_EXIT: list[bool] = []
@@ -211,18 +215,26 @@ def _no_gc():
             gc.enable()
 
 
+def _input_bytes(path: str) -> int:
+    """The raw trace bytes of INPUT, as the engine bounds count them: a text capture's
+    4 per 9 characters (a word is 8 hex digits and a newline), else its size. (A text
+    file's own size would take a 2 MiB capture, 4.5 MB of text, for one that loads
+    numba: ~0.4 s and 100 MiB spent for a decode that then runs on numpy.)"""
+    from iron.trace.words import detect_format
+
+    size = os.path.getsize(path)
+    return size * 4 // 9 if detect_format(path) == "text" else size
+
+
 def _plain_input(args) -> bool:
     """Whether INPUT is small enough to decode as plain Python, without numpy
     (:data:`iron.trace.engine.PLAIN_BYTES`; a capture file needs numpy to be read)."""
     from iron.trace import engine
 
-    from iron.trace.words import TraceInputError, detect_format
+    from iron.trace.words import TraceInputError
 
     try:
-        size = os.path.getsize(args.input)
-        if detect_format(args.input) == "text":
-            size = size * 4 // 9  # raw bytes: a word is 8 hex digits and a newline
-        return engine.plain_input(size)
+        return engine.plain_input(_input_bytes(args.input))
     except (OSError, TraceInputError):  # reported by _load
         return False
 

@@ -88,13 +88,18 @@ CROSSOVERS = {
         "raw trace bytes below which the command line decodes plainly (a text input: 4 per 9 characters)",
         "Dec 2026, issue 37, benchmarks/bench_small.py --methods, CPU time, whole process, 2 cores at "
         "load 10: the plain summary beat numpy's up to 32 KiB of mlir-aie's test1 packets tiled "
-        "(0.32 vs 0.35 s), numpy won at 64 KiB (0.33 vs 0.40 s)",
+        "(0.32 vs 0.35 s), numpy won at 64 KiB (0.33 vs 0.40 s); again at 376f1c0 "
+        "(bench_small.py --runs 5 --tiled 16 32 48 64 --methods --no-peer, load 3.6-4.5, 10 ms "
+        "CPU ticks): plain vs numpy summary 0.08/0.10 s at 16 KiB, 0.09/0.11 at 32, 0.11/0.11 at 48, "
+        "0.14/0.11 at 64",
     ),
     "plain_intervals": Crossover(
         1 << 12,
         "intervals (all slots) above which a plain decode's event outputs are written with numpy",
         "Dec 2026 on test1's packets tiled to 8-32 KiB: plain Python writes 10-13 us per interval, "
-        "numpy 1.5 us after its ~60 ms import",
+        "numpy 1.5 us after its ~60 ms import; again in 376f1c0's bench_small run (plain_bytes): "
+        "event outputs of 8 KB (~2,900 intervals) plain 0.06-0.07 s CPU, numpy 0.10-0.12; of 16 KiB "
+        "(~5,900) plain 0.14-0.17, numpy 0.10-0.11",
     ),
     "stream_compiled_bytes": Crossover(
         1 << 16,
@@ -104,13 +109,18 @@ CROSSOVERS = {
     "compiled_bytes": Crossover(
         4 << 20,
         "slice bytes below which a decode uses numpy (importing numba costs ~0.4 s)",
-        "Dec 2026, 2 cores: numpy decodes ~10 MiB/s and more",
+        "Dec 2026, 2 cores: numpy decodes ~10 MiB/s and more; again at 70a459f (issue 37, "
+        "bench_small.py --runs 3 --tiled 2048 4096 8192 --methods numpy numba --no-peer, cached "
+        "kernels, CPU at load 2.8-3.8): numpy won every format at 2 MiB (0.29-0.55 vs 0.70-0.95 s); "
+        "at 4 MiB it was mixed (numpy: summary 0.39 vs 0.54, pftrace 0.58 vs 0.91; numba: mlir-aie "
+        "0.99 vs 1.12); at 8 MiB numba won the event outputs (mlir-aie 1.53 vs 2.36) and memory "
+        "(170-260 vs 403 MiB), numpy the summary's CPU (0.59 vs 0.79)",
     ),
     "cold_compiled_bytes": Crossover(
         16 << 20,
         "slice bytes below which a decode with no cached kernels uses numpy (compiling costs ~3 s)",
         "Dec 2026, 2 cores: at 16 MiB a cold compiled summary took 3.8 s and 0.21 GB, numpy 4.7-7 s "
-        "and 1.2 GB; at 8 MiB numpy was faster",
+        "and 1.2 GB; at 8 MiB numpy was faster (not measured again in issue 37's fixed-cost work)",
     ),
 }
 

@@ -12,13 +12,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from iron.artifact.manifest import TraceUnit
 from iron.target import frames as F
 from iron.target.trace_modes import EVENT_PC, MODES, start_frame_mode
 from iron.trace.decode.diagnostics import no_frames
 from iron.trace.decode.scan import frame_starts_blocks, start_timer_at
+from iron.trace.decode.record import Record
 from iron.trace.jit import np
 
 
@@ -56,13 +55,16 @@ def decode_other_mode(du, data: np.ndarray, mode_diag: dict) -> None:
 
 
 # --------------------------------------------------------------------------- event-PC (mode 1)
-@dataclass
-class PcEvents:
+class PcEvents(Record):
     """EventPC frames of one unit in capture order; ``reps[i]`` Repeat replays follow frame ``i``."""
 
     mask: np.ndarray  # uint8 slot mask
     pc: np.ndarray  # uint16 program counter
     reps: np.ndarray  # int64 replays of this frame
+    _fields = ("mask", "pc", "reps")
+
+    def __init__(self, mask, pc, reps):
+        self.mask, self.pc, self.reps = mask, pc, reps
 
     def expand(self) -> tuple[np.ndarray, np.ndarray]:
         """Every occurrence in capture order: ``(masks, pcs)``."""

@@ -18,10 +18,9 @@ engine, :mod:`iron.trace.engine`) take the same rules in one pass over the words
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from iron.target import frames as F
 from iron.trace.engine import NUMBA, NUMPY, for_stream
+from iron.trace.decode.record import Record
 from iron.trace.jit import jit, kernel, np
 
 SCAN_BLOCK = 1 << 20  # words per block of the buffer-wide scans (bounds their temporaries)
@@ -81,14 +80,17 @@ def segments(words: np.ndarray) -> tuple[list[tuple[int, int]], dict]:
     return out, diag
 
 
-@dataclass
-class Packets:
+class Packets(Record):
     """The packets of a slice (step 2): one entry per packet, in buffer order."""
 
     start: np.ndarray  # word offset of the header (int32; int64 past 2**31 words)
     words: np.ndarray  # uint8 payload words (7; fewer for a segment's cut last packet)
     key: np.ndarray  # int32 unit key (see :func:`unit_key`), -1: no valid header yet in its segment
     diagnostics: dict
+    _fields = ("start", "words", "key", "diagnostics")
+
+    def __init__(self, start, words, key, diagnostics):
+        self.start, self.words, self.key, self.diagnostics = start, words, key, diagnostics
 
     def units(self) -> dict[tuple[int, int, int], np.ndarray]:
         """Packet indices per unit ``(packet_type, column, row)``, units in

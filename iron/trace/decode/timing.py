@@ -10,18 +10,16 @@ The result is a list of runs (:class:`Runs`) ``(time, mask, count, step)``:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from iron.target import frames as F
 from iron.trace.engine import NUMBA
+from iron.trace.decode.record import Record
 from iron.trace.jit import jit, kernel, np
 
 # Op kinds kept per unit (the frames that matter for timing).
 OP_EVENT, OP_REPEAT, OP_SYNC = 0, 1, 2
 
 
-@dataclass
-class Ops:
+class Ops(Record):
     """The timing-relevant frames of one unit, in stream order.
 
     Repeat frames are folded into the op they replay: an OP_EVENT's ``reps``
@@ -35,6 +33,10 @@ class Ops:
     value: np.ndarray  # uint32 cycle field (OP_EVENT; 0 otherwise)
     reps: np.ndarray  # uint32 replays (OP_EVENT: of itself; OP_REPEAT: of the last event)
     single: np.ndarray  # bool: OP_EVENT came from a Single frame
+    _fields = ("kind", "mask", "value", "reps", "single")
+
+    def __init__(self, kind, mask, value, reps, single):
+        self.kind, self.mask, self.value, self.reps, self.single = kind, mask, value, reps, single
 
     def __len__(self) -> int:
         return len(self.kind)
@@ -140,14 +142,17 @@ def empty_ops() -> Ops:
 NO_OPS = Ops((), (), (), (), ())
 
 
-@dataclass
-class Runs:
+class Runs(Record):
     """Events of one unit: ``mask`` asserted at ``time + i*step`` for ``i < count``."""
 
     time: np.ndarray  # int64 cycles since trace start
     mask: np.ndarray  # uint8
     count: np.ndarray  # int64
     step: np.ndarray  # int64
+    _fields = ("time", "mask", "count", "step")
+
+    def __init__(self, time, mask, count, step):
+        self.time, self.mask, self.count, self.step = time, mask, count, step
 
     def __len__(self) -> int:
         return len(self.time)

@@ -1,0 +1,164 @@
+"""What a small decode pays before it decodes: the modules it imports (issue 37).
+
+Every ``iron trace decode`` pays its interpreter's start and its imports; for the 8 KB
+captures most users decode that fixed cost is most of the time beside mlir-aie's parser.
+These tests bound which modules a whole ``python -m iron trace decode`` process loads
+(behaviour, not timing: the times are ``benchmarks/bench_small.py``'s).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from iron.tests.golden import DATA, TEST1
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(code: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``python -c code`` in a fresh process that imports this checkout's iron."""
+    path = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True)
+
+
+#: Loaded by no small summary decode: numpy / numba (only sizes that pay for them),
+#: protobuf (pftrace only), json (a JSON manifest or writer only), queue (a threaded
+#: writer only), the build side's IR reader.
+NOT_FOR_A_SMALL_SUMMARY = (
+    "numpy",
+    "numba",
+    "google.protobuf",
+    "json",
+    "queue",
+    "iron.mlir.ir",
+    "iron.mlir.reader",
+)
+
+
+def _decode_modules(tmp_path: Path, fmt: str) -> tuple[set[str], bytes]:
+    """(modules loaded, output bytes) of a fresh ``python -m iron trace decode`` of test1."""
+    out = tmp_path / f"out.{fmt}"
+    argv = ["iron", "trace", "decode", str(TEST1 / "trace.txt"), "--mlir", str(TEST1 / "aie.mlir")]
+    argv += ["--format", fmt, "-o", str(out)]
+    code = f"""
+import runpy, sys
+sys.argv = {argv!r}
+try:
+    runpy.run_module("iron", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    assert not exc.code, exc.code
+print(" ".join(sorted(sys.modules)))
+"""
+    res = _run(code, tmp_path)
+    assert res.returncode == 0, res.stderr
+    return set(res.stdout.split()), out.read_bytes()
+
+
+def test_small_summary_decode_loads_nothing_it_does_not_use(tmp_path):
+    mods, out = _decode_modules(tmp_path, "summary")
+    # the decode ran to its end: the summary stored before issue 37's work (data/decode_hashes.json)
+    want = json.loads((DATA / "decode_hashes.json").read_text())["mlir-aie-test1/trace.txt"]["summary"]
+    assert hashlib.sha256(out).hexdigest() == want
+    loaded = {m for m in NOT_FOR_A_SMALL_SUMMARY if m in mods or any(n.startswith(m + ".") for n in mods)}
+    assert not loaded, loaded
+
+
+def test_decoder_records_compare_and_print_as_dataclasses_did():
+    """The decoder's records are plain classes (a dataclass compiles its methods at
+    import); they keep what the dataclasses gave: keyword and positional construction,
+    defaults (a new dict per unit), ``==`` over the fields, ``repr`` without ``last``."""
+    from iron.trace.decode import NO_OPS, DecodedSlice, DecodedUnit, Runs
+
+    a, b = DecodedUnit(1, 2, 3, None), DecodedUnit(packet_type=1, column=2, row=3, unit=None)
+    assert a == b and a is not b and not (a != b)
+    assert a.ops is NO_OPS and a.diagnostics == {} and a.diagnostics is not b.diagnostics
+    b.diagnostics["x"] = 1
+    assert a != b and a.diagnostics == {}
+    b.diagnostics.clear()
+    b.last = 7  # compared, not shown
+    assert a != b and repr(a) == repr(b)
+    assert repr(a).startswith("DecodedUnit(packet_type=1, column=2, row=3, unit=None, packets=0,")
+    assert "last" not in repr(a) and "reload=None)" in repr(a)
+    s = DecodedSlice(None, "ok", {}, [a], [], [])
+    assert s == DecodedSlice(None, "ok", {}, [b.__class__(1, 2, 3, None)], [], [])
+    assert s.column_shift == 0 and str(s.engine) == "numpy"
+    assert Runs(1, 2, 3, 4) != (1, 2, 3, 4)  # another class is never equal
+    assert repr(Runs(1, 2, 3, 4)) == "Runs(time=1, mask=2, count=3, step=4)"
+    try:
+        hash(a)
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a mutable record is unhashable, as a dataclass with eq")
+
+
+def test_a_summary_output_is_not_forced_to_disk(tmp_path, monkeypatch):
+    """The summary is written as the event outputs are (test_trace_output_paths): renamed
+    into place whole, without an fsync of the file or its folder (made again from its
+    input any time; the syncs took an 8 KB decode 4-16 ms); gzipped alike."""
+    import gzip
+
+    from iron.trace.cli import main
+
+    synced = []
+    real = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real(fd))
+    want = json.loads((DATA / "decode_hashes.json").read_text())["mlir-aie-test1/trace.txt"]["summary"]
+    args = [
+        "trace",
+        "decode",
+        str(TEST1 / "trace.txt"),
+        "--mlir",
+        str(TEST1 / "aie.mlir"),
+        "--format",
+        "summary",
+    ]
+    for name in ("s.txt", "s.txt.gz"):
+        out = tmp_path / name
+        out.write_bytes(b"old")  # replaced
+        assert main([*args, "-o", str(out)]) == 0
+        got = gzip.decompress(out.read_bytes()) if name.endswith(".gz") else out.read_bytes()
+        assert hashlib.sha256(got).hexdigest() == want and not synced, name
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.txt", "s.txt.gz"]  # no temp file left
+
+
+def _numba_loaded(tmp_path: Path, compiled_bytes: int) -> bool:
+    """Whether a fresh summary decode of test1's packets tiled to 64 KiB, as text (147,456
+    characters), loads numba with ``COMPILED_BYTES`` at ``compiled_bytes`` (and the
+    kernels' loader started for any size, the plain engine off)."""
+    words = (TEST1 / "trace.txt").read_text().split()
+    used = words[: (max(i for i, w in enumerate(words) if int(w, 16)) + 1) // 8 * 8]
+    src = tmp_path / "tiled.txt"
+    src.write_text("".join(f"{used[i % len(used)]}\n" for i in range(64 * 256)))
+    assert src.stat().st_size == 64 * 1024 * 9 // 4
+    argv = ["trace", "decode", str(src), "--mlir", str(TEST1 / "aie.mlir"), "-o", str(tmp_path / "out")]
+    code = f"""
+import sys
+import iron.trace.decode as D, iron.trace.engine as K
+D.PARALLEL_BYTES = K.PLAIN_BYTES = 0
+K.COMPILED_BYTES, K.COLD_COMPILED_BYTES = {compiled_bytes}, 1 << 60
+from iron.cli import main
+assert main({argv!r}) == 0
+print("numba" in sys.modules)
+"""
+    res = _run(code, tmp_path)
+    assert res.returncode == 0, res.stderr
+    return res.stdout.split() == ["True"]
+
+
+def test_the_kernel_loader_counts_a_text_inputs_raw_bytes(tmp_path):
+    """Whether a decode loads numba ahead (on a thread, while it reads INPUT) follows the
+    input's raw trace bytes, 4 per 9 characters of text, as the engine choice does: a text
+    capture of 64 KiB of words (147,456 characters) loads it only when the compiled bound
+    is below 64 KiB, never for the size of its text."""
+    pytest.importorskip("numba")
+    assert not _numba_loaded(tmp_path, 100_000)  # raw 65,536 < 100,000 <= 147,456 characters
+    assert _numba_loaded(tmp_path, 60_000)
