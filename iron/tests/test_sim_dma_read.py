@@ -46,3 +46,61 @@ def test_a_task_reads_its_bytes_in_the_order_its_bd_visits_them(args, expected):
     task = _task(*args)
     assert task.read().tolist() == expected
     assert task.buffer.data[task.indices()].tolist() == expected
+
+
+# --------------------------------------------------------------------------- reach
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from iron.runtime.sim.dma import byte_indices, last_word  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.integers(0, 300),
+    repeat=st.integers(0, 5),
+    d0=st.integers(0, 6),
+    d1=st.integers(1, 5),
+    d2=st.integers(0, 4),
+    steps=st.tuples(*[st.integers(1, 9)] * 5),
+    wrap=st.integers(1, 6),
+    current=st.integers(0, 7),
+)
+def test_the_reach_found_from_the_digits_is_the_largest_index_visited(
+    words, repeat, d0, d1, d2, steps, wrap, current
+):
+    """``last_word`` (no index array) agrees with the largest of the enumerated indices."""
+    s0, s1, s2, step, s3 = steps
+    pattern = (d0, s0, d1, s1, s2, wrap, step, current, d2, s3)
+    idx = byte_indices(0, words * 4, repeat, pattern)
+    assert last_word(words * 4, repeat, pattern) == (int(idx.max()) // 4 if idx.size else None)
+
+
+def test_a_shim_bd_of_two_billion_words_is_refused_without_allocating_for_it(tmp_path):
+    """Found by the foreign-designs property test (a BD length edited to 2**31): before, sim
+    made the BD's index array first (16 GiB) and failed with a raw MemoryError (or was killed)
+    before it checked the reach against the 8 KB buffer. Run under a 3 GiB address-space limit."""
+    import subprocess
+    import sys
+    import textwrap
+
+    code = textwrap.dedent("""
+        import resource, sys
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        import numpy as np, iron
+        from iron.tests.small_designs import MEMTILE_THROUGH
+        from iron.runtime.sim.errors import SimError
+        old = "aie.dma_bd(%a : memref<2048xi32> offset = 0 len = 2048)"
+        assert old in MEMTILE_THROUGH
+        text = MEMTILE_THROUGH.replace(old, old.replace("len = 2048", "len = 2147483648"))
+        art = iron.build(iron.from_mlir(text, name="f"), target="npu1", cache_dir=sys.argv[1])
+        try:
+            with art.load("sim") as run:
+                run(np.arange(2048, dtype=np.int32))
+        except SimError as exc:
+            assert "8589934592 bytes at byte 0 of argument 0" in str(exc), exc
+            assert "reach outside the buffer" in str(exc), exc
+            print("refused")
+        """)
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
+    assert out.stdout.strip() == "refused", out.stderr[-2000:]

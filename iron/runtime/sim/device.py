@@ -75,7 +75,7 @@ from iron.mlir.objectfifo import shim_allocations
 from iron.runtime.sim import activity as act_model
 from iron.runtime.sim import core_reset, dataflow, progress, static_dma
 from iron.runtime.sim import tracing as tu
-from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, byte_indices, pattern_of
+from iron.runtime.sim.dma import QUEUE_REGISTERS, Channel, ChannelKey, Task, last_word, pattern_of
 from iron.runtime.sim.engine import Engine
 from iron.runtime.sim.program import Program, program
 from iron.runtime.sim.tile_dma import TileDmas
@@ -472,8 +472,8 @@ class SimDevice:
         address = bd["address_high"] << 32 | bd["buffer_offset"]
         pattern = pattern_of(bd)
         # the bytes the address generator reaches (a strided BD spans more than its length)
-        reach = byte_indices(0, bd["buffer_length"] * 4, repeat, pattern)
-        nbytes = int(reach.max()) + 1 if reach.size else 0
+        last = last_word(bd["buffer_length"] * 4, repeat, pattern)
+        nbytes = 0 if last is None else last * 4 + 4
         word1 = registers.tile_address(col, SHIM_ROW, shim_dma.bd_address_low(bd_id))
         patch = self.patches.get(word1)
         if patch is not None:

@@ -120,6 +120,40 @@ def byte_indices(offset: int, length: int, repeat: int, pattern: tuple[int, ...]
     return rel + offset if offset else rel
 
 
+def last_word(length: int, repeat: int, pattern: tuple[int, ...]) -> int | None:
+    """The largest 32-bit word offset :func:`byte_indices` would visit (None: none), found
+    from the address generator's digits without making the index array: a design may give a
+    BD billions of words, and its reach must be checked before sim allocates for it."""
+    n = length // 4
+    if n <= 0:
+        return None
+    d0, s0, d1, s1, s2, wrap, step, current, d2, s3 = pattern
+    if d0 == 0:
+        radices, strides = (), (1,)
+    elif d2 == 0:
+        radices, strides = (d0, d1), (s0, s1, s2)
+    else:
+        radices, strides = (d0, d1, d2), (s0, s1, s2, s3)
+    digits, rest = [], n - 1  # the last index's mixed-radix digits, least significant first
+    for r in radices:
+        digits.append(rest % r)
+        rest //= r
+    digits.append(rest)
+    # every stride is positive: the largest sum is the last index's, or one whose digit j is
+    # one lower with every digit below j at its top
+    best = sum(d * s for d, s in zip(digits, strides))
+    for j in range(1, len(digits)):
+        if digits[j]:
+            top = sum((r - 1) * s for r, s in zip(radices[:j], strides[:j]))
+            above = sum(d * s for d, s in zip(digits[j + 1 :], strides[j + 1 :]))
+            best = max(best, top + (digits[j] - 1) * strides[j] + above)
+    if wrap > 1:
+        first = current % wrap
+        it = wrap - 1 if first + repeat >= wrap - 1 else first + repeat
+        best += it * step
+    return best
+
+
 @functools.lru_cache(maxsize=16)
 def _relative_indices(length: int, repeat: int, pattern: tuple[int, ...]) -> np.ndarray:
     # Designs push the same BD shape again and again (a GEMM's B on every block): built once.
