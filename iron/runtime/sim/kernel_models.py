@@ -378,6 +378,26 @@ def _mm(src, e, defines, arch):
         ).reshape(k, n)
         C[...] = acc.astype(np.int32).reshape(C.shape)  # to_vector<int32> of the 32-bit accumulator: wraps
 
+    def batched(a, b, c):
+        """``model`` on each row of stacked operands (rows, *shape), C-contiguous: the same
+        float32 operations per block (one matmul per row of the stack: numpy runs a stacked
+        float32 matmul as one BLAS gemm per matrix), so bitwise the per-call results."""
+        rows = a.shape[0]
+        A = a.reshape(rows, -1)[:, : m * k].reshape(rows, m // r, k // s, r, s).transpose(0, 1, 3, 2, 4)
+        B = b.reshape(rows, -1)[:, : k * n].reshape(rows, k // s, n // t, s, t).transpose(0, 1, 3, 2, 4)
+        C = c.reshape(rows, -1)[:, : m * n].reshape(rows, m // r, n // t, r, t).transpose(0, 1, 3, 2, 4)
+        if dtype == "bf16":
+            acc = _f32(C).reshape(rows, m, n)
+            acc += _f32(A).reshape(rows, m, k) @ _f32(B).reshape(rows, k, n)
+            to_bf16(acc.reshape(C.shape), out=C)
+            return
+        acc = C.astype(np.int64).reshape(rows, m, n) + A.astype(np.int64).reshape(rows, m, k) @ B.astype(
+            np.int64
+        ).reshape(rows, k, n)
+        C[...] = acc.astype(np.int32).reshape(C.shape)
+
+    model.batched = batched
+    model.effects = lambda a, b, c: ((0, 1, 2), (2,))  # reads A, B and C; writes C only
     return model
 
 
@@ -386,6 +406,12 @@ def _zero(symbol: str, count: int) -> KernelModel:
         _need(symbol, c, count, "zeroes")
         _flat(c)[:count] = 0
 
+    def batched(c):
+        c.reshape(c.shape[0], -1)[:, :count] = 0
+
+    model.batched = batched
+    # a buffer of exactly ``count`` elements is overwritten whole: its old values are not read
+    model.effects = lambda c: (() if c.size == count else (0,), (0,))
     return model
 
 

@@ -1,0 +1,395 @@
+"""A recorded run (:mod:`iron.runtime.sim.replay`) compiled into a cheaper program with the same effects.
+
+The op-by-op replay copies every object through every FIFO slot and calls each kernel model once
+per call. :func:`compile_ops` follows every byte instead: a forward pass over the ops gives each
+byte of each buffer (an owning array, its *root*) the value it holds, named by where that value
+was made (the root's contents before the run, a zeroed byte, or byte ``i`` of kernel call ``c``'s
+argument ``j`` after the call). Moves (copies, gathers, scatters, fills) only rename values, so they
+vanish: what remains is
+
+* the kernel calls, each reading its arguments' values from wherever they were made (one gather
+  per argument, the index arrays composed through every intermediate slot), grouped into
+  **batches**: calls of one model with the same argument shapes and scalars whose inputs come
+  only from earlier batches (their depth in the call graph); a batch's arguments are stacked
+  into one array per position and the model runs once over the stack when it has a batched form
+  (``model.batched``, bitwise the per-call results: same float32 operations per tile), else once
+  per call on the stack's rows;
+* a **write-back**: every byte the run wrote ends holding its final value, so the buffers after a
+  compiled replay equal those after the op-by-op replay (and the next run starts from the same
+  state).
+
+A call's arguments are rebuilt as fresh C-contiguous arrays, so the compiler refuses (returns why)
+what it cannot prove equivalent: a call handed a non-contiguous or overlapping argument, a move
+between different dtypes, an op it does not know. The caller then replays op by op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from iron.runtime.sim import dataflow
+from iron.runtime.sim.taint import owner
+
+
+class _Refused(Exception):
+    """The recording holds something the compiler cannot prove it reproduces."""
+
+
+def _offset(a: np.ndarray, root: np.ndarray) -> int:
+    return a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+
+
+def _bytes(a: np.ndarray, root: np.ndarray):
+    """Byte offsets in ``root`` of every byte of view ``a``: shape ``a.shape + (itemsize,)``, or a
+    slice when ``a`` is contiguous."""
+    start = _offset(a, root)
+    if a.flags.c_contiguous:
+        return slice(start, start + a.nbytes)
+    pos = np.array(start, np.int64)
+    for size, stride in zip(a.shape, a.strides):
+        pos = pos[..., None] + np.arange(size, dtype=np.int64) * stride
+    return pos[..., None] + np.arange(a.itemsize, dtype=np.int64)
+
+
+def _shaped(a: np.ndarray) -> tuple:
+    return a.shape + (a.itemsize,)
+
+
+@dataclass
+class _Root:
+    array: np.ndarray  # the owning array
+    raw: np.ndarray  # its bytes (a uint8 view)
+    base: int  # value id of its byte 0 before the run
+    values: np.ndarray  # value id held by each byte now
+    written: bool = False
+
+
+@dataclass
+class _CallInfo:
+    op: object
+    key: tuple  # (model id, argument signature)
+    level: int
+    inputs: list  # per array argument: value ids of its bytes before the call (flat; None: not read)
+    bases: list  # per array argument: value id of byte 0 of its result (None: not written)
+
+
+class _Values:
+    """The forward pass: value ids of every root's bytes, op after op."""
+
+    def __init__(self):
+        self.roots: dict[int, _Root] = {}
+        self.next = 0
+        self.store_kind: list[tuple] = []  # ("root", id) | ("call", index, arg)
+        self.bases = np.zeros(64, np.int64)  # a value store's first id (increasing)
+        self.levels = np.zeros(64, np.int64)  # the depth of the call that makes it (-1: a root)
+        self.zero_size = 0
+        self.calls: list[_CallInfo] = []
+
+    def _store(self, size: int, kind: tuple, level: int) -> int:
+        n = len(self.store_kind)
+        if n == self.bases.size:
+            self.bases = np.concatenate([self.bases, np.zeros(n, np.int64)])
+            self.levels = np.concatenate([self.levels, np.zeros(n, np.int64)])
+        base = self.next
+        self.bases[n], self.levels[n] = base, level
+        self.store_kind.append(kind)
+        self.next += max(size, 1)
+        return base
+
+    def root(self, a: np.ndarray) -> _Root:
+        o = owner(a)
+        r = self.roots.get(id(o))
+        if r is None:
+            if not o.flags.c_contiguous:
+                raise _Refused("a buffer's owning array is not contiguous")
+            raw = o.reshape(-1).view(np.uint8)
+            base = self._store(raw.size, ("root", id(o)), -1)
+            r = _Root(o, raw, base, np.arange(base, base + raw.size, dtype=np.int64))
+            self.roots[id(o)] = r
+        return r
+
+    def read(self, a: np.ndarray) -> np.ndarray:
+        """Value ids of ``a``'s bytes, shape ``a.shape + (itemsize,)`` (a view: use before the next write)."""
+        r = self.root(a)
+        return r.values[_bytes(a, r.array)].reshape(_shaped(a))
+
+    def write(self, a: np.ndarray, values: np.ndarray) -> None:
+        r = self.root(a)
+        where = _bytes(a, r.array)
+        if values.size != a.nbytes:
+            values = np.broadcast_to(values, _shaped(a))
+        r.values[where] = values.reshape(-1) if isinstance(where, slice) else values.reshape(_shaped(a))
+        r.written = True
+
+    def zeros(self, n: int) -> np.ndarray:
+        """Ids of ``n`` zero bytes: negative, placed on the zero store after the pass."""
+        self.zero_size = max(self.zero_size, n)
+        return np.arange(n, dtype=np.int64) - _ZERO
+
+    def op(self, op) -> None:
+        kind = type(op)
+        if kind is dataflow.Call:
+            return self.call(op)
+        if kind is dataflow.Fill:
+            d = op.dst
+            self.write(d, self.zeros(d.nbytes).reshape(_shaped(d)))
+            return
+        if kind not in (dataflow.Copy, dataflow.Gather, dataflow.Scatter):
+            raise _Refused(f"the compiler does not know the op {kind.__name__}")
+        if op.dst.dtype != op.src.dtype:
+            raise _Refused(f"a {kind.__name__} converts {op.src.dtype} to {op.dst.dtype}")
+        src = self.read(op.src)
+        if kind is dataflow.Copy:
+            self.write(op.dst, np.broadcast_to(src, _shaped(op.dst)).copy())
+        elif kind is dataflow.Gather:
+            picked = src.reshape(-1, op.src.itemsize)[np.asarray(op.index).reshape(-1)]
+            self.write(op.dst, picked.reshape(_shaped(op.dst)))
+        else:  # dst[index] = src: the same indexing applied to dst's byte positions
+            r = self.root(op.dst)
+            where = _bytes(op.dst, r.array)
+            if isinstance(where, slice):
+                where = np.arange(where.start, where.stop, dtype=np.int64).reshape(_shaped(op.dst))
+            where = where[op.index]
+            r.values[where] = np.broadcast_to(src, where.shape)
+            r.written = True
+
+    def call(self, op) -> None:
+        positions = [k for k, a in enumerate(op.args) if isinstance(a, np.ndarray)]
+        spans = []
+        for k in positions:
+            a = op.args[k]
+            if not a.flags.c_contiguous:
+                raise _Refused("a kernel is handed a non-contiguous view")
+            start = a.__array_interface__["data"][0]
+            spans.append((start, start + a.nbytes))
+        for i, (s1, e1) in enumerate(spans):
+            for s2, e2 in spans[i + 1 :]:
+                if s1 < e2 and s2 < e1:
+                    raise _Refused("a kernel is handed overlapping arguments")
+        effects = getattr(op.model, "effects", None)
+        reads, writes = effects(*op.args) if effects is not None else (positions, positions)
+        if any(k not in reads and k not in writes for k in positions):
+            raise _Refused("a kernel model's effects leave an argument neither read nor written")
+        sig = tuple(
+            ("a", a.shape, a.dtype.str) if isinstance(a, np.ndarray) else ("s", type(a).__name__, repr(a))
+            for a in op.args
+        )
+        inputs = [self.read(op.args[k]).reshape(-1).copy() if k in reads else None for k in positions]
+        level = 0
+        for ids in inputs:
+            made = ids[ids >= 0] if ids is not None else ()
+            if len(made):
+                n = len(self.store_kind)
+                stores = np.searchsorted(self.bases[:n], made, "right") - 1
+                level = max(level, 1 + int(self.levels[stores].max()))
+        index = len(self.calls)
+        out = []
+        for j, k in enumerate(positions):
+            a = op.args[k]
+            if k not in writes:
+                out.append(None)
+                continue
+            base = self._store(a.nbytes, ("call", index, j), level)
+            out.append(base)
+            self.write(a, np.arange(base, base + a.nbytes, dtype=np.int64))
+        self.calls.append(_CallInfo(op, (id(op.model), sig), level, inputs, out))
+
+
+#: Zero bytes get ids ``i - _ZERO`` (negative), byte ``i`` of the zero store.
+_ZERO = 1 << 62
+
+
+@dataclass
+class _Move:
+    """``dst[pos] = store[idx]`` at element size ``dtype`` (``pos`` None: all of ``dst``;
+    a slice where the indices are a range)."""
+
+    dst: np.ndarray
+    pos: object
+    store: int  # index in Program.stores
+    idx: object
+    dtype: np.dtype
+
+
+@dataclass
+class _Batch:
+    model: object
+    args: list  # per argument: ("a", position in blocks) or ("s", value)
+    blocks: list  # per array argument: the stacked (rows, *shape) array
+    moves: list  # gathers filling the blocks
+
+
+@dataclass
+class Program:
+    """A compiled recording: run with :meth:`run`."""
+
+    stores: list  # uint8 arrays values are read from
+    batches: list
+    writeback: list  # moves into the roots
+    hazards: set = field(default_factory=set)  # writeback moves reading a root it writes
+    calls: int = 0
+
+    def run(self) -> None:
+        for batch in self.batches:
+            for mv in batch.moves:
+                _do(mv, self.stores)
+            batched = getattr(batch.model, "batched", None)
+            if batched is not None:
+                batched(*[batch.blocks[v] if k == "a" else v for k, v in batch.args])
+            else:
+                for i in range(batch.blocks[0].shape[0] if batch.blocks else 0):
+                    batch.model(*[batch.blocks[v][i] if k == "a" else v for k, v in batch.args])
+        early = {k: _src(self.writeback[k], self.stores) for k in self.hazards}
+        for k, mv in enumerate(self.writeback):
+            _do(mv, self.stores, early.get(k))
+
+
+def _typed(store: np.ndarray, dtype) -> np.ndarray:
+    w = np.dtype(dtype).itemsize
+    return store[: store.size // w * w].view(dtype)
+
+
+def _src(mv: _Move, stores: list):
+    s = _typed(stores[mv.store], mv.dtype)
+    return s[mv.idx] if isinstance(mv.idx, slice) else np.take(s, mv.idx, mode="clip")
+
+
+def _do(mv: _Move, stores: list, values=None) -> None:
+    dst = mv.dst
+    if values is None and mv.pos is None and not isinstance(mv.idx, slice):
+        np.take(_typed(stores[mv.store], mv.dtype), mv.idx, out=dst, mode="clip")
+        return
+    if values is None:
+        values = _src(mv, stores)
+    if mv.pos is None:
+        dst[...] = values
+    else:
+        dst[mv.pos] = values
+
+
+_WIDTHS = (8, 4, 2, 1)
+_DTYPES = {8: np.uint64, 4: np.uint32, 2: np.uint16, 1: np.uint8}
+
+
+def _as_range(idx: np.ndarray):
+    """``idx`` as a slice when it is a contiguous increasing range."""
+    if idx.size and idx[-1] - idx[0] == idx.size - 1 and (idx.size < 2 or np.all(np.diff(idx) == 1)):
+        return slice(int(idx[0]), int(idx[-1]) + 1)
+    return idx
+
+
+def _plan(dst_raw: np.ndarray, pos: np.ndarray, store: np.ndarray, off: np.ndarray, whole: bool) -> list:
+    """Moves putting bytes ``off`` of the stores (``store``: each byte's store) at bytes ``pos``
+    of ``dst_raw`` (a uint8 array; ``whole``: ``pos`` is all of it, in order)."""
+    moves = []
+    for s in np.unique(store):
+        sel = store == s
+        p, o = (pos, off) if sel.all() else (pos[sel], off[sel])
+        every = whole and sel.all()
+        for w in _WIDTHS:  # the widest element size both sides agree on
+            if p.size % w or dst_raw.size % w:
+                continue
+            pw, ow = p.reshape(-1, w), o.reshape(-1, w)
+            step = np.arange(w)
+            if (
+                np.all(pw[:, 0] % w == 0)
+                and np.all(ow[:, 0] % w == 0)
+                and np.array_equal(pw, pw[:, :1] + step)
+                and np.array_equal(ow, ow[:, :1] + step)
+            ):
+                break
+        dtype = _DTYPES[w]
+        dst = dst_raw.view(dtype)
+        idx = _as_range(ow[:, 0] // w)
+        where = None if every else _as_range(pw[:, 0] // w)
+        moves.append(_Move(dst, where, int(s), idx, np.dtype(dtype)))
+    return moves
+
+
+def compile_ops(ops: list):
+    """A :class:`Program` with the effects of ``ops`` run in order, or a str: why not."""
+    values = _Values()
+    try:
+        for op in ops:
+            values.op(op)
+    except _Refused as e:
+        return str(e)
+    except (ValueError, IndexError, TypeError) as e:  # a view or index the analysis cannot follow
+        return f"the compiler cannot follow an op: {e}"
+
+    # Batches: calls of one model and signature at one depth, in order of depth then first call.
+    groups: dict[tuple, list[int]] = {}
+    for i, c in enumerate(values.calls):
+        groups.setdefault((c.level, c.key), []).append(i)
+    order = sorted(groups, key=lambda g: (g[0], groups[g][0]))
+
+    # Physical stores: roots (their bytes before the write-back), the zero store, the blocks.
+    stores: list[np.ndarray] = []
+    phys = {}  # store kind -> (physical store, offset of its first byte)
+    for r in values.roots.values():
+        phys[("root", id(r.array))] = (len(stores), 0)
+        stores.append(r.raw)
+    zero_store = len(stores)
+    stores.append(np.zeros(max(values.zero_size, 8), np.uint8))
+    batches = []
+    for g in order:
+        rows = groups[g]
+        first = values.calls[rows[0]].op
+        blocks, args = [], []
+        for a in first.args:
+            if isinstance(a, np.ndarray):
+                j = len(blocks)
+                block = np.zeros((len(rows),) + a.shape, a.dtype)
+                for row, ci in enumerate(rows):
+                    if values.calls[ci].bases[j] is not None:
+                        phys[("call", ci, j)] = (len(stores), row * a.nbytes)
+                stores.append(block.reshape(-1).view(np.uint8))
+                args.append(("a", j))
+                blocks.append(block)
+            else:
+                args.append(("s", a))
+        batches.append(_Batch(first.model, args, blocks, []))
+
+    kinds = values.store_kind
+    n = len(kinds)
+    store_of = np.array([phys.get(k, (-1, 0))[0] for k in kinds], np.int64)
+    start_of = np.array([phys.get(k, (-1, 0))[1] for k in kinds], np.int64)
+    bases = values.bases[:n]
+
+    def locate(ids: np.ndarray):
+        zero = ids < 0
+        s = np.searchsorted(bases, np.where(zero, 0, ids), "right") - 1
+        st, off = store_of[s], start_of[s] + ids - bases[s]
+        if zero.any():
+            st = np.where(zero, zero_store, st)
+            off = np.where(zero, ids + _ZERO, off)
+        return st, off
+
+    for bi, g in enumerate(order):
+        batch = batches[bi]
+        for j, block in enumerate(batch.blocks):
+            read = [values.calls[ci].inputs[j] for ci in groups[g]]
+            if all(ids is None for ids in read):
+                continue  # overwritten whole by the model
+            if any(ids is None for ids in read):
+                return "a kernel model reads an argument in some calls of a batch and not in others"
+            st, off = locate(np.concatenate(read))
+            raw = block.reshape(-1).view(np.uint8)
+            batch.moves += _plan(raw, np.arange(raw.size, dtype=np.int64), st, off, True)
+
+    writeback, hazards = [], set()
+    written = {phys[("root", id(r.array))][0] for r in values.roots.values() if r.written}
+    for r in values.roots.values():
+        if not r.written:
+            continue
+        changed = np.flatnonzero(r.values != np.arange(r.base, r.base + r.raw.size))
+        if not changed.size:
+            continue
+        st, off = locate(r.values[changed])
+        for mv in _plan(r.raw, changed, st, off, changed.size == r.raw.size):
+            if mv.store in written:  # reads a root the write-back also writes: read it first
+                hazards.add(len(writeback))
+            writeback.append(mv)
+    return Program(stores, batches, writeback, hazards, len(values.calls))
