@@ -82,20 +82,26 @@ class _Values:
         self.roots: dict[int, _Root] = {}
         self.next = 0
         self.store_kind: list[tuple] = []  # ("root", id) | ("call", index, arg)
-        self.bases = np.zeros(64, np.int64)  # a value store's first id (increasing)
-        self.levels = np.zeros(64, np.int64)  # the depth of the call that makes it (-1: a root)
+        self.bases: list[int] = []  # a value store's first id
+        self.chunk_store = np.zeros(1024, np.int64)  # the store of each chunk of ids
+        self.chunk_level = np.zeros(1024, np.int64)  # the depth of the call that made it (-1: a root)
         self.zero_size = 0
         self.calls: list[_CallInfo] = []
 
     def _store(self, size: int, kind: tuple, level: int) -> int:
         n = len(self.store_kind)
-        if n == self.bases.size:
-            self.bases = np.concatenate([self.bases, np.zeros(n, np.int64)])
-            self.levels = np.concatenate([self.levels, np.zeros(n, np.int64)])
+        chunks = -(-max(size, 1) // _CHUNK)  # stores start on chunk boundaries: a chunk names its store
+        first = self.next // _CHUNK
+        if first + chunks > self.chunk_store.size:
+            grow = max(first + chunks, 2 * self.chunk_store.size) - self.chunk_store.size
+            self.chunk_store = np.concatenate([self.chunk_store, np.zeros(grow, np.int64)])
+            self.chunk_level = np.concatenate([self.chunk_level, np.zeros(grow, np.int64)])
+        self.chunk_store[first : first + chunks] = n
+        self.chunk_level[first : first + chunks] = level
         base = self.next
-        self.bases[n], self.levels[n] = base, level
+        self.bases.append(base)
         self.store_kind.append(kind)
-        self.next += max(size, 1)
+        self.next += chunks * _CHUNK
         return base
 
     def root(self, a: np.ndarray) -> _Root:
@@ -179,11 +185,8 @@ class _Values:
         inputs = [self.read(op.args[k]).reshape(-1).copy() if k in reads else None for k in positions]
         level = 0
         for ids in inputs:
-            made = ids[ids >= 0] if ids is not None else ()
-            if len(made):
-                n = len(self.store_kind)
-                stores = np.searchsorted(self.bases[:n], made, "right") - 1
-                level = max(level, 1 + int(self.levels[stores].max()))
+            if ids is not None and ids.size:
+                level = max(level, 1 + int(self.chunk_level[np.maximum(ids, 0) // _CHUNK].max()))
         index = len(self.calls)
         out = []
         for j, k in enumerate(positions):
@@ -199,6 +202,8 @@ class _Values:
 
 #: Zero bytes get ids ``i - _ZERO`` (negative), byte ``i`` of the zero store.
 _ZERO = 1 << 62
+#: Value ids come in chunks of this many, each of one store.
+_CHUNK = 64
 
 
 @dataclass
@@ -284,10 +289,11 @@ def _plan(dst_raw: np.ndarray, pos: np.ndarray, store: np.ndarray, off: np.ndarr
     """Moves putting bytes ``off`` of the stores (``store``: each byte's store) at bytes ``pos``
     of ``dst_raw`` (a uint8 array; ``whole``: ``pos`` is all of it, in order)."""
     moves = []
-    for s in np.unique(store):
-        sel = store == s
-        p, o = (pos, off) if sel.all() else (pos[sel], off[sel])
-        every = whole and sel.all()
+    one = store.size and store.min() == store.max()
+    for s in store[:1] if one else np.unique(store):
+        sel = None if one else store == s
+        p, o = (pos, off) if one else (pos[sel], off[sel])
+        every = whole and one
         for w in _WIDTHS:  # the widest element size both sides agree on
             if p.size % w or dst_raw.size % w:
                 continue
@@ -308,8 +314,11 @@ def _plan(dst_raw: np.ndarray, pos: np.ndarray, store: np.ndarray, off: np.ndarr
     return moves
 
 
-def compile_ops(ops: list):
-    """A :class:`Program` with the effects of ``ops`` run in order, or a str: why not."""
+def compile_ops(ops: list, keep: set | None = None):
+    """A :class:`Program` with the effects of ``ops`` run in order, or a str: why not. ``keep``:
+    ids of the owning arrays whose final contents matter beyond the program (None: every array);
+    another array the ops write (a temporary of the recorded run) is written back only when the
+    program itself reads its contents from before the run (the next run needs them)."""
     values = _Values()
     try:
         for op in ops:
@@ -356,11 +365,11 @@ def compile_ops(ops: list):
     n = len(kinds)
     store_of = np.array([phys.get(k, (-1, 0))[0] for k in kinds], np.int64)
     start_of = np.array([phys.get(k, (-1, 0))[1] for k in kinds], np.int64)
-    bases = values.bases[:n]
+    bases = np.asarray(values.bases, np.int64)
 
     def locate(ids: np.ndarray):
         zero = ids < 0
-        s = np.searchsorted(bases, np.where(zero, 0, ids), "right") - 1
+        s = values.chunk_store[np.maximum(ids, 0) // _CHUNK]
         st, off = store_of[s], start_of[s] + ids - bases[s]
         if zero.any():
             st = np.where(zero, zero_store, st)
@@ -379,17 +388,28 @@ def compile_ops(ops: list):
             raw = block.reshape(-1).view(np.uint8)
             batch.moves += _plan(raw, np.arange(raw.size, dtype=np.int64), st, off, True)
 
-    writeback, hazards = [], set()
-    written = {phys[("root", id(r.array))][0] for r in values.roots.values() if r.written}
+    # The write-back: every root whose final contents matter (kept, or read by the program as
+    # they were before the run, which is what the next run finds), each changed byte.
+    plans = {}
     for r in values.roots.values():
         if not r.written:
             continue
         changed = np.flatnonzero(r.values != np.arange(r.base, r.base + r.raw.size))
-        if not changed.size:
-            continue
-        st, off = locate(r.values[changed])
-        for mv in _plan(r.raw, changed, st, off, changed.size == r.raw.size):
-            if mv.store in written:  # reads a root the write-back also writes: read it first
+        if changed.size:
+            st, off = locate(r.values[changed])
+            plans[phys[("root", id(r.array))][0]] = _plan(r.raw, changed, st, off, changed.size == r.raw.size)
+    read = {mv.store for batch in batches for mv in batch.moves}
+    need = {s for s, r in enumerate(values.roots.values()) if keep is None or id(r.array) in keep}
+    todo = (need | read) & set(plans)
+    done: set = set()
+    while todo - done:  # a root written back reads others' old contents: those are needed too
+        s = min(todo - done)
+        done.add(s)
+        todo |= {mv.store for mv in plans[s]} & set(plans)
+    writeback, hazards = [], set()
+    for s in sorted(done):
+        for mv in plans[s]:
+            if mv.store in plans:  # reads a root the write-back also writes: read it first
                 hazards.add(len(writeback))
             writeback.append(mv)
     return Program(stores, batches, writeback, hazards, len(values.calls))

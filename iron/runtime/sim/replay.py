@@ -245,10 +245,12 @@ class Replayer:
         #: replays run the recording compiled (iron.runtime.sim.compiled) where it compiles
         self.compile = True
 
-    def run(self, dev, key: tuple, interpret, trace_of) -> None:
+    def run(self, dev, key: tuple, interpret, trace_of, host: list | None = None) -> None:
         """One run of the loaded artifact on ``dev``: ``interpret()`` runs its dispatches on the
         interpreter; ``trace_of()`` is the trace buffer's bytes after a run (None: untraced);
-        ``key`` names the input buffers and sizes."""
+        ``key`` names the input buffers and sizes; ``host``: the host buffers' arrays (with the
+        device's object buffers, what a compiled replay leaves as the op-by-op one does; None:
+        every array the run writes)."""
         rec = self.ready if self.enabled else None
         if (
             rec is not None
@@ -257,7 +259,7 @@ class Replayer:
             and _same_models(dev, rec)
             and (control_state(dev) == rec.start)
         ):
-            replay(dev, rec, self.compile)
+            replay(dev, rec, self.compile, host)
             rec.budget -= 1
             self.replayed = True
             return
@@ -347,13 +349,22 @@ def _state_why(rec: Recording) -> str | None:
     return None
 
 
-def replay(dev, rec: Recording, compiled: bool = True) -> None:
+def replay(dev, rec: Recording, compiled: bool = True, host: list | None = None) -> None:
     """Run ``rec``'s ops on their buffers and leave on ``dev`` what the run left (flushed trace
     units, kernel calls, log lines); the control state is ``rec.start`` before and after.
     ``compiled``: run the ops compiled (:func:`iron.runtime.sim.compiled.compile_ops`, tried once
-    per recording) where they compile, else (and when they do not: ``rec.compile_why``) one by one."""
+    per recording) where they compile, else (and when they do not: ``rec.compile_why``) one by one.
+    ``host``: the host buffers' arrays; with the device's object buffers, the arrays whose contents
+    a compiled replay must leave as the ops do (the rest are the run's own temporaries, which only
+    the recording holds; None: every array)."""
     if compiled and rec.program is None and rec.compile_why is None:
-        program = compile_ops(rec.ops)
+        keep = None
+        if host is not None:
+            keep = {id(owner(a)) for a in host}
+            for pool in dev._pools.values():
+                for raws, _elems, _kbufs in pool.values():
+                    keep.update(id(owner(raw)) for raw in raws)
+        program = compile_ops(rec.ops, keep)
         if isinstance(program, str):
             rec.compile_why = program
         else:
