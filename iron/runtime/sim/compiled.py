@@ -87,6 +87,7 @@ class _Values:
         self.chunk_level = np.zeros(1024, np.int64)  # the depth of the call that made it (-1: a root)
         self.zero_size = 0
         self.calls: list[_CallInfo] = []
+        self.views: dict[int, tuple] = {}
 
     def _store(self, size: int, kind: tuple, level: int) -> int:
         n = len(self.store_kind)
@@ -116,14 +117,22 @@ class _Values:
             self.roots[id(o)] = r
         return r
 
+    def where(self, a: np.ndarray):
+        """(root, byte positions of ``a`` in it: :func:`_bytes`), once per view object (the ops
+        hold their views, so an id names one view for the whole pass)."""
+        hit = self.views.get(id(a))
+        if hit is None:
+            r = self.root(a)
+            hit = self.views[id(a)] = (r, _bytes(a, r.array))
+        return hit
+
     def read(self, a: np.ndarray) -> np.ndarray:
         """Value ids of ``a``'s bytes, shape ``a.shape + (itemsize,)`` (a view: use before the next write)."""
-        r = self.root(a)
-        return r.values[_bytes(a, r.array)].reshape(_shaped(a))
+        r, where = self.where(a)
+        return r.values[where].reshape(_shaped(a))
 
     def write(self, a: np.ndarray, values: np.ndarray) -> None:
-        r = self.root(a)
-        where = _bytes(a, r.array)
+        r, where = self.where(a)
         if values.size != a.nbytes:
             values = np.broadcast_to(values, _shaped(a))
         r.values[where] = values.reshape(-1) if isinstance(where, slice) else values.reshape(_shaped(a))
@@ -153,8 +162,7 @@ class _Values:
             picked = src.reshape(-1, op.src.itemsize)[np.asarray(op.index).reshape(-1)]
             self.write(op.dst, picked.reshape(_shaped(op.dst)))
         else:  # dst[index] = src: the same indexing applied to dst's byte positions
-            r = self.root(op.dst)
-            where = _bytes(op.dst, r.array)
+            r, where = self.where(op.dst)
             if isinstance(where, slice):
                 where = np.arange(where.start, where.stop, dtype=np.int64).reshape(_shaped(op.dst))
             where = where[op.index]
@@ -285,31 +293,54 @@ def _as_range(idx: np.ndarray):
     return idx
 
 
-def _plan(dst_raw: np.ndarray, pos: np.ndarray, store: np.ndarray, off: np.ndarray, whole: bool) -> list:
-    """Moves putting bytes ``off`` of the stores (``store``: each byte's store) at bytes ``pos``
-    of ``dst_raw`` (a uint8 array; ``whole``: ``pos`` is all of it, in order)."""
+def _units(ids: np.ndarray, w: int):
+    """``ids`` of every ``w``-th byte when each ``w`` bytes hold ``w`` consecutive ids of one
+    store (an element moved whole: planned per element, not per byte), else None."""
+    if w == 1:
+        return ids
+    if ids.size % w:
+        return None
+    u = ids.reshape(-1, w)
+    first = u[:, 0]
+    if not np.array_equal(u, first[:, None] + np.arange(w)) or np.any(first % _CHUNK > _CHUNK - w):
+        return None
+    return first
+
+
+def _plan(dst_raw: np.ndarray, pos, store: np.ndarray, off: np.ndarray, whole: bool, w: int = 1) -> list:
+    """Moves putting the ``w``-byte units at byte offsets ``off`` of the stores (``store``: each
+    unit's store) at byte offsets ``pos`` of ``dst_raw`` (a uint8 array; ``pos`` None: each unit
+    in order from byte 0; ``whole``: the units cover all of ``dst_raw``, in order)."""
+    if pos is None:
+        pos = np.arange(0, store.size * w, w, dtype=np.int64)
     moves = []
-    one = store.size and store.min() == store.max()
+    one = bool(store.size) and store.min() == store.max()
     for s in store[:1] if one else np.unique(store):
         sel = None if one else store == s
         p, o = (pos, off) if one else (pos[sel], off[sel])
         every = whole and one
-        for w in _WIDTHS:  # the widest element size both sides agree on
-            if p.size % w or dst_raw.size % w:
+        for big in _WIDTHS:  # the widest element size both sides agree on
+            if big < w or big % w or (p.size * w) % big or dst_raw.size % big:
                 continue
-            pw, ow = p.reshape(-1, w), o.reshape(-1, w)
-            step = np.arange(w)
+            k = big // w
+            pw, ow = p.reshape(-1, k), o.reshape(-1, k)
+            step = np.arange(0, big, w)
             if (
-                np.all(pw[:, 0] % w == 0)
-                and np.all(ow[:, 0] % w == 0)
+                np.all(pw[:, 0] % big == 0)
+                and np.all(ow[:, 0] % big == 0)
                 and np.array_equal(pw, pw[:, :1] + step)
                 and np.array_equal(ow, ow[:, :1] + step)
             ):
                 break
-        dtype = _DTYPES[w]
+        else:  # units not aligned to their own size: plan their bytes
+            step = np.arange(w)
+            pb, ob = (p[:, None] + step).reshape(-1), (o[:, None] + step).reshape(-1)
+            moves += _plan(dst_raw, pb, np.full(pb.size, s), ob, every, 1)
+            continue
+        dtype = _DTYPES[big]
         dst = dst_raw.view(dtype)
-        idx = _as_range(ow[:, 0] // w)
-        where = None if every else _as_range(pw[:, 0] // w)
+        idx = _as_range(ow[:, 0] // big)
+        where = None if every else _as_range(pw[:, 0] // big)
         moves.append(_Move(dst, where, int(s), idx, np.dtype(dtype)))
     return moves
 
@@ -384,32 +415,42 @@ def compile_ops(ops: list, keep: set | None = None):
                 continue  # overwritten whole by the model
             if any(ids is None for ids in read):
                 return "a kernel model reads an argument in some calls of a batch and not in others"
-            st, off = locate(np.concatenate(read))
-            raw = block.reshape(-1).view(np.uint8)
-            batch.moves += _plan(raw, np.arange(raw.size, dtype=np.int64), st, off, True)
+            ids, w = np.concatenate(read), block.itemsize
+            first = _units(ids, w)
+            if first is None:
+                first, w = ids, 1
+            st, off = locate(first)
+            batch.moves += _plan(block.reshape(-1).view(np.uint8), None, st, off, True, w)
 
     # The write-back: every root whose final contents matter (kept, or read by the program as
     # they were before the run, which is what the next run finds), each changed byte.
-    plans = {}
-    for r in values.roots.values():
-        if not r.written:
-            continue
-        changed = np.flatnonzero(r.values != np.arange(r.base, r.base + r.raw.size))
-        if changed.size:
-            st, off = locate(r.values[changed])
-            plans[phys[("root", id(r.array))][0]] = _plan(r.raw, changed, st, off, changed.size == r.raw.size)
-    read = {mv.store for batch in batches for mv in batch.moves}
-    need = {s for s, r in enumerate(values.roots.values()) if keep is None or id(r.array) in keep}
-    todo = (need | read) & set(plans)
+    roots = list(values.roots.values())
+    plans: dict[int, list] = {}
+
+    def plan(s: int) -> list:
+        """The moves writing back root ``s`` (its store index; empty: it ends as it began)."""
+        if s not in plans:
+            r, moves = roots[s], []
+            if r.written:
+                changed = np.flatnonzero(r.values != np.arange(r.base, r.base + r.raw.size))
+                if changed.size:
+                    st, off = locate(r.values[changed])
+                    moves = _plan(r.raw, changed, st, off, changed.size == r.raw.size)
+            plans[s] = moves
+        return plans[s]
+
+    read = {mv.store for batch in batches for mv in batch.moves if mv.store < len(roots)}
+    todo = {s for s, r in enumerate(roots) if keep is None or id(r.array) in keep} | read
     done: set = set()
     while todo - done:  # a root written back reads others' old contents: those are needed too
         s = min(todo - done)
         done.add(s)
-        todo |= {mv.store for mv in plans[s]} & set(plans)
+        todo |= {mv.store for mv in plan(s) if mv.store < len(roots)}
     writeback, hazards = [], set()
+    rewritten = {s for s in done if plans[s]}
     for s in sorted(done):
         for mv in plans[s]:
-            if mv.store in plans:  # reads a root the write-back also writes: read it first
+            if mv.store in rewritten:  # reads a root the write-back also writes: read it first
                 hazards.add(len(writeback))
             writeback.append(mv)
     return Program(stores, batches, writeback, hazards, len(values.calls))
