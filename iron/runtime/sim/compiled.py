@@ -358,72 +358,113 @@ def compile_ops(ops: list, keep: set | None = None):
         return str(e)
     except (ValueError, IndexError, TypeError) as e:  # a view or index the analysis cannot follow
         return f"the compiler cannot follow an op: {e}"
-
     # Batches: calls of one model and signature at one depth, in order of depth then first call.
     groups: dict[tuple, list[int]] = {}
     for i, c in enumerate(values.calls):
         groups.setdefault((c.level, c.key), []).append(i)
-    order = sorted(groups, key=lambda g: (g[0], groups[g][0]))
+    order = [groups[g] for g in sorted(groups, key=lambda g: (g[0], groups[g][0]))]
+    place = _Places(values)
+    batches = [place.batch(rows) for rows in order]
+    place.done()
+    for rows, batch in zip(order, batches):
+        why = _fill(batch, [values.calls[ci] for ci in rows], place)
+        if why:
+            return why
+    writeback, hazards = _writeback(values, place, batches, keep)
+    return Program(place.stores, batches, writeback, hazards, len(values.calls))
 
-    # Physical stores: roots (their bytes before the write-back), the zero store, the blocks.
-    stores: list[np.ndarray] = []
-    phys = {}  # store kind -> (physical store, offset of its first byte)
-    for r in values.roots.values():
-        phys[("root", id(r.array))] = (len(stores), 0)
-        stores.append(r.raw)
-    zero_store = len(stores)
-    stores.append(np.zeros(max(values.zero_size, 8), np.uint8))
-    batches = []
-    for g in order:
-        rows = groups[g]
-        first = values.calls[rows[0]].op
+
+class _Places:
+    """Where each value lives when the program runs: physical stores (the roots' bytes before the
+    write-back, the zero store, one block per batch argument) and offsets in them."""
+
+    def __init__(self, values: _Values):
+        self.values = values
+        self.stores: list[np.ndarray] = []
+        self.phys: dict[tuple, tuple] = {}  # value store kind -> (physical store, offset of byte 0)
+        for r in values.roots.values():
+            self.phys[("root", id(r.array))] = (len(self.stores), 0)
+            self.stores.append(r.raw)
+        self.zero = len(self.stores)
+        self.stores.append(np.zeros(max(values.zero_size, 8), np.uint8))
+
+    def batch(self, rows: list) -> _Batch:
+        """The batch of calls ``rows`` (indices), its blocks placed as stores."""
+        first = self.values.calls[rows[0]].op
+        layout = _layout(first)
         blocks, args = [], []
-        for a in first.args:
-            if isinstance(a, np.ndarray):
-                j = len(blocks)
-                block = np.zeros((len(rows),) + a.shape, a.dtype)
-                for row, ci in enumerate(rows):
-                    if values.calls[ci].bases[j] is not None:
-                        phys[("call", ci, j)] = (len(stores), row * a.nbytes)
-                stores.append(block.reshape(-1).view(np.uint8))
-                args.append(("a", j))
-                blocks.append(block)
-            else:
+        for k, a in enumerate(first.args):
+            if not isinstance(a, np.ndarray):
                 args.append(("s", a))
-        batches.append(_Batch(first.model, args, blocks, []))
+                continue
+            j = len(blocks)
+            shape = (layout[k].size,) if k in layout else a.shape  # a read-only operand, reordered
+            block = np.zeros((len(rows),) + shape, a.dtype)
+            for row, ci in enumerate(rows):
+                if self.values.calls[ci].bases[j] is not None:
+                    self.phys[("call", ci, j)] = (len(self.stores), row * a.nbytes)
+            self.stores.append(block.reshape(-1).view(np.uint8))
+            args.append(("a", j))
+            blocks.append(block)
+        return _Batch(first.model, args, blocks, [])
 
-    kinds = values.store_kind
-    n = len(kinds)
-    store_of = np.array([phys.get(k, (-1, 0))[0] for k in kinds], np.int64)
-    start_of = np.array([phys.get(k, (-1, 0))[1] for k in kinds], np.int64)
-    bases = np.asarray(values.bases, np.int64)
+    def done(self) -> None:
+        """Every store placed: the lookup tables of :meth:`locate`."""
+        kinds = self.values.store_kind
+        self.store_of = np.array([self.phys.get(k, (-1, 0))[0] for k in kinds], np.int64)
+        self.start_of = np.array([self.phys.get(k, (-1, 0))[1] for k in kinds], np.int64)
+        self.bases = np.asarray(self.values.bases, np.int64)
 
-    def locate(ids: np.ndarray):
+    def locate(self, ids: np.ndarray):
+        """(physical store, byte offset in it) of each value id."""
         zero = ids < 0
-        s = values.chunk_store[np.maximum(ids, 0) // _CHUNK]
-        st, off = store_of[s], start_of[s] + ids - bases[s]
+        s = self.values.chunk_store[np.maximum(ids, 0) // _CHUNK]
+        st, off = self.store_of[s], self.start_of[s] + ids - self.bases[s]
         if zero.any():
-            st = np.where(zero, zero_store, st)
+            st = np.where(zero, self.zero, st)
             off = np.where(zero, ids + _ZERO, off)
         return st, off
 
-    for bi, g in enumerate(order):
-        batch = batches[bi]
-        for j, block in enumerate(batch.blocks):
-            read = [values.calls[ci].inputs[j] for ci in groups[g]]
-            if all(ids is None for ids in read):
-                continue  # overwritten whole by the model
-            if any(ids is None for ids in read):
-                return "a kernel model reads an argument in some calls of a batch and not in others"
-            ids, w = np.concatenate(read), block.itemsize
-            first = _units(ids, w)
-            if first is None:
-                first, w = ids, 1
-            st, off = locate(first)
-            batch.moves += _plan(block.reshape(-1).view(np.uint8), None, st, off, True, w)
 
-    # The write-back: every root whose final contents matter (kept, or read by the program as
-    # they were before the run, which is what the next run finds), each changed byte.
+def _layout(op) -> dict:
+    """Operand position -> the order of its elements ``model.batched`` takes (``batched_layout``:
+    read-only operands only, each row of its block ``arg.flat[order]``)."""
+    model = op.model
+    layout = getattr(model, "batched_layout", None)
+    if layout is None or getattr(model, "batched", None) is None:
+        return {}
+    effects = getattr(model, "effects", None)
+    writes = effects(*op.args)[1] if effects is not None else range(len(op.args))
+    return {k: order for k, order in layout(*op.args).items() if k not in writes}
+
+
+def _fill(batch: _Batch, calls: list, place: _Places) -> str | None:
+    """The moves gathering each block's inputs (the values the calls' operands held), or why not."""
+    layout = _layout(calls[0].op)
+    positions = [k for k, a in enumerate(calls[0].op.args) if isinstance(a, np.ndarray)]
+    for j, block in enumerate(batch.blocks):
+        read = [c.inputs[j] for c in calls]
+        if all(ids is None for ids in read):
+            continue  # overwritten whole by the model
+        if any(ids is None for ids in read):
+            return "a kernel model reads an argument in some calls of a batch and not in others"
+        order = layout.get(positions[j])
+        if order is not None:
+            w = block.itemsize
+            read = [ids.reshape(-1, w)[order].reshape(-1) for ids in read]
+        ids, w = np.concatenate(read), block.itemsize
+        first = _units(ids, w)
+        if first is None:
+            first, w = ids, 1
+        st, off = place.locate(first)
+        batch.moves += _plan(block.reshape(-1).view(np.uint8), None, st, off, True, w)
+    return None
+
+
+def _writeback(values: _Values, place: _Places, batches: list, keep) -> tuple[list, set]:
+    """The moves leaving every root whose final contents matter (kept, or read by the program as
+    they were before the run, which is what the next run finds) as the ops leave it, and which of
+    them read a root the write-back also writes (they read first)."""
     roots = list(values.roots.values())
     plans: dict[int, list] = {}
 
@@ -434,7 +475,7 @@ def compile_ops(ops: list, keep: set | None = None):
             if r.written:
                 changed = np.flatnonzero(r.values != np.arange(r.base, r.base + r.raw.size))
                 if changed.size:
-                    st, off = locate(r.values[changed])
+                    st, off = place.locate(r.values[changed])
                     moves = _plan(r.raw, changed, st, off, changed.size == r.raw.size)
             plans[s] = moves
         return plans[s]
@@ -453,4 +494,4 @@ def compile_ops(ops: list, keep: set | None = None):
             if mv.store in rewritten:  # reads a root the write-back also writes: read it first
                 hazards.add(len(writeback))
             writeback.append(mv)
-    return Program(stores, batches, writeback, hazards, len(values.calls))
+    return writeback, hazards
