@@ -186,11 +186,14 @@ def test_the_batched_matmul_equals_one_call_per_tile():
 
 
 def test_what_cannot_be_compiled_is_replayed_op_by_op_with_its_reason(cache):
-    """A converting move and overlapping kernel arguments are refused with their reasons; a warm
+    """A converting move, overlapping kernel arguments and buffers past the compiler's limit are
+    refused with their reasons; a warm
     runner whose recording holds such an op replays it op by op and says why, still right."""
     assert "converts" in compiled.compile_ops([dataflow.Copy(np.zeros(4, np.uint16), np.zeros(4, np.uint8))])
     x = np.zeros(16, np.uint16)
     assert "overlapping" in compiled.compile_ops([dataflow.Call(_sum_into, [x[:8], x[4:12]])])
+    big = [np.zeros(compiled.MAX_BYTES // 2 + 8, np.uint8) for _ in range(2)]
+    assert "MiB" in compiled.compile_ops([dataflow.Copy(big[0], big[1])])  # too large to follow
 
     op = CASES["gemm_bf16_1x1"]()
     art = build(op, cache_dir=cache, target="npu2")

@@ -88,6 +88,7 @@ class _Values:
         self.zero_size = 0
         self.calls: list[_CallInfo] = []
         self.views: dict[int, tuple] = {}
+        self.tracked = 0  # bytes of the roots met so far
 
     def _store(self, size: int, kind: tuple, level: int) -> int:
         n = len(self.store_kind)
@@ -112,6 +113,11 @@ class _Values:
             if not o.flags.c_contiguous:
                 raise _Refused("a buffer's owning array is not contiguous")
             raw = o.reshape(-1).view(np.uint8)
+            self.tracked += raw.size
+            if self.tracked > MAX_BYTES:  # the pass keeps an int64 id per byte
+                raise _Refused(
+                    f"the run touches over {MAX_BYTES >> 20} MiB of buffers (the compiler's limit)"
+                )
             base = self._store(raw.size, ("root", id(o)), -1)
             r = _Root(o, raw, base, np.arange(base, base + raw.size, dtype=np.int64))
             self.roots[id(o)] = r
@@ -208,6 +214,8 @@ class _Values:
         self.calls.append(_CallInfo(op, (id(op.model), sig), level, inputs, out))
 
 
+#: The most bytes of buffers a recording may touch to be compiled (the pass holds 8 bytes per byte).
+MAX_BYTES = 64 << 20
 #: Zero bytes get ids ``i - _ZERO`` (negative), byte ``i`` of the zero store.
 _ZERO = 1 << 62
 #: Value ids come in chunks of this many, each of one store.
