@@ -243,6 +243,19 @@ def _eltwise_bf16(op):
                 operation(fa, fb, out=fa)
             to_bf16(fa, out=_flat(c)[:n])
 
+        def batched(a, b, c, *size):
+            """``model`` on each row of stacked operands (elementwise: the same operations)."""
+            n, rows = e.count if e.count is not None else int(size[0]), a.shape[0]
+            fa, fb = _f32(a.reshape(rows, -1)[:, :n]), _f32(b.reshape(rows, -1)[:, :n])
+            with np.errstate(over="ignore", invalid="ignore"):
+                operation(fa, fb, out=fa)
+            to_bf16(fa, out=c.reshape(rows, -1)[:, :n])
+
+        def effects(a, b, c, *size):
+            n = e.count if e.count is not None else int(size[0])
+            return ((0, 1) if c.size == n else (0, 1, 2)), (2,)  # C read only for what it keeps
+
+        model.batched, model.effects = batched, effects
         return model
 
     return make
