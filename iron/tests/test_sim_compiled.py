@@ -239,3 +239,20 @@ def test_the_batched_elementwise_models_equal_one_call_per_row(symbol):
         model(a[i], b[i], want[i], *size)
     model.batched(a, b, c, *size)
     assert c.tobytes() == want.tobytes()
+
+
+def test_the_batched_integer_matmul_equals_one_call_per_tile():
+    """The i16 GEMM model's ``batched`` form gives each tile's per-call result bitwise, extreme
+    operands included (int16 minimum squared, C at int32's maximum: the sum wraps)."""
+    model = kernel_models.model_for("matmul_i16_i32", {"DIM_M": 64, "DIM_K": 64, "DIM_N": 32}, "aie2p")
+    rng = np.random.default_rng(1)
+    a = rng.integers(-(1 << 15), 1 << 15, (64, 64, 64)).astype(np.int16)
+    b = rng.integers(-(1 << 15), 1 << 15, (64, 64, 32)).astype(np.int16)
+    c = rng.integers(-(1 << 31), 1 << 31, (64, 64, 32)).astype(np.int32)
+    a[0], b[0], c[0] = -(1 << 15), -(1 << 15), (1 << 31) - 1
+    want = c.copy()
+    for i in range(64):
+        model(a[i], b[i], want[i])
+    order = model.batched_layout(a[0], b[0], c[0])
+    model.batched(a.reshape(64, -1)[:, order[0]].copy(), b.reshape(64, -1)[:, order[1]].copy(), c)
+    assert c.tobytes() == want.tobytes()
