@@ -18,8 +18,9 @@ hash of each).
 
 Per case it prints the **first** run (interpreted; recorded where the tree replays,
 :mod:`iron.runtime.sim.replay`) and the best of ``--repeat`` **later** runs of the same loaded
-runner, named ``replay`` when they replayed the recorded run and ``interp`` when they were
-interpreted (with the reason), and whether the last produced the outputs and raw trace of a
+runner, named ``replay`` when they replayed the recorded run (``replay*``: compiled,
+:mod:`iron.runtime.sim.compiled`; else op by op, with the compiler's reason) and ``interp`` when
+they were interpreted (with the reason), and whether the last produced the outputs and raw trace of a
 runner that interprets as many runs (``same``).
 A tree without replay interprets every run.
 
@@ -104,11 +105,14 @@ def measure(name: str, op, cache: str, trace: bool, repeat: int) -> dict:
         best, wall = min(best, seconds), min(wall, w)
         replayed = replayed and replayer.replayed
     calls = len(runner.backend.device.kernel_calls) // (runner.backend.runs or 1)
+    ready = None if replayer is None else replayer.ready
+    compiled = ready is not None and getattr(ready, "program", None) is not None
     digest = _digest(runner, out)
     return {"case": name, "traced": trace, "first": first, "seconds": best, "wall": wall,
             "kernel_calls": calls, "checked": _check(op, inputs, out, single), "digest": digest,
             "replayed": replayed, "same": digest == _interpreted(art, inputs, single, runner.backend.runs),
-            "why": None if replayer is None else replayer.reason}  # fmt: skip
+            "why": None if replayer is None else replayer.reason, "compiled": compiled,
+            "compile_why": getattr(ready, "compile_why", None)}  # fmt: skip
 
 
 def _interpreted(art, inputs, single: bool, runs: int) -> str:
@@ -237,12 +241,12 @@ def _print(this: dict, base: dict | None, rev: str | None) -> None:
     """One line per case: the first run, the later runs (``replay`` when they replayed, else
     ``interp``), and whether the last one gave an interpreting runner's outputs and trace
     after as many runs (``same``)."""
-    head = f"{'case':18} {'traced':>6} {'first cpu s':>11} {'later cpu s':>11} {'later':>6} {'same':>5}"
+    head = f"{'case':18} {'traced':>6} {'first cpu s':>11} {'later cpu s':>11} {'later':>7} {'same':>5}"
     head += f" {'wall s':>7} {'calls':>6}"
     print(head + (f" {rev + ' later s':>16} {'ratio':>6}  same outputs+trace" if base is not None else ""))
     for key, r in this.items():
-        later = "replay" if r.get("replayed") else "interp"
-        line = f"{key[0]:18} {str(key[1]):>6} {r.get('first', 0):11.4f} {_cell(r):>11} {later:>6}"
+        later = ("replay*" if r.get("compiled") else "replay") if r.get("replayed") else "interp"
+        line = f"{key[0]:18} {str(key[1]):>6} {r.get('first', 0):11.4f} {_cell(r):>11} {later:>7}"
         line += f" {str(r.get('same', '-')):>5} {r.get('wall', 0):7.3f} {r.get('kernel_calls', 0):6d}"
         if base is not None:
             b = base.get(key)
@@ -256,6 +260,8 @@ def _print(this: dict, base: dict | None, rev: str | None) -> None:
             print(f"   {r['checked']}")
         if r.get("why") and not r.get("replayed"):
             print(f"   interpreted: {r['why']}")
+        if r.get("replayed") and r.get("compile_why"):
+            print(f"   replayed op by op: {r['compile_why']}")
 
 
 def main(argv=None) -> int:

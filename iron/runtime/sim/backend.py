@@ -70,7 +70,8 @@ class SimBackend:
         key = tuple(sorted((n, int(np.asarray(a).nbytes)) for n, a in inputs.items()))
         traced = TRACE_BUFFER in mem.buffers
         trace_of = (lambda: mem[TRACE_BUFFER].data.tobytes()) if traced else (lambda: None)
-        self.replay.run(dev, key, lambda: self._dispatch(mem), trace_of)
+        host = [b.data for b in mem.buffers.values()]
+        self.replay.run(dev, key, lambda: self._dispatch(mem), trace_of, host)
         self.runs += 1
         self.last_flushed = dev.flushed[first:]
         outputs = {n: mem[n].data.copy() for n in art.outputs}

@@ -32,6 +32,7 @@ from their sources too, with the defines ``iron.from_mlir(kernel_defines=)`` gav
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Callable, Mapping
 
 import numpy as np
@@ -127,13 +128,30 @@ def with_user_models(kernels: Mapping[str, KernelModel] | None, lookup=None):
 _HIGH = 1 if sys.byteorder == "little" else 0  # the uint16 half that holds a float32's top bits
 
 
-def _f32(bits: np.ndarray) -> np.ndarray:
+def _f32(bits: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """float32 values of bf16 bit patterns (any view, e.g. a tiled one), C-ordered: each pattern
     copied into the top half of a zeroed float32, the widening and the copy in one pass (what
-    :func:`iron.bf16.from_bf16` does in two; faster than a widening shift)."""
-    out = np.zeros((*bits.shape, 2), np.uint16)
-    out[..., _HIGH] = bits
-    return out.view(np.float32)[..., 0]
+    :func:`iron.bf16.from_bf16` does in two; faster than a widening shift). ``out``: a float32
+    array of ``bits.size`` elements whose low halves are zero (:func:`_scratch`), written instead
+    of a new one (its top halves only)."""
+    if out is None:
+        pairs = np.zeros((*bits.shape, 2), np.uint16)
+    else:
+        pairs = out.reshape(bits.shape).view(np.uint16).reshape(*bits.shape, 2)
+    pairs[..., _HIGH] = bits
+    return pairs.view(np.float32)[..., 0]
+
+
+def _scratch(local, rows: int, shapes) -> list:
+    """float32 arrays ``(rows, *shape)`` per shape, then one for the result (the last shape),
+    kept in ``local`` (a threading.local) per ``rows``: made zeroed once, so the low halves of the
+    operands stay zero (:func:`_f32` writes their top halves only; only the result is computed)."""
+    cache = getattr(local, "arrays", None)
+    if cache is None:
+        cache = local.arrays = {}
+    if rows not in cache:
+        cache[rows] = [np.zeros((rows, *shape), np.float32) for shape in (*shapes, shapes[-1])]
+    return cache[rows]
 
 
 def _flat(buf: np.ndarray) -> np.ndarray:
@@ -225,6 +243,19 @@ def _eltwise_bf16(op):
                 operation(fa, fb, out=fa)
             to_bf16(fa, out=_flat(c)[:n])
 
+        def batched(a, b, c, *size):
+            """``model`` on each row of stacked operands (elementwise: the same operations)."""
+            n, rows = e.count if e.count is not None else int(size[0]), a.shape[0]
+            fa, fb = _f32(a.reshape(rows, -1)[:, :n]), _f32(b.reshape(rows, -1)[:, :n])
+            with np.errstate(over="ignore", invalid="ignore"):
+                operation(fa, fb, out=fa)
+            to_bf16(fa, out=c.reshape(rows, -1)[:, :n])
+
+        def effects(a, b, c, *size):
+            n = e.count if e.count is not None else int(size[0])
+            return ((0, 1) if c.size == n else (0, 1, 2)), (2,)  # C read only for what it keeps
+
+        model.batched, model.effects = batched, effects
         return model
 
     return make
@@ -378,7 +409,46 @@ def _mm(src, e, defines, arch):
         ).reshape(k, n)
         C[...] = acc.astype(np.int32).reshape(C.shape)  # to_vector<int32> of the 32-bit accumulator: wraps
 
+    model.batched, model.batched_layout = _mm_batched(dtype, m, k, n, r, s, t)
+    model.effects = lambda a, b, c: ((0, 1, 2), (2,))  # reads A, B and C; writes C only
     return model
+
+
+def _untiled(rows: int, cols: int, r: int, c: int) -> np.ndarray:
+    """The order that reads a ``rows x cols`` matrix stored as ``r x c`` micro-tiles, tile-major
+    (the layout of :func:`_mm`'s operands), row by row: row-major position -> stored position."""
+    return np.arange(rows * cols).reshape(rows // r, cols // c, r, c).transpose(0, 2, 1, 3).reshape(-1)
+
+
+def _mm_batched(dtype: str, m: int, k: int, n: int, r: int, s: int, t: int):
+    """(``batched``, ``batched_layout``) of :func:`_mm`'s model: the model on each row of stacked
+    operands (rows, ...), C-contiguous, A and B handed untiled (row-major: the layout orders
+    their elements; the compiled replay gathers them so), C tiled as the model has it. The same
+    float32 operations per block (one matmul per row of the stack: numpy runs a stacked float32
+    matmul as one BLAS gemm per matrix), so bitwise the per-call results."""
+    orders = {0: _untiled(m, k, r, s), 1: _untiled(k, n, s, t)}
+    if dtype != "bf16" and (1 << 30) * k + (1 << 31) >= 1 << 53:  # past exact float64 sums (below)
+        return None, None  # the compiled replay calls the model per call
+    scratch = threading.local()  # float32 operands kept between calls: no zeroing, no page faults
+
+    def batched(a, b, c):
+        rows = a.shape[0]
+        C = c.reshape(rows, -1)[:, : m * n].reshape(rows, m // r, n // t, r, t).transpose(0, 1, 3, 2, 4)
+        if dtype == "bf16":
+            fa, fb, fc, acc = _scratch(scratch, rows, ((m, k), (k, n), (m, n)))
+            _f32(a.reshape(rows, m, k), fa), _f32(b.reshape(rows, k, n), fb), _f32(C, fc)
+            np.matmul(fa, fb, out=acc)
+            acc += fc  # C + A @ B, the model's one float32 addition (it commutes bitwise)
+            to_bf16(acc.reshape(C.shape), out=C)
+            return
+        # Integer operands: every product and partial sum is an integer below 2**53 (|a|, |b| <
+        # 2**15 and |c| < 2**31, k < 2**22), so float64 BLAS computes them exactly, in any order:
+        # the int64 sums of the model, wrapped to int32 the same way.
+        A, B = a.reshape(rows, m, k).astype(np.float64), b.reshape(rows, k, n).astype(np.float64)
+        acc = (C.astype(np.float64).reshape(rows, m, n) + A @ B).astype(np.int64)
+        C[...] = acc.astype(np.int32).reshape(C.shape)
+
+    return batched, lambda a, b, c: orders
 
 
 def _zero(symbol: str, count: int) -> KernelModel:
@@ -386,6 +456,12 @@ def _zero(symbol: str, count: int) -> KernelModel:
         _need(symbol, c, count, "zeroes")
         _flat(c)[:count] = 0
 
+    def batched(c):
+        c.reshape(c.shape[0], -1)[:, :count] = 0
+
+    model.batched = batched
+    # a buffer of exactly ``count`` elements is overwritten whole: its old values are not read
+    model.effects = lambda c: (() if c.size == count else (0,), (0,))
     return model
 
 

@@ -33,6 +33,7 @@ import numpy as np
 
 from iron.mlir import body as b
 from iron.runtime.sim import dataflow, kernel_models
+from iron.runtime.sim.compiled import compile_ops
 from iron.runtime.sim.taint import owner
 
 #: The core-body ops that never see data (see the module docstring).
@@ -225,6 +226,9 @@ class Recording:
     budget: int = 0  # replays left before a forever loop's counter could reach its end
     models: tuple = ()  # the model lookups the run used (_models)
     runs: list | None = None  # the ops' bound run methods, made at the first replay
+    #: the ops compiled at the first replay (:mod:`iron.runtime.sim.compiled`); None: not yet tried
+    program: object = None
+    compile_why: str | None = None  # why the ops are replayed one by one (None: compiled, or not tried)
 
 
 class Replayer:
@@ -238,11 +242,15 @@ class Replayer:
         #: why runs are interpreted (None: they replay ``ready``)
         self.reason: str | None = "no run yet: the first runs are interpreted and recorded"
         self.replayed = False  # whether the last run was a replay
+        #: replays run the recording compiled (iron.runtime.sim.compiled) where it compiles
+        self.compile = True
 
-    def run(self, dev, key: tuple, interpret, trace_of) -> None:
+    def run(self, dev, key: tuple, interpret, trace_of, host: list | None = None) -> None:
         """One run of the loaded artifact on ``dev``: ``interpret()`` runs its dispatches on the
         interpreter; ``trace_of()`` is the trace buffer's bytes after a run (None: untraced);
-        ``key`` names the input buffers and sizes."""
+        ``key`` names the input buffers and sizes; ``host``: the host buffers' arrays (with the
+        device's object buffers, what a compiled replay leaves as the op-by-op one does; None:
+        every array the run writes)."""
         rec = self.ready if self.enabled else None
         if (
             rec is not None
@@ -251,7 +259,7 @@ class Replayer:
             and _same_models(dev, rec)
             and (control_state(dev) == rec.start)
         ):
-            replay(dev, rec)
+            replay(dev, rec, self.compile, host)
             rec.budget -= 1
             self.replayed = True
             return
@@ -341,13 +349,33 @@ def _state_why(rec: Recording) -> str | None:
     return None
 
 
-def replay(dev, rec: Recording) -> None:
+def replay(dev, rec: Recording, compiled: bool = True, host: list | None = None) -> None:
     """Run ``rec``'s ops on their buffers and leave on ``dev`` what the run left (flushed trace
-    units, kernel calls, log lines); the control state is ``rec.start`` before and after."""
-    if rec.runs is None:  # bound once per recording: the replay loop is the ops' own code only
-        rec.runs = [op.run for op in rec.ops]
-    for run in rec.runs:
-        run()
+    units, kernel calls, log lines); the control state is ``rec.start`` before and after.
+    ``compiled``: run the ops compiled (:func:`iron.runtime.sim.compiled.compile_ops`, tried once
+    per recording) where they compile, else (and when they do not: ``rec.compile_why``) one by one.
+    ``host``: the host buffers' arrays; with the device's object buffers, the arrays whose contents
+    a compiled replay must leave as the ops do (the rest are the run's own temporaries, which only
+    the recording holds; None: every array)."""
+    if compiled and rec.program is None and rec.compile_why is None:
+        keep = None
+        if host is not None:
+            keep = {id(owner(a)) for a in host}
+            for pool in dev._pools.values():
+                for raws, _elems, _kbufs in pool.values():
+                    keep.update(id(owner(raw)) for raw in raws)
+        program = compile_ops(rec.ops, keep)
+        if isinstance(program, str):
+            rec.compile_why = program
+        else:
+            rec.program = program
+    if compiled and rec.program is not None:
+        rec.program.run()
+    else:
+        if rec.runs is None:  # bound once per recording: the replay loop is the ops' own code only
+            rec.runs = [op.run for op in rec.ops]
+        for run in rec.runs:
+            run()
     dev.flushed.extend(rec.flushed)
     dev.kernel_calls.extend(rec.kernel_calls)
     dev.log.extend(rec.log)
