@@ -226,9 +226,8 @@ def _text_plan(p) -> tuple[str, object, int]:
         return "const", np.frombuffer(bytes(p), np.uint8), len(p)
     if isinstance(p, Choice):
         w = max(len(s) for s in p.strings)
-        table = np.zeros((len(p.strings), w), np.uint8)  # NUL after a shorter string
-        for i, s in enumerate(p.strings):
-            table[i, : len(s)] = np.frombuffer(s, np.uint8)
+        # NUL after a shorter string
+        table = np.frombuffer(b"".join(s.ljust(w, b"\0") for s in p.strings), np.uint8).reshape(-1, w)
         return "choice", (np.asarray(p.index), table), w
     if isinstance(p, Fixed):
         value = np.asarray(p.value, np.int64)
@@ -266,10 +265,20 @@ def _digit_groups():
     """Rows of 4 bytes: ``[g]`` the 4 digits of ``g`` < 10**4 zero-padded, ``[10**4 + g]`` NUL
     before its digits (all NUL for 0: a group before the first digit), ``[2 * 10**4 + g]``
     the same but ``0`` for 0 (the last group of the number 0)."""
-    rows = [b"%04d" % g for g in range(10000)]
-    rows += [(b"%d" % g).rjust(4, b"\0") if g else b"\0" * 4 for g in range(10000)]
-    rows += [(b"%d" % g).rjust(4, b"\0") for g in range(10000)]
-    return np.frombuffer(b"".join(rows), np.uint8).reshape(-1, 4)
+    g = np.arange(10000)
+    full = _zero_padded(g, 4)
+    lead = np.where(full == _ZERO, 0, 1).cumsum(axis=1) > 0  # from the first non-zero digit on
+    last = lead.copy()
+    last[:, 3] = True  # the units digit, a 0 too
+    return np.concatenate([full, full * lead, full * last]).astype(np.uint8)
+
+
+def _zero_padded(values, width: int):
+    """The ``width`` decimal digits (ASCII, zero-padded) of each of ``values``, one row each."""
+    out = np.empty((len(values), width), np.int64)
+    for j in range(width):
+        out[:, j] = values // 10 ** (width - 1 - j) % 10
+    return out + _ZERO
 
 
 def _nul_fraction(dst, part, places: int) -> None:
@@ -298,8 +307,11 @@ def _nul_fraction(dst, part, places: int) -> None:
 @functools.cache
 def _fractions(places: int):
     """Per fraction ``g`` < 10**places, its ``places + 1`` bytes in :func:`_nul_fraction`."""
-    rows = [(b".%0*d" % (places, g)).rstrip(b"0").rstrip(b".") for g in range(10**places)]
-    return np.frombuffer(b"".join(r.ljust(places + 1, b"\0") for r in rows), np.uint8).reshape(-1, places + 1)
+    digits = _zero_padded(np.arange(10**places), places)
+    # a digit is written up to the last non-zero one; the point when any is
+    kept = np.where(digits == _ZERO, 0, 1)[:, ::-1].cumsum(axis=1)[:, ::-1] > 0
+    out = np.concatenate([np.full((len(digits), 1), ord(".")), digits], axis=1)
+    return (out * np.concatenate([kept[:, :1], kept], axis=1)).astype(np.uint8)
 
 
 def _column_plan(n: int, p) -> tuple[str, object, int]:
