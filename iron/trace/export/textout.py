@@ -311,7 +311,7 @@ def _fractions(places: int):
     # a digit is written up to the last non-zero one; the point when any is
     kept = np.where(digits == _ZERO, 0, 1)[:, ::-1].cumsum(axis=1)[:, ::-1] > 0
     out = np.concatenate([np.full((len(digits), 1), ord(".")), digits], axis=1)
-    return (out * np.concatenate([kept[:, :1], kept], axis=1)).astype(np.uint8)
+    return (out * np.concatenate([kept.any(axis=1, keepdims=True), kept], axis=1)).astype(np.uint8)
 
 
 def _column_plan(n: int, p) -> tuple[str, object, int]:
