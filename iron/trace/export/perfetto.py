@@ -252,9 +252,10 @@ def _event_times(begin, end, offset: int, ps_per_cycle: float, engine):
     ``(ts, dur, places)``, integers of ``10**-places`` us. Integer picoseconds (6 places),
     or, when a cycle is a whole number of picoseconds ending in zeros (800 ps at 1.25 GHz,
     1000 at 1 GHz), those zeros left out (fewer places: the same decimals, written with
-    fewer digits to make and no trailing zeros to drop)."""
+    fewer digits to make and no trailing zeros to drop; numpy's renderer: the compiled one
+    keeps 6 places, whose divisor it has as a literal)."""
     step, places = _cycle_step(ps_per_cycle)
-    if not engine.plain and places < 6 and isinstance(offset, int) and len(begin):
+    if engine == NUMPY and places < 6 and isinstance(offset, int) and len(begin):
         begin = begin.astype(np.int64, copy=False)
         ts, dur = (begin + offset) * step, (end.astype(np.int64, copy=False) - begin) * step
         # the same values as scaled()'s while float64 holds its picoseconds exactly (below 2**53)
