@@ -131,6 +131,34 @@ def test_render_matches_python_formatting(method):
         )
 
 
+@pytest.mark.parametrize("clock_mhz", [1250, 1000, 1100, 1, 2e6, 3e6])
+def test_perfetto_event_times_are_the_decimal_microseconds(clock_mhz):
+    """The Perfetto JSON's ts/dur (written with as few decimal places as a cycle's picoseconds
+    need) are round(cycles * 1e6 / clock) picoseconds as microseconds, shortest decimal;
+    past 2**53 picoseconds they are float64's rounding, as before."""
+    from decimal import Decimal
+
+    from iron.trace.export.perfetto import _event_times
+    from iron.trace.export.textout import Fixed, render
+
+    ps = 1e6 / clock_mhz
+    begin = np.array([0, 1, 3, 7, 10, 999, 10**6 + 3, 2**40 + 5], np.int64)
+    end = begin + np.array([1, 2, 5, 1, 100, 1, 10**5, 3])
+    offset = 17
+    for lo in (begin, begin[:1]):
+        hi = end[: len(lo)]
+        ts, dur, places = _event_times(lo, hi, offset, ps, NUMPY)
+        got = bytes(render(len(ts), [Fixed(ts, places), b" ", Fixed(dur, places), b"\n"], NUMPY)).decode()
+
+        def us(cycles):  # the picoseconds rounded half to even, as microseconds
+            return format(Decimal(int(np.rint(cycles * ps))).scaleb(-6).normalize(), "f")
+
+        want = "".join(f"{us(b + offset)} {us(e - b)}\n" for b, e in zip(lo.tolist(), hi.tolist()))
+        assert got == want
+    assert _event_times(begin, end, offset, 800.0, NUMPY)[2] == 4  # 800 ps: 4 places
+    assert _event_times(begin, end, 2**52, 800.0, NUMPY)[2] == 6  # past 2**53 ps: float64's, 6 places
+
+
 @pytest.mark.parametrize("method", ["numpy", "numba", "plain"])
 def test_render_varints_are_the_protos_varints(method):
     """Varint rows equal the protobuf library's own encoding of the same values."""

@@ -32,6 +32,7 @@ from iron.target.events import KERNEL_END, KERNEL_START
 from iron.trace.export.summary import invocations
 from iron.trace.export.textout import ROWS, Fixed, output_engine, render, scaled
 from iron.trace.export.timeline import slice_spans
+from iron.trace.jit import np
 
 
 # --------------------------------------------------------------------------- iron
@@ -219,8 +220,12 @@ def write_perfetto_json(
             times = functools.partial(_event_times, offset=offset, ps_per_cycle=ps_per_cycle, engine=engine)
             for item in track_stream(du, operator, engine, budget=budget, convert=times):
                 if not isinstance(item, Track):
-                    ts, dur = item
-                    f.write(render(len(ts), [head, Fixed(ts, 6), b',"dur":', Fixed(dur, 6), tail], engine))
+                    ts, dur, places = item
+                    f.write(
+                        render(
+                            len(ts), [head, Fixed(ts, places), b',"dur":', Fixed(dur, places), tail], engine
+                        )
+                    )
                     continue
                 tid = ui * (SLOTS + 1) + 1 + item.index
                 label, name = item.label, item.name
@@ -243,8 +248,32 @@ def write_perfetto_json(
 
 
 def _event_times(begin, end, offset: int, ps_per_cycle: float, engine):
-    """Intervals (cycles, slice-relative) as the events' ``ts`` and ``dur`` in integer picoseconds."""
-    return scaled(begin, offset, ps_per_cycle, engine), scaled(end, 0, ps_per_cycle, engine, minus=begin)
+    """Intervals (cycles, slice-relative) as the events' ``ts`` and ``dur`` in microseconds:
+    ``(ts, dur, places)``, integers of ``10**-places`` us. Integer picoseconds (6 places),
+    or, when a cycle is a whole number of picoseconds ending in zeros (800 ps at 1.25 GHz,
+    1000 at 1 GHz), those zeros left out (fewer places: the same decimals, written with
+    fewer digits to make and no trailing zeros to drop; numpy's renderer: the compiled one
+    keeps 6 places, whose divisor it has as a literal)."""
+    step, places = _cycle_step(ps_per_cycle)
+    if engine == NUMPY and places < 6 and isinstance(offset, int) and len(begin):
+        begin = begin.astype(np.int64, copy=False)
+        ts, dur = (begin + offset) * step, (end.astype(np.int64, copy=False) - begin) * step
+        # the same values as scaled()'s while float64 holds its picoseconds exactly (below 2**53)
+        lim = (1 << 53) // 10 ** (6 - places)
+        if -lim < min(int(ts.min()), int(dur.min())) and max(int(ts.max()), int(dur.max())) < lim:
+            return ts, dur, places
+    return scaled(begin, offset, ps_per_cycle, engine), scaled(end, 0, ps_per_cycle, engine, minus=begin), 6
+
+
+def _cycle_step(ps_per_cycle: float) -> tuple[int, int]:
+    """``(step, places)``: a cycle is ``step`` units of ``10**-places`` us, places as few as
+    exact (6: picoseconds; ``step`` 0 when a cycle is no whole number of picoseconds)."""
+    if not float(ps_per_cycle).is_integer() or ps_per_cycle <= 0:
+        return 0, 6
+    step, places = int(ps_per_cycle), 6
+    while places > 0 and step % 10 == 0:
+        step, places = step // 10, places - 1
+    return step, places
 
 
 def perfetto_trace(slices: list[DecodedSlice], clock_mhz: float, meta: dict | None = None) -> dict:

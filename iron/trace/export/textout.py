@@ -181,22 +181,42 @@ def _render_text(n: int, pieces: list):
         kind, data, w = _text_plan(p)
         plan.append((kind, data, width))
         width += w
-    buf = np.empty((n, width), np.uint8)
+    buf, taken = _text_rows(n, plan, width)
     for kind, data, col in plan:
-        if kind == "const":
-            buf[:, col : col + len(data)] = data
-        elif kind == "choice":
+        if kind == "choice" and col != taken:
             index, table = data
             buf[:, col : col + table.shape[1]] = table.take(index, axis=0)
         elif kind == "int":
             v, w = data
             _nul_digits(buf[:, col : col + w], v, w)
-        else:
+        elif kind == "fixed":
             whole, part, w, places = data
             _nul_digits(buf[:, col : col + w], whole, w)
             _nul_fraction(buf[:, col + w : col + w + 1 + places], part, places)
     flat = buf.ravel()
     return flat[flat != 0]
+
+
+def _text_rows(n: int, plan: list, width: int):
+    """The ``n`` x ``width`` byte matrix of :func:`_render_text` with the rows' constant
+    bytes in place (NUL in the other columns, until filled): one pass, not one per piece.
+    With one choice among strings (mlir-aie's junctions), rows of the whole row for each
+    string, taken per row. Returns the matrix and the column of the choice so filled (-1: none)."""
+    template = np.zeros(width, np.uint8)
+    choices = []
+    for kind, data, col in plan:
+        if kind == "const":
+            template[col : col + len(data)] = data
+        elif kind == "choice":
+            choices.append((data, col))
+    if len(choices) == 1:
+        (index, table), col = choices[0]
+        rows = np.repeat(template[None, :], len(table), axis=0)
+        rows[:, col : col + table.shape[1]] = table
+        return rows.take(index, axis=0), col
+    buf = np.empty((n, width), np.uint8)
+    buf[...] = template
+    return buf, -1
 
 
 def _text_plan(p) -> tuple[str, object, int]:
@@ -206,9 +226,8 @@ def _text_plan(p) -> tuple[str, object, int]:
         return "const", np.frombuffer(bytes(p), np.uint8), len(p)
     if isinstance(p, Choice):
         w = max(len(s) for s in p.strings)
-        table = np.zeros((len(p.strings), w), np.uint8)  # NUL after a shorter string
-        for i, s in enumerate(p.strings):
-            table[i, : len(s)] = np.frombuffer(s, np.uint8)
+        # NUL after a shorter string
+        table = np.frombuffer(b"".join(s.ljust(w, b"\0") for s in p.strings), np.uint8).reshape(-1, w)
         return "choice", (np.asarray(p.index), table), w
     if isinstance(p, Fixed):
         value = np.asarray(p.value, np.int64)
@@ -222,25 +241,53 @@ def _text_plan(p) -> tuple[str, object, int]:
 
 def _nul_digits(dst, v, width: int) -> None:
     """The decimal digits of ``v`` (>= 0) right-aligned in the ``width`` columns of ``dst``,
-    NUL before them. Digit by digit from the last, in 32-bit integers where the values fit
-    (their division is about 3x faster than 64-bit's)."""
-    dt = np.uint32 if width < 10 or int(v.max()) < 1 << 32 else np.uint64
-    x, ten = v.astype(dt), dt(10)
-    out = np.empty((width, len(v)), np.uint8)  # digit rows, contiguous: one strided copy below
-    for d in range(width - 1, -1, -1):
-        q = x // ten
-        digit = (x - q * ten).astype(np.uint8)
-        digit += _ZERO
-        if d < width - 1:  # a leading zero (nothing left of the value) is no digit
-            digit *= x != 0
-        out[d] = digit
-        x = q
-    dst[...] = out.T
+    NUL before them. Four digits at a time, each group one row of a table of 4-byte strings
+    (:func:`_digit_groups`); past 8 groups (values of 33 digits and more: none) digit by digit."""
+    groups = (width + 3) // 4
+    wide = width > 9 and int(v.max()) >= 1 << 32  # 32-bit division where the values fit (3x faster)
+    x = v.astype(np.uint64 if wide else np.uint32)
+    big = x.dtype.type(10000)
+    idx = np.empty((len(v), groups), np.intp)
+    for k in range(groups):  # k: the group from the least significant
+        if k < groups - 1:
+            q = x // big
+            idx[:, groups - 1 - k] = x - q * big
+            x = q
+        else:
+            idx[:, 0] = x
+        # the group's form: zero-padded after a non-zero group (v >= 10**(4k+4)), else NUL-led
+        idx[:, groups - 1 - k] += (v < 10 ** (4 * k + 4)) * (10000 * (2 if k == 0 else 1))
+    dst[...] = _digit_groups().take(idx, axis=0).reshape(len(v), 4 * groups)[:, 4 * groups - width :]
+
+
+@functools.cache
+def _digit_groups():
+    """Rows of 4 bytes: ``[g]`` the 4 digits of ``g`` < 10**4 zero-padded, ``[10**4 + g]`` NUL
+    before its digits (all NUL for 0: a group before the first digit), ``[2 * 10**4 + g]``
+    the same but ``0`` for 0 (the last group of the number 0)."""
+    g = np.arange(10000)
+    full = _zero_padded(g, 4)
+    lead = np.where(full == _ZERO, 0, 1).cumsum(axis=1) > 0  # from the first non-zero digit on
+    last = lead.copy()
+    last[:, 3] = True  # the units digit, a 0 too
+    return np.concatenate([full, full * lead, full * last]).astype(np.uint8)
+
+
+def _zero_padded(values, width: int):
+    """The ``width`` decimal digits (ASCII, zero-padded) of each of ``values``, one row each."""
+    out = np.empty((len(values), width), np.int64)
+    for j in range(width):
+        out[:, j] = values // 10 ** (width - 1 - j) % 10
+    return out + _ZERO
 
 
 def _nul_fraction(dst, part, places: int) -> None:
     """``part`` (< 10**places) as the decimal point and ``places`` fractional digits in the
-    ``places + 1`` columns of ``dst``, trailing zeros NUL (all NUL, the point too, for 0)."""
+    ``places + 1`` columns of ``dst``, trailing zeros NUL (all NUL, the point too, for 0).
+    Up to 4 places one row of a table per value (:func:`_fractions`), else digit by digit."""
+    if places <= 4:
+        dst[...] = _fractions(places).take(part, axis=0)
+        return
     x = part.astype(np.uint32 if places <= 9 else np.uint64)
     ten = x.dtype.type(10)
     out = np.empty((places + 1, len(part)), np.uint8)
@@ -255,6 +302,16 @@ def _nul_fraction(dst, part, places: int) -> None:
         x = q
     out[0] = seen * np.uint8(ord("."))
     dst[...] = out.T
+
+
+@functools.cache
+def _fractions(places: int):
+    """Per fraction ``g`` < 10**places, its ``places + 1`` bytes in :func:`_nul_fraction`."""
+    digits = _zero_padded(np.arange(10**places), places)
+    # a digit is written up to the last non-zero one; the point when any is
+    kept = np.where(digits == _ZERO, 0, 1)[:, ::-1].cumsum(axis=1)[:, ::-1] > 0
+    out = np.concatenate([np.full((len(digits), 1), ord(".")), digits], axis=1)
+    return (out * np.concatenate([kept.any(axis=1, keepdims=True), kept], axis=1)).astype(np.uint8)
 
 
 def _column_plan(n: int, p) -> tuple[str, object, int]:
