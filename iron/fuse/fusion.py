@@ -29,6 +29,7 @@ from iron.artifact.schema import TRACE_BUFFER, Kernel, KernelArg, kernel_name
 from iron.design import ArgSpec, Design, Operator
 from iron.errors import IronError, OptionError
 from iron.mlir import ir
+from iron.mlir.check import check_device
 from iron.options import TraceOptions
 from iron.options import site_size as checked_site_size
 from iron.target.geometry import Target, device_columns, get_target
@@ -268,6 +269,9 @@ def _place_sites(seq: Sequence, target: Target, options: TraceOptions) -> _Place
             design = op.design(target)
             design.device.symbol = symbol
             if traced:
+                # a design its device cannot hold is refused before units are chosen on it
+                # (a tile row of 2**31 would make the route bound count 2**31 rows)
+                check_device(design.device, seq.name)
                 placed.traced_designs[symbol] = instrument(design, options, target, slice_size)
                 design = placed.traced_designs[symbol].design
             placed.designs[symbol] = design

@@ -297,3 +297,36 @@ def test_a_lock_value_that_is_no_integer_constant_is_refused(tmp_path):
     assert verify(text) != ""
     with pytest.raises(IronError, match=r"%c1 is no integer `arith.constant` of its block"):
         iron.build(iron.from_mlir(text, name="f"), target="npu1", cache_dir=tmp_path)
+
+
+def test_a_traced_design_with_a_tile_far_outside_its_device_is_refused_before_instrumenting(tmp_path):
+    """Found by the property test above under the mission's traced command: ``aie.tile(0,
+    2147483648)`` reached the trace route bound, which counted 2**31 rows (an OOM kill) before
+    the design check ran. Now refused as untraced builds refuse it; the real parser refuses the
+    row too. Run in a child under a 3 GiB address-space limit so a regression fails, not kills."""
+    import subprocess
+    import sys
+    import textwrap
+
+    old = "%m = aie.tile(0, 1)"
+    assert old in FIFOS
+    text = FIFOS.replace(old, "%m = aie.tile(0, 2147483648)")
+    assert "row" in verify(text)
+    code = textwrap.dedent("""
+        import resource, sys
+        resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+        import iron
+        from iron.mlir.check import DesignCheckError
+        try:
+            iron.build(iron.from_mlir(sys.stdin.read(), name="f"), target="npu1", trace=True,
+                       trace_size=65536, ntiles=4, cache_dir=sys.argv[1])
+        except DesignCheckError as exc:
+            print(exc)
+        """)
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "c")], input=text, capture_output=True, text=True
+    )
+    assert out.stdout.strip() == (
+        "f: aie.device(npu1_1col) @op0_f: %m = aie.tile(0, 2147483648) is outside the device: "
+        "columns 0 to 0, rows 0 to 5"
+    ), out.stderr[-2000:]
