@@ -21,7 +21,8 @@ Per case it prints the **first** run (interpreted; recorded where the tree repla
 runner, named ``replay`` when they replayed the recorded run (``replay*``: compiled,
 :mod:`iron.runtime.sim.compiled`; else op by op, with the compiler's reason) and ``interp`` when
 they were interpreted (with the reason), and whether the last produced the outputs and raw trace of a
-runner that interprets as many runs (``same``).
+runner that interprets as many runs (``same``). ``warm-up s`` is the CPU of the runs between the
+first and the timed ones: up to and including the first replay, which compiles the recording.
 A tree without replay interprets every run.
 
 Each measurement runs in a worker process (``--worker TREE``), which imports iron from TREE, so
@@ -94,10 +95,12 @@ def measure(name: str, op, cache: str, trace: bool, repeat: int) -> dict:
     if replayer is not None and os.environ.get("BENCH_SIM_INTERPRET") == "1":
         replayer.enabled, replayer = False, None  # --interpret: the interpreter alone, no recorder
     first, _wall, out = _timed(runner, inputs, single)
-    for _ in range(WARMUP):
-        if replayer is None or replayer.ready is not None:
+    # the runs after the first up to its first replay, which compiles the recording
+    warmup = 0.0
+    for _ in range(WARMUP + 1):
+        if replayer is None or replayer.replayed:
             break
-        _timed(runner, inputs, single)
+        warmup += _timed(runner, inputs, single)[0]
     best = wall = float("inf")
     replayed = replayer is not None
     for _ in range(repeat):
@@ -108,7 +111,7 @@ def measure(name: str, op, cache: str, trace: bool, repeat: int) -> dict:
     ready = None if replayer is None else replayer.ready
     compiled = ready is not None and getattr(ready, "program", None) is not None
     digest = _digest(runner, out)
-    return {"case": name, "traced": trace, "first": first, "seconds": best, "wall": wall,
+    return {"case": name, "traced": trace, "first": first, "warmup": warmup, "seconds": best, "wall": wall,
             "kernel_calls": calls, "checked": _check(op, inputs, out, single), "digest": digest,
             "replayed": replayed, "same": digest == _interpreted(art, inputs, single, runner.backend.runs),
             "why": None if replayer is None else replayer.reason, "compiled": compiled,
@@ -241,12 +244,14 @@ def _print(this: dict, base: dict | None, rev: str | None) -> None:
     """One line per case: the first run, the later runs (``replay`` when they replayed, else
     ``interp``), and whether the last one gave an interpreting runner's outputs and trace
     after as many runs (``same``)."""
-    head = f"{'case':18} {'traced':>6} {'first cpu s':>11} {'later cpu s':>11} {'later':>7} {'same':>5}"
+    head = f"{'case':18} {'traced':>6} {'first cpu s':>11} {'warm-up s':>9} {'later cpu s':>11} {'later':>7}"
+    head += f" {'same':>5}"
     head += f" {'wall s':>7} {'calls':>6}"
     print(head + (f" {rev + ' later s':>16} {'ratio':>6}  same outputs+trace" if base is not None else ""))
     for key, r in this.items():
         later = ("replay*" if r.get("compiled") else "replay") if r.get("replayed") else "interp"
-        line = f"{key[0]:18} {str(key[1]):>6} {r.get('first', 0):11.4f} {_cell(r):>11} {later:>7}"
+        line = f"{key[0]:18} {str(key[1]):>6} {r.get('first', 0):11.4f} {r.get('warmup', 0):9.4f}"
+        line += f" {_cell(r):>11} {later:>7}"
         line += f" {str(r.get('same', '-')):>5} {r.get('wall', 0):7.3f} {r.get('kernel_calls', 0):6d}"
         if base is not None:
             b = base.get(key)
