@@ -13,17 +13,11 @@ import types
 import numpy as np
 import pytest
 
-from iron import Sequence, build, testing
+from iron import build, testing
 from iron.fuse.fusion import as_sequence
 from iron.operators import GEMM, ElementwiseAdd, Softmax
 from iron.runtime.sim import compiled, dataflow, kernel_models, replay
-
-
-def _seq():
-    gemm = GEMM(M=64, K=64, N=64, columns=2, cores_per_column=2, m=32, k=64, n=16)
-    add = ElementwiseAdd(size=64 * 64, columns=2, cores_per_column=2)
-    return Sequence("seq4", [(gemm, "x", "w", "h"), (add, "h", "b", "y")] * 2, ["x", "w", "b"], ["y"])
-
+from iron.tests.test_sim_replay import _run, _seq
 
 CASES = {
     "gemm_bf16_1x1": lambda: GEMM(M=128, K=128, N=128),
@@ -46,22 +40,16 @@ def _state(runner) -> dict:
     """Every host buffer and every engine object buffer of the runner's device (raw bytes)."""
     dev = runner.backend.device
     out = {("host", n): b.data.tobytes() for n, b in runner.backend.memory.buffers.items()}
-    for mlir, pool in dev._pools.items():
+    for mlir, pool in dev._pools.items():  # read here, not through the code under test
         for key, (raws, _elems, _kbufs) in pool.items():
             for i, raw in enumerate(raws):
                 out[("pool", mlir, repr(key), i)] = raw.tobytes()
     return out
 
 
-def _call(runner, op, named: dict):
-    seq = as_sequence(op)
-    outputs = runner(*[named[n] for n in seq.inputs])
-    got = outputs if isinstance(outputs, tuple) else (outputs,)
-    ulps = testing.reference_ulps(seq)
-    scales = testing.reference_scales(seq, named) if ulps else (None,) * len(got)
-    for g, w, scale in zip(got, testing.reference(seq, named), scales):
-        assert testing.matches_reference(g, w, ulps, scale), testing.first_difference(g, w)
-    return got
+def _call(runner, op, named: dict) -> tuple:
+    outputs = _run(runner, op, named)  # checked against the operators' references
+    return outputs if isinstance(outputs, tuple) else (outputs,)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

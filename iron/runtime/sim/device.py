@@ -232,6 +232,13 @@ class SimDevice:
         dataflow.engine_built(engine, self.tile_dmas, self.static_dma)  # a recorder checks it
         return engine
 
+    def object_buffers(self):
+        """Every object buffer (its raw bytes) of every engine built so far: they persist across
+        runs and reconfigurations, as host buffers do (replay keeps and replaces them)."""
+        for pool in self._pools.values():
+            for raws, _elems, _kbufs in pool.values():
+                yield from raws
+
     def channel(self, key: ChannelKey) -> Channel:
         if key not in self.channels:
             self.channels[key] = Channel(key)

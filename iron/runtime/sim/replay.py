@@ -360,10 +360,7 @@ def replay(dev, rec: Recording, compiled: bool = True, host: list | None = None)
     if compiled and rec.program is None and rec.compile_why is None:
         keep = None
         if host is not None:
-            keep = {id(owner(a)) for a in host}
-            for pool in dev._pools.values():
-                for raws, _elems, _kbufs in pool.values():
-                    keep.update(id(owner(raw)) for raw in raws)
+            keep = {id(owner(a)) for a in (*host, *dev.object_buffers())}
         program = compile_ops(rec.ops, keep)
         if isinstance(program, str):
             rec.compile_why = program
@@ -393,9 +390,7 @@ def fresh_roots(dev, memory, inputs: dict, ops: list) -> dict:
         if name in inputs:
             new[:] = np.frombuffer(np.ascontiguousarray(inputs[name]).tobytes(), np.uint8)
         roots[id(buf.data)] = new
-    for pool in dev._pools.values():
-        for raws, _elems, _kbufs in pool.values():
-            roots.update((id(raw), np.zeros_like(raw)) for raw in raws)
+    roots.update((id(raw), np.zeros_like(raw)) for raw in dev.object_buffers())
     for op in ops:
         for a in op.arrays()[0]:
             root = owner(a)

@@ -61,7 +61,6 @@ class PcEvents(Record):
     mask: np.ndarray  # uint8 slot mask
     pc: np.ndarray  # uint16 program counter
     reps: np.ndarray  # int64 replays of this frame
-    _fields = ("mask", "pc", "reps")
 
     def __init__(self, mask, pc, reps):
         self.mask, self.pc, self.reps = mask, pc, reps

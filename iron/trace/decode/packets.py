@@ -87,7 +87,6 @@ class Packets(Record):
     words: np.ndarray  # uint8 payload words (7; fewer for a segment's cut last packet)
     key: np.ndarray  # int32 unit key (see :func:`unit_key`), -1: no valid header yet in its segment
     diagnostics: dict
-    _fields = ("start", "words", "key", "diagnostics")
 
     def __init__(self, start, words, key, diagnostics):
         self.start, self.words, self.key, self.diagnostics = start, words, key, diagnostics

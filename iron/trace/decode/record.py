@@ -11,12 +11,16 @@ from __future__ import annotations
 
 
 class Record:
-    """Base of a plain record: ``_fields`` names the fields in order (``repr`` and ``==``
-    use them), ``_hidden`` those a ``repr`` leaves out."""
+    """Base of a plain record: the fields are the class's annotated names, in order (``repr``
+    and ``==`` use them: ``_fields``), ``_hidden`` those a ``repr`` leaves out."""
 
     __slots__ = ()
     _fields: tuple[str, ...] = ()
     _hidden: frozenset[str] = frozenset()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._fields = tuple(n for n in cls.__dict__.get("__annotations__", {}) if not n.startswith("_"))
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields if n not in self._hidden)

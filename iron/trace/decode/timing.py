@@ -33,7 +33,6 @@ class Ops(Record):
     value: np.ndarray  # uint32 cycle field (OP_EVENT; 0 otherwise)
     reps: np.ndarray  # uint32 replays (OP_EVENT: of itself; OP_REPEAT: of the last event)
     single: np.ndarray  # bool: OP_EVENT came from a Single frame
-    _fields = ("kind", "mask", "value", "reps", "single")
 
     def __init__(self, kind, mask, value, reps, single):
         self.kind, self.mask, self.value, self.reps, self.single = kind, mask, value, reps, single
@@ -149,7 +148,6 @@ class Runs(Record):
     mask: np.ndarray  # uint8
     count: np.ndarray  # int64
     step: np.ndarray  # int64
-    _fields = ("time", "mask", "count", "step")
 
     def __init__(self, time, mask, count, step):
         self.time, self.mask, self.count, self.step = time, mask, count, step

@@ -74,10 +74,6 @@ class DecodedUnit(Record):
     #: the time of the last event (None: no events) when an ``analyze`` hook knew it without
     #: making the summary (made on demand from the kept ops); :data:`UNKNOWN`: not known
     last: object
-    _fields = (
-        "packet_type", "column", "row", "unit", "packets", "nbytes", "frames", "start_timer", "ops",
-        "diagnostics", "summary", "mode", "pc_events", "pcmap", "interval_counts", "reload", "last",
-    )  # fmt: skip
     _hidden = frozenset({"last"})
 
     def __init__(
@@ -165,16 +161,6 @@ class DecodedSlice(Record):
     config_columns: list[int]  # their absolute columns after the column shift
     column_shift: int
     engine: Engine  # how it was decoded (iron.trace.engine)
-    _fields = (
-        "slice",
-        "status",
-        "diagnostics",
-        "units",
-        "config",
-        "config_columns",
-        "column_shift",
-        "engine",
-    )
 
     def __init__(
         self,
@@ -188,12 +174,8 @@ class DecodedSlice(Record):
         engine: Engine = NUMPY,
     ):
         self.slice, self.status, self.diagnostics, self.units = slice, status, diagnostics, units
-        self.config, self.config_columns, self.column_shift, self.engine = (
-            config,
-            config_columns,
-            column_shift,
-            engine,
-        )
+        self.config, self.config_columns = config, config_columns
+        self.column_shift, self.engine = column_shift, engine
 
     @property
     def label(self) -> str:

@@ -242,7 +242,7 @@ def _text_plan(p) -> tuple[str, object, int]:
 def _nul_digits(dst, v, width: int) -> None:
     """The decimal digits of ``v`` (>= 0) right-aligned in the ``width`` columns of ``dst``,
     NUL before them. Four digits at a time, each group one row of a table of 4-byte strings
-    (:func:`_digit_groups`); past 8 groups (values of 33 digits and more: none) digit by digit."""
+    (:func:`_digit_groups`)."""
     groups = (width + 3) // 4
     wide = width > 9 and int(v.max()) >= 1 << 32  # 32-bit division where the values fit (3x faster)
     x = v.astype(np.uint64 if wide else np.uint32)
