@@ -60,12 +60,11 @@ class Ops(Record):
 
 
 def join_ops(kind: np.ndarray, mask: np.ndarray, value: np.ndarray, single: np.ndarray) -> Ops:
-    """One op per frame (OP_REPEAT value = count) -> folded :class:`Ops`."""
+    """One op per frame (OP_REPEAT value = count) -> folded :class:`Ops` (any stream; the
+    numpy scan folds the common one, every Repeat after an event frame, itself:
+    :func:`iron.trace.decode.scan._fold_words`)."""
     is_rep = kind == OP_REPEAT
     heads = np.flatnonzero(~is_rep)
-    folded = _join_no_orphans(kind, mask, value, single, is_rep, heads)
-    if folded is not None:
-        return folded
     g = np.cumsum(~is_rep) - 1  # group = a non-repeat op and the repeats after it; -1: leading repeats
     sel = is_rep & (g >= 0)
     rsum = np.bincount(g[sel], weights=value[sel], minlength=len(heads)).astype(np.int64)
@@ -96,29 +95,6 @@ def join_ops(kind: np.ndarray, mask: np.ndarray, value: np.ndarray, single: np.n
         )
         ops = Ops(*(np.concatenate([getattr(first, f), getattr(ops, f)]) for f in OPS_FIELDS))
     return ops
-
-
-def _join_no_orphans(kind, mask, value, single, is_rep, heads) -> Ops | None:
-    """:func:`join_ops` where every Repeat follows an event frame (no leading Repeats, none
-    after an Event_Sync: the common stream), in fewer passes: each head's replays summed
-    by a running sum (exact in 64 bits) instead of a weighted count. None otherwise."""
-    if len(heads) == 0 or (len(heads) < len(kind) and is_rep[0]):
-        return None
-    ends = np.empty(len(heads), np.int64)
-    ends[:-1], ends[-1] = heads[1:], len(kind)
-    hk = kind[heads]
-    if ((hk == OP_SYNC) & (ends - heads > 1)).any():  # Repeats after a sync: their own op
-        return None
-    running = np.zeros(len(kind) + 1, np.int64)
-    np.cumsum(np.where(is_rep, value, 0), out=running[1:])
-    event = hk == OP_EVENT
-    return Ops(
-        hk.astype(np.uint8),
-        mask[heads].astype(np.uint8),
-        np.where(event, value[heads], 0).astype(np.uint32),
-        np.where(event, running[ends] - running[heads + 1], 0).astype(np.uint32),
-        np.asarray(single[heads], bool),
-    )
 
 
 OPS_FIELDS = ("kind", "mask", "value", "reps", "single")
