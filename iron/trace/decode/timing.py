@@ -504,15 +504,20 @@ def _event_runs(ops: Ops) -> Runs:
     else:
         mask = ops.mask
     second = (reps > 0) & (mask != 0)
-    at = np.arange(len(time))  # each event's run, after the replay runs before it
-    at[1:] += np.cumsum(second[:-1])
-    n = len(time) + int(np.count_nonzero(second))
-    out_time, out_count = np.empty(n, np.int64), np.ones(n, np.int64)
-    out_mask, out_step = np.empty(n, np.uint8), np.empty(n, np.int64)
-    out_time[at], out_mask[at], out_step[at] = time, mask, step
-    rep_at = at[second] + 1
-    out_time[rep_at] = time[second] + step[second]
-    out_mask[rep_at], out_step[rep_at], out_count[rep_at] = mask[second], step[second], reps[second]
+    extra = np.flatnonzero(second)
+    if not len(extra):
+        return Runs(time, mask, np.ones(len(time), np.int64), step)
+    # Each event's run, then (``second``) the run of its replays: the output's runs gathered
+    # from the events (``take``: much faster than scattering into them), the replay runs fixed.
+    at = extra + np.arange(1, len(extra) + 1)  # where the replay runs go
+    is_replay = np.zeros(len(time) + len(extra), bool)
+    is_replay[at] = True
+    src = np.arange(len(is_replay))
+    src -= np.cumsum(is_replay)
+    out_time, out_mask, out_step = time.take(src), mask.take(src), step.take(src)
+    out_time[at] += step.take(extra)
+    out_count = np.ones(len(src), np.int64)
+    out_count[at] = reps.take(extra)
     return Runs(out_time, out_mask, out_count, out_step)
 
 
