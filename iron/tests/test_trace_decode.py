@@ -261,6 +261,33 @@ def test_numpy_parser_folds_repeats_as_numba_does():
             assert a1.dtype == a2.dtype and np.array_equal(a1, a2), f
 
 
+def test_slot_intervals_are_the_maximal_stretches_of_asserted_cycles():
+    """``Runs.intervals`` of the timing model's runs (joined without gathering them when no
+    pulse run asserts the slot, issue 37) and of encoder runs (any order: gathered) are the
+    maximal stretches of consecutive cycles in which the slot is asserted, from every occurrence."""
+
+    def stretches(runs, slot):
+        t, m = runs.expand()
+        cycles = np.unique(t[(m >> slot) & 1 == 1])
+        if not len(cycles):
+            return [], []
+        new = np.flatnonzero(np.diff(cycles) != 1) + 1
+        return cycles[np.r_[0, new]].tolist(), (cycles[np.r_[new - 1, len(cycles) - 1]] + 1).tolist()
+
+    rng = np.random.default_rng(6)
+    alphabet = np.array([0x00, 0x15, 0x7F, 0xC1, 0xC0, 0x23, 0xE2, 0xE1, 0xD8, 0x81, 0xFE, 0x40], np.uint8)
+    for trial in range(60):
+        b = rng.choice(alphabet, int(rng.integers(1, 400)))
+        if trial % 3 == 0:
+            b[rng.integers(0, len(b), 2)] = 0xFF  # Event_Syncs: Repeats after one are their own runs
+        runs = D.ops_to_runs(D.parse_stream(b, "numpy")[0])
+        for slot in range(F.SLOTS):
+            begin, end = runs.intervals(slot)
+            assert (begin.tolist(), end.tolist()) == stretches(runs, slot)
+    enc = E.as_runs([(0, 1), (1, 2), (1, 1), (2, 3)])  # slot 0's runs not next to each other
+    assert [x.tolist() for x in enc.intervals(0)] == [[0], [3]] == list(stretches(enc, 0))
+
+
 def test_numba_and_numpy_parsers_agree_on_random_bytes():
     rng = np.random.default_rng(1)
     for trial in range(60):

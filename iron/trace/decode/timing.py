@@ -125,6 +125,10 @@ class Runs(Record):
     count: np.ndarray  # int64
     step: np.ndarray  # int64
 
+    #: Made by the timing model (:func:`ops_to_runs`): the runs occupy disjoint, increasing
+    #: cycles, which lets :meth:`intervals` join a slot's runs without gathering them.
+    _ordered = False
+
     def __init__(self, time, mask, count, step):
         self.time, self.mask, self.count, self.step = time, mask, count, step
 
@@ -161,6 +165,34 @@ class Runs(Record):
         return cache[slot]
 
     def _intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        if not self._ordered:
+            return self._pulse_intervals(slot)
+        bit = (self.mask & np.uint8(1 << slot)) != 0
+        touch, ends, pulses = self._stretches()
+        if pulses is None or not (bit & pulses).any():
+            # The runs occupy disjoint, increasing cycles: a run continues the slot's interval
+            # only when the run before it asserts the slot too and ends where it begins (``touch``).
+            joined = bit[1:] & bit[:-1]
+            joined &= touch
+            first, last = bit.copy(), bit
+            first[1:] &= ~joined
+            last[:-1] &= ~joined
+            return self.time.take(np.flatnonzero(first)), ends.take(np.flatnonzero(last))
+        return self._pulse_intervals(slot)
+
+    def _stretches(self):
+        """Per run, kept for every slot: whether the next run begins where it ends as one
+        stretch, that end, and which runs are pulses (step > 1, more than one; None: none)."""
+        if "_stretch_cache" not in self.__dict__:
+            ends = self.time + self.count
+            pulses = (self.step != 1) & (self.count > 1)
+            touch = self.time[1:] == ends[:-1]
+            self.__dict__["_stretch_cache"] = (touch, ends, pulses if pulses.any() else None)
+        return self.__dict__["_stretch_cache"]
+
+    def _pulse_intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_intervals` of any runs (and of a slot some pulse runs assert: every pulse an
+        interval) from the runs that assert the slot, gathered."""
         sel = np.flatnonzero(self.mask & np.uint8(1 << slot))  # one scan, then gathers of the few
         t, n, s = self.time.take(sel), self.count.take(sel), self.step.take(sel)
         # A run of step 1 is one stretch; wider steps are separate 1-cycle pulses
@@ -468,6 +500,12 @@ def _timer(ops: Ops, sync_cycles: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def ops_to_runs(ops: Ops) -> Runs:
     """iron's timing model (module docstring): folded ops -> runs."""
+    runs = _model_runs(ops)
+    runs._ordered = True
+    return runs
+
+
+def _model_runs(ops: Ops) -> Runs:
     if not len(ops):
         z = np.zeros(0, np.int64)
         return Runs(z, np.zeros(0, np.uint8), z, z)
@@ -543,4 +581,5 @@ def bound_runs(runs: Runs, limit: int) -> tuple[Runs, int]:
     cut = Runs(
         *(np.asarray(a, dtype=d.dtype) for a, d in zip(keep, (runs.time, runs.mask, runs.count, runs.step)))
     )
+    cut._ordered = runs._ordered  # the earliest runs of ordered runs (the last one cut shorter)
     return cut, total - used
