@@ -261,6 +261,7 @@ def _parse_numpy(data: np.ndarray) -> tuple[Ops, int | None, dict]:
     padded = np.concatenate([data, np.zeros(3, dtype=np.uint8)])
     at_every_byte = np.ndarray(buffer=padded, dtype=">u4", shape=(n,), strides=(1,))
     w = at_every_byte.take(at).astype(np.uint32)
+    del code, lengths, start, kind, first, keep, at, padded, at_every_byte  # before the fold's own
     diag["sync_frames"] = int(np.count_nonzero(k == F.SYNC))
     ops = _fold_words(k, w, diag["sync_frames"])
     return (ops if ops is not None else _ops_from_words(k, w)), start_timer, diag
@@ -308,8 +309,9 @@ def _fold_words(k: np.ndarray, w: np.ndarray, nsync: int) -> Ops | None:
     value >>= byte_table(hk, v_right)
     slots = hw << byte_table(hk, s_left)
     slots >>= byte_table(hk, s_right)  # a slot number (Single) or a slot mask (Multiple)
+    slots = slots.astype(np.uint8)  # both fit a byte (so does a Single's 1 << slot)
     single = hk <= F.SINGLE2
-    mask = np.where(single, np.uint32(1) << slots, slots).astype(np.uint8)
+    mask = np.where(single, np.uint8(1) << slots, slots)
     reps = np.zeros(len(hk), np.uint32)
     if len(rep):
         # A Repeat's event is the head before it: heads before it = its index - Repeats before it.

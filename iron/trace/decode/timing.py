@@ -532,13 +532,16 @@ def _event_runs(ops: Ops) -> Runs:
     step += 1
     reps = ops.reps.astype(np.int64)
     event = ops.kind == OP_EVENT
-    delta = step * (1 + reps)
-    if not event.all():  # Event_Syncs: only time passes
-        delta[~event] = F.SYNC_CYCLES
-    after = np.cumsum(delta)
-    time = after - reps * step  # the event itself: its replays follow
-    if not event.all():
-        time, step, reps, mask = time[event], step[event], reps[event], ops.mask[event]
+    syncs = not event.all()
+    time = reps + 1  # in place from here: the timer's steps, their sum, each event's time
+    time *= step
+    if syncs:  # Event_Syncs: only time passes
+        time[~event] = F.SYNC_CYCLES
+    np.cumsum(time, out=time)
+    time -= reps * step  # the event itself: its replays follow
+    if syncs:
+        at = np.flatnonzero(event)
+        time, step, reps, mask = time.take(at), step.take(at), reps.take(at), ops.mask.take(at)
     else:
         mask = ops.mask
     second = (reps > 0) & (mask != 0)

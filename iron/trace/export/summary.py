@@ -88,7 +88,7 @@ def slot_cycles(hist) -> list[int]:
     return [sum(c for m, c in enumerate(counts) if m >> s & 1) for s in range(F.SLOTS)]
 
 
-CHUNK_OPS = 1 << 18  # ops per step of :func:`unit_figures` (bounds its memory)
+CHUNK_OPS = 1 << 16  # ops per step of :func:`unit_figures` (bounds its memory: ~1 MB per int64 temporary)
 
 
 def unit_figures(ops: Ops, slots: tuple[int, ...] = ()) -> dict:
@@ -150,8 +150,15 @@ def last_event_time(ops: Ops) -> int | None:
     last = len(event) - 1 - int(np.argmax(event[::-1]))
     if not event[last]:
         return None
-    value, reps = ops.value[: last + 1].astype(np.int64), ops.reps[: last + 1].astype(np.int64)
-    return int(np.where(event[: last + 1], (value + 1) * (reps + 1), SYNC_CYCLES).sum())
+    # The sum of (value + 1) * (reps + 1) over the events and SYNC_CYCLES per Event_Sync,
+    # as sums that need no temporaries the size of the ops (an Event_Sync's value and reps
+    # are 0: it counts 1, plus SYNC_CYCLES - 1); products only where reps is not 0 (few).
+    k = last + 1
+    value, reps = ops.value[:k], ops.reps[:k]
+    total = k + int(value.sum(dtype=np.int64)) + int(reps.sum(dtype=np.int64))
+    more = np.flatnonzero(reps)
+    total += int(np.dot(value.take(more).astype(np.int64), reps.take(more).astype(np.int64)))
+    return total + (k - int(np.count_nonzero(event[:k]))) * (SYNC_CYCLES - 1)
 
 
 def _no_figures(slots: tuple[int, ...]) -> dict:
