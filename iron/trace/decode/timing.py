@@ -567,11 +567,17 @@ def bound_runs(runs: Runs, limit: int) -> tuple[Runs, int]:
     is one interval per slot, a run of wider steps ``count`` of them), and how many
     intervals were dropped. Bounds what Perfetto output and plots expand to: a few KB
     of Repeat frames can stand for hundreds of millions of pulses."""
-    pulses = np.bitwise_count(runs.mask).astype(np.int64)
-    cost = pulses * np.where(runs.step == 1, 1, runs.count)
-    total = int(cost.sum())
+    # The total first, without run-sized temporaries: a slot's interval per run, plus
+    # ``count - 1`` more per slot of the runs of wider steps (few: replays of frames with cycles).
+    slots = np.bitwise_count(runs.mask)
+    total = int(slots.sum(dtype=np.int64))
+    wide = np.flatnonzero((runs.count != 1) & (runs.step != 1))
+    if len(wide):
+        total += int(np.dot(slots.take(wide).astype(np.int64), runs.count.take(wide) - 1))
     if total <= limit:
         return runs, 0
+    pulses = slots.astype(np.int64)
+    cost = pulses * np.where(runs.step == 1, 1, runs.count)
     fits = np.cumsum(cost) <= limit
     k = int(fits.sum())  # runs[:k] fit whole; run k is cut
     used = int(cost[:k].sum())
