@@ -172,11 +172,12 @@ class Runs(Record):
         if pulses is None or not (bit & pulses).any():
             # The runs occupy disjoint, increasing cycles: a run continues the slot's interval
             # only when the run before it asserts the slot too and ends where it begins (``touch``).
-            joined = bit[1:] & bit[:-1]
-            joined &= touch
+            apart = bit[1:] & bit[:-1]
+            apart &= touch
+            np.logical_not(apart, out=apart)  # not joined to the run before
             first, last = bit.copy(), bit
-            first[1:] &= ~joined
-            last[:-1] &= ~joined
+            first[1:] &= apart
+            last[:-1] &= apart
             return self.time.take(np.flatnonzero(first)), ends.take(np.flatnonzero(last))
         return self._pulse_intervals(slot)
 
