@@ -44,8 +44,8 @@ import contextlib
 import importlib
 import os
 import sys
-import threading
 import types
+from _thread import allocate_lock  # threading's Lock; threading itself: only for the loader (issue 37)
 from pathlib import Path
 
 
@@ -68,7 +68,7 @@ CACHE_DIR = Path("~/.cache/iron/numba").expanduser()
 #: Kernels compiled when the package was built (absent in a source checkout).
 SHIPPED_DIR = Path(__file__).resolve().parent / "_kernels"
 
-_LOCK = threading.Lock()
+_LOCK = allocate_lock()
 _STATE: dict = {}
 
 
@@ -174,7 +174,7 @@ def note_compiling() -> None:
 # frames.FRAME_TABLE's numbering needs a touch of iron/trace/decode/scan.py (the
 # byte and field tables are arguments and always current).
 _JIT: dict = {}
-_JIT_LOCK = threading.Lock()
+_JIT_LOCK = allocate_lock()
 
 
 #: Optional packages numba imports only for features iron's kernels never use, each
@@ -272,13 +272,15 @@ def load_kernels(warmers, wanted=None) -> None:
 
 
 _LOADER: list[threading.Thread] = []
-_LOADER_LOCK = threading.Lock()
+_LOADER_LOCK = allocate_lock()
 
 
 def load_kernels_async(*warmers, wanted=None) -> None:
     """:func:`load_kernels` on a thread (once per process: later calls do
     nothing): in a fresh process importing numba and loading the kernels from
     the on-disk cache takes longer than finding the packets, which it overlaps."""
+    import threading
+
     with _LOADER_LOCK:
         if not _LOADER:
             loader = threading.Thread(target=load_kernels, args=(warmers, wanted), daemon=True)
