@@ -32,7 +32,7 @@ def _run(code: str, cwd: Path) -> subprocess.CompletedProcess:
 #: Loaded by no small decode, whatever its format: numpy / numba (only sizes that pay for
 #: them), the build side (its IR reader, ``trace wire``'s parser), and what the plain records
 #: (iron/record.py), the shutil-free help formatter and lazy imports keep out: dataclasses
-#: with inspect, argparse's shutil, events.py's difflib (a misspelt name's hint).
+#: with inspect, argparse's shutil, events.py's difflib (a misspelt name's hint), typing.
 NOT_FOR_A_SMALL_DECODE = (
     "numpy",
     "numba",
@@ -43,10 +43,11 @@ NOT_FOR_A_SMALL_DECODE = (
     "inspect",
     "shutil",
     "difflib",
+    "typing",
 )
 #: ... nor by a summary: protobuf (pftrace only), json (a JSON manifest or writer only), queue
-#: and threading (a threaded writer, the kernels' loader), typing.
-NOT_FOR_A_SMALL_SUMMARY = (*NOT_FOR_A_SMALL_DECODE, "google.protobuf", "json", "queue", "threading", "typing")
+#: and threading (a threaded writer, the kernels' loader).
+NOT_FOR_A_SMALL_SUMMARY = (*NOT_FOR_A_SMALL_DECODE, "google.protobuf", "json", "queue", "threading")
 
 
 def _decode_modules(tmp_path: Path, fmt: str) -> tuple[set[str], bytes]:
