@@ -22,17 +22,21 @@ from iron.tests.golden import DATA, TEST1
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _run(code: str, cwd: Path) -> subprocess.CompletedProcess:
-    """``python -c code`` in a fresh process that imports this checkout's iron."""
+def _run(code: str, cwd: Path, site: bool = True) -> subprocess.CompletedProcess:
+    """``python -c code`` in a fresh process that imports this checkout's iron; ``site``
+    False: without ``site`` (``-S``), whose imports an editable install's finder adds
+    (pathlib ...) are no decode's."""
     path = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
-    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True)
+    argv = [sys.executable, *([] if site else ["-S"]), "-c", code]
+    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
 
 
 #: Loaded by no small decode, whatever its format: numpy / numba (only sizes that pay for
 #: them), the build side (its IR reader, ``trace wire``'s parser), and what the plain records
 #: (iron/record.py), the shutil-free help formatter and lazy imports keep out: dataclasses
-#: with inspect, argparse's shutil, events.py's difflib (a misspelt name's hint), typing.
+#: with inspect, argparse's shutil, events.py's difflib (a misspelt name's hint), typing,
+#: pathlib (with urllib.parse and ipaddress: iron.files.pure_path names paths as it does).
 NOT_FOR_A_SMALL_DECODE = (
     "numpy",
     "numba",
@@ -44,6 +48,7 @@ NOT_FOR_A_SMALL_DECODE = (
     "shutil",
     "difflib",
     "typing",
+    "pathlib",
 )
 #: ... nor by a summary: protobuf (pftrace only), json (a JSON manifest or writer only), queue
 #: and threading (a threaded writer, the kernels' loader).
@@ -64,7 +69,7 @@ except SystemExit as exc:
     assert not exc.code, exc.code
 print(" ".join(sorted(sys.modules)))
 """
-    res = _run(code, tmp_path)
+    res = _run(code, tmp_path, site=False)  # a plain decode needs no site-packages
     assert res.returncode == 0, res.stderr
     return set(res.stdout.split()), out.read_bytes()
 

@@ -169,7 +169,12 @@ def test_threaded_failure_leaves_the_old_file_and_no_thread(tmp_path):
     assert not [t for t in threading.enumerate() if t.name == "iron-writer"]
 
 
-@given(st.lists(st.sampled_from(["/", "//", "///", ".", "..", "a", "b.c", " ", "\\", "~"]), max_size=8))
+@given(
+    st.lists(
+        st.sampled_from(["/", "//", "///", ".", "..", "a", "b.c", ".bin", "x.BIN", " ", "\\", "~"]),
+        max_size=8,
+    )
+)
 @settings(max_examples=400, deadline=None)
 def test_pure_path_is_pathlibs_string(parts):
     """iron.files names paths as pathlib does, without importing it (issue 37): the oracle is
@@ -177,10 +182,12 @@ def test_pure_path_is_pathlibs_string(parts):
     from pathlib import Path
 
     from iron.files import pure_path
+    from iron.trace.words import _suffix
 
     name = "".join(parts)
     assert pure_path(name) == str(Path(name)), name
     assert pure_path(Path(name)) == str(Path(name))
+    assert _suffix(pure_path(name)) == Path(name).suffix, name  # what tells a .bin capture
 
 
 def test_an_output_named_with_dots_and_doubled_separators_is_the_file_pathlib_names(tmp_path, monkeypatch):
