@@ -22,7 +22,7 @@ from iron.trace.export.bound import RecordBudget
 from iron.trace.decode.mlir_aie_timing import CHUNK_OPS, mlir_aie_event_chunks, mlir_aie_event_stream
 from iron.trace.decode.modes import slot_occurrences
 from iron.trace.export.ahead import ahead
-from iron.trace.export.textout import ROWS, Choice, output_engine, render
+from iron.trace.export.textout import ROWS, Choice, output_engine, render_parts
 from iron.trace.jit import np
 
 
@@ -98,13 +98,14 @@ def _write_unit_events(f, sep: bytes, du, pid: int, names, engine, budget: Recor
         for a in range(0, len(ts), ROWS):
             sl = slice(a, a + ROWS)
             tail = _tail_index(ph[sl], slot[sl])
-            rows = render(
+            parts = render_parts(
                 len(ts[sl]), [Choice(_junction_index(prev, tail, slot[sl]), junctions), ts[sl]], engine
             )
             if sep == b"[":  # the document's first record
                 f.write(sep)
-                rows = rows[2:]
-            f.write(rows)
+                parts[0] = parts[0][2:]
+            for part in parts:
+                f.write(part)
             sep, prev = b",\n", int(tail[-1])
     if prev >= 0:
         f.write(tails[prev])

@@ -30,7 +30,7 @@ from iron.trace.export.ahead import ahead
 from iron.trace.export.bound import IntervalBudget
 from iron.target.events import KERNEL_END, KERNEL_START
 from iron.trace.export.summary import invocations
-from iron.trace.export.textout import ROWS, Fixed, output_engine, render, scaled
+from iron.trace.export.textout import ROWS, Fixed, output_engine, render_parts, scaled
 from iron.trace.export.timeline import slice_spans
 from iron.trace.jit import np
 
@@ -221,11 +221,9 @@ def write_perfetto_json(
             for item in track_stream(du, operator, engine, budget=budget, convert=times):
                 if not isinstance(item, Track):
                     ts, dur, places = item
-                    f.write(
-                        render(
-                            len(ts), [head, Fixed(ts, places), b',"dur":', Fixed(dur, places), tail], engine
-                        )
-                    )
+                    pieces = [head, Fixed(ts, places), b',"dur":', Fixed(dur, places), tail]
+                    for part in render_parts(len(ts), pieces, engine):
+                        f.write(part)
                     continue
                 tid = ui * (SLOTS + 1) + 1 + item.index
                 label, name = item.label, item.name

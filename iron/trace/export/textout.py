@@ -7,13 +7,16 @@ fixed-point number per row. :func:`render`
 lays out every row's bytes with vector operations (digit by digit, template
 byte by template byte), so no Python object is made per row. The plain
 engine (small outputs, :mod:`iron.trace.engine`) runs the compiled renderer's
-kernel as plain Python over lists instead.
+kernel as plain Python over lists instead. The streamed writers take a chunk's rows
+from :func:`render_parts`: with the compiled renderer (which releases the GIL), the two
+halves of a big chunk rendered at once on two threads, written one after the other.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import threading
 
 from iron.trace.engine import NUMBA, NUMPY, PLAIN, Engine, choose
 from iron.trace.jit import jit, kernel, np
@@ -445,9 +448,25 @@ def warm_render() -> None:
         _render_compiled(1, [b"x", np.ones(1, np.int64)])
 
 
-def _render_compiled(n: int, pieces: list, engine: Engine = NUMBA):
+#: Rows from which :func:`render_parts` renders compiled rows in two halves at once (two
+#: threads: the kernel releases the GIL). Below it a thread's start costs more than it saves.
+SPLIT_ROWS = 1 << 14
+
+
+def render_parts(n: int, pieces: list, engine: Engine = NUMPY, split: int = SPLIT_ROWS) -> list:
+    """:func:`render`'s bytes as a list of buffers to write in order: with ``engine`` NUMBA and
+    at least ``split`` rows, the first half of the rows and the second, rendered at once on two
+    threads (about half the time on a second core); else one buffer."""
+    if n >= split and engine == NUMBA:
+        return _render_compiled(n, pieces, engine, halves=True)
+    return [render(n, pieces, engine)]
+
+
+def _render_compiled(n: int, pieces: list, engine: Engine = NUMBA, halves: bool = False):
     """:func:`render` by :func:`_render_rows`: pieces -> (program, values, string
-    table); ``engine`` PLAIN: all of them lists, the kernel run as plain Python."""
+    table); ``engine`` PLAIN: all of them lists, the kernel run as plain Python.
+    ``halves`` (compiled): the two halves of the rows rendered on two threads at once,
+    returned as two buffers (views of one allocation: no copy to join them)."""
     pieces = _fold_constants(pieces)
     plain = engine.plain
     m = len(pieces)
@@ -489,14 +508,47 @@ def _render_compiled(n: int, pieces: list, engine: Engine = NUMBA):
     table = b"".join(strings) or b"\0"
     if plain:
         out = bytearray(n * width)
-        k = kernel(_render_rows, engine)(kinds, args, offsets, factors, vals, table, offs, lens, POW10, out)
+        k = kernel(_render_rows, engine)(
+            kinds, args, offsets, factors, vals, table, offs, lens, POW10, out, 0, n
+        )
         return out[:k]
     kinds, args, offsets, offs, lens = (np.array(a, np.int64) for a in (kinds, args, offsets, offs, lens))
     factors = np.array(factors, np.float64)
-    out = np.empty(n * width, np.uint8)
+    out = np.empty(n * width, np.uint8)  # pages are taken as written: the rows' bytes, not n * width
     table = np.frombuffer(table, np.uint8)
-    k = jit(_render_rows)(kinds, args, offsets, factors, vals, table, offs, lens, _pow10(), out)
-    return out[:k]
+    program = (kinds, args, offsets, factors, vals, table, offs, lens, _pow10())
+
+    def rows(first: int, stop: int):  # rows [first, stop) into out from row `first`'s widest place
+        dst = out[first * width : stop * width]
+        return dst[: jit(_render_rows)(*program, dst, first, stop)]
+
+    if not halves:
+        return rows(0, n)
+    half = n // 2
+    return list(_both(lambda: rows(0, half), lambda: rows(half, n)))
+
+
+def _both(first, second) -> tuple:
+    """``(first(), second())``, ``second`` run on a thread meanwhile. Its exception is
+    raised here (after ``first`` returns); the thread never outlives the call."""
+    done: list = []
+
+    def run() -> None:
+        try:
+            done.append((second(), None))
+        except BaseException as exc:  # raised in the caller's thread
+            done.append((None, exc))
+
+    thread = threading.Thread(target=run, name="iron-render", daemon=True)
+    thread.start()
+    try:
+        a = first()
+    finally:
+        thread.join()
+    b, exc = done[0]
+    if exc is not None:
+        raise exc
+    return a, b
 
 
 def _int64_bits(values):
@@ -505,13 +557,14 @@ def _int64_bits(values):
     return values.view(np.int64) if values.dtype == np.uint64 else values.astype(np.int64, copy=False)
 
 
-def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, out):
-    """Compiled :func:`render` (numba): rows, piece by piece, written in place; returns the bytes
-    written. Piece ``p``: kind ``kinds[p]`` (:data:`_P_STR` ...), ``args[p]`` (first string in ``table``,
-    -1: none / decimal places), a Varint's ``offsets[p]``, ``factors[p]``; row r's ``vals[p * n + r]``."""
+def _render_rows(kinds, args, offsets, factors, vals, table, offs, lens, pow10, out, first, stop):
+    """Compiled :func:`render` (numba): rows ``first`` to ``stop - 1``, piece by piece, written in
+    place from ``out[0]``; returns the bytes written. Piece ``p``: kind ``kinds[p]`` (:data:`_P_STR` ...),
+    ``args[p]`` (first string in ``table``, -1: none / decimal places), a Varint's ``offsets[p]``,
+    ``factors[p]``; row r's ``vals[p * n + r]``."""
     npieces, k = len(kinds), 0
     n = len(vals) // npieces
-    for r in range(n):
+    for r in range(first, stop):
         for p in range(npieces):
             kind, v = kinds[p], vals[p * n + r]
             s = args[p] + v if kind == 0 else -1  # the string of the table written first
