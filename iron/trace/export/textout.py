@@ -467,10 +467,38 @@ def _render_compiled(n: int, pieces: list, engine: Engine = NUMBA, halves: bool 
     table); ``engine`` PLAIN: all of them lists, the kernel run as plain Python.
     ``halves`` (compiled): the two halves of the rows rendered on two threads at once,
     returned as two buffers (views of one allocation: no copy to join them)."""
-    pieces = _fold_constants(pieces)
     plain = engine.plain
+    kinds, args, offsets, factors, vals, strings, width = _program(n, _fold_constants(pieces), plain)
+    lens = [len(s) for s in strings]
+    offs = [0, *itertools.accumulate(lens)][:-1]  # each string's start in the table
+    table = b"".join(strings) or b"\0"
+    if plain:
+        out = bytearray(n * width)
+        k = kernel(_render_rows, engine)(
+            kinds, args, offsets, factors, vals, table, offs, lens, POW10, out, 0, n
+        )
+        return out[:k]
+    kinds, args, offsets, offs, lens = (np.array(a, np.int64) for a in (kinds, args, offsets, offs, lens))
+    factors = np.array(factors, np.float64)
+    out = np.empty(n * width, np.uint8)  # pages are taken as written: the rows' bytes, not n * width
+    table = np.frombuffer(table, np.uint8)
+    program = (kinds, args, offsets, factors, vals, table, offs, lens, _pow10())
+
+    def rows(first: int, stop: int):  # rows [first, stop) into out from row `first`'s widest place
+        dst = out[first * width : stop * width]
+        return dst[: jit(_render_rows)(*program, dst, first, stop)]
+
+    if not halves:
+        return rows(0, n)
+    half = n // 2
+    return list(_both(lambda: rows(0, half), lambda: rows(half, n)))
+
+
+def _program(n: int, pieces: list, plain: bool) -> tuple:
+    """:func:`_render_rows`' program for ``n`` rows of ``pieces``: per piece its kind, first
+    string (-1: none) / decimal places, a Varint's offset and factor; every piece's values
+    (piece p's: ``vals[p*n : p*n+n]``); the strings; the widest row's bytes."""
     m = len(pieces)
-    # the program, per piece: kind, first string (-1: none) / decimal places, a Varint's offset and factor
     kinds, args, offsets, factors = [0] * m, [0] * m, [0] * m, [1.0] * m
     vals = [0] * (m * n) if plain else np.empty(m * n, np.int64)  # piece p's values: [p*n, p*n+n)
     strings: list[bytes] = []
@@ -503,29 +531,7 @@ def _render_compiled(n: int, pieces: list, engine: Engine = NUMBA, halves: bool 
             kinds[i] = _P_INT
             vals[row] = p if plain else np.asarray(p, dtype=np.int64)
             width += 19
-    lens = [len(s) for s in strings]
-    offs = [0, *itertools.accumulate(lens)][:-1]  # each string's start in the table
-    table = b"".join(strings) or b"\0"
-    if plain:
-        out = bytearray(n * width)
-        k = kernel(_render_rows, engine)(
-            kinds, args, offsets, factors, vals, table, offs, lens, POW10, out, 0, n
-        )
-        return out[:k]
-    kinds, args, offsets, offs, lens = (np.array(a, np.int64) for a in (kinds, args, offsets, offs, lens))
-    factors = np.array(factors, np.float64)
-    out = np.empty(n * width, np.uint8)  # pages are taken as written: the rows' bytes, not n * width
-    table = np.frombuffer(table, np.uint8)
-    program = (kinds, args, offsets, factors, vals, table, offs, lens, _pow10())
-
-    def rows(first: int, stop: int):  # rows [first, stop) into out from row `first`'s widest place
-        dst = out[first * width : stop * width]
-        return dst[: jit(_render_rows)(*program, dst, first, stop)]
-
-    if not halves:
-        return rows(0, n)
-    half = n // 2
-    return list(_both(lambda: rows(0, half), lambda: rows(half, n)))
+    return kinds, args, offsets, factors, vals, strings, width
 
 
 def _both(first, second) -> tuple:
