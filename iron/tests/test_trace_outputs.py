@@ -173,11 +173,12 @@ def test_render_halves_raise_the_second_threads_error(monkeypatch):
     )
 
 
+@pytest.mark.parametrize("engine", ["numpy", "numba"])
 @pytest.mark.parametrize("clock_mhz", [1250, 1000, 1100, 1, 2e6, 3e6])
-def test_perfetto_event_times_are_the_decimal_microseconds(clock_mhz):
+def test_perfetto_event_times_are_the_decimal_microseconds(clock_mhz, engine):
     """The Perfetto JSON's ts/dur (written with as few decimal places as a cycle's picoseconds
-    need) are round(cycles * 1e6 / clock) picoseconds as microseconds, shortest decimal;
-    past 2**53 picoseconds they are float64's rounding, as before."""
+    need; the compiled renderer: 6) are round(cycles * 1e6 / clock) picoseconds as
+    microseconds, shortest decimal; past 2**53 picoseconds they are float64's rounding, as before."""
     from decimal import Decimal
 
     from iron.trace.export.perfetto import _event_times
@@ -189,8 +190,11 @@ def test_perfetto_event_times_are_the_decimal_microseconds(clock_mhz):
     offset = 17
     for lo in (begin, begin[:1]):
         hi = end[: len(lo)]
-        ts, dur, places = _event_times(lo, hi, offset, ps, NUMPY)
-        got = bytes(render(len(ts), [Fixed(ts, places), b" ", Fixed(dur, places), b"\n"], NUMPY)).decode()
+        if engine == "numba":
+            pytest.importorskip("numba")
+        ts, dur, places = _event_times(lo, hi, offset, ps, ENGINES[engine])
+        got = bytes(render(len(ts), [Fixed(ts, places), b" ", Fixed(dur, places), b"\n"], ENGINES[engine]))
+        got = got.decode()
 
         def us(cycles):  # the picoseconds rounded half to even, as microseconds
             return format(Decimal(int(np.rint(cycles * ps))).scaleb(-6).normalize(), "f")
