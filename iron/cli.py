@@ -50,22 +50,27 @@ def _installed_era():
 
 
 def parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The ``iron`` command's parser. ``command`` "trace": only the ``trace`` subcommands
-    (what ``main`` builds for ``iron trace ...``: each subcommand's parser costs a decode
-    of a small capture about 2 ms, argparse's message lookups included)."""
+    """The ``iron`` command's parser. ``command`` "trace": only the ``trace`` subcommands,
+    "trace decode": only that one (what ``main`` builds for ``iron trace ...``, ``iron trace
+    decode ...``: each subcommand's parser costs a decode of a small capture about 1 ms,
+    argparse's message lookups included; issue 37)."""
     from iron import __version__
-    from iron.fuse import cli as fuse_cli
     from iron.trace import cli as trace_cli
 
-    p = argparse.ArgumentParser(
-        prog="iron", description="Fused NPU designs with per-operator hardware traces."
-    )
+    p = trace_cli.Parser(prog="iron", description="Fused NPU designs with per-operator hardware traces.")
     p.add_argument("--version", action="version", version=f"iron {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    if command != "trace":
+    if command is None:
         _add_others(sub)
-    trace_cli.add_subcommands(sub, extra=[functools.partial(fuse_cli.add_subcommands, era=_installed_era)])
-    if command != "trace":
+    if command == "trace decode":
+        trace_cli.add_subcommands(sub, only="decode")
+    else:
+        from iron.fuse import cli as fuse_cli
+
+        trace_cli.add_subcommands(
+            sub, extra=[functools.partial(fuse_cli.add_subcommands, era=_installed_era)]
+        )
+    if command is None:
         from iron.builder import cli as artifact_cli
 
         artifact_cli.add_subcommands(sub)
@@ -90,7 +95,10 @@ def _add_others(sub) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    args = parser("trace" if argv[:1] == ["trace"] else None).parse_args(argv)
+    command = (
+        "trace decode" if argv[:2] == ["trace", "decode"] else "trace" if argv[:1] == ["trace"] else None
+    )
+    args = parser(command).parse_args(argv)
     try:
         return int(args.func(args) or 0)
     except IronError as exc:

@@ -14,9 +14,8 @@ past ``from_dict`` / ``from_json`` can trust every field.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, fields
-
 from iron.errors import IronError
+from iron.record import Default, Record
 from iron.target.stream_switch import EVENT_PORTS
 from iron.target.trace_unit import SLOTS
 
@@ -33,8 +32,7 @@ class ManifestError(IronError):
     """A manifest is malformed or of an unsupported schema version."""
 
 
-@dataclass
-class TraceUnit:
+class TraceUnit(Record):
     """One traced module. ``column`` is design-relative; add the manifest's
     ``column_offset`` for the absolute column that packet headers carry."""
 
@@ -50,15 +48,14 @@ class TraceUnit:
     mode: int = 0  # Trace_Control0 [1:0]: 0 event-time, 1 event-PC, 2 execution (iron.target.trace_modes)
     #: the stream-switch port each PORT_*_<slot> event watches, ``[slot, bundle, channel,
     #: "S2MM" | "MM2S"]`` (S2MM: the master port), for the slots the unit's selection sets
-    ports: list[list] = field(default_factory=list)
+    ports: list[list] = Default(list)
 
     @property
     def label(self) -> str:
         return f"{self.kind}({self.column},{self.row})"
 
 
-@dataclass
-class Slice:
+class Slice(Record):
     """The region of the trace buffer written by one traced call site."""
 
     index: int  # call-site index in program order (all call sites, traced or not)
@@ -70,7 +67,7 @@ class Slice:
     sequence: str
     offset: int  # bytes from the start of the trace buffer
     size: int  # bytes of this slice: the call site's trace size (the build's trace plan, iron.fuse.plan)
-    units: list[TraceUnit] = field(default_factory=list)
+    units: list[TraceUnit] = Default(list)
     kernel: str = ""  # kernel whose control code drains into this slice
     arg_index: int = -1  # that kernel's trace argument (separate dispatch binds a sub-buffer there)
     upstream_index: int = -1  # index in upstream mlir-aie's trace_slices (>= 0: read from that attribute)
@@ -80,8 +77,7 @@ class Slice:
         return f"{self.index}:{self.operator}#{self.call}"
 
 
-@dataclass
-class Manifest:
+class Manifest(Record):
     target: str
     columns: int
     column_offset: int
@@ -89,12 +85,14 @@ class Manifest:
     kernel: str  # "<device>:<sequence>" of the dispatched kernel
     trace_arg_index: int
     total_size: int  # bytes of the whole trace buffer: every slice (iron.instrument.layout.total_size)
-    slices: list[Slice] = field(default_factory=list)
-    sources: dict[str, str] = field(default_factory=dict)  # synthetic name -> text
+    slices: list[Slice] = Default(list)
+    sources: dict[str, str] = Default(dict)  # synthetic name -> text
     schema: int = SCHEMA_VERSION
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The JSON object of this manifest: nested records as objects, lists and
+        dicts copied (``dataclasses.asdict``)."""
+        return _plain(self)
 
     def to_json(self, indent: int | None = None) -> str:
         import json  # here: a decode reads MLIR or a capture, rarely a JSON manifest
@@ -271,9 +269,19 @@ _MANIFEST = {
 
 
 def _required(cls) -> set[str]:
-    from dataclasses import MISSING
+    return set(cls._fields) - set(cls._defaults)
 
-    return {f.name for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING}
+
+def _plain(value):
+    """``value`` with every record in it a dict of its fields, and lists, tuples and
+    dicts copied (what ``dataclasses.asdict`` made of a manifest)."""
+    if isinstance(value, Record):
+        return {n: _plain(getattr(value, n)) for n in value._fields}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    return value  # JSON's scalars: str, int, float, bool, None
 
 
 def _object(data, spec: dict, cls, where: str) -> None:

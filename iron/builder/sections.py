@@ -9,7 +9,7 @@ manifest and ``.iron.meta``, laid out as :mod:`iron.artifact.schema` says.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from iron.builder import aiecc_input, cache
 from iron.artifact import schema
@@ -119,7 +119,7 @@ def manifest_json(ctx: Context, sources: dict[str, str]) -> bytes | None:
         return None
     manifest = ctx.fm.manifest
     if sources:  # captures copy the manifest: let them carry the sources too
-        manifest = replace(manifest, sources=dict(sources))
+        manifest = manifest.replace(sources=dict(sources))
     return manifest.to_json().encode()
 
 

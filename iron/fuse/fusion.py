@@ -23,7 +23,7 @@ cheaper: docs/ARCHITECTURE.md, "Running an artifact many times".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from iron.artifact.schema import TRACE_BUFFER, Kernel, KernelArg, kernel_name
 from iron.design import ArgSpec, Design, Operator
@@ -586,4 +586,4 @@ def _manifest(target, sites, plan: TracePlan, traced_designs, schedule) -> Manif
 
 
 def _copy_unit(unit):
-    return replace(unit, events=list(unit.events), event_ids=list(unit.event_ids))
+    return unit.replace(events=list(unit.events), event_ids=list(unit.event_ids))

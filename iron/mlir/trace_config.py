@@ -18,9 +18,9 @@ what the full reader reads.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from iron.mlir.names import DEFAULT_DEVICE, DEFAULT_SEQUENCE
+from iron.record import Record
 
 #: Text the scan does not cover: the full reader reads modules holding any of it.
 _NOT_COVERED = ("aie.trace", "trace_buffer", "trace_slices", "aiex.configure", "aiex.run")
@@ -40,8 +40,7 @@ _RE_BODY = re.compile(r"\s*\{")  # no ``attributes {...}``: the full reader read
 _RE_ENTRY = re.compile(rf"^\s*(\w+)\s*=\s*({_INT})\s*:\s*u?i32\s*$")
 
 
-@dataclass(frozen=True)
-class TraceConfigText:
+class TraceConfigText(Record, frozen=True):
     """What a lowered single-device module says about its trace (see :func:`scan`)."""
 
     target: str  # the device name, e.g. "npu1_1col"

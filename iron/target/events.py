@@ -29,11 +29,10 @@ mirrors that exactly (see :data:`UNKNOWN_EVENT`).
 
 from __future__ import annotations
 
-import difflib
 import re
 import warnings
+from collections.abc import Mapping  # not typing's: a decode does not import typing (issue 37)
 from types import MappingProxyType
-from typing import Mapping
 
 from iron.errors import IronError
 
@@ -274,6 +273,8 @@ def event_id(kind: str, name: str, arch: str = "aie2") -> int:
     try:
         return table[name]
     except KeyError:
+        import difflib  # here: only a misspelt name needs it (a decode's imports, issue 37)
+
         close = difflib.get_close_matches(str(name), list(table), n=3)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         raise IronError(

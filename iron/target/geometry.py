@@ -7,9 +7,9 @@ Phoenix/Hawk Point, npu2 = AIE2P Strix/Krackan; both 6 rows: shim, memtile,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from iron.errors import IronError
+from iron.record import Record
 
 SHIM_ROW = 0
 MEMTILE_ROW = 1
@@ -24,8 +24,7 @@ MEMTILE_DMA_CHANNELS = 6
 FIRST_COMPUTE_ROW = 2
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(Record, frozen=True):
     """One NPU generation.
 
     ``column_offset`` is the absolute column of the partition's first column:

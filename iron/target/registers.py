@@ -10,11 +10,11 @@ same trace registers for AIE2P.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from iron.errors import IronError
 from iron.target.stream_switch import EVENT_PORTS
 from iron.target.trace_unit import SLOTS
+from iron.record import Record
 
 #: Broadcast channels a module has (Event_Broadcast0..15).
 BROADCAST_CHANNELS = 16
@@ -24,8 +24,7 @@ ROW_SHIFT = 20
 OFFSET_MASK = (1 << ROW_SHIFT) - 1
 
 
-@dataclass(frozen=True)
-class TraceRegisters:
+class TraceRegisters(Record, frozen=True):
     """Offsets (tile-relative) of one module's trace registers."""
 
     timer_control: int

@@ -22,25 +22,37 @@ from iron.tests.golden import DATA, TEST1
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _run(code: str, cwd: Path) -> subprocess.CompletedProcess:
-    """``python -c code`` in a fresh process that imports this checkout's iron."""
+def _run(code: str, cwd: Path, site: bool = True) -> subprocess.CompletedProcess:
+    """``python -c code`` in a fresh process that imports this checkout's iron; ``site``
+    False: without ``site`` (``-S``), whose imports an editable install's finder adds
+    (pathlib ...) are no decode's."""
     path = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
-    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True)
+    argv = [sys.executable, *([] if site else ["-S"]), "-c", code]
+    return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True)
 
 
-#: Loaded by no small summary decode: numpy / numba (only sizes that pay for them),
-#: protobuf (pftrace only), json (a JSON manifest or writer only), queue (a threaded
-#: writer only), the build side's IR reader.
-NOT_FOR_A_SMALL_SUMMARY = (
+#: Loaded by no small decode, whatever its format: numpy / numba (only sizes that pay for
+#: them), the build side (its IR reader, ``trace wire``'s parser), and what the plain records
+#: (iron/record.py), the shutil-free help formatter and lazy imports keep out: dataclasses
+#: with inspect, argparse's shutil, events.py's difflib (a misspelt name's hint), typing,
+#: pathlib (with urllib.parse and ipaddress: iron.files.pure_path names paths as it does).
+NOT_FOR_A_SMALL_DECODE = (
     "numpy",
     "numba",
-    "google.protobuf",
-    "json",
-    "queue",
     "iron.mlir.ir",
     "iron.mlir.reader",
+    "iron.fuse",
+    "dataclasses",
+    "inspect",
+    "shutil",
+    "difflib",
+    "typing",
+    "pathlib",
 )
+#: ... nor by a summary: protobuf (pftrace only), json (a JSON manifest or writer only), queue
+#: and threading (a threaded writer, the kernels' loader).
+NOT_FOR_A_SMALL_SUMMARY = (*NOT_FOR_A_SMALL_DECODE, "google.protobuf", "json", "queue", "threading")
 
 
 def _decode_modules(tmp_path: Path, fmt: str) -> tuple[set[str], bytes]:
@@ -57,18 +69,22 @@ except SystemExit as exc:
     assert not exc.code, exc.code
 print(" ".join(sorted(sys.modules)))
 """
-    res = _run(code, tmp_path)
+    res = _run(code, tmp_path, site=False)  # a plain decode needs no site-packages
     assert res.returncode == 0, res.stderr
     return set(res.stdout.split()), out.read_bytes()
 
 
-def test_small_summary_decode_loads_nothing_it_does_not_use(tmp_path):
-    mods, out = _decode_modules(tmp_path, "summary")
-    # the decode ran to its end: the summary stored before issue 37's work (data/decode_hashes.json)
-    want = json.loads((DATA / "decode_hashes.json").read_text())["mlir-aie-test1/trace.txt"]["summary"]
+def _loaded(mods: set[str], names) -> set[str]:
+    return {m for m in names if m in mods or any(n.startswith(m + ".") for n in mods)}
+
+
+@pytest.mark.parametrize("fmt", ["summary", "perfetto", "pftrace", "mlir-aie"])
+def test_small_decode_loads_nothing_it_does_not_use(tmp_path, fmt):
+    mods, out = _decode_modules(tmp_path, fmt)
+    # the decode ran to its end: the output stored before issue 37's work (data/decode_hashes.json)
+    want = json.loads((DATA / "decode_hashes.json").read_text())["mlir-aie-test1/trace.txt"][fmt]
     assert hashlib.sha256(out).hexdigest() == want
-    loaded = {m for m in NOT_FOR_A_SMALL_SUMMARY if m in mods or any(n.startswith(m + ".") for n in mods)}
-    assert not loaded, loaded
+    assert not _loaded(mods, NOT_FOR_A_SMALL_SUMMARY if fmt == "summary" else NOT_FOR_A_SMALL_DECODE)
 
 
 def test_decoder_records_compare_and_print_as_dataclasses_did():
@@ -162,3 +178,84 @@ def test_the_kernel_loader_counts_a_text_inputs_raw_bytes(tmp_path):
     pytest.importorskip("numba")
     assert not _numba_loaded(tmp_path, 100_000)  # raw 65,536 < 100,000 <= 147,456 characters
     assert _numba_loaded(tmp_path, 60_000)
+
+
+def _subparser(p, *names):
+    """The parser of subcommand ``names`` under ``p``."""
+    import argparse
+
+    for name in names:
+        p = next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices[name]
+    return p
+
+
+DECODE_ARGVS = [
+    ["trace", "decode", "t.txt"],
+    [
+        "trace",
+        "decode",
+        "t.txt",
+        "--mlir",
+        "a.mlir",
+        "--format",
+        "perfetto",
+        "-o",
+        "o.json",
+        "--all-intervals",
+    ],
+    [
+        "trace",
+        "decode",
+        "t.bin",
+        "--manifest",
+        "m.json",
+        "--colshift",
+        "-1",
+        "--core-elf",
+        "a",
+        "--core-elf",
+        "0,2=b",
+    ],
+    ["trace", "decode", "--form", "pftrace", "--art", "x.elf", "t.npz"],  # abbreviations
+]
+
+
+@pytest.mark.parametrize("argv", DECODE_ARGVS)
+def test_a_decode_command_line_parses_as_the_whole_command_parses_it(argv):
+    """``iron trace decode ...`` builds only its own parser (issue 37); it reads every
+    command line as the parser of every subcommand does."""
+    from iron.cli import parser
+
+    assert vars(parser("trace decode").parse_args(argv)) == vars(parser().parse_args(argv))
+
+
+def test_a_bad_decode_command_line_is_refused_as_by_the_whole_parser(capsys):
+    from iron.cli import parser
+
+    errors = []
+    for command in ("trace decode", None):
+        with pytest.raises(SystemExit) as exc:
+            parser(command).parse_args(["trace", "decode", "t.txt", "--format", "json", "--mlir", "m"])
+        errors.append((exc.value.code, capsys.readouterr().err))
+    assert errors[0] == errors[1] and errors[0][0] == 2 and "invalid choice: 'json'" in errors[0][1]
+
+
+@pytest.mark.parametrize("columns", ["37", "200", "", "wide", None])
+def test_help_is_laid_out_as_argparse_lays_it_out(monkeypatch, columns):
+    """iron's help formatter sizes itself without shutil (issue 37): every help text is
+    argparse's own formatter's, for any ``$COLUMNS`` (none, empty or not a number: the
+    terminal's width, 80 when there is none)."""
+    import argparse
+
+    from iron.cli import parser
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    p = parser()
+    for names in [(), ("trace",), ("trace", "decode"), ("trace", "wire"), ("events",)]:
+        sub = _subparser(p, *names)
+        ours = sub.format_help()
+        sub.formatter_class = argparse.HelpFormatter
+        assert sub.format_help() == ours, names

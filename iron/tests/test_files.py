@@ -11,6 +11,8 @@ import os
 import stat
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from iron.errors import IronError
 from iron.files import OutputError, atomic_open, atomic_write
@@ -165,3 +167,38 @@ def test_threaded_failure_leaves_the_old_file_and_no_thread(tmp_path):
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["trace.json"]
     assert not [t for t in threading.enumerate() if t.name == "iron-writer"]
+
+
+@given(
+    st.lists(
+        st.sampled_from(["/", "//", "///", ".", "..", "a", "b.c", ".bin", "x.BIN", " ", "\\", "~"]),
+        max_size=8,
+    )
+)
+@settings(max_examples=400, deadline=None)
+def test_pure_path_is_pathlibs_string(parts):
+    """iron.files names paths as pathlib does, without importing it (issue 37): the oracle is
+    ``str(Path(...))`` itself, over paths of separators, dots and names in any order."""
+    from pathlib import Path
+
+    from iron.files import pure_path
+    from iron.trace.words import _suffix
+
+    name = "".join(parts)
+    assert pure_path(name) == str(Path(name)), name
+    assert pure_path(Path(name)) == str(Path(name))
+    assert _suffix(pure_path(name)) == Path(name).suffix, name  # what tells a .bin capture
+
+
+def test_an_output_named_with_dots_and_doubled_separators_is_the_file_pathlib_names(tmp_path, monkeypatch):
+    """``-o ./sub//out.txt/.`` writes ``sub/out.txt`` (what pathlib made of it: the trailing
+    ``.`` dropped), into a folder made as needed; a bare name is written in the working folder."""
+    monkeypatch.chdir(tmp_path)
+    atomic_write("./sub//out.txt/.", b"x")
+    atomic_write("bare.txt", b"y")
+    assert (tmp_path / "sub" / "out.txt").read_bytes() == b"x" and (
+        tmp_path / "bare.txt"
+    ).read_bytes() == b"y"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bare.txt", "sub"]  # no temp file left
+    with pytest.raises(OutputError, match="is a directory"):
+        atomic_write("", b"z")  # pathlib's "." : the working folder

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: Build-side layers in data-flow order: a module imports only its own layer and earlier ones.
 LAYERS = [
-    ("base", ["iron.errors", "iron.files", "iron.progress", "iron.limits", "iron.bf16"]),
+    ("base", ["iron.errors", "iron.files", "iron.progress", "iron.limits", "iron.bf16", "iron.record"]),
     ("target", ["iron.target"]),
     ("options", ["iron.options"]),
     ("mlir", ["iron.mlir"]),
@@ -49,7 +49,7 @@ OPTIONS_ORDER = [
 ]
 #: May import anything: the package facade and the programs built on the whole library.
 TOP = {"iron", "iron.__main__", "iron.cli", "iron.demo", "iron.testing", "iron.sim_timing"}
-BASE = ["iron.errors", "iron.files", "iron.progress", "iron.limits", "iron.bf16"]
+BASE = ["iron.errors", "iron.files", "iron.progress", "iron.limits", "iron.bf16", "iron.record"]
 #: What the read side may import besides itself.
 READ_SIDE = "iron.trace"
 READ_SIDE_MAY_IMPORT = [
@@ -239,7 +239,7 @@ def _allowed(importer: str, imported: str) -> bool:
     if _under(importer, CONTRACT):
         return _under(imported, CONTRACT_MAY_IMPORT)
     if _under(importer, ["iron.target"]):
-        return _under(imported, ["iron.errors", "iron.target"])
+        return _under(imported, ["iron.errors", "iron.record", "iron.target"])
     if _under(importer, [READ_SIDE]):
         return _under(imported, [READ_SIDE, *READ_SIDE_MAY_IMPORT])
     if _under(importer, ["iron.runtime"]):

@@ -75,7 +75,7 @@ def register_offsets() -> set[int]:
     for path in REGISTER_TABLES:
         found |= {v for _l, _s, v in _int_literals(path.read_text()) if v >= SMALLEST_OFFSET}
     for regs in registers.TRACE_REGISTERS.values():
-        found |= {getattr(regs, f) for f in regs.__dataclass_fields__} - {None}
+        found |= {getattr(regs, f) for f in regs._fields} - {None}
         found |= {regs.event_broadcast(n) for n in range(registers.BROADCAST_CHANNELS)}
         if regs.port_select1 is not None:
             found.add(regs.port_select1)

@@ -5,7 +5,6 @@ columns, ``--colshift`` on the command line, npu1 captures carry the partition's
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 from iron import build
@@ -35,7 +34,7 @@ def test_configured_unit_that_sent_nothing_does_not_shift_columns():
     and the data belongs to the column-1 unit; aligning the smallest columns would shift by 1."""
     words, unit, expected = _test1()
     assert int(words[0]) == 0x00220001
-    units = [unit, dataclasses.replace(unit, column=1)]
+    units = [unit, unit.replace(column=1)]
     ds = D.decode_words(words, units)
     assert ds.column_shift == 0 and ds.status == "ok"
     (du,) = ds.units

@@ -79,8 +79,9 @@ def test_package_root_names_still_resolve():
 
 # --------------------------------------------------------------------------- text rows
 def _rendered(n, pieces, method) -> bytes:
-    """:func:`render` of ``pieces`` as bytes; "plain": arrays handed over as lists."""
-    from iron.trace.export.textout import Choice, Fixed, Varint, render
+    """:func:`render` of ``pieces`` as bytes; "plain": arrays handed over as lists; "halves":
+    compiled, every render of two rows or more in two halves on two threads (:func:`render_parts`)."""
+    from iron.trace.export.textout import Choice, Fixed, Varint, render, render_parts
 
     if method == "plain":
 
@@ -94,12 +95,16 @@ def _rendered(n, pieces, method) -> bytes:
             return p if isinstance(p, bytes) else p.tolist()
 
         pieces = [as_list(p) for p in pieces]
-    if method == "numba":
+    if method in ("numba", "halves"):
         pytest.importorskip("numba")
+    if method == "halves":
+        parts = render_parts(n, pieces, NUMBA, split=2)
+        assert len(parts) == (2 if n >= 2 else 1)
+        return b"".join(bytes(p) for p in parts)
     return bytes(render(n, pieces, ENGINES[method]))
 
 
-@pytest.mark.parametrize("method", ["numpy", "numba", "plain"])
+@pytest.mark.parametrize("method", ["numpy", "numba", "plain", "halves"])
 def test_render_matches_python_formatting(method):
     """Rows rendered from arrays (vectorized, compiled or the compiled kernel as plain
     Python) equal Python's own formatting of the same values."""
@@ -131,11 +136,49 @@ def test_render_matches_python_formatting(method):
         )
 
 
+def test_render_halves_raise_the_second_threads_error(monkeypatch):
+    """An error rendering the second half (on its own thread) is raised by the call, and
+    no render thread is left running; the same for an error in the first half."""
+    import threading
+    import time
+
+    pytest.importorskip("numba")
+    from iron.trace.export import textout as T
+
+    real = T.jit
+
+    def failing(half):
+        def jit(pyfunc):
+            kernel = real(pyfunc)
+
+            def run(*args):
+                if (args[-2] > 0) == (half == "second"):  # args[-2]: the first row rendered
+                    raise RuntimeError(f"{half} half")
+                time.sleep(0.1)  # the other half still running when the failing one raises
+                return kernel(*args)
+
+            return run
+
+        return jit
+
+    v = np.arange(1000, dtype=np.int64)
+    for half in ("second", "first"):
+        monkeypatch.setattr(T, "jit", failing(half))
+        with pytest.raises(RuntimeError, match=f"{half} half"):
+            T.render_parts(len(v), [v, b"\n"], NUMBA, split=2)
+        assert not [t for t in threading.enumerate() if t.name == "iron-render"]
+    monkeypatch.setattr(T, "jit", real)
+    assert b"".join(bytes(p) for p in T.render_parts(len(v), [v, b"\n"], NUMBA, split=2)) == b"".join(
+        b"%d\n" % x for x in range(1000)
+    )
+
+
+@pytest.mark.parametrize("engine", ["numpy", "numba"])
 @pytest.mark.parametrize("clock_mhz", [1250, 1000, 1100, 1, 2e6, 3e6])
-def test_perfetto_event_times_are_the_decimal_microseconds(clock_mhz):
+def test_perfetto_event_times_are_the_decimal_microseconds(clock_mhz, engine):
     """The Perfetto JSON's ts/dur (written with as few decimal places as a cycle's picoseconds
-    need) are round(cycles * 1e6 / clock) picoseconds as microseconds, shortest decimal;
-    past 2**53 picoseconds they are float64's rounding, as before."""
+    need; the compiled renderer: 6) are round(cycles * 1e6 / clock) picoseconds as
+    microseconds, shortest decimal; past 2**53 picoseconds they are float64's rounding, as before."""
     from decimal import Decimal
 
     from iron.trace.export.perfetto import _event_times
@@ -147,8 +190,11 @@ def test_perfetto_event_times_are_the_decimal_microseconds(clock_mhz):
     offset = 17
     for lo in (begin, begin[:1]):
         hi = end[: len(lo)]
-        ts, dur, places = _event_times(lo, hi, offset, ps, NUMPY)
-        got = bytes(render(len(ts), [Fixed(ts, places), b" ", Fixed(dur, places), b"\n"], NUMPY)).decode()
+        if engine == "numba":
+            pytest.importorskip("numba")
+        ts, dur, places = _event_times(lo, hi, offset, ps, ENGINES[engine])
+        got = bytes(render(len(ts), [Fixed(ts, places), b" ", Fixed(dur, places), b"\n"], ENGINES[engine]))
+        got = got.decode()
 
         def us(cycles):  # the picoseconds rounded half to even, as microseconds
             return format(Decimal(int(np.rint(cycles * ps))).scaleb(-6).normalize(), "f")
@@ -159,7 +205,7 @@ def test_perfetto_event_times_are_the_decimal_microseconds(clock_mhz):
     assert _event_times(begin, end, 2**52, 800.0, NUMPY)[2] == 6  # past 2**53 ps: float64's, 6 places
 
 
-@pytest.mark.parametrize("method", ["numpy", "numba", "plain"])
+@pytest.mark.parametrize("method", ["numpy", "numba", "plain", "halves"])
 def test_render_varints_are_the_protos_varints(method):
     """Varint rows equal the protobuf library's own encoding of the same values."""
     import numpy as np
@@ -172,7 +218,7 @@ def test_render_varints_are_the_protos_varints(method):
     assert got == b"".join(b"<" + _VarintBytes(int(x)) + b">" for x in v.tolist())
 
 
-@pytest.mark.parametrize("method", ["numpy", "numba", "plain"])
+@pytest.mark.parametrize("method", ["numpy", "numba", "plain", "halves"])
 def test_render_scaled_sized_varints(method):
     """A Varint of ``round((offset + v) * factor)`` (Python's round: halves to even)
     after the string its byte count picks, as protobuf encodes it; factors that give
@@ -493,7 +539,7 @@ def _check_event_rows(cycles, ns_per_cycle: float, order: str, rng) -> None:
             p.track_event.type = kind
             if kind == pb.TrackEvent.TYPE_SLICE_BEGIN:
                 p.track_event.name_iid = T.NAME_IID
-    assert bytes(got) == trace.SerializeToString()
+    assert b"".join(bytes(p) for p in got) == trace.SerializeToString()
 
 
 def test_pftrace_is_written_without_protobuf(tmp_path):

@@ -43,10 +43,45 @@ def _config_args(p: argparse.ArgumentParser) -> None:
     )
 
 
-def add_subcommands(subparsers, extra=()) -> None:
+def columns() -> int:
+    """``shutil.get_terminal_size().columns`` without importing shutil (with zlib, bz2 and
+    lzma: ~2 ms of a small decode, issue 37): ``$COLUMNS``, else stdout's terminal, else 80."""
+    try:
+        width = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        width = 0
+    if width <= 0:
+        try:
+            width = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            width = 0
+    return width or 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help layout, sized to the terminal by :func:`columns`: argparse makes one
+    per ``add_argument`` (to check the metavar), and its own imports shutil to size it."""
+
+    def __init__(self, prog, indent_increment=2, max_help_position=24, width=None):
+        width = columns() - 2 if width is None else width  # argparse's margin
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class Parser(argparse.ArgumentParser):
+    """The parser of iron's commands: argparse's, with :class:`HelpFormatter` (its
+    subcommands' parsers are of its class, so theirs too)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
+def add_subcommands(subparsers, extra=(), only: str | None = None) -> None:
     """Register ``trace decode`` and ``trace plot`` on an argparse subparsers object.
     ``extra``: functions that register more ``trace`` subcommands on the trace
-    subparsers (``iron/cli.py`` adds the build side's ``trace wire`` so)."""
+    subparsers (``iron/cli.py`` adds the build side's ``trace wire`` so). ``only``
+    ``"decode"``: that subcommand alone (a command line ``iron trace decode ...`` needs
+    no other parser, and each costs a small decode ~1 ms, issue 37)."""
     trace = subparsers.add_parser("trace", help="decode and plot NPU trace captures")
     sub = trace.add_subparsers(dest="trace_command")
     sub.required = True
@@ -68,6 +103,8 @@ def add_subcommands(subparsers, extra=()) -> None:
         "trace, at least 262144; what is dropped past it is counted on stderr and in the output)",
     )
     dec.set_defaults(func=cmd_decode)
+    if only == "decode":
+        return
     plot = sub.add_parser("plot", help="draw a timeline PNG")
     _config_args(plot)
     plot.add_argument("-o", "--output", metavar="OUT.png", required=True)
@@ -374,7 +411,7 @@ def run(args) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point for tests and ``python -m iron.trace.cli``: argv starts with ``trace``."""
-    parser = argparse.ArgumentParser(prog="iron")
+    parser = Parser(prog="iron")
     sub = parser.add_subparsers(dest="command", metavar="{trace}")
     sub.required = True
     add_subcommands(sub)

@@ -44,9 +44,8 @@ import contextlib
 import importlib
 import os
 import sys
-import threading
 import types
-from pathlib import Path
+from _thread import allocate_lock  # threading's Lock; threading itself: only for the loader (issue 37)
 
 
 class _Lazy(types.ModuleType):
@@ -64,11 +63,30 @@ class _Lazy(types.ModuleType):
 #: a plain decode (:data:`iron.trace.engine.PLAIN`) never imports it.
 np = _Lazy("numpy")
 
-CACHE_DIR = Path("~/.cache/iron/numba").expanduser()
-#: Kernels compiled when the package was built (absent in a source checkout).
-SHIPPED_DIR = Path(__file__).resolve().parent / "_kernels"
 
-_LOCK = threading.Lock()
+def __getattr__(name: str):
+    """``CACHE_DIR`` (``~/.cache/iron/numba``, where numba caches iron's kernels) and
+    ``SHIPPED_DIR`` (the kernels compiled when the package was built; absent in a source
+    checkout), as :class:`pathlib.Path`, made on first use: a small decode never needs
+    them, and pathlib's import cost it ~2 ms (issue 37). ``iron.trace.warm`` sets CACHE_DIR."""
+    if name not in ("CACHE_DIR", "SHIPPED_DIR"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from pathlib import Path
+
+    if name == "CACHE_DIR":
+        value = Path("~/.cache/iron/numba").expanduser()
+    else:
+        value = Path(__file__).resolve().parent / "_kernels"
+    globals()[name] = value  # once, as a module constant
+    return value
+
+
+def _dir(name: str):
+    """``CACHE_DIR`` or ``SHIPPED_DIR`` as the module holds it now (made on first use)."""
+    return getattr(sys.modules[__name__], name)
+
+
+_LOCK = allocate_lock()
 _STATE: dict = {}
 
 
@@ -87,12 +105,14 @@ def install_locator(numba) -> None:
             def __init__(self, py_func, py_file):
                 self._py_file = py_file
                 self._lineno = py_func.__code__.co_firstlineno
-                self._cache_path = str(CACHE_DIR / py_func.__module__)
+                self._cache_path = str(_dir("CACHE_DIR") / py_func.__module__)
 
             def get_cache_path(self):
                 return self._cache_path
 
             def ensure_cache_path(self):
+                from pathlib import Path
+
                 super().ensure_cache_path()
                 seed(Path(self._cache_path), self.get_source_stamp(), caching)
 
@@ -119,11 +139,11 @@ def seed(folder: Path, stamp, caching) -> None:
     for the source with content hash ``stamp`` (none yet, an older source, another
     numba) and the shipped one is fresh. The data files go first and each file
     replaces atomically, so an index never names a missing or partial file."""
-    shipped = SHIPPED_DIR / folder.name
+    shipped = _dir("SHIPPED_DIR") / folder.name
     if not (shipped.is_dir() and folder.is_dir()) or folder.resolve() == shipped.resolve():
         return
 
-    def entries(where: Path, base: str) -> dict:
+    def entries(where, base: str) -> dict:
         return caching.IndexDataCacheFile(str(where), base, stamp)._load_index()
 
     import pickle  # here: a small decode never seeds, and pickle costs an import
@@ -174,7 +194,7 @@ def note_compiling() -> None:
 # frames.FRAME_TABLE's numbering needs a touch of iron/trace/decode/scan.py (the
 # byte and field tables are arguments and always current).
 _JIT: dict = {}
-_JIT_LOCK = threading.Lock()
+_JIT_LOCK = allocate_lock()
 
 
 #: Optional packages numba imports only for features iron's kernels never use, each
@@ -272,13 +292,15 @@ def load_kernels(warmers, wanted=None) -> None:
 
 
 _LOADER: list[threading.Thread] = []
-_LOADER_LOCK = threading.Lock()
+_LOADER_LOCK = allocate_lock()
 
 
 def load_kernels_async(*warmers, wanted=None) -> None:
     """:func:`load_kernels` on a thread (once per process: later calls do
     nothing): in a fresh process importing numba and loading the kernels from
     the on-disk cache takes longer than finding the packets, which it overlaps."""
+    import threading
+
     with _LOADER_LOCK:
         if not _LOADER:
             loader = threading.Thread(target=load_kernels, args=(warmers, wanted), daemon=True)

@@ -6,9 +6,8 @@ from __future__ import annotations
 import functools
 import os
 import struct
-from pathlib import Path
-
 from iron.errors import IronError
+from iron.files import pure_path
 from iron.trace.jit import np
 
 CAPTURE_MAGIC = b"PK\x03\x04"  # iron capture files are .npz (zip) archives
@@ -83,11 +82,19 @@ def text_encoding(head: bytes) -> str | None:
     return "ascii" if _plain(head) else None
 
 
+def _suffix(path: str) -> str:
+    """pathlib's ``suffix`` of a :func:`~iron.files.pure_path`: the last name's text from
+    its last dot, if that dot neither starts nor ends the name."""
+    name = path.rpartition("/")[2]
+    i = name.rfind(".")
+    return name[i:] if 0 < i < len(name) - 1 else ""
+
+
 def detect_format(path: str | os.PathLike) -> str:
     """``"capture"``, ``"bin"`` or ``"text"`` (refuses non-files and oversized files)."""
     from iron import limits
 
-    p = Path(path)
+    p = pure_path(path)  # as pathlib names it (without importing pathlib: issue 37)
     limits.check_input(
         p, max(limits.MAX_TEXT_BYTES, limits.MAX_CAPTURE_BYTES), "trace input", TraceInputError
     )
@@ -98,7 +105,7 @@ def detect_format(path: str | os.PathLike) -> str:
         raise TraceInputError(f"{p}: cannot read: {exc.strerror or exc}") from None
     if head.startswith(CAPTURE_MAGIC):
         return "capture"
-    if p.suffix.lower() == ".bin":
+    if _suffix(p).lower() == ".bin":
         return "bin"
     if text_encoding(head) is not None:
         return "text"
@@ -226,7 +233,8 @@ def read_bin(path: str | os.PathLike, plain: bool = False):
         raise TraceInputError(f"{path}: {size} bytes is not a whole number of 32-bit words")
     if plain:
         try:
-            data = Path(path).read_bytes()
+            with open(pure_path(path), "rb") as f:
+                data = f.read()
         except OSError as exc:
             raise TraceInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
         return list(struct.unpack(f"<{len(data) // 4}I", data[: len(data) // 4 * 4]))
@@ -243,7 +251,8 @@ def read_text(path: str | os.PathLike, plain: bool = False):
 
     limits.check_input(path, limits.MAX_TEXT_BYTES, "text trace", TraceInputError)
     try:
-        data = Path(path).read_bytes()
+        with open(pure_path(path), "rb") as f:
+            data = f.read()
     except OSError as exc:
         raise TraceInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
     return parse_text(data, str(path), plain)

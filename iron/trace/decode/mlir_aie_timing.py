@@ -8,9 +8,9 @@ writes these events so that its output matches mlir-aie's record for record.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 from iron.target import frames as F
+from iron.record import Record
 from iron.trace.decode.timing import OP_EVENT, OP_REPEAT, OP_SYNC, OPS_FIELDS, Ops, ops_of
 from iron.trace.engine import NUMBA, NUMPY
 from iron.trace.jit import jit, kernel, np
@@ -51,8 +51,7 @@ def mlir_aie_events(ops: Ops) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return tuple(np.concatenate(c) for c in zip(*parts))
 
 
-@dataclass
-class _MlirAieState:
+class _MlirAieState(Record):
     """What mlir-aie's timing carries from one chunk of ops to the next."""
 
     timer: int = 0
@@ -105,8 +104,7 @@ def _mlir_aie_chunk(ops: Ops, st: _MlirAieState) -> tuple[np.ndarray, np.ndarray
     return _in_output_order(items)
 
 
-@dataclass
-class _Frames:
+class _Frames(Record):
     """Per op of one chunk, what mlir-aie's timing sees (arrays, one entry per op)."""
 
     idx: np.ndarray  # op index in the chunk

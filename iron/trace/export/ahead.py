@@ -2,8 +2,10 @@
 
 The streamed writers alternate two kinds of compiled work that release the GIL:
 making a track's intervals or events (passes over a unit's ops) and rendering
-them to bytes. :func:`ahead` runs the first on a thread, a few items ahead, so
-the two overlap on a 2-core machine; the output is the same, item for item.
+them to bytes (itself two threads for big chunks:
+:func:`iron.trace.export.textout.render_parts`). :func:`ahead` runs the first on a
+thread, a few items ahead, so the two overlap on a 2-core machine; the output is the
+same, item for item.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import io
 import json
-from typing import NamedTuple
+from collections import namedtuple  # not typing's NamedTuple: typing costs a decode ~2 ms (issue 37)
 
 from iron.target.trace_unit import SLOTS
 from iron.trace.decode import DecodedSlice, DecodedUnit, SlotIntervals
@@ -30,7 +30,7 @@ from iron.trace.export.ahead import ahead
 from iron.trace.export.bound import IntervalBudget
 from iron.target.events import KERNEL_END, KERNEL_START
 from iron.trace.export.summary import invocations
-from iron.trace.export.textout import ROWS, Fixed, output_engine, render, scaled
+from iron.trace.export.textout import ROWS, Fixed, output_engine, render_parts, scaled
 from iron.trace.export.timeline import slice_spans
 from iron.trace.jit import np
 
@@ -106,12 +106,8 @@ def _bounded(chunks, budget: IntervalBudget):
             yield begin, end
 
 
-class Track(NamedTuple):
-    """A track of :func:`track_stream` (its rows follow it)."""
-
-    index: int
-    label: str
-    name: str
+#: A track of :func:`track_stream` (its rows follow it): ``index`` (int), ``label``, ``name``.
+Track = namedtuple("Track", "index label name")
 
 
 def track_stream(
@@ -221,11 +217,9 @@ def write_perfetto_json(
             for item in track_stream(du, operator, engine, budget=budget, convert=times):
                 if not isinstance(item, Track):
                     ts, dur, places = item
-                    f.write(
-                        render(
-                            len(ts), [head, Fixed(ts, places), b',"dur":', Fixed(dur, places), tail], engine
-                        )
-                    )
+                    pieces = [head, Fixed(ts, places), b',"dur":', Fixed(dur, places), tail]
+                    for part in render_parts(len(ts), pieces, engine):
+                        f.write(part)
                     continue
                 tid = ui * (SLOTS + 1) + 1 + item.index
                 label, name = item.label, item.name
@@ -253,11 +247,16 @@ def _event_times(begin, end, offset: int, ps_per_cycle: float, engine):
     or, when a cycle is a whole number of picoseconds ending in zeros (800 ps at 1.25 GHz,
     1000 at 1 GHz), those zeros left out (fewer places: the same decimals, written with
     fewer digits to make and no trailing zeros to drop; numpy's renderer: the compiled one
-    keeps 6 places, whose divisor it has as a literal)."""
+    keeps 6 places, whose divisor it has as a literal). A whole number of picoseconds a
+    cycle: integer products, no float rounding (about 3x faster than :func:`scaled`)."""
     step, places = _cycle_step(ps_per_cycle)
-    if engine == NUMPY and places < 6 and isinstance(offset, int) and len(begin):
+    if engine != NUMPY:
+        step, places = step * 10 ** (6 - places), 6
+    if not engine.plain and step and isinstance(offset, int) and len(begin):
         begin = begin.astype(np.int64, copy=False)
-        ts, dur = (begin + offset) * step, (end.astype(np.int64, copy=False) - begin) * step
+        ts, dur = begin + offset, end.astype(np.int64, copy=False) - begin
+        ts *= step  # in place: a new temporary costs its page faults
+        dur *= step
         # the same values as scaled()'s while float64 holds its picoseconds exactly (below 2**53)
         lim = (1 << 53) // 10 ** (6 - places)
         if -lim < min(int(ts.min()), int(dur.min())) and max(int(ts.max()), int(dur.max())) < lim:

@@ -28,7 +28,7 @@ from iron.trace.decode import DecodedSlice
 from iron.trace.engine import NUMPY
 from iron.trace.export.bound import IntervalBudget
 from iron.trace.export.perfetto import Track, process_name, track_stream
-from iron.trace.export.textout import Varint, output_engine, render, scaled, varint, varint_size
+from iron.trace.export.textout import Varint, output_engine, render, render_parts, scaled, varint, varint_size
 from iron.trace.jit import np
 from iron.trace.export.timeline import slice_spans
 
@@ -118,12 +118,13 @@ class _EventBytes:
         self.head_b = [varint(len(self.ts) + k + len(self.after_b)) + self.ts for k in range(11)]
         self.head_e = [varint(len(self.ts) + k + len(self.after_e)) + self.ts for k in range(11)]
 
-    def rows(self, begin, end, offset: int, ns_per_cycle: float, engine=NUMPY):
+    def rows(self, begin, end, offset: int, ns_per_cycle: float, engine=NUMPY) -> list:
         """Begin and end packets of each interval, in order: timestamps
-        ``round((offset + cycle) * ns_per_cycle)``."""
+        ``round((offset + cycle) * ns_per_cycle)``; buffers to write in order
+        (:func:`~iron.trace.export.textout.render_parts`)."""
         if engine == NUMPY and len(begin):
-            return self._fixed_rows(_ns(begin, offset, ns_per_cycle), _ns(end, offset, ns_per_cycle))
-        return render(
+            return [self._fixed_rows(_ns(begin, offset, ns_per_cycle), _ns(end, offset, ns_per_cycle))]
+        return render_parts(
             len(begin),
             [
                 self.packet,
@@ -233,7 +234,8 @@ def write_pftrace(
             for item in track_stream(du, operator, engine, budget=budget):
                 if not isinstance(item, Track):
                     begin, end = item
-                    f.write(ev.rows(begin, end, offset, ns_per_cycle, engine))
+                    for part in ev.rows(begin, end, offset, ns_per_cycle, engine):
+                        f.write(part)
                     continue
                 uuid += 1
                 seq += 1
