@@ -168,7 +168,7 @@ class Runs(Record):
         if not self._ordered:
             return self._pulse_intervals(slot)
         bit = (self.mask & np.uint8(1 << slot)) != 0
-        touch, ends, pulses = self._stretches()
+        touch, pulses = self._stretches()
         if pulses is None or not (bit & pulses).any():
             # The runs occupy disjoint, increasing cycles: a run continues the slot's interval
             # only when the run before it asserts the slot too and ends where it begins (``touch``).
@@ -178,17 +178,17 @@ class Runs(Record):
             first, last = bit.copy(), bit
             first[1:] &= apart
             last[:-1] &= apart
-            return self.time.take(np.flatnonzero(first)), ends.take(np.flatnonzero(last))
+            last = np.flatnonzero(last)
+            return self.time.take(np.flatnonzero(first)), self.time.take(last) + self.count.take(last)
         return self._pulse_intervals(slot)
 
     def _stretches(self):
-        """Per run, kept for every slot: whether the next run begins where it ends as one
-        stretch, that end, and which runs are pulses (step > 1, more than one; None: none)."""
+        """Per run, kept for every slot (a bool each): whether the next run begins where it
+        ends as one stretch, and which runs are pulses (step > 1, more than one; None: none)."""
         if "_stretch_cache" not in self.__dict__:
-            ends = self.time + self.count
             pulses = (self.step != 1) & (self.count > 1)
-            touch = self.time[1:] == ends[:-1]
-            self.__dict__["_stretch_cache"] = (touch, ends, pulses if pulses.any() else None)
+            touch = self.time[1:] == (self.time[:-1] + self.count[:-1])
+            self.__dict__["_stretch_cache"] = (touch, pulses if pulses.any() else None)
         return self.__dict__["_stretch_cache"]
 
     def _pulse_intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
