@@ -207,6 +207,87 @@ def test_frame_starts_blockwise_follow_the_chain(block):
             assert frame_starts_blocks(lengths, block).tolist() == walk(lengths)
 
 
+@pytest.mark.parametrize("table", ["frame", "pc"])
+def test_frame_start_mask_follows_the_chain(table):
+    """The numpy frame scan's sync points (bytes no earlier frame runs past) and its walks
+    between them (issue 37) give the chain of frame starts as its definition walks it; a
+    stream whose stretches between sync points are longer than the walk's limit gives None
+    (its caller then walks block by block)."""
+    from iron.trace.decode.scan import frame_start_mask
+
+    lengths_of = F.LENGTH_OF_BYTE if table == "frame" else F.PC_LENGTH_OF_BYTE
+
+    def walk(lengths):
+        out, i = [], 0
+        while i < len(lengths):
+            out.append(i)
+            i += int(lengths[i])
+        return out
+
+    rng = np.random.default_rng(4)
+    streams = [np.array([0xF0], np.uint8), np.array([0x00, 0xF0, 0x80], np.uint8)]
+    for _ in range(80):
+        n = int(rng.integers(1, 2000))
+        streams.append(rng.integers(0, 256, n).astype(np.uint8))
+        streams.append(rng.choice(np.array([0x00, 0xC0, 0xF0, 0xFE, 0xD4, 0xE1, 0xD8, 0x81], np.uint8), n))
+    for data in streams:
+        lengths = lengths_of[data]
+        mask = frame_start_mask(lengths, max_steps=10**6)
+        assert np.flatnonzero(mask).tolist() == walk(lengths)
+    # one 1-byte frame, then 2-byte frames whose second byte reads as a 2-byte frame: no sync point
+    odd = np.array([1] + [2] * 500, np.uint8)
+    assert frame_start_mask(odd, max_steps=64) is None
+    assert np.flatnonzero(frame_start_mask(odd, max_steps=400)).tolist() == walk(odd)
+    assert D.frame_starts(odd, "numpy").tolist() == walk(odd)  # by the blocks instead
+
+
+def test_numpy_parser_folds_repeats_as_numba_does():
+    """Streams without Event_Sync (every Repeat follows an event frame: the numpy scan's
+    fold of Repeats into their events, issue 37) and with them (its general path)."""
+    rng = np.random.default_rng(2)
+    alphabet = np.array(
+        [0x00, 0x15, 0x7F, 0xC1, 0x23, 0xE2, 0xEF, 0xD8, 0xD9, 0x81, 0xA3, 0xD1, 0xD6, 0xFE], np.uint8
+    )
+    for trial in range(80):
+        b = rng.choice(alphabet, int(rng.integers(1, 3000)))
+        b[0] = 0x31  # an event first: no Repeat opens the stream
+        if trial % 4 == 0:
+            b[rng.integers(0, len(b), 3)] = 0xFF  # Event_Syncs (a Repeat may follow one)
+        o1, s1, d1 = D.parse_stream(b, "numba")
+        o2, s2, d2 = D.parse_stream(b, "numpy")
+        assert (s1, d1) == (s2, d2)
+        for f in D.OPS_FIELDS:
+            a1, a2 = getattr(o1, f), getattr(o2, f)
+            assert a1.dtype == a2.dtype and np.array_equal(a1, a2), f
+
+
+def test_slot_intervals_are_the_maximal_stretches_of_asserted_cycles():
+    """``Runs.intervals`` of the timing model's runs (joined without gathering them when no
+    pulse run asserts the slot, issue 37) and of encoder runs (any order: gathered) are the
+    maximal stretches of consecutive cycles in which the slot is asserted, from every occurrence."""
+
+    def stretches(runs, slot):
+        t, m = runs.expand()
+        cycles = np.unique(t[(m >> slot) & 1 == 1])
+        if not len(cycles):
+            return [], []
+        new = np.flatnonzero(np.diff(cycles) != 1) + 1
+        return cycles[np.r_[0, new]].tolist(), (cycles[np.r_[new - 1, len(cycles) - 1]] + 1).tolist()
+
+    rng = np.random.default_rng(6)
+    alphabet = np.array([0x00, 0x15, 0x7F, 0xC1, 0xC0, 0x23, 0xE2, 0xE1, 0xD8, 0x81, 0xFE, 0x40], np.uint8)
+    for trial in range(60):
+        b = rng.choice(alphabet, int(rng.integers(1, 400)))
+        if trial % 3 == 0:
+            b[rng.integers(0, len(b), 2)] = 0xFF  # Event_Syncs: Repeats after one are their own runs
+        runs = D.ops_to_runs(D.parse_stream(b, "numpy")[0])
+        for slot in range(F.SLOTS):
+            begin, end = runs.intervals(slot)
+            assert (begin.tolist(), end.tolist()) == stretches(runs, slot)
+    enc = E.as_runs([(0, 1), (1, 2), (1, 1), (2, 3)])  # slot 0's runs not next to each other
+    assert [x.tolist() for x in enc.intervals(0)] == [[0], [3]] == list(stretches(enc, 0))
+
+
 def test_numba_and_numpy_parsers_agree_on_random_bytes():
     rng = np.random.default_rng(1)
     for trial in range(60):

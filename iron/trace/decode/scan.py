@@ -51,7 +51,52 @@ def frame_starts(lengths: np.ndarray, engine=None) -> np.ndarray:
         out = np.empty(n, dtype=np.int32 if n < 2**31 - 8 else np.int64)
         k = scan(lengths, out)
         return out[:k].copy()
-    return frame_starts_blocks(lengths)
+    starts = frame_start_mask(lengths)
+    return frame_starts_blocks(lengths) if starts is None else np.flatnonzero(starts)
+
+
+#: Frames that :func:`frame_start_mask` follows in lock step from the sync points before it
+#: gives up (None: the caller takes :func:`frame_starts_blocks`). Real streams need a few
+#: (Dec 2026: at most 3 in the tiled hardware capture, 16 in bench_decode's synthetic
+#: units, 38 in random bytes); only streams made to defeat it (e.g. one byte, then only
+#: 2-byte frames whose second byte reads as another 2-byte frame) need more.
+SYNC_WALK_STEPS = 64
+#: :func:`frame_start_mask` finds the bytes that a frame from up to this many bytes back
+#: runs past by whole-array comparisons; longer frames (rare: Start) one by one.
+_DENSE_REACH = 4
+
+
+def frame_start_mask(lengths: np.ndarray, max_steps: int = SYNC_WALK_STEPS) -> np.ndarray | None:
+    """:func:`frame_starts` as a bool per byte (the last start may run past the end),
+    in a few whole-array passes: a *sync point* is a byte that no frame starting before
+    it runs past (``lengths[s - d] <= d`` for every ``d``), so every chain of frames
+    from before it lands on it: it starts a frame. Between two sync points, the frames
+    are walked from the first, all such stretches in lock step; most stretches are one
+    frame (nothing to walk). None when a stretch needs more than ``max_steps`` frames."""
+    n = len(lengths)
+    longest = max(1, int(lengths.max())) if n else 1
+    # cut[s]: a frame that starts before s runs past s (s is no sync point); False past the end
+    cut = np.zeros(n + longest, bool)
+    for d in range(1, min(longest, _DENSE_REACH)):
+        cut[d:n] |= lengths[: n - d] > d
+    if longest > _DENSE_REACH:
+        big = np.flatnonzero(lengths > _DENSE_REACH)
+        reach = lengths[big]
+        for d in range(_DENSE_REACH, longest):
+            at = big[reach > d] + d
+            cut[at[at < n]] = True
+    start = ~cut[:n]
+    # The stretches that hold more than one frame: a sync point's frame ends on a cut byte.
+    multi = np.flatnonzero((lengths > 1) & start)
+    cur = multi + lengths.take(multi)
+    cur = cur[cut.take(cur)]
+    for _ in range(max_steps):
+        if not len(cur):
+            return start
+        start[cur] = True
+        cur = cur + lengths.take(cur)
+        cur = cur[cut.take(cur)]  # on until the next sync point (a frame start already)
+    return None if len(cur) else start
 
 
 #: Bytes per block of :func:`frame_starts_blocks` (measured Dec 2026 at 1 MiB: 256 is about
@@ -184,30 +229,102 @@ def byte_table(data: np.ndarray, table: bytes) -> np.ndarray:
 
 
 def _parse_numpy(data: np.ndarray) -> tuple[Ops, int | None, dict]:
+    """:func:`parse_stream` in whole-array passes (see :func:`frame_start_mask`): per byte
+    its frame kind and length from one table, the frame starts as a mask, the kept
+    frames (events, Repeats, Event_Syncs) gathered by index (numpy's ``take``: several
+    times faster than indexing by a mask or an index array)."""
     n = len(data)
     diag = no_frames()
-    starts = frame_starts_blocks(byte_table(data, F.LENGTH_BYTES))
-    if len(starts) and starts[-1] + F.LENGTH_BYTES[data[starts[-1]]] > n:
-        starts = starts[:-1]
+    code = byte_table(data, _kind_length_bytes())
+    lengths = code >> 4
+    start = frame_start_mask(lengths)
+    if start is None:  # stretches of frames too long to walk in lock step: block by block
+        start = np.zeros(n, bool)
+        start[frame_starts_blocks(lengths)] = True
+    tail = max(0, n - 8)  # the last frame starts within the longest frame's length of the end
+    last = tail + int(np.flatnonzero(start[tail:])[-1])
+    if last + int(lengths[last]) > n:
+        start[last] = False
         diag["truncated_frames"] = 1
-    diag["frames"] = len(starts)
-    padded = np.concatenate([data, np.zeros(8, dtype=np.uint8)])
-    kind = byte_table(padded[starts], F.KIND_BYTES)
-    counts = np.bincount(kind, minlength=16)
-    diag["unknown_frames"] = int(counts[F.UNKNOWN])
-    diag["sync_frames"] = int(counts[F.SYNC])
-    diag["start_frames"] = int(counts[F.START])
-    start_timer = None
-    if counts[F.START]:
-        start_timer = start_timer_at(data, int(starts[np.argmax(kind == F.START)]))
-    sel = (kind <= F.REPEAT1) | (kind == F.SYNC)
-    if not sel.all():
-        starts, kind = starts[sel], kind[sel]
+    kind = code & np.uint8(15)
+    diag["frames"] = int(np.count_nonzero(start))
+    diag["unknown_frames"] = int(np.count_nonzero((kind == F.UNKNOWN) & start))
+    first = (kind == F.START) & start
+    diag["start_frames"] = int(np.count_nonzero(first))
+    start_timer = start_timer_at(data, int(np.argmax(first))) if diag["start_frames"] else None
+    keep = (kind <= F.REPEAT1) | (kind == F.SYNC)
+    keep &= start
+    at = np.flatnonzero(keep)
+    k = kind.take(at)
     # The 4 bytes from each frame start as one big-endian word: fields are bit ranges of it
     # (a view of the bytes as big-endian words at every byte offset, gathered at the starts).
-    at_every_byte = np.ndarray(buffer=padded, dtype=">u4", shape=(n + 5,), strides=(1,))
-    w = at_every_byte[starts].astype(np.uint32)
-    return _ops_from_words(kind, w), start_timer, diag
+    padded = np.concatenate([data, np.zeros(3, dtype=np.uint8)])
+    at_every_byte = np.ndarray(buffer=padded, dtype=">u4", shape=(n,), strides=(1,))
+    w = at_every_byte.take(at).astype(np.uint32)
+    del code, lengths, start, kind, first, keep, at, padded, at_every_byte  # before the fold's own
+    diag["sync_frames"] = int(np.count_nonzero(k == F.SYNC))
+    ops = _fold_words(k, w, diag["sync_frames"])
+    return (ops if ops is not None else _ops_from_words(k, w)), start_timer, diag
+
+
+@functools.cache
+def _kind_length_bytes() -> bytes:
+    """First byte -> its frame kind (low 4 bits) and length (high 4 bits), one table."""
+    return bytes(k | length << 4 for k, length in zip(F.KIND_BYTES, F.LENGTH_BYTES))
+
+
+@functools.cache
+def _field_shifts() -> tuple[bytes, bytes, bytes, bytes]:
+    """:func:`field_table` as 256-byte tables by kind for ``bytes.translate``: a field of
+    the word ``w`` is ``(w << left) >> right`` (numpy gives 0 for shifts of 32 or more:
+    kinds without fields): left and right shifts of the value, then of the slot field."""
+    tables = [bytearray(256) for _ in range(4)]
+    for kind in range(16):
+        v_shift, v_mask, s_shift, s_mask = field_table(True)[4 * kind : 4 * kind + 4]
+        for j, (shift, mask) in enumerate(((v_shift, v_mask), (s_shift, s_mask))):
+            width = mask.bit_length()
+            tables[2 * j][kind] = 32 - shift - width if width else 0
+            tables[2 * j + 1][kind] = 32 - width
+    return tuple(bytes(t) for t in tables)
+
+
+def _fold_words(k: np.ndarray, w: np.ndarray, nsync: int) -> Ops | None:
+    """Folded :class:`Ops` of the kept frames (kinds ``k``, words ``w``) when every Repeat
+    follows an event frame (the common stream: no Repeat first, none after an Event_Sync;
+    else None): the ops are the other frames, each Repeat's count summed into its event's
+    ``reps``, the fields computed for the events only."""
+    is_rep = (k >> 1) == F.REPEAT0 >> 1  # Repeat0 and Repeat1 (6 and 7)
+    if len(k) and is_rep[0]:
+        return None
+    if nsync and ((k[:-1] == F.SYNC) & is_rep[1:]).any():
+        return None
+    rep = np.flatnonzero(is_rep)
+    if len(rep):
+        heads = np.flatnonzero(~is_rep)
+        hk, hw = k.take(heads), w.take(heads)
+    else:
+        hk, hw = k, w
+    v_left, v_right, s_left, s_right = _field_shifts()
+    value = hw << byte_table(hk, v_left)
+    value >>= byte_table(hk, v_right)
+    slots = hw << byte_table(hk, s_left)
+    slots >>= byte_table(hk, s_right)  # a slot number (Single) or a slot mask (Multiple)
+    slots = slots.astype(np.uint8)  # both fit a byte (so does a Single's 1 << slot)
+    single = hk <= F.SINGLE2
+    mask = np.where(single, np.uint8(1) << slots, slots)
+    reps = np.zeros(len(hk), np.uint32)
+    if len(rep):
+        # A Repeat's event is the head before it: heads before it = its index - Repeats before it.
+        group = rep - np.arange(1, len(rep) + 1)
+        rk, rw = k.take(rep), w.take(rep)
+        counts = (rw << byte_table(rk, v_left)) >> byte_table(rk, v_right)
+        total = np.cumsum(counts, dtype=np.uint32)  # mod 2**32, as the uint32 field keeps it
+        ends = np.flatnonzero(np.append(group[1:] != group[:-1], True))  # each event's last Repeat
+        summed = total.take(ends)
+        summed[1:] -= total.take(ends[:-1])
+        reps[group.take(ends)] = summed
+    kind = (hk == F.SYNC).view(np.uint8) * np.uint8(OP_SYNC)  # else OP_EVENT (0)
+    return Ops(kind, mask, value, reps, single)
 
 
 @functools.cache

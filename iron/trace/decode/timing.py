@@ -60,12 +60,11 @@ class Ops(Record):
 
 
 def join_ops(kind: np.ndarray, mask: np.ndarray, value: np.ndarray, single: np.ndarray) -> Ops:
-    """One op per frame (OP_REPEAT value = count) -> folded :class:`Ops`."""
+    """One op per frame (OP_REPEAT value = count) -> folded :class:`Ops` (any stream; the
+    numpy scan folds the common one, every Repeat after an event frame, itself:
+    :func:`iron.trace.decode.scan._fold_words`)."""
     is_rep = kind == OP_REPEAT
     heads = np.flatnonzero(~is_rep)
-    folded = _join_no_orphans(kind, mask, value, single, is_rep, heads)
-    if folded is not None:
-        return folded
     g = np.cumsum(~is_rep) - 1  # group = a non-repeat op and the repeats after it; -1: leading repeats
     sel = is_rep & (g >= 0)
     rsum = np.bincount(g[sel], weights=value[sel], minlength=len(heads)).astype(np.int64)
@@ -98,29 +97,6 @@ def join_ops(kind: np.ndarray, mask: np.ndarray, value: np.ndarray, single: np.n
     return ops
 
 
-def _join_no_orphans(kind, mask, value, single, is_rep, heads) -> Ops | None:
-    """:func:`join_ops` where every Repeat follows an event frame (no leading Repeats, none
-    after an Event_Sync: the common stream), in fewer passes: each head's replays summed
-    by a running sum (exact in 64 bits) instead of a weighted count. None otherwise."""
-    if len(heads) == 0 or (len(heads) < len(kind) and is_rep[0]):
-        return None
-    ends = np.empty(len(heads), np.int64)
-    ends[:-1], ends[-1] = heads[1:], len(kind)
-    hk = kind[heads]
-    if ((hk == OP_SYNC) & (ends - heads > 1)).any():  # Repeats after a sync: their own op
-        return None
-    running = np.zeros(len(kind) + 1, np.int64)
-    np.cumsum(np.where(is_rep, value, 0), out=running[1:])
-    event = hk == OP_EVENT
-    return Ops(
-        hk.astype(np.uint8),
-        mask[heads].astype(np.uint8),
-        np.where(event, value[heads], 0).astype(np.uint32),
-        np.where(event, running[ends] - running[heads + 1], 0).astype(np.uint32),
-        np.asarray(single[heads], bool),
-    )
-
-
 OPS_FIELDS = ("kind", "mask", "value", "reps", "single")
 OPS_DTYPES = ("uint8", "uint8", "uint32", "uint32", "bool")  # of the fields, in order
 
@@ -148,6 +124,10 @@ class Runs(Record):
     mask: np.ndarray  # uint8
     count: np.ndarray  # int64
     step: np.ndarray  # int64
+
+    #: Made by the timing model (:func:`ops_to_runs`): the runs occupy disjoint, increasing
+    #: cycles, which lets :meth:`intervals` join a slot's runs without gathering them.
+    _ordered = False
 
     def __init__(self, time, mask, count, step):
         self.time, self.mask, self.count, self.step = time, mask, count, step
@@ -185,6 +165,35 @@ class Runs(Record):
         return cache[slot]
 
     def _intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        if not self._ordered:
+            return self._pulse_intervals(slot)
+        bit = (self.mask & np.uint8(1 << slot)) != 0
+        touch, pulses = self._stretches()
+        if pulses is None or not (bit & pulses).any():
+            # The runs occupy disjoint, increasing cycles: a run continues the slot's interval
+            # only when the run before it asserts the slot too and ends where it begins (``touch``).
+            apart = bit[1:] & bit[:-1]
+            apart &= touch
+            np.logical_not(apart, out=apart)  # not joined to the run before
+            first, last = bit.copy(), bit
+            first[1:] &= apart
+            last[:-1] &= apart
+            last = np.flatnonzero(last)
+            return self.time.take(np.flatnonzero(first)), self.time.take(last) + self.count.take(last)
+        return self._pulse_intervals(slot)
+
+    def _stretches(self):
+        """Per run, kept for every slot (a bool each): whether the next run begins where it
+        ends as one stretch, and which runs are pulses (step > 1, more than one; None: none)."""
+        if "_stretch_cache" not in self.__dict__:
+            pulses = (self.step != 1) & (self.count > 1)
+            touch = self.time[1:] == (self.time[:-1] + self.count[:-1])
+            self.__dict__["_stretch_cache"] = (touch, pulses if pulses.any() else None)
+        return self.__dict__["_stretch_cache"]
+
+    def _pulse_intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_intervals` of any runs (and of a slot some pulse runs assert: every pulse an
+        interval) from the runs that assert the slot, gathered."""
         sel = np.flatnonzero(self.mask & np.uint8(1 << slot))  # one scan, then gathers of the few
         t, n, s = self.time.take(sel), self.count.take(sel), self.step.take(sel)
         # A run of step 1 is one stretch; wider steps are separate 1-cycle pulses
@@ -492,6 +501,12 @@ def _timer(ops: Ops, sync_cycles: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 def ops_to_runs(ops: Ops) -> Runs:
     """iron's timing model (module docstring): folded ops -> runs."""
+    runs = _model_runs(ops)
+    runs._ordered = True
+    return runs
+
+
+def _model_runs(ops: Ops) -> Runs:
     if not len(ops):
         z = np.zeros(0, np.int64)
         return Runs(z, np.zeros(0, np.uint8), z, z)
@@ -518,25 +533,33 @@ def _event_runs(ops: Ops) -> Runs:
     step += 1
     reps = ops.reps.astype(np.int64)
     event = ops.kind == OP_EVENT
-    delta = step * (1 + reps)
-    if not event.all():  # Event_Syncs: only time passes
-        delta[~event] = F.SYNC_CYCLES
-    after = np.cumsum(delta)
-    time = after - reps * step  # the event itself: its replays follow
-    if not event.all():
-        time, step, reps, mask = time[event], step[event], reps[event], ops.mask[event]
+    syncs = not event.all()
+    time = reps + 1  # in place from here: the timer's steps, their sum, each event's time
+    time *= step
+    if syncs:  # Event_Syncs: only time passes
+        time[~event] = F.SYNC_CYCLES
+    np.cumsum(time, out=time)
+    time -= reps * step  # the event itself: its replays follow
+    if syncs:
+        at = np.flatnonzero(event)
+        time, step, reps, mask = time.take(at), step.take(at), reps.take(at), ops.mask.take(at)
     else:
         mask = ops.mask
     second = (reps > 0) & (mask != 0)
-    at = np.arange(len(time))  # each event's run, after the replay runs before it
-    at[1:] += np.cumsum(second[:-1])
-    n = len(time) + int(np.count_nonzero(second))
-    out_time, out_count = np.empty(n, np.int64), np.ones(n, np.int64)
-    out_mask, out_step = np.empty(n, np.uint8), np.empty(n, np.int64)
-    out_time[at], out_mask[at], out_step[at] = time, mask, step
-    rep_at = at[second] + 1
-    out_time[rep_at] = time[second] + step[second]
-    out_mask[rep_at], out_step[rep_at], out_count[rep_at] = mask[second], step[second], reps[second]
+    extra = np.flatnonzero(second)
+    if not len(extra):
+        return Runs(time, mask, np.ones(len(time), np.int64), step)
+    # Each event's run, then (``second``) the run of its replays: the output's runs gathered
+    # from the events (``take``: much faster than scattering into them), the replay runs fixed.
+    at = extra + np.arange(1, len(extra) + 1)  # where the replay runs go
+    is_replay = np.zeros(len(time) + len(extra), bool)
+    is_replay[at] = True
+    src = np.arange(len(is_replay))
+    src -= np.cumsum(is_replay)
+    out_time, out_mask, out_step = time.take(src), mask.take(src), step.take(src)
+    out_time[at] += step.take(extra)
+    out_count = np.ones(len(src), np.int64)
+    out_count[at] = reps.take(extra)
     return Runs(out_time, out_mask, out_count, out_step)
 
 
@@ -545,11 +568,17 @@ def bound_runs(runs: Runs, limit: int) -> tuple[Runs, int]:
     is one interval per slot, a run of wider steps ``count`` of them), and how many
     intervals were dropped. Bounds what Perfetto output and plots expand to: a few KB
     of Repeat frames can stand for hundreds of millions of pulses."""
-    pulses = np.bitwise_count(runs.mask).astype(np.int64)
-    cost = pulses * np.where(runs.step == 1, 1, runs.count)
-    total = int(cost.sum())
+    # The total first, without run-sized temporaries: a slot's interval per run, plus
+    # ``count - 1`` more per slot of the runs of wider steps (few: replays of frames with cycles).
+    slots = np.bitwise_count(runs.mask)
+    total = int(slots.sum(dtype=np.int64))
+    wide = np.flatnonzero((runs.count != 1) & (runs.step != 1))
+    if len(wide):
+        total += int(np.dot(slots.take(wide).astype(np.int64), runs.count.take(wide) - 1))
     if total <= limit:
         return runs, 0
+    pulses = slots.astype(np.int64)
+    cost = pulses * np.where(runs.step == 1, 1, runs.count)
     fits = np.cumsum(cost) <= limit
     k = int(fits.sum())  # runs[:k] fit whole; run k is cut
     used = int(cost[:k].sum())
@@ -562,4 +591,5 @@ def bound_runs(runs: Runs, limit: int) -> tuple[Runs, int]:
     cut = Runs(
         *(np.asarray(a, dtype=d.dtype) for a, d in zip(keep, (runs.time, runs.mask, runs.count, runs.step)))
     )
+    cut._ordered = runs._ordered  # the earliest runs of ordered runs (the last one cut shorter)
     return cut, total - used

@@ -88,7 +88,7 @@ def slot_cycles(hist) -> list[int]:
     return [sum(c for m, c in enumerate(counts) if m >> s & 1) for s in range(F.SLOTS)]
 
 
-CHUNK_OPS = 1 << 18  # ops per step of :func:`unit_figures` (bounds its memory)
+CHUNK_OPS = 1 << 16  # ops per step of :func:`unit_figures` (bounds its memory: ~1 MB per int64 temporary)
 
 
 def unit_figures(ops: Ops, slots: tuple[int, ...] = ()) -> dict:
@@ -102,25 +102,35 @@ def unit_figures(ops: Ops, slots: tuple[int, ...] = ()) -> dict:
     if (ops.kind == OP_REPEAT).any():  # replays after an Event_Sync: rare, take the exact general path
         return _run_figures(ops, slots, out)
     offset = 0
-    hist = np.zeros(256, np.float64)
+    counts = np.zeros(F.SLOTS, np.int64)  # occurrences per slot of the event frames themselves
+    hist = np.zeros(256, np.float64)  # ... and of their replays, per mask
     prev = None  # (mask, last occurrence) of the previous event
     for a in range(0, len(ops), CHUNK_OPS):
         events, offset = _chunk_events(ops, a, offset)
         if events is None:
             continue
         t, reps, step, mask = events
-        hist += np.bincount(mask, minlength=256)
+        for slot in range(F.SLOTS):  # a count per slot beats a histogram of masks (bincount casts)
+            counts[slot] += np.count_nonzero(mask & np.uint8(1 << slot))
         more = np.flatnonzero(reps)
         if len(more):
-            hist += np.bincount(mask[more], weights=reps[more].astype(np.float64), minlength=256)
+            hist += np.bincount(mask.take(more), weights=reps.take(more).astype(np.float64), minlength=256)
         last = t + reps * step
         if out["first"] is None:
             out["first"] = int(t[0])
         out["last"] = int(last[-1])
-        for slot in slots:
-            out["starts"][slot].append(_slot_starts(t, reps, step, mask, last, slot, prev))
+        if slots:
+            # an event continues the previous one's last replay (when both assert a slot)
+            touch = np.empty(len(t), bool)
+            touch[0] = prev is not None and prev[1] == t[0] - 1
+            np.equal(last[:-1], t[1:] - 1, out=touch[1:])
+            gapped = (reps > 0) & (step > 1)  # replays of a frame with cycles are separate pulses
+            for slot in slots:
+                pbit = prev is not None and (prev[0] >> slot) & 1
+                out["starts"][slot].append(_slot_starts(t, reps, step, mask, touch, gapped, slot, pbit))
         prev = (int(mask[-1]), int(last[-1]))
-    out["cycles"] = (hist @ _bits()).round().astype(np.int64)
+    # exact in float64 (integers below 2**53): the same sums as one histogram of all occurrences
+    out["cycles"] = counts + (hist @ _bits()).round().astype(np.int64)
     out["starts"] = (
         {s: np.concatenate(v) if len(v) else np.zeros(0, np.int64) for s, v in out["starts"].items()}
         if slots
@@ -140,8 +150,15 @@ def last_event_time(ops: Ops) -> int | None:
     last = len(event) - 1 - int(np.argmax(event[::-1]))
     if not event[last]:
         return None
-    value, reps = ops.value[: last + 1].astype(np.int64), ops.reps[: last + 1].astype(np.int64)
-    return int(np.where(event[: last + 1], (value + 1) * (reps + 1), SYNC_CYCLES).sum())
+    # The sum of (value + 1) * (reps + 1) over the events and SYNC_CYCLES per Event_Sync,
+    # as sums that need no temporaries the size of the ops (an Event_Sync's value and reps
+    # are 0: it counts 1, plus SYNC_CYCLES - 1); products only where reps is not 0 (few).
+    k = last + 1
+    value, reps = ops.value[:k], ops.reps[:k]
+    total = k + int(value.sum(dtype=np.int64)) + int(reps.sum(dtype=np.int64))
+    more = np.flatnonzero(reps)
+    total += int(np.dot(value.take(more).astype(np.int64), reps.take(more).astype(np.int64)))
+    return total + (k - int(np.count_nonzero(event[:k]))) * (SYNC_CYCLES - 1)
 
 
 def _no_figures(slots: tuple[int, ...]) -> dict:
@@ -186,26 +203,25 @@ def _chunk_events(ops: Ops, a: int, offset: int):
     offset = int(cum[-1])
     if not len(ev):
         return None, offset
-    return ((cum - tail)[ev], reps[ev], value[ev], mask[ev]), offset
+    return ((cum - tail).take(ev), reps.take(ev), value.take(ev), mask.take(ev)), offset
 
 
-def _slot_starts(t, reps, step, mask, last, slot, prev) -> np.ndarray:
-    """Interval start times of ``slot`` among these events (``prev``: the event before)."""
-    bit = ((mask >> np.uint8(slot)) & 1).astype(bool)
-    pbit = np.empty(len(t), dtype=bool)
-    plast = np.empty(len(t), dtype=np.int64)
-    pbit[1:], plast[1:] = bit[:-1], last[:-1]
-    if prev is None:
-        pbit[0], plast[0] = False, -2
-    else:
-        pbit[0], plast[0] = (prev[0] >> slot) & 1, prev[1]
-    # contiguous with the previous event's last replay, which also asserts the slot
-    starts = t[bit & ~(pbit & (plast == t - 1))]
-    gaps = bit & (reps > 0) & (step > 1)  # replays of a frame with cycles are separate pulses
-    if gaps.any():
-        n = reps[gaps]
+def _slot_starts(t, reps, step, mask, touch, gapped, slot, pbit) -> np.ndarray:
+    """Interval start times of ``slot`` among these events: where it is asserted and does
+    not continue the previous event's last replay (``touch``, ``pbit``: the previous event,
+    the one before the chunk for the first, asserted it), and each replay of an event
+    whose replays are separate pulses (``gapped``)."""
+    bit = (mask & np.uint8(1 << slot)) != 0
+    cont = np.empty(len(t), bool)
+    cont[0] = pbit
+    cont[1:] = bit[:-1]
+    cont &= touch
+    starts = t.take(np.flatnonzero(bit > cont))  # asserted, not a continuation
+    gaps = np.flatnonzero(bit & gapped)
+    if len(gaps):
+        n = reps.take(gaps)
         i = np.arange(int(n.sum()), dtype=np.int64) - np.repeat(np.cumsum(n) - n, n) + 1
-        starts = np.concatenate([starts, np.repeat(t[gaps], n) + i * np.repeat(step[gaps], n)])
+        starts = np.concatenate([starts, np.repeat(t.take(gaps), n) + i * np.repeat(step.take(gaps), n)])
     return starts
 
 
