@@ -179,6 +179,15 @@ def test_frame_starts_doubling_matches_numba():
         assert np.array_equal(D.frame_starts(L, "numpy"), D.frame_starts(L, "numba"))
 
 
+def _walk_chain(lengths) -> list[int]:
+    """Frame starts by their definition: each frame starts where the previous one ends."""
+    out, i = [], 0
+    while i < len(lengths):
+        out.append(i)
+        i += int(lengths[i])
+    return out
+
+
 @pytest.mark.parametrize("block", [8, 16, 256])
 def test_frame_starts_blockwise_follow_the_chain(block):
     """The numpy frame scan (block by block, issue 37) gives the chain of frame starts as
@@ -186,13 +195,6 @@ def test_frame_starts_blockwise_follow_the_chain(block):
     ``convert_to_commands`` reads the stream so), on random bytes and on streams whose
     chains from neighbouring offsets never meet (all 2-byte frames after a 1-byte one)."""
     from iron.trace.decode.scan import frame_starts_blocks
-
-    def walk(lengths):
-        out, i = [], 0
-        while i < len(lengths):
-            out.append(i)
-            i += int(lengths[i])
-        return out
 
     rng = np.random.default_rng(3)
     streams = [np.zeros(0, np.uint8), np.array([0xF0], np.uint8), np.full(1000, 0x80, np.uint8)]
@@ -204,7 +206,7 @@ def test_frame_starts_blockwise_follow_the_chain(block):
     for data in streams:
         for table in (F.LENGTH_OF_BYTE, F.PC_LENGTH_OF_BYTE):
             lengths = table[data]
-            assert frame_starts_blocks(lengths, block).tolist() == walk(lengths)
+            assert frame_starts_blocks(lengths, block).tolist() == _walk_chain(lengths)
 
 
 @pytest.mark.parametrize("table", ["frame", "pc"])
@@ -217,13 +219,6 @@ def test_frame_start_mask_follows_the_chain(table):
 
     lengths_of = F.LENGTH_OF_BYTE if table == "frame" else F.PC_LENGTH_OF_BYTE
 
-    def walk(lengths):
-        out, i = [], 0
-        while i < len(lengths):
-            out.append(i)
-            i += int(lengths[i])
-        return out
-
     rng = np.random.default_rng(4)
     streams = [np.array([0xF0], np.uint8), np.array([0x00, 0xF0, 0x80], np.uint8)]
     for _ in range(80):
@@ -233,12 +228,12 @@ def test_frame_start_mask_follows_the_chain(table):
     for data in streams:
         lengths = lengths_of[data]
         mask = frame_start_mask(lengths, max_steps=10**6)
-        assert np.flatnonzero(mask).tolist() == walk(lengths)
+        assert np.flatnonzero(mask).tolist() == _walk_chain(lengths)
     # one 1-byte frame, then 2-byte frames whose second byte reads as a 2-byte frame: no sync point
     odd = np.array([1] + [2] * 500, np.uint8)
     assert frame_start_mask(odd, max_steps=64) is None
-    assert np.flatnonzero(frame_start_mask(odd, max_steps=400)).tolist() == walk(odd)
-    assert D.frame_starts(odd, "numpy").tolist() == walk(odd)  # by the blocks instead
+    assert np.flatnonzero(frame_start_mask(odd, max_steps=400)).tolist() == _walk_chain(odd)
+    assert D.frame_starts(odd, "numpy").tolist() == _walk_chain(odd)  # by the blocks instead
 
 
 def test_numpy_parser_folds_repeats_as_numba_does():
