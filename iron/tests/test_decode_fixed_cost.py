@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from iron.tests.golden import DATA, TEST1
+from iron.tests.golden import DATA, TEST1, decode_argv
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -128,15 +128,7 @@ def test_a_summary_output_is_not_forced_to_disk(tmp_path, monkeypatch):
     real = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real(fd))
     want = json.loads((DATA / "decode_hashes.json").read_text())["mlir-aie-test1/trace.txt"]["summary"]
-    args = [
-        "trace",
-        "decode",
-        str(TEST1 / "trace.txt"),
-        "--mlir",
-        str(TEST1 / "aie.mlir"),
-        "--format",
-        "summary",
-    ]
+    args = decode_argv(TEST1, "summary")
     for name in ("s.txt", "s.txt.gz"):
         out = tmp_path / name
         out.write_bytes(b"old")  # replaced

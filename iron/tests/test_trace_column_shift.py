@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from iron import build
-from iron.tests.golden import TEST1
+from iron.tests.golden import TEST1, decode_argv
 from iron.trace import decode as D
 from iron.trace import mlir_manifest as mlir_config
 from iron.trace.cli import main
@@ -46,15 +46,7 @@ def test_explicit_colshift_on_the_command_line(tmp_path):
     """--colshift 1 maps the design's column 0 onto the capture's column 1: mlir-aie's golden
     output, byte for byte; --colshift 0 leaves the data unit unconfigured: no events."""
     out = tmp_path / "o.json"
-    argv = [
-        "trace",
-        "decode",
-        str(TEST1 / "trace.txt"),
-        "--mlir",
-        str(TEST1 / "aie.mlir"),
-        "--format",
-        "mlir-aie",
-    ]
+    argv = decode_argv(TEST1, "mlir-aie")
     assert main(argv + ["--colshift", "1", "-o", str(out)]) == 0
     assert out.read_bytes().rstrip(b"\n") == (TEST1 / "expected.json").read_bytes().rstrip(b"\n")
     assert main(argv + ["--colshift", "0", "-o", str(out)]) == 0

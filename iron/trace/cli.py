@@ -117,7 +117,8 @@ def add_subcommands(subparsers, extra=(), only: str | None = None) -> None:
 def _load(args, plain: bool = False):
     """(words, manifest) from the command line; the core ELFs embedded in a capture
     file or in ``--artifact`` go to ``args.core_images`` (see :func:`_attach`).
-    ``plain``: a text or ``.bin`` INPUT's words as a list (see :func:`_plain_input`)."""
+    ``plain``: a text or ``.bin`` INPUT's words as a list (INPUT under :data:`iron.trace.engine.PLAIN_BYTES`: see :func:`_decode`).
+    """
     from iron import limits
     from iron.trace.capture import load_capture, read_words
     from iron.trace.words import TraceInputError, detect_format
@@ -182,23 +183,18 @@ def _write(out: str | None, text: str) -> None:
         f.write(text.encode())
 
 
-def _prepare(args, *warmers, kernels=None) -> None:
+def _prepare(nbytes: int | None, *warmers, kernels=None) -> None:
     """Skip the interpreter's final garbage collection passes over the objects of
-    numpy (~0.02 s) and numba (about 0.2 s); for a big INPUT, load the compiled
-    decoder kernels on a thread while the input and its configuration are read
-    (``warmers``: see :func:`iron.trace.jit.load_kernels_async`)."""
+    numpy (~0.02 s) and numba (about 0.2 s); for a big INPUT (``nbytes``: its
+    :func:`_input_bytes`), load the compiled decoder kernels on a thread while the input
+    and its configuration are read (``warmers``: see :func:`iron.trace.jit.load_kernels_async`)."""
     from iron.trace.decode import PARALLEL_BYTES
-    from iron.trace.words import TraceInputError
 
     if not _FREEZE_AT_EXIT:
         # Frozen objects are only left uncollected at exit; every file of ours is closed by then.
         atexit.register(gc.freeze)
         _FREEZE_AT_EXIT.append(True)
-    try:
-        nbytes = _input_bytes(args.input)
-    except (OSError, TraceInputError):  # reported by _load
-        return
-    if nbytes >= PARALLEL_BYTES:
+    if nbytes is not None and nbytes >= PARALLEL_BYTES:
         from iron.trace import jit
         from iron.trace.engine import wants_compiled
 
@@ -252,28 +248,19 @@ def _no_gc():
             gc.enable()
 
 
-def _input_bytes(path: str) -> int:
+def _input_bytes(path: str) -> int | None:
     """The raw trace bytes of INPUT, as the engine bounds count them: a text capture's
-    4 per 9 characters (a word is 8 hex digits and a newline), else its size. (A text
-    file's own size would take a 2 MiB capture, 4.5 MB of text, for one that loads
-    numba: ~0.4 s and 100 MiB spent for a decode that then runs on numpy.)"""
-    from iron.trace.words import detect_format
-
-    size = os.path.getsize(path)
-    return size * 4 // 9 if detect_format(path) == "text" else size
-
-
-def _plain_input(args) -> bool:
-    """Whether INPUT is small enough to decode as plain Python, without numpy
-    (:data:`iron.trace.engine.PLAIN_BYTES`; a capture file needs numpy to be read)."""
-    from iron.trace import engine
-
-    from iron.trace.words import TraceInputError
+    4 per 9 characters (a word is 8 hex digits and a newline), else its size; None when
+    it cannot be read (:func:`_load` reports why). (A text file's own size would take a
+    2 MiB capture, 4.5 MB of text, for one that loads numba: ~0.4 s and 100 MiB spent for
+    a decode that then runs on numpy.)"""
+    from iron.trace.words import TraceInputError, detect_format
 
     try:
-        return engine.plain_input(_input_bytes(args.input))
-    except (OSError, TraceInputError):  # reported by _load
-        return False
+        size = os.path.getsize(path)
+        return size * 4 // 9 if detect_format(path) == "text" else size
+    except (OSError, TraceInputError):
+        return None
 
 
 def _engine(words):
@@ -286,11 +273,15 @@ def _engine(words):
 def _decode(args) -> int:
     from iron.trace.capture import decode_manifest
 
-    plain = _plain_input(args)
+    from iron.trace.engine import plain_input
+
+    nbytes = _input_bytes(args.input)
+    # small enough to decode as plain Python, without numpy (a capture file needs numpy to be read)
+    plain = nbytes is not None and plain_input(nbytes)
     if args.format == "summary":
         from iron.trace.export.summary import summarize_unit, summary_text
 
-        _prepare(args, summarize_unit.warm, kernels=summarize_unit.kernels)
+        _prepare(nbytes, summarize_unit.warm, kernels=summarize_unit.kernels)
         words, manifest = _load(args, plain)
         # Summaries straight from each unit's bytes: no per-frame arrays (bounded memory).
         decoded = decode_manifest(
@@ -303,7 +294,7 @@ def _decode(args) -> int:
     from iron.trace.export.summary import summarize_counting
 
     # the payload gather, frame scan and summary fold
-    _prepare(args, summarize_counting.warm, kernels=ops_kernels)
+    _prepare(nbytes, summarize_counting.warm, kernels=ops_kernels)
     words, manifest = _load(args, plain)
     # Units keep no ops: the writers parse one unit at a time again (memory: one unit's
     # arrays); the first scan also counts each slot's intervals for them.

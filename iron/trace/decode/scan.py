@@ -61,6 +61,8 @@ def frame_starts(lengths: np.ndarray, engine=None) -> np.ndarray:
 #: units, 38 in random bytes); only streams made to defeat it (e.g. one byte, then only
 #: 2-byte frames whose second byte reads as another 2-byte frame) need more.
 SYNC_WALK_STEPS = 64
+#: Bytes of the longest frame (by its first byte).
+_LONGEST_FRAME = max(F.LENGTH_BYTES)
 #: :func:`frame_start_mask` finds the bytes that a frame from up to this many bytes back
 #: runs past by whole-array comparisons; longer frames (rare: Start) one by one.
 _DENSE_REACH = 4
@@ -241,7 +243,7 @@ def _parse_numpy(data: np.ndarray) -> tuple[Ops, int | None, dict]:
     if start is None:  # stretches of frames too long to walk in lock step: block by block
         start = np.zeros(n, bool)
         start[frame_starts_blocks(lengths)] = True
-    tail = max(0, n - 8)  # the last frame starts within the longest frame's length of the end
+    tail = max(0, n - _LONGEST_FRAME)  # the last frame starts within this of the end
     last = tail + int(np.flatnonzero(start[tail:])[-1])
     if last + int(lengths[last]) > n:
         start[last] = False

@@ -10,6 +10,8 @@ The result is a list of runs (:class:`Runs`) ``(time, mask, count, step)``:
 
 from __future__ import annotations
 
+import functools
+
 from iron.target import frames as F
 from iron.trace.engine import NUMBA
 from iron.trace.decode.record import Record
@@ -165,31 +167,29 @@ class Runs(Record):
         return cache[slot]
 
     def _intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
-        if not self._ordered:
-            return self._pulse_intervals(slot)
-        bit = (self.mask & np.uint8(1 << slot)) != 0
-        touch, pulses = self._stretches()
-        if pulses is None or not (bit & pulses).any():
-            # The runs occupy disjoint, increasing cycles: a run continues the slot's interval
-            # only when the run before it asserts the slot too and ends where it begins (``touch``).
-            apart = bit[1:] & bit[:-1]
-            apart &= touch
-            np.logical_not(apart, out=apart)  # not joined to the run before
-            first, last = bit.copy(), bit
-            first[1:] &= apart
-            last[:-1] &= apart
-            last = np.flatnonzero(last)
-            return self.time.take(np.flatnonzero(first)), self.time.take(last) + self.count.take(last)
+        if self._ordered:
+            bit = (self.mask & np.uint8(1 << slot)) != 0
+            touch, pulses = self._stretches
+            if pulses is None or not (bit & pulses).any():
+                # The runs occupy disjoint, increasing cycles: a run continues the slot's interval
+                # only when the run before it asserts the slot too and ends where it begins (``touch``).
+                apart = bit[1:] & bit[:-1]
+                apart &= touch
+                np.logical_not(apart, out=apart)  # not joined to the run before
+                first, last = bit.copy(), bit
+                first[1:] &= apart
+                last[:-1] &= apart
+                last = np.flatnonzero(last)
+                return self.time.take(np.flatnonzero(first)), self.time.take(last) + self.count.take(last)
         return self._pulse_intervals(slot)
 
+    @functools.cached_property
     def _stretches(self):
         """Per run, kept for every slot (a bool each): whether the next run begins where it
         ends as one stretch, and which runs are pulses (step > 1, more than one; None: none)."""
-        if "_stretch_cache" not in self.__dict__:
-            pulses = (self.step != 1) & (self.count > 1)
-            touch = self.time[1:] == (self.time[:-1] + self.count[:-1])
-            self.__dict__["_stretch_cache"] = (touch, pulses if pulses.any() else None)
-        return self.__dict__["_stretch_cache"]
+        pulses = (self.step != 1) & (self.count > 1)
+        touch = self.time[1:] == (self.time[:-1] + self.count[:-1])
+        return touch, (pulses if pulses.any() else None)
 
     def _pulse_intervals(self, slot: int) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`_intervals` of any runs (and of a slot some pulse runs assert: every pulse an

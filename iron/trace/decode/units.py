@@ -20,7 +20,7 @@ from iron.target.events import MODULE_KINDS
 from iron.trace.decode.diagnostics import add_unit_totals, slice_status
 from iron.trace.decode.timing import NO_OPS, Ops, Runs, bound_runs, ops_to_runs
 from iron.trace.decode.modes import decode_other_mode, unit_mode
-from iron.trace.decode.record import Record
+from iron.trace.decode.record import Default, Record
 from iron.trace.decode.packets import PayloadPieces, packet_table, unit_payload, warm_gather
 from iron.trace.decode.scan import (
     CHUNK_OPS,
@@ -59,49 +59,22 @@ class DecodedUnit(Record):
     column: int  # absolute, from the packet headers
     row: int
     unit: TraceUnit | None
-    packets: int
-    nbytes: int
-    frames: int
-    start_timer: int | None
-    ops: Ops  # NO_OPS when not given
-    diagnostics: dict  # a new dict when not given
-    summary: dict | None  # filled by iron.trace.export.summary when decoding without keeping ops
-    mode: int  # trace mode the unit was decoded in (iron.target.trace_modes); see unit_mode
-    pc_events: object  # iron.trace.decode.modes.PcEvents of a mode-1 unit
-    pcmap: object  # iron.trace.pcmap.PcMap of the core's ELF, when given (mode-1 core units)
-    interval_counts: object  # intervals per slot (array), when ``analyze`` counted them
-    reload: object  # when no ops were kept (``analyze``): a function parsing them again
+    packets: int = 0
+    nbytes: int = 0
+    frames: int = 0
+    start_timer: int | None = None
+    ops: Ops = NO_OPS
+    diagnostics: dict = Default(dict)
+    summary: dict | None = None  # filled by iron.trace.export.summary when decoding without keeping ops
+    mode: int = 0  # trace mode the unit was decoded in (iron.target.trace_modes); see unit_mode
+    pc_events: object = None  # iron.trace.decode.modes.PcEvents of a mode-1 unit
+    pcmap: object = None  # iron.trace.pcmap.PcMap of the core's ELF, when given (mode-1 core units)
+    interval_counts: object = None  # intervals per slot (array), when ``analyze`` counted them
+    reload: object = None  # when no ops were kept (``analyze``): a function parsing them again
     #: the time of the last event (None: no events) when an ``analyze`` hook knew it without
     #: making the summary (made on demand from the kept ops); :data:`UNKNOWN`: not known
-    last: object
+    last: object = UNKNOWN
     _hidden = frozenset({"last"})
-
-    def __init__(
-        self,
-        packet_type: int,
-        column: int,
-        row: int,
-        unit: TraceUnit | None,
-        packets: int = 0,
-        nbytes: int = 0,
-        frames: int = 0,
-        start_timer: int | None = None,
-        ops: Ops | None = None,
-        diagnostics: dict | None = None,
-        summary: dict | None = None,
-        mode: int = 0,
-        pc_events: object = None,
-        pcmap: object = None,
-        interval_counts: object = None,
-        reload: object = None,
-        last: object = UNKNOWN,
-    ):
-        self.packet_type, self.column, self.row, self.unit = packet_type, column, row, unit
-        self.packets, self.nbytes, self.frames, self.start_timer = packets, nbytes, frames, start_timer
-        self.ops = NO_OPS if ops is None else ops
-        self.diagnostics = {} if diagnostics is None else diagnostics
-        self.summary, self.mode, self.pc_events, self.pcmap = summary, mode, pc_events, pcmap
-        self.interval_counts, self.reload, self.last = interval_counts, reload, last
 
     @property
     def kind(self) -> str:
@@ -159,23 +132,8 @@ class DecodedSlice(Record):
     units: list[DecodedUnit]  # in order of first appearance in the data
     config: list[TraceUnit]  # configured units
     config_columns: list[int]  # their absolute columns after the column shift
-    column_shift: int
-    engine: Engine  # how it was decoded (iron.trace.engine)
-
-    def __init__(
-        self,
-        slice: Slice | None,
-        status: str,
-        diagnostics: dict,
-        units: list[DecodedUnit],
-        config: list[TraceUnit],
-        config_columns: list[int],
-        column_shift: int = 0,
-        engine: Engine = NUMPY,
-    ):
-        self.slice, self.status, self.diagnostics, self.units = slice, status, diagnostics, units
-        self.config, self.config_columns = config, config_columns
-        self.column_shift, self.engine = column_shift, engine
+    column_shift: int = 0
+    engine: Engine = NUMPY  # how it was decoded (iron.trace.engine)
 
     @property
     def label(self) -> str:
